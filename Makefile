@@ -1,0 +1,62 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# grtrace: GPU ring trace.  Entry point for building, booting and testing
+# the patch series against Debian's linux-source-6.12.
+#
+#   make demo    build the patched kernel, boot it in QEMU, trace a real
+#                virtio-gpu workload; results in ./results/demo
+#   make test    every test; the last line is "N passed, N failed"
+#
+# Caches live in $(GRTRACE_CACHE) (default ~/.cache/grtrace).  Set
+# KERNEL_SRC=/path to use a kernel tree of your own instead of the
+# unpacked Debian one (the series is applied to it with quilt).
+
+SHELL := /bin/bash
+S := scripts
+
+.PHONY: all help deps series check-series tree kernel uml-kunit initramfs \
+	guest-test test demo checkpatch gitam-check clean
+
+all: help
+
+help:
+	@sed -n '3,14s/^# \{0,1\}//p' Makefile
+
+deps:
+	@$(S)/deps.sh
+
+series:
+	@python3 $(S)/gen-series.py
+
+check-series:
+	@python3 $(S)/gen-series.py --check
+
+tree: deps check-series
+	@$(S)/tree.sh
+
+kernel: tree
+	@$(S)/kernel.sh
+
+uml-kunit: tree
+	@$(S)/uml-kunit.sh
+
+initramfs: kernel
+	@$(S)/guest/build.sh
+
+guest-test: initramfs
+	@$(S)/guest/test.sh
+
+checkpatch: tree
+	@$(S)/checkpatch.sh
+
+gitam-check: deps
+	@$(S)/gitam-check.sh
+
+test: deps
+	@$(S)/test.sh
+
+demo: initramfs
+	@$(S)/guest/demo.sh
+
+clean:
+	rm -rf results

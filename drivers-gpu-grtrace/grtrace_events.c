@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * grtrace - the driver facing half, always built in when CONFIG_GRTRACE is
+ * enabled so that drivers never depend on the (possibly modular) core.
+ */
+
+#include <linux/export.h>
+#include <linux/grtrace.h>
+#include <linux/idr.h>
+#include <linux/mutex.h>
+#include <linux/pid.h>
+#include <linux/sched.h>
+#include <linux/string.h>
+
+#define CREATE_TRACE_POINTS
+#include <trace/events/grtrace.h>
+
+#include "grtrace_internal.h"
+
+/**
+ * DOC: Overview
+ *
+ * grtrace records the life of every GPU job: SUBMIT when a process hands the
+ * job over, COMMIT when it is written to the hardware ring, START and END
+ * around its execution, COMPLETE when its fence signals, and the context
+ * switches, interrupts, dependency waits and errors in between.
+ *
+ * Drivers call the grtrace_<event>() functions of ``<linux/grtrace.h>`` at
+ * the places where those things happen.  Each call fires one tracepoint of
+ * the ``grtrace`` trace system; nothing else.  Consumers attach to the
+ * tracepoints: ftrace, perf and BPF directly, and the grtrace core, which
+ * writes a versioned binary stream to per-CPU relay files while a session
+ * runs.  This is the arrangement blktrace uses.
+ *
+ * The functions and tracepoints live in a small object built into the
+ * kernel whenever CONFIG_GRTRACE is enabled, so drivers do not depend on the
+ * core module.  While no consumer is attached, grtrace_enabled() is a
+ * patched-out branch (a static key counting attached tracepoints) and a
+ * call site costs nothing else.
+ */
+
+DEFINE_STATIC_KEY_FALSE(grtrace_active_key);
+EXPORT_SYMBOL_GPL(grtrace_active_key);
+
+EXPORT_TRACEPOINT_SYMBOL_GPL(grtrace_submit);
+EXPORT_TRACEPOINT_SYMBOL_GPL(grtrace_commit);
+EXPORT_TRACEPOINT_SYMBOL_GPL(grtrace_start);
+EXPORT_TRACEPOINT_SYMBOL_GPL(grtrace_end);
+EXPORT_TRACEPOINT_SYMBOL_GPL(grtrace_complete);
+EXPORT_TRACEPOINT_SYMBOL_GPL(grtrace_ctx_switch);
+EXPORT_TRACEPOINT_SYMBOL_GPL(grtrace_irq);
+EXPORT_TRACEPOINT_SYMBOL_GPL(grtrace_sync_wait_enter);
+EXPORT_TRACEPOINT_SYMBOL_GPL(grtrace_sync_wait_exit);
+EXPORT_TRACEPOINT_SYMBOL_GPL(grtrace_error);
+
+/* Called by the tracepoint core, under tracepoints_mutex, on the first probe. */
+int grtrace_tp_reg(void)
+{
+	static_branch_inc(&grtrace_active_key);
+	return 0;
+}
+
+/* Called by the tracepoint core, under tracepoints_mutex, on the last probe. */
+void grtrace_tp_unreg(void)
+{
+	static_branch_dec(&grtrace_active_key);
+}
+
+/* Registered rings, for the METADATA records of the stream. */
+static DEFINE_MUTEX(grtrace_rings_lock);
+static LIST_HEAD(grtrace_rings);
+static DEFINE_IDA(grtrace_ring_ida);
+
+/**
+ * grtrace_ring_register - give a ring a stream-wide id
+ * @ring: ring with @dev, @name and @engine filled in
+ *
+ * The ring is listed in the METADATA of every session from now on.  May
+ * sleep.
+ *
+ * Returns: 0, or -ENOSPC when no id is left.
+ */
+int grtrace_ring_register(struct grtrace_ring *ring)
+{
+	int id;
+
+	if (ring->engine >= GRTRACE_ENGINE_NR)
+		ring->engine = GRTRACE_ENGINE_OTHER;
+
+	id = ida_alloc_max(&grtrace_ring_ida, GRTRACE_MAX_RINGS - 1, GFP_KERNEL);
+	if (id < 0)
+		return id;
+
+	ring->id = id;
+	mutex_lock(&grtrace_rings_lock);
+	list_add_tail(&ring->node, &grtrace_rings);
+	mutex_unlock(&grtrace_rings_lock);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(grtrace_ring_register);
+
+/**
+ * grtrace_ring_unregister - forget a ring
+ * @ring: ring passed to grtrace_ring_register() before
+ *
+ * The caller must make sure no event for @ring is reported any more.  May
+ * sleep.
+ */
+void grtrace_ring_unregister(struct grtrace_ring *ring)
+{
+	mutex_lock(&grtrace_rings_lock);
+	list_del(&ring->node);
+	mutex_unlock(&grtrace_rings_lock);
+	ida_free(&grtrace_ring_ida, ring->id);
+}
+EXPORT_SYMBOL_GPL(grtrace_ring_unregister);
+
+/**
+ * grtrace_for_each_ring - call @fn for every registered ring
+ * @fn: callback; a non-zero return stops the walk
+ * @data: passed to @fn
+ *
+ * Runs @fn with the ring list locked, so @fn may report events for the
+ * ring but must not register or unregister rings.  May sleep.
+ *
+ * Returns: the first non-zero value returned by @fn, or 0.
+ */
+int grtrace_for_each_ring(int (*fn)(const struct grtrace_ring *ring, void *data),
+			  void *data)
+{
+	const struct grtrace_ring *ring;
+	int ret = 0;
+
+	mutex_lock(&grtrace_rings_lock);
+	list_for_each_entry(ring, &grtrace_rings, node) {
+		ret = fn(ring, data);
+		if (ret)
+			break;
+	}
+	mutex_unlock(&grtrace_rings_lock);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(grtrace_for_each_ring);
+
+static void grtrace_fill(struct grtrace_event *ev, u16 type,
+			 const struct grtrace_job *job)
+{
+	ev->type = type;
+	ev->ring = job->ring;
+	ev->job = (struct grtrace_job_payload) {
+		.ctx_id		= job->ctx_id,
+		.fence_context	= job->fence_context,
+		.fence_seqno	= job->fence_seqno,
+		.aux_context	= job->aux_context,
+		.aux_seqno	= job->aux_seqno,
+		.ring_id	= job->ring->id,
+		.engine		= job->ring->engine,
+		.flags		= job->flags,
+		.status		= job->status,
+		.depth		= job->depth,
+	};
+}
+
+#define GRTRACE_DEFINE_EVENT(name, type)				\
+void grtrace_##name(const struct grtrace_job *job)			\
+{									\
+	struct grtrace_event ev;					\
+									\
+	grtrace_fill(&ev, type, job);					\
+	trace_grtrace_##name(&ev);					\
+}									\
+EXPORT_SYMBOL_GPL(grtrace_##name)
+
+/* The reporting functions, documented in <linux/grtrace.h>. */
+void grtrace_submit(const struct grtrace_job *job)
+{
+	struct grtrace_event ev;
+
+	grtrace_fill(&ev, GRTRACE_EV_SUBMIT, job);
+	ev.job.pid = task_pid_nr(current);
+	ev.job.tgid = task_tgid_nr(current);
+	strscpy_pad(ev.job.comm, current->comm);
+	trace_grtrace_submit(&ev);
+}
+EXPORT_SYMBOL_GPL(grtrace_submit);
+
+GRTRACE_DEFINE_EVENT(commit, GRTRACE_EV_COMMIT);
+GRTRACE_DEFINE_EVENT(start, GRTRACE_EV_START);
+GRTRACE_DEFINE_EVENT(end, GRTRACE_EV_END);
+GRTRACE_DEFINE_EVENT(complete, GRTRACE_EV_COMPLETE);
+GRTRACE_DEFINE_EVENT(ctx_switch, GRTRACE_EV_CTX_SWITCH);
+GRTRACE_DEFINE_EVENT(irq, GRTRACE_EV_IRQ);
+GRTRACE_DEFINE_EVENT(sync_wait_enter, GRTRACE_EV_SYNC_WAIT_ENTER);
+GRTRACE_DEFINE_EVENT(sync_wait_exit, GRTRACE_EV_SYNC_WAIT_EXIT);
+GRTRACE_DEFINE_EVENT(error, GRTRACE_EV_ERROR);

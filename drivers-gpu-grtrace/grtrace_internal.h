@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * grtrace - declarations shared by the grtrace objects and their tests.
+ */
+#ifndef _GRTRACE_INTERNAL_H
+#define _GRTRACE_INTERNAL_H
+
+#include <linux/grtrace.h>
+#include <linux/types.h>
+
+/* Ring ids, registered or given to emit, are below this. */
+#define GRTRACE_MAX_RINGS	256
+
+int grtrace_for_each_ring(int (*fn)(const struct grtrace_ring *ring, void *data),
+			  void *data);
+
+/**
+ * enum grtrace_drop - why the relay stream did not record an event
+ * @GRTRACE_DROP_FILTERED: rejected by level, type, engine or ring filters
+ * @GRTRACE_DROP_OVERRUN: the CPU's relay buffer was full
+ * @GRTRACE_DROP_NR: number of causes
+ */
+enum grtrace_drop {
+	GRTRACE_DROP_FILTERED,
+	GRTRACE_DROP_OVERRUN,
+	GRTRACE_DROP_NR,
+};
+
+/**
+ * struct grtrace_totals - counters of the relay stream, summed over CPUs
+ * @offered: events that reached the relay probe
+ * @written: events written to the relay buffers
+ * @dropped: events not written, by cause
+ * @bytes_written: bytes of the written events
+ * @bytes_dropped: bytes the dropped events would have taken
+ * @by_type: written events by enum grtrace_event_type
+ */
+struct grtrace_totals {
+	u64 offered;
+	u64 written;
+	u64 dropped[GRTRACE_DROP_NR];
+	u64 bytes_written;
+	u64 bytes_dropped;
+	u64 by_type[GRTRACE_EV_NR];
+};
+
+int grtrace_session_start(void);
+int grtrace_session_stop(void);
+bool grtrace_session_running(void);
+int grtrace_set_buffer_size(size_t size);
+size_t grtrace_get_buffer_size(void);
+int grtrace_config_write(const char *buf);
+void grtrace_get_totals(struct grtrace_totals *t);
+void grtrace_reset_stats(void);
+int grtrace_emit_line(const char *line);
+int grtrace_for_each_record(int (*fn)(const struct grtrace_record *rec, void *data),
+			    void *data);
+
+#endif /* _GRTRACE_INTERNAL_H */

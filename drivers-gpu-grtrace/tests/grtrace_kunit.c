@@ -1,0 +1,412 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for the grtrace core: record encoding, ordering, drop
+ * accounting, hard-IRQ emission and the independence of the two sinks.
+ */
+
+#include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/grtrace.h>
+#include <linux/hrtimer.h>
+#include <linux/pid.h>
+#include <linux/sched.h>
+#include <linux/sizes.h>
+#include <linux/smp.h>
+#include <linux/sort.h>
+#include <linux/vmalloc.h>
+#include <trace/events/grtrace.h>
+
+#include "../grtrace_internal.h"
+
+#define MAX_RECS 4096
+
+struct rec_copy {
+	struct grtrace_record hdr;
+	union {
+		struct grtrace_job_payload job;
+		struct grtrace_stream_info si;
+		struct grtrace_ring_info ri;
+	};
+};
+
+struct collect {
+	struct rec_copy *recs;
+	int n;
+};
+
+static int collect_one(const struct grtrace_record *rec, void *data)
+{
+	struct collect *c = data;
+	struct rec_copy *r;
+
+	if (c->n >= MAX_RECS)
+		return -ENOSPC;
+	r = &c->recs[c->n++];
+	memset(r, 0, sizeof(*r));
+	memcpy(r, rec, min_t(size_t, rec->size, sizeof(*r)));
+	return 0;
+}
+
+static int cmp_gseq(const void *a, const void *b)
+{
+	const struct rec_copy *x = a, *y = b;
+
+	return x->hdr.gseq < y->hdr.gseq ? -1 : x->hdr.gseq > y->hdr.gseq;
+}
+
+KUNIT_DEFINE_ACTION_WRAPPER(vfree_action, vfree, const void *);
+
+/* Collect all records of the stopped session, in gseq order. */
+static struct collect *collect(struct kunit *test)
+{
+	struct collect *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	c->recs = vzalloc(MAX_RECS * sizeof(*c->recs));
+	KUNIT_ASSERT_NOT_NULL(test, c->recs);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, vfree_action, c->recs), 0);
+	KUNIT_ASSERT_EQ(test, grtrace_for_each_record(collect_one, c), 0);
+	sort(c->recs, c->n, sizeof(*c->recs), cmp_gseq, NULL);
+	return c;
+}
+
+static int count_type(struct collect *c, u16 type)
+{
+	int i, n = 0;
+
+	for (i = 0; i < c->n; i++)
+		n += c->recs[i].hdr.type == type;
+	return n;
+}
+
+static struct grtrace_ring test_ring = {
+	.dev = "kunit-gpu",
+	.name = "copy0",
+	.engine = GRTRACE_ENGINE_COPY,
+};
+
+static int grtrace_test_init(struct kunit *test)
+{
+	KUNIT_ASSERT_FALSE_MSG(test, grtrace_session_running(),
+			       "a grtrace session is running");
+	KUNIT_ASSERT_EQ(test, grtrace_ring_register(&test_ring), 0);
+	KUNIT_ASSERT_EQ(test, grtrace_config_write("level=normal\nfilter_type_mask=0x3ff\n"
+						   "filter_engine_mask=0x3f\nfilter_ring_id=-1\n"
+						   "reset_stats=1\n"), 0);
+	return 0;
+}
+
+static void grtrace_test_exit(struct kunit *test)
+{
+	if (grtrace_session_running())
+		grtrace_session_stop();
+	grtrace_ring_unregister(&test_ring);
+	grtrace_set_buffer_size(SZ_4M);
+	grtrace_config_write("level=normal\nfilter_type_mask=0x3ff\n"
+			     "filter_engine_mask=0x3f\nfilter_ring_id=-1\nreset_stats=1\n");
+}
+
+static void grtrace_test_job(struct grtrace_job *job, u64 seqno)
+{
+	*job = (struct grtrace_job) {
+		.ring = &test_ring,
+		.ctx_id = 7,
+		.fence_context = 11,
+		.fence_seqno = seqno,
+		.depth = 3,
+	};
+}
+
+/* A SUBMIT and a COMPLETE are encoded field by field as documented. */
+static void grtrace_test_encoding(struct kunit *test)
+{
+	struct grtrace_job job;
+	struct rec_copy *r;
+	struct collect *c;
+
+	KUNIT_ASSERT_EQ(test, grtrace_session_start(), 0);
+	grtrace_test_job(&job, 22);
+	grtrace_submit(&job);
+	job.status = -EIO;
+	grtrace_complete(&job);
+	KUNIT_ASSERT_EQ(test, grtrace_session_stop(), 0);
+
+	c = collect(test);
+	KUNIT_ASSERT_EQ(test, count_type(c, GRTRACE_EV_SUBMIT), 1);
+	KUNIT_ASSERT_EQ(test, count_type(c, GRTRACE_EV_COMPLETE), 1);
+
+	r = &c->recs[c->n - 2];
+	KUNIT_EXPECT_EQ(test, r->hdr.type, GRTRACE_EV_SUBMIT);
+	KUNIT_EXPECT_EQ(test, r->hdr.size,
+			sizeof(struct grtrace_record) + sizeof(struct grtrace_job_payload));
+	KUNIT_EXPECT_EQ(test, r->hdr.size % 8, 0);
+	KUNIT_EXPECT_EQ(test, r->job.ctx_id, 7);
+	KUNIT_EXPECT_EQ(test, r->job.fence_context, 11);
+	KUNIT_EXPECT_EQ(test, r->job.fence_seqno, 22);
+	KUNIT_EXPECT_EQ(test, r->job.ring_id, test_ring.id);
+	KUNIT_EXPECT_EQ(test, r->job.engine, GRTRACE_ENGINE_COPY);
+	KUNIT_EXPECT_EQ(test, r->job.depth, 3);
+	KUNIT_EXPECT_EQ(test, r->job.pid, task_pid_nr(current));
+	KUNIT_EXPECT_EQ(test, r->job.tgid, task_tgid_nr(current));
+	KUNIT_EXPECT_STREQ(test, r->job.comm, current->comm);
+
+	r = &c->recs[c->n - 1];
+	KUNIT_EXPECT_EQ(test, r->hdr.type, GRTRACE_EV_COMPLETE);
+	KUNIT_EXPECT_EQ(test, r->job.status, -EIO);
+	KUNIT_EXPECT_EQ(test, r->job.pid, 0);
+	KUNIT_EXPECT_GE(test, r->hdr.ts, c->recs[c->n - 2].hdr.ts);
+}
+
+static int count_ring(const struct grtrace_ring *ring, void *data)
+{
+	(*(int *)data)++;
+	return 0;
+}
+
+/* STREAM_INFO first, then one METADATA per registered ring, then events. */
+static void grtrace_test_header(struct kunit *test)
+{
+	struct grtrace_job job;
+	struct collect *c;
+	int i, rings = 0;
+	bool seen_ring = false;
+
+	grtrace_for_each_ring(count_ring, &rings);
+	KUNIT_ASSERT_EQ(test, grtrace_session_start(), 0);
+	grtrace_test_job(&job, 1);
+	grtrace_commit(&job);
+	KUNIT_ASSERT_EQ(test, grtrace_session_stop(), 0);
+
+	c = collect(test);
+	KUNIT_ASSERT_EQ(test, c->n, 1 + rings + 1);
+	KUNIT_EXPECT_EQ(test, c->recs[0].hdr.type, GRTRACE_EV_STREAM_INFO);
+	KUNIT_EXPECT_EQ(test, c->recs[0].hdr.gseq, 1);
+	KUNIT_EXPECT_EQ(test, c->recs[0].si.magic, GRTRACE_MAGIC);
+	KUNIT_EXPECT_EQ(test, c->recs[0].si.version, GRTRACE_FORMAT_VERSION);
+	KUNIT_EXPECT_EQ(test, c->recs[0].si.record_size, sizeof(struct grtrace_record));
+	KUNIT_EXPECT_EQ(test, c->recs[0].si.nr_rings, rings);
+	KUNIT_EXPECT_EQ(test, c->recs[0].si.clock_id, GRTRACE_CLOCK_MONOTONIC);
+	for (i = 1; i <= rings; i++) {
+		KUNIT_EXPECT_EQ(test, c->recs[i].hdr.type, GRTRACE_EV_METADATA);
+		if (c->recs[i].ri.ring_id == test_ring.id) {
+			seen_ring = true;
+			KUNIT_EXPECT_STREQ(test, c->recs[i].ri.dev, "kunit-gpu");
+			KUNIT_EXPECT_STREQ(test, c->recs[i].ri.name, "copy0");
+			KUNIT_EXPECT_EQ(test, c->recs[i].ri.engine, GRTRACE_ENGINE_COPY);
+		}
+	}
+	KUNIT_EXPECT_TRUE(test, seen_ring);
+	KUNIT_EXPECT_EQ(test, c->recs[rings + 1].hdr.type, GRTRACE_EV_COMMIT);
+}
+
+static void emit_irqs(void *unused)
+{
+	struct grtrace_job job;
+	int i;
+
+	grtrace_test_job(&job, smp_processor_id());
+	for (i = 0; i < 50; i++)
+		grtrace_irq(&job);
+}
+
+/* gseq is unique and gapless over all CPUs, cseq per CPU. */
+static void grtrace_test_sequence(struct kunit *test)
+{
+	struct collect *c;
+	int i, events = 0;
+	u64 *last_cseq;
+
+	last_cseq = kunit_kcalloc(test, nr_cpu_ids, sizeof(*last_cseq), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, last_cseq);
+
+	KUNIT_ASSERT_EQ(test, grtrace_config_write("level=verbose"), 0);
+	KUNIT_ASSERT_EQ(test, grtrace_session_start(), 0);
+	on_each_cpu(emit_irqs, NULL, 1);
+	emit_irqs(NULL);
+	KUNIT_ASSERT_EQ(test, grtrace_session_stop(), 0);
+
+	c = collect(test);
+	for (i = 0; i < c->n; i++) {
+		struct grtrace_record *h = &c->recs[i].hdr;
+
+		KUNIT_ASSERT_LT(test, h->cpu, nr_cpu_ids);
+		KUNIT_EXPECT_EQ(test, h->gseq, i + 1);
+		KUNIT_EXPECT_EQ(test, h->cseq, last_cseq[h->cpu] + 1);
+		last_cseq[h->cpu] = h->cseq;
+		events += h->type == GRTRACE_EV_IRQ;
+	}
+	KUNIT_EXPECT_EQ(test, events, 50 * (num_online_cpus() + 1));
+}
+
+/* With a tiny buffer every event is written or counted as an overrun. */
+static void grtrace_test_drop_accounting(struct kunit *test)
+{
+	struct grtrace_totals t;
+	struct grtrace_job job;
+	struct collect *c;
+	int i;
+
+	KUNIT_ASSERT_EQ(test, grtrace_set_buffer_size(SZ_16K), 0);
+	KUNIT_ASSERT_EQ(test, grtrace_session_start(), 0);
+	KUNIT_EXPECT_EQ(test, grtrace_set_buffer_size(SZ_8M), -EBUSY);
+	grtrace_test_job(&job, 0);
+	for (i = 0; i < 1000; i++) {
+		job.fence_seqno = i;
+		grtrace_submit(&job);
+	}
+	KUNIT_ASSERT_EQ(test, grtrace_session_stop(), 0);
+
+	grtrace_get_totals(&t);
+	c = collect(test);
+	KUNIT_EXPECT_EQ(test, t.offered, 1000);
+	KUNIT_EXPECT_GT(test, t.dropped[GRTRACE_DROP_OVERRUN], 0);
+	KUNIT_EXPECT_EQ(test, t.written + t.dropped[GRTRACE_DROP_OVERRUN] +
+			t.dropped[GRTRACE_DROP_FILTERED], 1000);
+	KUNIT_EXPECT_EQ(test, t.written, count_type(c, GRTRACE_EV_SUBMIT));
+	KUNIT_EXPECT_EQ(test, t.by_type[GRTRACE_EV_SUBMIT], t.written);
+}
+
+struct irq_ctx {
+	struct hrtimer timer;
+	struct completion done;
+	bool hardirq;
+};
+
+static enum hrtimer_restart fire_in_irq(struct hrtimer *timer)
+{
+	struct irq_ctx *ctx = container_of(timer, struct irq_ctx, timer);
+	struct grtrace_job job;
+	int i;
+
+	ctx->hardirq = in_hardirq();
+	grtrace_test_job(&job, 0);
+	for (i = 0; i < 100; i++) {
+		job.fence_seqno = i;
+		grtrace_end(&job);
+	}
+	complete(&ctx->done);
+	return HRTIMER_NORESTART;
+}
+
+/* Events reported from a hard interrupt handler are recorded. */
+static void grtrace_test_hardirq(struct kunit *test)
+{
+	struct irq_ctx *ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
+	struct collect *c;
+
+	KUNIT_ASSERT_NOT_NULL(test, ctx);
+	init_completion(&ctx->done);
+	hrtimer_init(&ctx->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+	ctx->timer.function = fire_in_irq;
+
+	KUNIT_ASSERT_EQ(test, grtrace_session_start(), 0);
+	hrtimer_start(&ctx->timer, ns_to_ktime(1000), HRTIMER_MODE_REL_HARD);
+	KUNIT_ASSERT_NE(test, wait_for_completion_timeout(&ctx->done, 5 * HZ), 0);
+	hrtimer_cancel(&ctx->timer);
+	KUNIT_ASSERT_EQ(test, grtrace_session_stop(), 0);
+
+	KUNIT_EXPECT_TRUE(test, ctx->hardirq);
+	c = collect(test);
+	KUNIT_EXPECT_EQ(test, count_type(c, GRTRACE_EV_END), 100);
+}
+
+static void count_probe(void *data, const struct grtrace_event *ev)
+{
+	atomic_inc(data);
+}
+
+/* The tracepoints work without the relay stream and the reverse. */
+static void grtrace_test_sinks(struct kunit *test)
+{
+	struct grtrace_totals before, after;
+	struct grtrace_job job;
+	atomic_t hits = ATOMIC_INIT(0);
+	int i;
+
+	KUNIT_EXPECT_FALSE(test, grtrace_enabled());
+	grtrace_get_totals(&before);
+	KUNIT_ASSERT_EQ(test, register_trace_grtrace_submit(count_probe, &hits), 0);
+	KUNIT_EXPECT_TRUE(test, grtrace_enabled());
+	grtrace_test_job(&job, 1);
+	for (i = 0; i < 5; i++)
+		grtrace_submit(&job);
+	unregister_trace_grtrace_submit(count_probe, &hits);
+	tracepoint_synchronize_unregister();
+	grtrace_get_totals(&after);
+	KUNIT_EXPECT_EQ(test, atomic_read(&hits), 5);
+	KUNIT_EXPECT_EQ(test, after.offered, before.offered);
+	KUNIT_EXPECT_FALSE(test, grtrace_enabled());
+
+	KUNIT_ASSERT_EQ(test, grtrace_session_start(), 0);
+	KUNIT_EXPECT_TRUE(test, grtrace_enabled());
+	for (i = 0; i < 5; i++)
+		grtrace_submit(&job);
+	KUNIT_ASSERT_EQ(test, grtrace_session_stop(), 0);
+	KUNIT_EXPECT_FALSE(test, grtrace_enabled());
+	grtrace_get_totals(&after);
+	KUNIT_EXPECT_EQ(test, after.written, before.written + 5);
+	KUNIT_EXPECT_EQ(test, atomic_read(&hits), 5);
+}
+
+/* Filters drop exactly what they should; bad config changes nothing. */
+static void grtrace_test_config(struct kunit *test)
+{
+	static const char * const bad[] = {
+		"nosuchkey=1", "level=loud", "level=4", "filter_ring_id=256",
+		"filter_ring_id=-2", "filter_type_mask=0x400", "filter_engine_mask=x",
+		"reset_stats=0", "level", "filter_ring_id=1\nbogus=2",
+	};
+	struct grtrace_totals t;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		KUNIT_EXPECT_EQ_MSG(test, grtrace_config_write(bad[i]), -EINVAL,
+				    "accepted \"%s\"", bad[i]);
+	KUNIT_EXPECT_EQ(test, grtrace_emit_line("submit 1 0 256 1"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, grtrace_emit_line("submit 1 6 1 1"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, grtrace_emit_line("launch 1 0 1 1"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, grtrace_emit_line("submit 1 0 1"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, grtrace_emit_line("submit 1 0 1 1\nsubmit x"), -EINVAL);
+
+	KUNIT_ASSERT_EQ(test, grtrace_session_start(), 0);
+	/* The failed "filter_ring_id=1\nbogus=2" must not have set ring 1. */
+	KUNIT_EXPECT_EQ(test, grtrace_emit_line("submit 100 0 2 1"), 1);
+	KUNIT_ASSERT_EQ(test, grtrace_config_write("filter_ring_id=1"), 0);
+	KUNIT_EXPECT_EQ(test, grtrace_emit_line("emit submit 100 0 1 1\nsubmit 100 0 2 2"), 2);
+	KUNIT_ASSERT_EQ(test, grtrace_config_write("filter_ring_id=-1\nfilter_engine_mask=0x2"), 0);
+	KUNIT_EXPECT_EQ(test, grtrace_emit_line("commit 5 1 3 1\ncommit 5 0 3 2"), 2);
+	KUNIT_ASSERT_EQ(test, grtrace_config_write("filter_engine_mask=0x3f\nlevel=normal"), 0);
+	KUNIT_EXPECT_EQ(test, grtrace_emit_line("irq 5 0 3 3"), 1);
+	KUNIT_ASSERT_EQ(test, grtrace_session_stop(), 0);
+
+	grtrace_get_totals(&t);
+	KUNIT_EXPECT_EQ(test, t.offered, 6);
+	KUNIT_EXPECT_EQ(test, t.written, 3);
+	KUNIT_EXPECT_EQ(test, t.dropped[GRTRACE_DROP_FILTERED], 3);
+	KUNIT_EXPECT_EQ(test, t.by_type[GRTRACE_EV_SUBMIT], 2);
+	KUNIT_EXPECT_EQ(test, t.by_type[GRTRACE_EV_COMMIT], 1);
+}
+
+static struct kunit_case grtrace_test_cases[] = {
+	KUNIT_CASE(grtrace_test_encoding),
+	KUNIT_CASE(grtrace_test_header),
+	KUNIT_CASE(grtrace_test_sequence),
+	KUNIT_CASE(grtrace_test_drop_accounting),
+	KUNIT_CASE(grtrace_test_hardirq),
+	KUNIT_CASE(grtrace_test_sinks),
+	KUNIT_CASE(grtrace_test_config),
+	{}
+};
+
+static struct kunit_suite grtrace_test_suite = {
+	.name = "grtrace",
+	.init = grtrace_test_init,
+	.exit = grtrace_test_exit,
+	.test_cases = grtrace_test_cases,
+};
+
+kunit_test_suite(grtrace_test_suite);
+
+MODULE_DESCRIPTION("KUnit tests for grtrace");
+MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

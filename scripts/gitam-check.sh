@@ -1,0 +1,35 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Prove that "git am patches/*" applies the same series as quilt: apply it
+# with git am to a clean copy of the files it touches (from the Debian
+# tarball) and compare every touched file with the quilt-applied tree.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+patches=$(grep -v '^#' "$ROOT/series" | sed '/^$/d;s#^#'"$ROOT"'/patches/#')
+touched=$(cat $patches | sed -n 's#^diff --git a/\([^ ]*\) b/.*#\1#p' | sort -u)
+existing=$(cat $patches | awk '/^diff --git/ {f=$3; sub("^a/","",f); n[f]=0; last=f}
+	/^new file mode/ {n[last]=1} END {for (f in n) if (!n[f]) print f}' | sort -u)
+
+top=$(tar -tf "$TARBALL" 2>/dev/null | head -1 | cut -d/ -f1)
+mkdir -p "$tmp/git"
+if [ -n "$existing" ]; then
+	tar -C "$tmp" -xf "$TARBALL" $(sed "s#^#$top/#" <<<"$existing")
+	(cd "$tmp/$top" && cp --parents $existing "$tmp/git/")
+fi
+cd "$tmp/git"
+git init -q
+git -c user.name=grtrace -c user.email=grtrace@localhost commit -q --allow-empty -m base
+git add -A . && git -c user.name=grtrace -c user.email=grtrace@localhost commit -q -m base --allow-empty
+git -c user.name=grtrace -c user.email=grtrace@localhost am -q $patches
+
+bad=0
+for f in $touched; do
+	if ! cmp -s "$f" "$SRC/$f"; then
+		log "git am and quilt differ on $f"; bad=1
+	fi
+done
+[ "$bad" = 0 ] || exit 1
+echo "git am applied $(wc -w <<<"$patches") patches; $(wc -w <<<"$touched") files identical to the quilt tree"

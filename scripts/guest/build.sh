@@ -1,0 +1,25 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Build the guest userspace (kselftests against the kernel's uapi headers)
+# and the initramfs that runs the tests.
+set -euo pipefail
+. "$(dirname "$0")/../lib.sh"
+
+stage=$CACHE/guest-stage
+rm -rf "$stage"
+mkdir -p "$stage/opt/grtrace/selftests"
+
+make -C "$SRC" O="$BUILD" -s INSTALL_HDR_PATH="$BUILD/hdr" headers_install
+for t in grtrace; do
+	out=$stage/opt/grtrace/selftests/$t
+	make -C "$SRC/tools/testing/selftests/$t" -s OUTPUT="$out" \
+		KHDR_INCLUDES="-isystem $BUILD/hdr/include" all >/dev/null
+	for p in $(sed -n 's/^TEST_PROGS := //p' "$SRC/tools/testing/selftests/$t/Makefile"); do
+		install -m 0755 "$SRC/tools/testing/selftests/$t/$p" "$out/"
+	done
+done
+
+extra="$stage/opt/grtrace:/opt/grtrace"
+[ -d "$BUILD/modroot/lib/modules" ] && extra="$extra $BUILD/modroot/lib/modules:/lib/modules"
+GUEST_EXTRA_DIRS="$extra" "$ROOT/scripts/guest/mkinitramfs.sh" "$CACHE/initramfs.cpio.gz"
+log "initramfs: $CACHE/initramfs.cpio.gz"

@@ -1,0 +1,59 @@
+#!/bin/bash
+# Self-test for verdict.py: feed it synthetic serial logs and check exit codes and summaries.
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+shopt -s lastpipe   # so check() at the end of a pipe updates the counters
+pass=0 fail=0
+
+kunit() { # KTAP output of one suite; $1 = result line of the second case
+	cat <<-KTAP
+	[    1.000000] KTAP version 1
+	[    1.000000] 1..1
+	[    1.000001]     KTAP version 1
+	[    1.000001]     # Subtest: example
+	[    1.000001]     # module: example
+	[    1.000001]     1..3
+	[    1.000002]     ok 1 example_simple_test
+	[    1.000003]         KTAP version 1
+	[    1.000003]         # Subtest: example_params_test
+	[    1.000003]         ok 1 example value 3 # SKIP unsupported
+	[    1.000003]         ok 2 example value 2
+	[    1.000003]     # example_params_test: pass:1 fail:0 skip:1 total:2
+	[    1.000003]     ok 2 example_params_test
+	[    1.000004]     $1
+	[    1.000004] # example: pass:2 fail:0 skip:1 total:3
+	[    1.000004] ok 1 example
+	KTAP
+}
+guest() { printf '%s\n' 'GRTRACE-TEST: boot.debugfs PASS' 'GRTRACE-TEST: 00-boot PASS'; }
+
+# check NAME EXPECTED-EXIT EXPECTED-SUMMARY < LOG
+check() {
+	cat > "$tmp/$1.log"
+	out=$("$here/verdict.py" "$tmp/$1.log"); rc=$?
+	if [ $rc = "$2" ] && [ "$(echo "$out" | tail -n 1)" = "$3" ]; then
+		echo "PASS $1"; pass=$((pass + 1))
+	else
+		echo "FAIL $1: exit $rc, expected $2; output:"; echo "$out" | sed 's/^/    /'
+		fail=$((fail + 1))
+	fi
+}
+
+{ kunit 'ok 3 example_mark_skipped # SKIP no hw'; guest; echo GRTRACE-DONE; } |
+	check clean 0 '4 passed, 0 failed, 2 skipped'
+{ kunit 'not ok 3 example_broken'; guest; echo GRTRACE-DONE; } |
+	check kunit-fail 1 '4 passed, 1 failed, 1 skipped'
+{ guest; cat <<-'LOG'
+	[    2.000000] ------------[ cut here ]------------
+	[    2.000001] WARNING: CPU: 1 PID: 1 at drivers/gpu/drm/foo.c:42 foo+0x1/0x2
+	[    2.000002] ---[ end trace 0000000000000000 ]---
+	GRTRACE-DONE
+	LOG
+} | check warning 1 '2 passed, 1 failed'
+guest | check no-done 1 '2 passed, 1 failed'
+{ echo GRTRACE-TEST: 01-x FAIL; echo GRTRACE-DONE; } | check guest-fail 1 '0 passed, 1 failed'
+echo GRTRACE-DONE | check empty 1 '0 passed, 1 failed'
+
+echo "$pass passed, $fail failed"
+[ $fail = 0 ]

@@ -1,0 +1,35 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Configure (tinyconfig + scripts/config/guest.config) and build the guest
+# kernel and its modules out of tree, with ccache.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+mkdir -p "$BUILD" "$CCACHE_DIR"
+make_k() { make -C "$SRC" O="$BUILD" CC="ccache gcc" -j"$JOBS" "$@"; }
+
+frag="$ROOT/scripts/config/guest.config"
+if [ ! -f "$BUILD/.config" ] || [ "$frag" -nt "$BUILD/.config" ] ||
+   [ "$SRC/.grtrace/stamp" -nt "$BUILD/.config" ]; then
+	log "configuring $BUILD"
+	make_k -s tinyconfig
+	"$SRC/scripts/kconfig/merge_config.sh" -m -O "$BUILD" "$BUILD/.config" "$frag" >/dev/null
+	make_k -s olddefconfig
+	# Every option of the fragment that this tree knows must have stuck.
+	known=$(find "$SRC" -name 'Kconfig*' -not -path '*/.pc/*' -print0 |
+		xargs -0 sed -n 's/^[[:space:]]*\(menu\)\{0,1\}config[[:space:]]\{1,\}\([A-Z0-9_]*\).*/CONFIG_\2/p' | sort -u)
+	missing=0
+	for opt in $(grep '^CONFIG_' "$frag"); do
+		sym=${opt%%=*}
+		if grep -qx "$sym" <<<"$known" && ! grep -qx "$opt" "$BUILD/.config"; then
+			log "config: $opt did not stick"; missing=1
+		fi
+	done
+	[ "$missing" = 0 ] || die "kernel configuration incomplete"
+fi
+
+log "building bzImage and modules in $BUILD"
+make_k -s bzImage modules
+rm -rf "$BUILD/modroot"
+make_k -s INSTALL_MOD_PATH="$BUILD/modroot" modules_install >/dev/null
+log "kernel: $BUILD/arch/x86/boot/bzImage"

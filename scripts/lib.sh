@@ -1,0 +1,12 @@
+# SPDX-License-Identifier: GPL-2.0
+# Common settings of the grtrace scripts; sourced, not run.
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+CACHE=${GRTRACE_CACHE:-$HOME/.cache/grtrace}
+TARBALL=${GRTRACE_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+SRC=${KERNEL_SRC:-$CACHE/linux-source-6.12}
+BUILD=${GRTRACE_BUILD:-$CACHE/build-x86}
+export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache}
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
+JOBS=${JOBS:-$(nproc)}
+log() { printf '%s\n' "grtrace: $*" >&2; }
+die() { log "$*"; exit 1; }

@@ -1,0 +1,58 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# grtrace shell smoke test: start, emit x3, stop; stats show the three
+# events, and trace-cmd record -e grtrace sees the same three.
+
+D=/sys/kernel/debug/grtrace
+ksft_skip=4
+n=0
+fails=0
+
+ok() { n=$((n + 1)); echo "ok $n $1"; }
+not_ok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n $1"; }
+check() { if [ "$2" = "$3" ]; then ok "$1"; else not_ok "$1 (got '$2', want '$3')"; fi; }
+stat() { sed -n "s/^$2=//p" "$D/$1"; }
+
+if [ ! -w "$D/control" ]; then
+	echo "1..0 # SKIP grtrace debugfs not available"
+	exit $ksft_skip
+fi
+echo "TAP version 13"
+
+echo stop > $D/control 2>/dev/null
+echo "reset_stats=1" > $D/config
+echo start > $D/control
+echo "submit 100 0 1 1" > $D/emit
+echo "commit 100 0 1 1" > $D/emit
+echo "complete 100 0 1 1" > $D/emit
+echo stop > $D/control
+check "stats written" "$(stat stats written)" 3
+check "stats dropped" "$(stat stats dropped)" 0
+check "events_by_type submit" "$(stat events_by_type submit)" 1
+check "enabled after stop" "$(cat $D/enabled)" 0
+
+if echo "bogus=1" > $D/config 2>/dev/null; then
+	not_ok "unknown config key rejected"
+else
+	ok "unknown config key rejected"
+fi
+
+if command -v trace-cmd >/dev/null; then
+	out=/tmp/grtrace-smoke.dat
+	trace-cmd record -q -e grtrace -o $out sh -c "
+		echo 'submit 100 0 1 1' > $D/emit
+		echo 'commit 100 0 1 1' > $D/emit
+		echo 'complete 100 0 1 1' > $D/emit" >/dev/null 2>&1
+	rep=$(trace-cmd report -i $out 2>/dev/null)
+	check "trace-cmd grtrace events" "$(echo "$rep" | grep -c 'grtrace_')" 3
+	check "trace-cmd submit line" \
+		"$(echo "$rep" | grep -c 'grtrace_submit:.*ring_id=1 engine=graphics ctx=100 fence=100:1')" 1
+	check "trace-cmd complete status" \
+		"$(echo "$rep" | grep -c 'grtrace_complete:.*fence=100:1 status=0')" 1
+	check "relay idle while only ftrace ran" "$(stat stats offered)" 3
+else
+	n=$((n + 1)); echo "ok $n trace-cmd # SKIP trace-cmd not installed"
+fi
+
+echo "1..$n"
+[ "$fails" = 0 ]
