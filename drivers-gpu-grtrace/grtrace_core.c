@@ -277,37 +277,46 @@ drop:
 	local_irq_restore(flags);
 }
 
-#define GRTRACE_FOR_EACH_TP(op)						\
-	op(submit) op(commit) op(start) op(end) op(complete)		\
-	op(ctx_switch) op(irq) op(sync_wait_enter) op(sync_wait_exit)	\
-	op(error)
+typedef void (*grtrace_probe_t)(void *data, const struct grtrace_event *ev);
 
-#define GRTRACE_UNREG(name)						\
-	unregister_trace_grtrace_##name(grtrace_probe, NULL);
-#define GRTRACE_REG(name)						\
-	ret = register_trace_grtrace_##name(grtrace_probe, NULL);	\
-	if (ret)							\
-		goto unregister;
+static const struct {
+	int (*reg)(grtrace_probe_t probe, void *data);
+	int (*unreg)(grtrace_probe_t probe, void *data);
+} grtrace_tps[] = {
+	{ register_trace_grtrace_submit, unregister_trace_grtrace_submit },
+	{ register_trace_grtrace_commit, unregister_trace_grtrace_commit },
+	{ register_trace_grtrace_start, unregister_trace_grtrace_start },
+	{ register_trace_grtrace_end, unregister_trace_grtrace_end },
+	{ register_trace_grtrace_complete, unregister_trace_grtrace_complete },
+	{ register_trace_grtrace_ctx_switch, unregister_trace_grtrace_ctx_switch },
+	{ register_trace_grtrace_irq, unregister_trace_grtrace_irq },
+	{ register_trace_grtrace_sync_wait_enter,
+	  unregister_trace_grtrace_sync_wait_enter },
+	{ register_trace_grtrace_sync_wait_exit,
+	  unregister_trace_grtrace_sync_wait_exit },
+	{ register_trace_grtrace_error, unregister_trace_grtrace_error },
+};
+
+static void grtrace_unregister_probes(int n)
+{
+	while (n--)
+		grtrace_tps[n].unreg(grtrace_probe, NULL);
+	/* No probe runs on any CPU after this. */
+	tracepoint_synchronize_unregister();
+}
 
 static int grtrace_register_probes(void)
 {
-	int ret;
+	int i, ret;
 
-	GRTRACE_FOR_EACH_TP(GRTRACE_REG)
+	for (i = 0; i < ARRAY_SIZE(grtrace_tps); i++) {
+		ret = grtrace_tps[i].reg(grtrace_probe, NULL);
+		if (ret) {
+			grtrace_unregister_probes(i);
+			return ret;
+		}
+	}
 	return 0;
-
-unregister:
-	/* Unregistering a probe that is not registered is harmless. */
-	GRTRACE_FOR_EACH_TP(GRTRACE_UNREG)
-	tracepoint_synchronize_unregister();
-	return ret;
-}
-
-static void grtrace_unregister_probes(void)
-{
-	GRTRACE_FOR_EACH_TP(GRTRACE_UNREG)
-	/* No probe runs on any CPU after this. */
-	tracepoint_synchronize_unregister();
 }
 
 static struct dentry *grtrace_create_buf_file(const char *filename,
@@ -386,7 +395,7 @@ static int grtrace_write_header(void)
 	unsigned long flags;
 	u32 nr_rings = 0;
 
-	grtrace_for_each_ring(grtrace_count_ring, &nr_rings);
+	grtrace_walk_rings(grtrace_count_ring, &nr_rings);
 
 	local_irq_save(flags);
 	si = grtrace_reserve(this_cpu_ptr(&grtrace_cpu), GRTRACE_EV_STREAM_INFO,
@@ -409,7 +418,7 @@ static int grtrace_write_header(void)
 	if (!si)
 		return -ENOSPC;
 
-	return grtrace_for_each_ring(grtrace_describe_ring, NULL);
+	return grtrace_walk_rings(grtrace_describe_ring, NULL);
 }
 
 static void grtrace_reset_cpu_seq(void *unused)
@@ -463,7 +472,7 @@ VISIBLE_IF_KUNIT int grtrace_session_stop(void)
 	if (!grtrace_running)
 		return -EINVAL;
 
-	grtrace_unregister_probes();
+	grtrace_unregister_probes(ARRAY_SIZE(grtrace_tps));
 	relay_flush(grtrace_chan);
 	grtrace_running = false;
 	return 0;
@@ -552,7 +561,7 @@ VISIBLE_IF_KUNIT void grtrace_reset_stats(void)
 EXPORT_SYMBOL_IF_KUNIT(grtrace_reset_stats);
 
 /**
- * grtrace_for_each_record - walk the records in the relay buffers
+ * grtrace_walk_records - walk the records in the relay buffers
  * @fn: called for every record, CPU by CPU, in buffer order; a non-zero
  *      return stops the walk
  * @data: passed to @fn
@@ -563,8 +572,7 @@ EXPORT_SYMBOL_IF_KUNIT(grtrace_reset_stats);
  * Returns: the first non-zero value of @fn, -EINVAL on a malformed record,
  * -ENODEV without buffers, or 0.
  */
-VISIBLE_IF_KUNIT int grtrace_for_each_record(int (*fn)(const struct grtrace_record *rec,
-						       void *data), void *data)
+VISIBLE_IF_KUNIT int grtrace_walk_records(grtrace_record_fn fn, void *data)
 {
 	int cpu, ret = 0;
 
@@ -575,11 +583,12 @@ VISIBLE_IF_KUNIT int grtrace_for_each_record(int (*fn)(const struct grtrace_reco
 	for_each_possible_cpu(cpu) {
 		struct rchan_buf *buf = *per_cpu_ptr(grtrace_chan->buf, cpu);
 		size_t i, sb = grtrace_chan->subbuf_size;
+		size_t last;
 
 		if (!buf)
 			continue;
-		for (i = 0; i <= buf->subbufs_produced &&
-			    i < grtrace_chan->n_subbufs; i++) {
+		last = min(buf->subbufs_produced, grtrace_chan->n_subbufs - 1);
+		for (i = 0; i <= last; i++) {
 			size_t len = i < buf->subbufs_produced ?
 				     sb - buf->padding[i] : buf->offset;
 			const char *p = buf->start + i * sb;
@@ -601,7 +610,7 @@ VISIBLE_IF_KUNIT int grtrace_for_each_record(int (*fn)(const struct grtrace_reco
 	}
 	return 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(grtrace_for_each_record);
+EXPORT_SYMBOL_IF_KUNIT(grtrace_walk_records);
 
 /* ---- config ---- */
 
@@ -884,7 +893,7 @@ VISIBLE_IF_KUNIT int grtrace_emit_line(const char *buf)
 	}
 
 	for (i = 0; i < n; i++) {
-		grtrace_for_each_ring(grtrace_emit_on_ring, &ev[i]);
+		grtrace_walk_rings(grtrace_emit_on_ring, &ev[i]);
 		grtrace_emit_fire(&ev[i]);
 	}
 	ret = n ? n : -EINVAL;
@@ -1091,7 +1100,7 @@ static int grtrace_show_ring(const struct grtrace_ring *ring, void *data)
 static int grtrace_rings_show(struct seq_file *m, void *v)
 {
 	seq_puts(m, "# id engine dev ring\n");
-	return grtrace_for_each_ring(grtrace_show_ring, m);
+	return grtrace_walk_rings(grtrace_show_ring, m);
 }
 
 static int grtrace_sec_stats_show(struct seq_file *m, void *v)

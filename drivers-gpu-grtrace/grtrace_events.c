@@ -39,9 +39,6 @@
  * call site costs nothing else.
  */
 
-DEFINE_STATIC_KEY_FALSE(grtrace_active_key);
-EXPORT_SYMBOL_GPL(grtrace_active_key);
-
 EXPORT_TRACEPOINT_SYMBOL_GPL(grtrace_submit);
 EXPORT_TRACEPOINT_SYMBOL_GPL(grtrace_commit);
 EXPORT_TRACEPOINT_SYMBOL_GPL(grtrace_start);
@@ -52,6 +49,10 @@ EXPORT_TRACEPOINT_SYMBOL_GPL(grtrace_irq);
 EXPORT_TRACEPOINT_SYMBOL_GPL(grtrace_sync_wait_enter);
 EXPORT_TRACEPOINT_SYMBOL_GPL(grtrace_sync_wait_exit);
 EXPORT_TRACEPOINT_SYMBOL_GPL(grtrace_error);
+
+/* Counts the grtrace tracepoints that have a probe attached. */
+DEFINE_STATIC_KEY_FALSE(grtrace_active_key);
+EXPORT_SYMBOL_GPL(grtrace_active_key);
 
 /* Called by the tracepoint core, under tracepoints_mutex, on the first probe. */
 int grtrace_tp_reg(void)
@@ -116,7 +117,7 @@ void grtrace_ring_unregister(struct grtrace_ring *ring)
 EXPORT_SYMBOL_GPL(grtrace_ring_unregister);
 
 /**
- * grtrace_for_each_ring - call @fn for every registered ring
+ * grtrace_walk_rings - call @fn for every registered ring
  * @fn: callback; a non-zero return stops the walk
  * @data: passed to @fn
  *
@@ -125,8 +126,7 @@ EXPORT_SYMBOL_GPL(grtrace_ring_unregister);
  *
  * Returns: the first non-zero value returned by @fn, or 0.
  */
-int grtrace_for_each_ring(int (*fn)(const struct grtrace_ring *ring, void *data),
-			  void *data)
+int grtrace_walk_rings(grtrace_ring_fn fn, void *data)
 {
 	const struct grtrace_ring *ring;
 	int ret = 0;
@@ -140,7 +140,7 @@ int grtrace_for_each_ring(int (*fn)(const struct grtrace_ring *ring, void *data)
 	mutex_unlock(&grtrace_rings_lock);
 	return ret;
 }
-EXPORT_SYMBOL_GPL(grtrace_for_each_ring);
+EXPORT_SYMBOL_GPL(grtrace_walk_rings);
 
 static void grtrace_fill(struct grtrace_event *ev, u16 type,
 			 const struct grtrace_job *job)

@@ -11,8 +11,10 @@
 /* Ring ids, registered or given to emit, are below this. */
 #define GRTRACE_MAX_RINGS	256
 
-int grtrace_for_each_ring(int (*fn)(const struct grtrace_ring *ring, void *data),
-			  void *data);
+typedef int (*grtrace_ring_fn)(const struct grtrace_ring *ring, void *data);
+typedef int (*grtrace_record_fn)(const struct grtrace_record *rec, void *data);
+
+int grtrace_walk_rings(grtrace_ring_fn fn, void *data);
 
 /**
  * enum grtrace_drop - why the relay stream did not record an event
@@ -53,7 +55,6 @@ int grtrace_config_write(const char *buf);
 void grtrace_get_totals(struct grtrace_totals *t);
 void grtrace_reset_stats(void);
 int grtrace_emit_line(const char *line);
-int grtrace_for_each_record(int (*fn)(const struct grtrace_record *rec, void *data),
-			    void *data);
+int grtrace_walk_records(grtrace_record_fn fn, void *data);
 
 #endif /* _GRTRACE_INTERNAL_H */

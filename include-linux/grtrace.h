@@ -95,7 +95,6 @@ static __always_inline bool grtrace_enabled(void)
 int grtrace_ring_register(struct grtrace_ring *ring);
 void grtrace_ring_unregister(struct grtrace_ring *ring);
 
-
 /**
  * grtrace_submit - report that a process handed a job over
  * @job: the job; @job->depth is the queue depth including this job

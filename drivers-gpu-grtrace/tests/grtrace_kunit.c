@@ -65,7 +65,7 @@ static struct collect *collect(struct kunit *test)
 	c->recs = vzalloc(MAX_RECS * sizeof(*c->recs));
 	KUNIT_ASSERT_NOT_NULL(test, c->recs);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, vfree_action, c->recs), 0);
-	KUNIT_ASSERT_EQ(test, grtrace_for_each_record(collect_one, c), 0);
+	KUNIT_ASSERT_EQ(test, grtrace_walk_records(collect_one, c), 0);
 	sort(c->recs, c->n, sizeof(*c->recs), cmp_gseq, NULL);
 	return c;
 }
@@ -171,7 +171,7 @@ static void grtrace_test_header(struct kunit *test)
 	int i, rings = 0;
 	bool seen_ring = false;
 
-	grtrace_for_each_ring(count_ring, &rings);
+	grtrace_walk_rings(count_ring, &rings);
 	KUNIT_ASSERT_EQ(test, grtrace_session_start(), 0);
 	grtrace_test_job(&job, 1);
 	grtrace_commit(&job);

@@ -23,12 +23,14 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$kernel" ] && [ -n "$initrd" ] && [ -n "$log" ] || usage
 
+# pci=noacpi: ACPI PCI interrupt-link setup costs ~10 s per device under TCG
+# (measured: /init at ~7 s instead of ~27 s); SeaBIOS' PIRQ table works.
+# qboot.rom is slower here: without ACPI IRQ routing virtio-gpu's IRQ is lost.
 args=(-accel tcg -m 2G -smp 2 -nodefaults -no-reboot
       -kernel "$kernel" -initrd "$initrd"
-      -append "console=ttyS0 panic=-1 $append"
+      -append "console=ttyS0 panic=-1 pci=noacpi $append"
       -display none -vga none -device virtio-gpu-pci
       -serial "file:$log" -monitor none)
-[ -f /usr/share/qemu/qboot.rom ] && args+=(-bios qboot.rom)
 if [ -n "$share" ]; then
 	mkdir -p "$share"
 	args+=(-virtfs "local,path=$share,mount_tag=host0,security_model=none")

@@ -45,8 +45,8 @@ if command -v trace-cmd >/dev/null; then
 		echo 'complete 100 0 1 1' > $D/emit" >/dev/null 2>&1
 	rep=$(trace-cmd report -i $out 2>/dev/null)
 	check "trace-cmd grtrace events" "$(echo "$rep" | grep -c 'grtrace_')" 3
-	check "trace-cmd submit line" \
-		"$(echo "$rep" | grep -c 'grtrace_submit:.*ring_id=1 engine=graphics ctx=100 fence=100:1')" 1
+	want='grtrace_submit:.*ring_id=1 engine=graphics ctx=100 fence=100:1'
+	check "trace-cmd submit line" "$(echo "$rep" | grep -c "$want")" 1
 	check "trace-cmd complete status" \
 		"$(echo "$rep" | grep -c 'grtrace_complete:.*fence=100:1 status=0')" 1
 	check "relay idle while only ftrace ran" "$(stat stats offered)" 3

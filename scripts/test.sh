@@ -1,0 +1,48 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# "make test": every test of the project, each step reporting
+# "N passed, N failed"; the sum is printed last and sets the exit status.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+logdir=${TEST_LOGS:-$ROOT/results/test}
+rm -rf "$logdir"
+mkdir -p "$logdir"
+total_pass=0 total_fail=0
+
+# step NAME CMD...: run, keep its log, add its closing counts to the totals.
+step() {
+	local name=$1 last p f rc start=$SECONDS
+	shift
+	log "== $name"
+	"$@" > "$logdir/$name.log" 2>&1
+	rc=$?
+	grep -E '^(PASS|FAIL|SKIP) ' "$logdir/$name.log" | sed 's/^/  /'
+	last=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$logdir/$name.log" | tail -1)
+	if [ -n "$last" ]; then
+		p=${last%% passed*}
+		f=${last#*passed, }; f=${f%% failed*}
+	else
+		p=$((rc == 0)); f=$((rc != 0))
+		echo "  $( [ $rc = 0 ] && echo PASS || echo FAIL ) $name"
+	fi
+	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then f=1; fi
+	[ "$f" = 0 ] || tail -25 "$logdir/$name.log" | sed 's/^/    | /'
+	log "   $name: $p passed, $f failed ($((SECONDS - start)) s)"
+	total_pass=$((total_pass + p)); total_fail=$((total_fail + f))
+	return 0
+}
+
+step verdict-selftest "$ROOT/scripts/guest/test-verdict.sh"
+step check-series python3 "$ROOT/scripts/gen-series.py" --check
+step tree "$ROOT/scripts/tree.sh"
+step gitam "$ROOT/scripts/gitam-check.sh"
+step checkpatch "$ROOT/scripts/checkpatch.sh"
+step kernel "$ROOT/scripts/kernel.sh"
+step uml-kunit "$ROOT/scripts/uml-kunit.sh"
+step initramfs "$ROOT/scripts/guest/build.sh"
+step guest "$ROOT/scripts/guest/test.sh"
+
+log "logs in $logdir"
+echo "$total_pass passed, $total_fail failed"
+[ "$total_fail" = 0 ]
