@@ -39,6 +39,8 @@ step tree "$ROOT/scripts/tree.sh"
 step gitam "$ROOT/scripts/gitam-check.sh"
 step checkpatch "$ROOT/scripts/checkpatch.sh"
 step kernel "$ROOT/scripts/kernel.sh"
+step build-m "$ROOT/scripts/build-config.sh" m
+step build-n "$ROOT/scripts/build-config.sh" n
 step uml-kunit "$ROOT/scripts/uml-kunit.sh"
 step initramfs "$ROOT/scripts/guest/build.sh"
 step guest "$ROOT/scripts/guest/test.sh"

@@ -12,6 +12,7 @@ mkdir -p "$stage/opt/grtrace/selftests"
 make -C "$SRC" O="$BUILD" -s INSTALL_HDR_PATH="$BUILD/hdr" headers_install
 for t in grtrace; do
 	out=$stage/opt/grtrace/selftests/$t
+	mkdir -p "$out"
 	make -C "$SRC/tools/testing/selftests/$t" -s OUTPUT="$out" \
 		KHDR_INCLUDES="-isystem $BUILD/hdr/include" all >/dev/null
 	for p in $(sed -n 's/^TEST_PROGS := //p' "$SRC/tools/testing/selftests/$t/Makefile"); do

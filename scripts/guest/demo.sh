@@ -16,12 +16,16 @@ mkdir -p "$res"
 [ -s "$res/trace.dat" ] || die "the guest wrote no trace.dat; see $res/serial.log"
 {
 	echo "# grtrace demo: $(date -u '+%F %T UTC')"
-	echo "# kernel: $(sed -n 's/^Linux version \([^ ]*\).*/\1/p' "$res/serial.log" | head -1)"
+	echo "# kernel: $(sed -n 's/.*Linux version \([^ ]*\).*/\1/p' "$res/serial.log" | head -1)"
 	echo
 	echo "## trace.dat events by name (trace-cmd report on the host)"
 	trace-cmd report -i "$res/trace.dat" 2>/dev/null |
 		sed -n 's/.*: *\([a-z_0-9]*\): .*/\1/p' | sort | uniq -c | sort -rn
 	echo
+	if ! grep -q '^written=[1-9]' "$res/grtrace-stats.txt" 2>/dev/null; then
+		echo "## note: the relay stream recorded no events: the series does not"
+		echo "## hook virtio-gpu yet, so only the virtio_gpu tracepoints show the workload."
+	fi
 	echo "## grtrace relay stream (guest debugfs)"
 	cat "$res/grtrace-stats.txt" 2>/dev/null
 	echo

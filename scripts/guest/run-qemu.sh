@@ -8,7 +8,7 @@ usage() {
 	exit 2
 }
 
-kernel= initrd= share= log= timeout=600 append=
+kernel='' initrd='' share='' log='' timeout=600 append=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2; shift 2 ;;
@@ -21,7 +21,7 @@ while [ $# -gt 0 ]; do
 	*) usage ;;
 	esac
 done
-[ -n "$kernel" ] && [ -n "$initrd" ] && [ -n "$log" ] || usage
+if [ -z "$kernel" ] || [ -z "$initrd" ] || [ -z "$log" ]; then usage; fi
 
 # pci=noacpi: ACPI PCI interrupt-link setup costs ~10 s per device under TCG
 # (measured: /init at ~7 s instead of ~27 s); SeaBIOS' PIRQ table works.

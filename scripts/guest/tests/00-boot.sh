@@ -7,7 +7,7 @@ check() { # check NAME COMMAND...
 }
 mounted() { grep -q " $1 $2 " /proc/mounts; }
 card0() {
-	for i in 1 2 3 4 5; do [ -c /dev/dri/card0 ] && return 0; sleep 1; done
+	for _ in 1 2 3 4 5; do [ -c /dev/dri/card0 ] && return 0; sleep 1; done
 	return 1
 }
 
