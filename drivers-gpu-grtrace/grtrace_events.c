@@ -89,8 +89,14 @@ int grtrace_ring_register(struct grtrace_ring *ring)
 		ring->engine = GRTRACE_ENGINE_OTHER;
 
 	id = ida_alloc_max(&grtrace_ring_ida, GRTRACE_MAX_RINGS - 1, GFP_KERNEL);
-	if (id < 0)
+	if (id < 0) {
+		/* Events of this ring are not reported. */
+		ring->id = GRTRACE_MAX_RINGS;
+		INIT_LIST_HEAD(&ring->node);
+		pr_warn_once("grtrace: no ring id left for %s %s\n",
+			     ring->dev, ring->name);
 		return id;
+	}
 
 	ring->id = id;
 	mutex_lock(&grtrace_rings_lock);
@@ -109,6 +115,8 @@ EXPORT_SYMBOL_GPL(grtrace_ring_register);
  */
 void grtrace_ring_unregister(struct grtrace_ring *ring)
 {
+	if (ring->id >= GRTRACE_MAX_RINGS)
+		return;
 	mutex_lock(&grtrace_rings_lock);
 	list_del(&ring->node);
 	mutex_unlock(&grtrace_rings_lock);
@@ -142,6 +150,59 @@ int grtrace_walk_rings(grtrace_ring_fn fn, void *data)
 }
 EXPORT_SYMBOL_GPL(grtrace_walk_rings);
 
+/*
+ * Ring names as drivers spell them, e.g. amdgpu "gfx_0.0.0", "comp_1.0.0",
+ * "sdma0", "vcn_dec", "vcn_enc0", i915 "rcs0", "ccs0", "bcs0", "vcs0",
+ * "vecs0", or "blit", "copy", "video".  First match wins.
+ */
+static const struct {
+	const char *prefix;
+	u16 engine;
+} grtrace_engine_prefixes[] = {
+	{ "gfx",	GRTRACE_ENGINE_GRAPHICS },
+	{ "rcs",	GRTRACE_ENGINE_GRAPHICS },
+	{ "render",	GRTRACE_ENGINE_GRAPHICS },
+	{ "comp",	GRTRACE_ENGINE_COMPUTE },
+	{ "ccs",	GRTRACE_ENGINE_COMPUTE },
+	{ "sdma",	GRTRACE_ENGINE_COPY },
+	{ "bcs",	GRTRACE_ENGINE_COPY },
+	{ "blit",	GRTRACE_ENGINE_COPY },
+	{ "copy",	GRTRACE_ENGINE_COPY },
+	{ "dma",	GRTRACE_ENGINE_COPY },
+	{ "vcn_enc",	GRTRACE_ENGINE_VIDEO_ENCODE },
+	{ "uvd_enc",	GRTRACE_ENGINE_VIDEO_ENCODE },
+	{ "vce",	GRTRACE_ENGINE_VIDEO_ENCODE },
+	{ "vecs",	GRTRACE_ENGINE_VIDEO_ENCODE },
+	{ "enc",	GRTRACE_ENGINE_VIDEO_ENCODE },
+	{ "vcn",	GRTRACE_ENGINE_VIDEO_DECODE },
+	{ "uvd",	GRTRACE_ENGINE_VIDEO_DECODE },
+	{ "jpeg",	GRTRACE_ENGINE_VIDEO_DECODE },
+	{ "vcs",	GRTRACE_ENGINE_VIDEO_DECODE },
+	{ "dec",	GRTRACE_ENGINE_VIDEO_DECODE },
+	{ "video",	GRTRACE_ENGINE_VIDEO_DECODE },
+};
+
+/**
+ * grtrace_engine_from_name - guess the engine class from a ring name
+ * @name: ring or scheduler name, may be NULL
+ *
+ * For drivers that do not know the class of a ring, such as the generic
+ * DRM scheduler.
+ *
+ * Returns: an enum grtrace_engine, %GRTRACE_ENGINE_OTHER if nothing matches.
+ */
+u16 grtrace_engine_from_name(const char *name)
+{
+	int i;
+
+	for (i = 0; name && i < ARRAY_SIZE(grtrace_engine_prefixes); i++)
+		if (!strncasecmp(name, grtrace_engine_prefixes[i].prefix,
+				 strlen(grtrace_engine_prefixes[i].prefix)))
+			return grtrace_engine_prefixes[i].engine;
+	return GRTRACE_ENGINE_OTHER;
+}
+EXPORT_SYMBOL_GPL(grtrace_engine_from_name);
+
 static void grtrace_fill(struct grtrace_event *ev, u16 type,
 			 const struct grtrace_job *job)
 {
@@ -166,6 +227,8 @@ void grtrace_##name(const struct grtrace_job *job)			\
 {									\
 	struct grtrace_event ev;					\
 									\
+	if (unlikely(job->ring->id >= GRTRACE_MAX_RINGS))		\
+		return;							\
 	grtrace_fill(&ev, type, job);					\
 	trace_grtrace_##name(&ev);					\
 }									\
@@ -176,6 +239,8 @@ void grtrace_submit(const struct grtrace_job *job)
 {
 	struct grtrace_event ev;
 
+	if (unlikely(job->ring->id >= GRTRACE_MAX_RINGS))
+		return;
 	grtrace_fill(&ev, GRTRACE_EV_SUBMIT, job);
 	ev.job.pid = task_pid_nr(current);
 	ev.job.tgid = task_tgid_nr(current);

@@ -7,6 +7,9 @@ SRC=${KERNEL_SRC:-$CACHE/linux-source-6.12}
 BUILD=${GRTRACE_BUILD:-$CACHE/build-x86}
 export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache}
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
+# Paths relative to the build directory: hits across build directories.
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$CACHE}
+export CCACHE_NOHASHDIR=1
 JOBS=${JOBS:-$(nproc)}
 log() { printf '%s\n' "grtrace: $*" >&2; }
 die() { log "$*"; exit 1; }

@@ -18,6 +18,11 @@ for t in grtrace; do
 	for p in $(sed -n 's/^TEST_PROGS := //p' "$SRC/tools/testing/selftests/$t/Makefile"); do
 		install -m 0755 "$SRC/tools/testing/selftests/$t/$p" "$out/"
 	done
+	# Helpers, not tests: out of the directory the test runner walks.
+	mkdir -p "$stage/opt/grtrace/bin"
+	for p in $(sed -n 's/^TEST_GEN_FILES := //p' "$SRC/tools/testing/selftests/$t/Makefile"); do
+		mv "$out/$p" "$stage/opt/grtrace/bin/"
+	done
 done
 
 extra="$stage/opt/grtrace:/opt/grtrace"

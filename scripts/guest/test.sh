@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Boot the guest kernel in QEMU (TCG) with virtio-gpu, run the KUnit suites
-# (built in, at boot), the kselftests and the end-to-end tests, and turn the
-# serial log into one verdict: "N passed, N failed" last.
+# (built in, at boot), the kselftests and the end-to-end tests, check the
+# serial log and the recordings the guest left on the share, and print one
+# verdict: "N passed, N failed" last.
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
 
@@ -13,4 +14,15 @@ mkdir -p "$out/share"
 	--initrd "$CACHE/initramfs.cpio.gz" --share "$out/share" \
 	--log "$out/serial.log" --timeout "${GUEST_TIMEOUT:-900}" \
 	--append "grtrace.mode=test kunit.enable=1"
-python3 "$ROOT/scripts/guest/verdict.py" "$out/serial.log"
+
+pass=0 fail=0
+for check in "python3 $ROOT/scripts/guest/verdict.py $out/serial.log" \
+	     "python3 $ROOT/scripts/e2e-check.py $out/share/e2e"; do
+	res=$($check)
+	echo "$res" | grep -v -E '^[0-9]+ passed, [0-9]+ failed'
+	last=$(echo "$res" | grep -E '^[0-9]+ passed, [0-9]+ failed' | tail -1)
+	p=${last%% passed*}; f=${last#*passed, }; f=${f%% failed*}
+	pass=$((pass + ${p:-0})); fail=$((fail + ${f:-1}))
+done
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]

@@ -1,0 +1,493 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for the DRM GPU scheduler hooks of grtrace: a real
+ * drm_gpu_scheduler with a fake hardware backend whose fences signal from
+ * hard interrupt context (hrtimers), two entities with dependencies between
+ * them, and a job that outlives its timeout.
+ */
+
+#include <drm/gpu_scheduler.h>
+#include <kunit/test.h>
+#include <linux/dma-fence.h>
+#include <linux/grtrace.h>
+#include <linux/hrtimer.h>
+#include <linux/delay.h>
+#include <linux/pid.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/spinlock.h>
+#include <trace/events/grtrace.h>
+
+#include "../grtrace_internal.h"
+
+#define NR_JOBS		16
+#define MAX_EVENTS	512
+
+/* ---- the fake hardware ---- */
+
+struct hw_fence {
+	struct dma_fence base;
+	spinlock_t lock;		/* protects base */
+	struct hrtimer timer;
+};
+
+struct fake_job {
+	struct drm_sched_job base;
+	struct hw_fence *hw;
+	bool hang;
+};
+
+struct fake_gpu {
+	struct drm_gpu_scheduler sched;
+	u64 context;
+	atomic_t seqno;
+};
+
+static const char *hw_fence_name(struct dma_fence *f)
+{
+	return "grtrace-kunit";
+}
+
+static const struct dma_fence_ops hw_fence_ops = {
+	.get_driver_name = hw_fence_name,
+	.get_timeline_name = hw_fence_name,
+};
+
+/* The "interrupt" that tells the job is done. */
+static enum hrtimer_restart hw_fence_irq(struct hrtimer *timer)
+{
+	struct hw_fence *hw = container_of(timer, struct hw_fence, timer);
+
+	dma_fence_signal(&hw->base);
+	return HRTIMER_NORESTART;
+}
+
+static struct dma_fence *fake_run_job(struct drm_sched_job *sched_job)
+{
+	struct fake_job *job = container_of(sched_job, struct fake_job, base);
+	struct fake_gpu *gpu = container_of(sched_job->sched, struct fake_gpu, sched);
+	struct hw_fence *hw = kzalloc(sizeof(*hw), GFP_KERNEL);
+
+	if (!hw)
+		return ERR_PTR(-ENOMEM);
+	spin_lock_init(&hw->lock);
+	dma_fence_init(&hw->base, &hw_fence_ops, &hw->lock, gpu->context,
+		       atomic_inc_return(&gpu->seqno));
+	hrtimer_init(&hw->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+	hw->timer.function = hw_fence_irq;
+	job->hw = hw;
+	dma_fence_get(&hw->base);		/* for job->hw */
+	if (!job->hang)
+		hrtimer_start(&hw->timer, us_to_ktime(200), HRTIMER_MODE_REL_HARD);
+	return &hw->base;
+}
+
+static enum drm_gpu_sched_stat fake_timedout_job(struct drm_sched_job *sched_job)
+{
+	struct fake_job *job = container_of(sched_job, struct fake_job, base);
+
+	/* What a driver does: stop, reset the engine (fail the job), restart. */
+	drm_sched_stop(sched_job->sched, sched_job);
+	dma_fence_set_error(&job->hw->base, -ETIMEDOUT);
+	dma_fence_signal(&job->hw->base);
+	drm_sched_start(sched_job->sched);
+	return DRM_GPU_SCHED_STAT_NOMINAL;
+}
+
+static void fake_free_job(struct drm_sched_job *sched_job)
+{
+	struct fake_job *job = container_of(sched_job, struct fake_job, base);
+
+	drm_sched_job_cleanup(sched_job);
+	if (job->hw) {
+		hrtimer_cancel(&job->hw->timer);
+		dma_fence_put(&job->hw->base);
+	}
+	kfree(job);
+}
+
+static const struct drm_sched_backend_ops fake_ops = {
+	.run_job = fake_run_job,
+	.timedout_job = fake_timedout_job,
+	.free_job = fake_free_job,
+};
+
+static struct fake_gpu *fake_gpu_create(struct kunit *test, const char *name,
+					long timeout)
+{
+	struct fake_gpu *gpu = kunit_kzalloc(test, sizeof(*gpu), GFP_KERNEL);
+	struct drm_sched_init_args args = {
+		.ops = &fake_ops,
+		.num_rqs = DRM_SCHED_PRIORITY_COUNT,
+		.credit_limit = NR_JOBS,
+		.timeout = timeout,
+		.name = name,
+	};
+
+	KUNIT_ASSERT_NOT_NULL(test, gpu);
+	gpu->context = dma_fence_context_alloc(1);
+	KUNIT_ASSERT_EQ(test, drm_sched_init(&gpu->sched, &args), 0);
+	return gpu;
+}
+
+/* Wait until the scheduler freed every job, then tear it down. */
+static void fake_gpu_destroy(struct fake_gpu *gpu)
+{
+	int i;
+
+	for (i = 0; i < 200; i++) {
+		bool empty;
+
+		spin_lock(&gpu->sched.job_list_lock);
+		empty = list_empty(&gpu->sched.pending_list);
+		spin_unlock(&gpu->sched.job_list_lock);
+		if (empty)
+			break;
+		msleep(10);
+	}
+	drm_sched_fini(&gpu->sched);
+}
+
+/* ---- what the tracepoints saw ---- */
+
+struct seen {
+	u16 type;
+	u64 gseq;			/* relay records only */
+	struct grtrace_job_payload job;
+};
+
+struct capture {
+	spinlock_t lock;	/* protects n and ev; probes run in any context */
+	int n;
+	struct seen ev[MAX_EVENTS];
+};
+
+static void capture_probe(void *data, const struct grtrace_event *ev)
+{
+	struct capture *c = data;
+	unsigned long flags;
+
+	spin_lock_irqsave(&c->lock, flags);
+	if (c->n < MAX_EVENTS) {
+		c->ev[c->n].type = ev->type;
+		c->ev[c->n].job = ev->job;
+		c->n++;
+	}
+	spin_unlock_irqrestore(&c->lock, flags);
+}
+
+typedef int (*reg_fn)(void (*probe)(void *, const struct grtrace_event *), void *);
+
+static const struct {
+	reg_fn reg, unreg;
+} tps[] = {
+	{ register_trace_grtrace_submit, unregister_trace_grtrace_submit },
+	{ register_trace_grtrace_commit, unregister_trace_grtrace_commit },
+	{ register_trace_grtrace_end, unregister_trace_grtrace_end },
+	{ register_trace_grtrace_complete, unregister_trace_grtrace_complete },
+	{ register_trace_grtrace_sync_wait_enter,
+	  unregister_trace_grtrace_sync_wait_enter },
+	{ register_trace_grtrace_sync_wait_exit,
+	  unregister_trace_grtrace_sync_wait_exit },
+	{ register_trace_grtrace_error, unregister_trace_grtrace_error },
+};
+
+static struct capture *capture_start(struct kunit *test)
+{
+	struct capture *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	spin_lock_init(&c->lock);
+	for (i = 0; i < ARRAY_SIZE(tps); i++)
+		KUNIT_ASSERT_EQ(test, tps[i].reg(capture_probe, c), 0);
+	return c;
+}
+
+static void capture_stop(struct capture *c)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(tps); i++)
+		tps[i].unreg(capture_probe, c);
+	tracepoint_synchronize_unregister();
+}
+
+/* Relay records, in gseq order, as struct seen. */
+struct relay_seen {
+	int n;
+	struct seen ev[MAX_EVENTS];
+};
+
+static int relay_one(const struct grtrace_record *rec, void *data)
+{
+	struct relay_seen *r = data;
+	const struct grtrace_job_payload *p = (const void *)(rec + 1);
+
+	if (rec->type >= GRTRACE_EV_NR || r->n >= MAX_EVENTS)
+		return 0;
+	r->ev[r->n].type = rec->type;
+	r->ev[r->n].gseq = rec->gseq;
+	r->ev[r->n].job = *p;
+	r->n++;
+	return 0;
+}
+
+static int cmp_seen_gseq(const void *a, const void *b)
+{
+	const struct seen *x = a, *y = b;
+
+	return x->gseq < y->gseq ? -1 : x->gseq > y->gseq;
+}
+
+/* Index of the @nth event of @type for job @ctx:@seqno, or -1. */
+static int find(const struct seen *ev, int n, u16 type, u64 ctx, u64 seqno)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (ev[i].type == type && ev[i].job.fence_context == ctx &&
+		    ev[i].job.fence_seqno == seqno)
+			return i;
+	return -1;
+}
+
+static int count(const struct seen *ev, int n, u16 type, u64 ctx, u64 seqno)
+{
+	int i, c = 0;
+
+	for (i = 0; i < n; i++)
+		c += ev[i].type == type && ev[i].job.fence_context == ctx &&
+		     ev[i].job.fence_seqno == seqno;
+	return c;
+}
+
+struct job_id {
+	u64 ctx, seqno;
+	int dep;		/* index of the job it depends on, or -1 */
+};
+
+/* Every job: one SUBMIT, COMMIT, END, COMPLETE, in that order; deps. */
+static void check_jobs(struct kunit *test, const char *sink,
+		       const struct seen *ev, int n, const struct job_id *ids,
+		       int nr, u32 ring_id)
+{
+	int j;
+
+	for (j = 0; j < nr; j++) {
+		u64 c = ids[j].ctx, s = ids[j].seqno;
+		int sub = find(ev, n, GRTRACE_EV_SUBMIT, c, s);
+		int com = find(ev, n, GRTRACE_EV_COMMIT, c, s);
+		int end = find(ev, n, GRTRACE_EV_END, c, s);
+		int cpl = find(ev, n, GRTRACE_EV_COMPLETE, c, s);
+
+		KUNIT_EXPECT_EQ_MSG(test, count(ev, n, GRTRACE_EV_SUBMIT, c, s), 1,
+				    "%s job %d", sink, j);
+		KUNIT_EXPECT_EQ_MSG(test, count(ev, n, GRTRACE_EV_COMMIT, c, s), 1,
+				    "%s job %d", sink, j);
+		KUNIT_EXPECT_EQ_MSG(test, count(ev, n, GRTRACE_EV_END, c, s), 1,
+				    "%s job %d", sink, j);
+		KUNIT_EXPECT_EQ_MSG(test, count(ev, n, GRTRACE_EV_COMPLETE, c, s), 1,
+				    "%s job %d", sink, j);
+		KUNIT_EXPECT_TRUE_MSG(test, sub >= 0 && sub < com && com < end &&
+				      end < cpl, "%s job %d order %d %d %d %d",
+				      sink, j, sub, com, end, cpl);
+		if (sub >= 0) {
+			KUNIT_EXPECT_EQ(test, ev[sub].job.ring_id, ring_id);
+			KUNIT_EXPECT_EQ(test, ev[sub].job.engine, GRTRACE_ENGINE_GRAPHICS);
+			KUNIT_EXPECT_EQ(test, ev[sub].job.pid, task_pid_nr(current));
+			KUNIT_EXPECT_GE(test, ev[sub].job.depth, 1);
+		}
+		if (cpl >= 0)
+			KUNIT_EXPECT_EQ(test, ev[cpl].job.status, 0);
+
+		if (ids[j].dep >= 0) {
+			const struct job_id *d = &ids[ids[j].dep];
+			int enter = -1, exit = -1, i;
+
+			for (i = 0; i < n; i++) {
+				if (ev[i].job.fence_context != c || ev[i].job.fence_seqno != s ||
+				    ev[i].job.aux_context != d->ctx ||
+				    ev[i].job.aux_seqno != d->seqno)
+					continue;
+				if (ev[i].type == GRTRACE_EV_SYNC_WAIT_ENTER)
+					enter = i;
+				if (ev[i].type == GRTRACE_EV_SYNC_WAIT_EXIT)
+					exit = i;
+			}
+			KUNIT_EXPECT_TRUE_MSG(test, enter >= 0 && enter < exit &&
+					      exit < com, "%s job %d dep edge %d %d %d",
+					      sink, j, enter, exit, com);
+		}
+	}
+}
+
+static int grtrace_sched_test_init(struct kunit *test)
+{
+	KUNIT_ASSERT_FALSE_MSG(test, grtrace_session_running(),
+			       "a grtrace session is running");
+	KUNIT_ASSERT_EQ(test, grtrace_config_write("level=verbose\nreset_stats=1"), 0);
+	return 0;
+}
+
+static void grtrace_sched_test_exit(struct kunit *test)
+{
+	if (grtrace_session_running())
+		grtrace_session_stop();
+	grtrace_config_write("level=normal\nreset_stats=1");
+}
+
+/* N jobs on two entities, every job of the second waiting on the first. */
+static void grtrace_sched_test_lifecycle(struct kunit *test)
+{
+	struct drm_sched_entity *e = kunit_kcalloc(test, 2, sizeof(*e), GFP_KERNEL);
+	struct relay_seen *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	struct dma_fence **done = kunit_kcalloc(test, NR_JOBS, sizeof(*done), GFP_KERNEL);
+	struct job_id *ids = kunit_kcalloc(test, NR_JOBS, sizeof(*ids), GFP_KERNEL);
+	struct drm_gpu_scheduler *list[1];
+	struct grtrace_totals t;
+	struct fake_gpu *gpu;
+	struct capture *c;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_ASSERT_NOT_NULL(test, done);
+	KUNIT_ASSERT_NOT_NULL(test, ids);
+
+	gpu = fake_gpu_create(test, "gfx_kunit", MAX_SCHEDULE_TIMEOUT);
+	list[0] = &gpu->sched;
+	for (i = 0; i < 2; i++)
+		KUNIT_ASSERT_EQ(test, drm_sched_entity_init(&e[i], DRM_SCHED_PRIORITY_NORMAL,
+							    list, 1, NULL), 0);
+
+	KUNIT_ASSERT_EQ(test, grtrace_session_start(), 0);
+	c = capture_start(test);
+
+	for (i = 0; i < NR_JOBS; i++) {
+		struct fake_job *job = kzalloc(sizeof(*job), GFP_KERNEL);
+
+		KUNIT_ASSERT_NOT_NULL(test, job);
+		KUNIT_ASSERT_EQ(test, drm_sched_job_init(&job->base, &e[i % 2], 1,
+							 NULL, 0), 0);
+		ids[i].dep = -1;
+		if (i % 2) {
+			/* Odd jobs (entity 1) wait for the previous even job. */
+			ids[i].dep = i - 1;
+			KUNIT_ASSERT_EQ(test, drm_sched_job_add_dependency(&job->base,
+									   dma_fence_get(done[i - 1])), 0);
+		}
+		drm_sched_job_arm(&job->base);
+		done[i] = dma_fence_get(&job->base.s_fence->finished);
+		ids[i].ctx = done[i]->context;
+		ids[i].seqno = done[i]->seqno;
+		drm_sched_entity_push_job(&job->base);
+	}
+
+	for (i = 0; i < NR_JOBS; i++) {
+		KUNIT_EXPECT_GT(test, dma_fence_wait_timeout(done[i], false, 10 * HZ), 0);
+		dma_fence_put(done[i]);
+	}
+
+	capture_stop(c);
+	KUNIT_ASSERT_EQ(test, grtrace_session_stop(), 0);
+	for (i = 0; i < 2; i++)
+		drm_sched_entity_destroy(&e[i]);
+
+	check_jobs(test, "tracepoint", c->ev, c->n, ids, NR_JOBS, gpu->sched.grtrace_ring.id);
+
+	KUNIT_ASSERT_EQ(test, grtrace_walk_records(relay_one, r), 0);
+	sort(r->ev, r->n, sizeof(r->ev[0]), cmp_seen_gseq, NULL);
+	check_jobs(test, "relay", r->ev, r->n, ids, NR_JOBS, gpu->sched.grtrace_ring.id);
+
+	grtrace_get_totals(&t);
+	KUNIT_EXPECT_EQ(test, t.written, t.offered);
+	KUNIT_EXPECT_GE(test, t.written, 4 * NR_JOBS);
+
+	fake_gpu_destroy(gpu);
+}
+
+/* A job that hangs: ERROR(timeout), ERROR(reset), COMPLETE(-ETIMEDOUT). */
+static void grtrace_sched_test_timeout(struct kunit *test)
+{
+	struct drm_sched_entity *e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
+	struct drm_gpu_scheduler *list[1];
+	struct fake_job *job;
+	struct fake_gpu *gpu;
+	struct dma_fence *done;
+	struct capture *c;
+	u64 ctx, seqno;
+	int to, rst, cpl;
+
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	gpu = fake_gpu_create(test, "comp_kunit", msecs_to_jiffies(100));
+	list[0] = &gpu->sched;
+	KUNIT_ASSERT_EQ(test, drm_sched_entity_init(e, DRM_SCHED_PRIORITY_NORMAL,
+						    list, 1, NULL), 0);
+	c = capture_start(test);
+
+	job = kzalloc(sizeof(*job), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, job);
+	job->hang = true;
+	KUNIT_ASSERT_EQ(test, drm_sched_job_init(&job->base, e, 1, NULL, 0), 0);
+	drm_sched_job_arm(&job->base);
+	done = dma_fence_get(&job->base.s_fence->finished);
+	ctx = done->context;
+	seqno = done->seqno;
+	drm_sched_entity_push_job(&job->base);
+
+	KUNIT_EXPECT_GT(test, dma_fence_wait_timeout(done, false, 10 * HZ), 0);
+	KUNIT_EXPECT_EQ(test, done->error, -ETIMEDOUT);
+	dma_fence_put(done);
+	capture_stop(c);
+	drm_sched_entity_destroy(e);
+
+	to = find(c->ev, c->n, GRTRACE_EV_ERROR, ctx, seqno);
+	cpl = find(c->ev, c->n, GRTRACE_EV_COMPLETE, ctx, seqno);
+	KUNIT_ASSERT_GE(test, to, 0);
+	KUNIT_EXPECT_EQ(test, c->ev[to].job.status, GRTRACE_ERROR_TIMEOUT);
+	KUNIT_EXPECT_EQ(test, c->ev[to].job.engine, GRTRACE_ENGINE_COMPUTE);
+	/* drm_sched_stop() from the timeout handler: a reset, same job. */
+	for (rst = to + 1; rst < c->n; rst++)
+		if (c->ev[rst].type == GRTRACE_EV_ERROR)
+			break;
+	KUNIT_ASSERT_LT(test, rst, c->n);
+	KUNIT_EXPECT_EQ(test, c->ev[rst].job.status, GRTRACE_ERROR_RESET);
+	KUNIT_EXPECT_EQ(test, c->ev[rst].job.fence_seqno, seqno);
+	KUNIT_ASSERT_GT(test, cpl, rst);
+	KUNIT_EXPECT_EQ(test, c->ev[cpl].job.status, -ETIMEDOUT);
+
+	fake_gpu_destroy(gpu);
+}
+
+/* The scheduler is a registered ring, its class guessed from its name. */
+static void grtrace_sched_test_ring(struct kunit *test)
+{
+	struct fake_gpu *gpu = fake_gpu_create(test, "sdma_kunit", MAX_SCHEDULE_TIMEOUT);
+
+	KUNIT_EXPECT_LT(test, gpu->sched.grtrace_ring.id, GRTRACE_MAX_RINGS);
+	KUNIT_EXPECT_EQ(test, gpu->sched.grtrace_ring.engine, GRTRACE_ENGINE_COPY);
+	KUNIT_EXPECT_STREQ(test, gpu->sched.grtrace_ring.name, "sdma_kunit");
+	KUNIT_EXPECT_STREQ(test, gpu->sched.grtrace_ring.dev, "drm_sched");
+	fake_gpu_destroy(gpu);
+}
+
+static struct kunit_case grtrace_sched_test_cases[] = {
+	KUNIT_CASE(grtrace_sched_test_ring),
+	KUNIT_CASE(grtrace_sched_test_lifecycle),
+	KUNIT_CASE(grtrace_sched_test_timeout),
+	{}
+};
+
+static struct kunit_suite grtrace_sched_test_suite = {
+	.name = "grtrace_drm_sched",
+	.init = grtrace_sched_test_init,
+	.exit = grtrace_sched_test_exit,
+	.test_cases = grtrace_sched_test_cases,
+};
+
+kunit_test_suite(grtrace_sched_test_suite);
+
+MODULE_DESCRIPTION("KUnit tests for the grtrace DRM scheduler hooks");
+MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Check the virtio-gpu end-to-end recording of the guest (tests/30-virtio-e2e.sh).
+
+For every command the virtio_gpu_cmd_queue tracepoint saw on the control
+queue, the grtrace tracepoints (trace.dat) and, separately, the relay stream
+(events<N>.bin) must hold exactly one SUBMIT and one COMPLETE of that
+command, with SUBMIT <= COMMIT <= END <= COMPLETE in time, and the jobs of
+the dumb-buffer program must carry its pid and comm.
+
+usage: e2e-check.py DIR      (prints PASS/FAIL lines, then "N passed, N failed")
+"""
+
+import collections
+import glob
+import os
+import re
+import struct
+import subprocess
+import sys
+
+REC = struct.Struct('<HHIQQQ')                       # struct grtrace_record
+JOB = struct.Struct('<QQQQQIHHiIII16s')              # struct grtrace_job_payload
+RING = struct.Struct('<IHH32s32s')                   # struct grtrace_ring_info
+TYPES = ['submit', 'commit', 'start', 'end', 'complete', 'ctx_switch', 'irq',
+         'sync_wait_enter', 'sync_wait_exit', 'error']
+METADATA = 0x101
+
+results = []
+
+
+def check(name, ok, detail=''):
+    results.append(ok)
+    print(('PASS' if ok else 'FAIL') + ' e2e: ' + name +
+          ('' if ok or not detail else '  (' + detail + ')'))
+
+
+def read_trace(path):
+    """Events of trace.dat as (ts, event, fields dict)."""
+    out = subprocess.run(['trace-cmd', 'report', '-i', path],
+                         capture_output=True, text=True, check=True).stdout
+    events = []
+    for line in out.splitlines():
+        m = re.match(r'\s*(\S.*?)-(\d+)\s+\[\d+\]\s+(\d+\.\d+):\s+(\w+):\s+(.*)', line)
+        if not m:
+            continue
+        fields = dict(re.findall(r'(\w+)=(\S+)', m.group(5)))
+        events.append((float(m.group(3)), m.group(4), fields))
+    return events
+
+
+def read_relay(directory):
+    """Job records of the relay files (ts, type name, payload dict), rings."""
+    jobs, rings = [], {}
+    for path in sorted(glob.glob(os.path.join(directory, 'events*.bin'))):
+        data = open(path, 'rb').read()
+        off = 0
+        while off + REC.size <= len(data):
+            rtype, size, _cpu, ts, gseq, _cseq = REC.unpack_from(data, off)
+            if size < REC.size or size % 8 or off + size > len(data):
+                raise ValueError(f'{path}: bad record at offset {off}')
+            body = data[off + REC.size:off + size]
+            if rtype == METADATA and len(body) >= RING.size:
+                rid, _eng, _r, dev, name = RING.unpack_from(body)
+                rings[rid] = (dev.rstrip(b'\0').decode(), name.rstrip(b'\0').decode())
+            elif rtype < len(TYPES) and len(body) >= JOB.size:
+                f = JOB.unpack_from(body)
+                jobs.append((gseq, ts, TYPES[rtype], {
+                    'ctx_id': f[0], 'fence_context': f[1], 'fence_seqno': f[2],
+                    'ring_id': f[5], 'pid': f[10],
+                    'comm': f[12].rstrip(b'\0').decode(errors='replace')}))
+            off += size
+        if off != len(data):
+            raise ValueError(f'{path}: {len(data) - off} trailing bytes')
+    jobs.sort()
+    return [(ts, t, f) for _g, ts, t, f in jobs], rings
+
+
+def check_jobs(sink, queued, jobs, prog_pid):
+    """jobs: list of (ts, type, seqno, pid, comm) of the control ring."""
+    by_seq = collections.defaultdict(lambda: collections.defaultdict(list))
+    for ts, typ, seq, pid, comm in jobs:
+        by_seq[seq][typ].append((ts, pid, comm))
+    bad_count, bad_order = [], []
+    for seq in queued:
+        ev = by_seq.get(seq, {})
+        if len(ev.get('submit', [])) != 1 or len(ev.get('complete', [])) != 1:
+            bad_count.append(seq)
+            continue
+        times = [ev[t][0][0] for t in ('submit', 'commit', 'end', 'complete') if t in ev]
+        if times != sorted(times) or 'commit' not in ev or 'end' not in ev:
+            bad_order.append(seq)
+    submits = sum(1 for j in jobs if j[1] == 'submit')
+    check(f'{sink}: one SUBMIT and one COMPLETE per queued command ({len(queued)})',
+          not bad_count and len(queued) > 0, f'seqnos {bad_count[:10]}')
+    check(f'{sink}: SUBMIT count equals virtio_gpu_cmd_queue count',
+          submits == len(queued), f'{submits} vs {len(queued)}')
+    check(f'{sink}: SUBMIT <= COMMIT <= END <= COMPLETE', not bad_order,
+          f'seqnos {bad_order[:10]}')
+    mine = [j for j in jobs if j[1] == 'submit' and j[4] == 'grtrace_dirtyfb']
+    check(f'{sink}: dumb-buffer program jobs carry its pid and comm',
+          len(mine) >= 20 and all(j[3] == prog_pid for j in mine),
+          f'{len(mine)} jobs, pids {sorted({j[3] for j in mine})} vs {prog_pid}')
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    d = sys.argv[1]
+    try:
+        out = open(os.path.join(d, 'dirtyfb.out')).read()
+        prog_pid = int(re.search(r'pid (\d+)', out).group(1))
+        events = read_trace(os.path.join(d, 'e2e.dat'))
+        relay, rings = read_relay(d)
+    except (OSError, ValueError, AttributeError, subprocess.CalledProcessError) as e:
+        check('recording present and readable', False, str(e))
+        print(f'{sum(results)} passed, {len(results) - sum(results)} failed')
+        sys.exit(1)
+    check('recording present and readable', True)
+
+    queued = [int(f['seqno']) for _ts, name, f in events
+              if name == 'virtio_gpu_cmd_queue' and f.get('name') == 'control']
+    check('virtio_gpu_cmd_queue saw the workload', len(queued) >= 40, f'{len(queued)}')
+
+    ftrace_jobs = []
+    for ts, name, f in events:
+        if not name.startswith('grtrace_') or f.get('ring') != 'control':
+            continue
+        seq = int(f['fence'].split(':')[1])
+        ftrace_jobs.append((ts, name[len('grtrace_'):], seq, int(f.get('pid', 0)),
+                            f.get('comm', '')))
+    check_jobs('tracepoints', queued, ftrace_jobs, prog_pid)
+
+    control = {rid for rid, (_dev, name) in rings.items() if name == 'control'}
+    check('relay: METADATA names the control ring', len(control) == 1, str(rings))
+    relay_jobs = [(ts, t, f['fence_seqno'], f['pid'], f['comm'])
+                  for ts, t, f in relay if f['ring_id'] in control]
+    check_jobs('relay', queued, relay_jobs, prog_pid)
+
+    print(f'{sum(results)} passed, {len(results) - sum(results)} failed')
+    sys.exit(0 if all(results) else 1)
+
+
+if __name__ == '__main__':
+    main()
