@@ -184,10 +184,7 @@ void grtrace_error(const struct grtrace_job *job);
 static inline bool grtrace_enabled(void) { return false; }
 static inline int grtrace_ring_register(struct grtrace_ring *ring) { return 0; }
 static inline void grtrace_ring_unregister(struct grtrace_ring *ring) { }
-static inline u16 grtrace_engine_from_name(const char *name)
-{
-	return GRTRACE_ENGINE_OTHER;
-}
+static inline u16 grtrace_engine_from_name(const char *name) { return GRTRACE_ENGINE_OTHER; }
 static inline void grtrace_submit(const struct grtrace_job *job) { }
 static inline void grtrace_commit(const struct grtrace_job *job) { }
 static inline void grtrace_start(const struct grtrace_job *job) { }

@@ -135,7 +135,7 @@ static void fake_gpu_destroy(struct fake_gpu *gpu)
 {
 	int i;
 
-	for (i = 0; i < 200; i++) {
+	for (i = 0; i < 100; i++) {
 		bool empty;
 
 		spin_lock(&gpu->sched.job_list_lock);
@@ -143,7 +143,7 @@ static void fake_gpu_destroy(struct fake_gpu *gpu)
 		spin_unlock(&gpu->sched.job_list_lock);
 		if (empty)
 			break;
-		msleep(10);
+		msleep(20);
 	}
 	drm_sched_fini(&gpu->sched);
 }
@@ -366,6 +366,7 @@ static void grtrace_sched_test_lifecycle(struct kunit *test)
 
 	for (i = 0; i < NR_JOBS; i++) {
 		struct fake_job *job = kzalloc(sizeof(*job), GFP_KERNEL);
+		struct dma_fence *dep;
 
 		KUNIT_ASSERT_NOT_NULL(test, job);
 		KUNIT_ASSERT_EQ(test, drm_sched_job_init(&job->base, &e[i % 2], 1,
@@ -374,8 +375,8 @@ static void grtrace_sched_test_lifecycle(struct kunit *test)
 		if (i % 2) {
 			/* Odd jobs (entity 1) wait for the previous even job. */
 			ids[i].dep = i - 1;
-			KUNIT_ASSERT_EQ(test, drm_sched_job_add_dependency(&job->base,
-									   dma_fence_get(done[i - 1])), 0);
+			dep = dma_fence_get(done[i - 1]);
+			KUNIT_ASSERT_EQ(test, drm_sched_job_add_dependency(&job->base, dep), 0);
 		}
 		drm_sched_job_arm(&job->base);
 		done[i] = dma_fence_get(&job->base.s_fence->finished);
