@@ -78,7 +78,8 @@ static struct dma_fence *fake_run_job(struct drm_sched_job *sched_job)
 	job->hw = hw;
 	dma_fence_get(&hw->base);		/* for job->hw */
 	if (!job->hang)
-		hrtimer_start(&hw->timer, us_to_ktime(200), HRTIMER_MODE_REL_HARD);
+		hrtimer_start(&hw->timer, ns_to_ktime(200 * NSEC_PER_USEC),
+			      HRTIMER_MODE_REL_HARD);
 	return &hw->base;
 }
 
