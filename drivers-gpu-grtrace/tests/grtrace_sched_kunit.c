@@ -409,7 +409,7 @@ static void grtrace_sched_test_lifecycle(struct kunit *test)
 	fake_gpu_destroy(gpu);
 }
 
-/* A job that hangs: ERROR(timeout), ERROR(reset), COMPLETE(-ETIMEDOUT). */
+/* A job that hangs: ERROR(timeout), ERROR(reset), COMPLETE with the error. */
 static void grtrace_sched_test_timeout(struct kunit *test)
 {
 	struct drm_sched_entity *e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
@@ -419,7 +419,7 @@ static void grtrace_sched_test_timeout(struct kunit *test)
 	struct dma_fence *done;
 	struct capture *c;
 	u64 ctx, seqno;
-	int to, rst, cpl;
+	int to, rst, cpl, error;
 
 	KUNIT_ASSERT_NOT_NULL(test, e);
 	gpu = fake_gpu_create(test, "comp_kunit", msecs_to_jiffies(100));
@@ -439,7 +439,9 @@ static void grtrace_sched_test_timeout(struct kunit *test)
 	drm_sched_entity_push_job(&job->base);
 
 	KUNIT_EXPECT_GT(test, dma_fence_wait_timeout(done, false, 10 * HZ), 0);
-	KUNIT_EXPECT_EQ(test, done->error, -ETIMEDOUT);
+	/* 6.12's drm_sched_start() cancels jobs the driver did not resubmit. */
+	error = done->error;
+	KUNIT_EXPECT_LT(test, error, 0);
 	dma_fence_put(done);
 	capture_stop(c);
 	drm_sched_entity_destroy(e);
@@ -457,7 +459,7 @@ static void grtrace_sched_test_timeout(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c->ev[rst].job.status, GRTRACE_ERROR_RESET);
 	KUNIT_EXPECT_EQ(test, c->ev[rst].job.fence_seqno, seqno);
 	KUNIT_ASSERT_GT(test, cpl, rst);
-	KUNIT_EXPECT_EQ(test, c->ev[cpl].job.status, -ETIMEDOUT);
+	KUNIT_EXPECT_EQ(test, c->ev[cpl].job.status, error);
 
 	fake_gpu_destroy(gpu);
 }

@@ -1,0 +1,366 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * grtrace: GPU jobs rebuilt from the events of a stream.
+ *
+ * A job is named by its ring and fence (context:seqno).  SUBMIT always opens
+ * a new job; any other stage event goes to the latest job of that name that
+ * has not seen this stage yet, or opens a job of its own (its SUBMIT was
+ * not recorded), so a reused seqno gives a new job.  SYNC_WAIT events give
+ * the dependencies, CTX_SWITCH with the preempt flag and ERROR events mark
+ * the job they name; with a zero fence they only concern the ring.
+ */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+
+#include "jobs.h"
+#include "utils.h"
+
+/* Automatic label thresholds: LABEL_FACTOR x the median of the ring. */
+#define LABEL_FACTOR	4
+#define LABEL_MIN_NS	10000
+
+const char * const gr_metric_names[GR_M_NR] = {
+	[GR_M_HOST]	= "t_submit_host",
+	[GR_M_QUEUE]	= "t_queue",
+	[GR_M_EXEC]	= "t_exec",
+	[GR_M_WAIT]	= "t_gpu_wait",
+	[GR_M_COMPLETE]	= "t_complete",
+	[GR_M_LAT]	= "latency",
+};
+
+const char * const gr_label_names[GR_L_NR] = {
+	"long-queue", "slow-exec", "preempted", "error", "incomplete",
+};
+
+#define SEEN(j, type)	((j)->seen & (1U << (type)))
+
+static size_t fence_hash(const struct gr_jobs *jobs, __u64 fctx, __u64 fseq)
+{
+	__u64 h = (fctx * 0x9e3779b97f4a7c15ULL) ^ (fseq * 0xc2b2ae3d27d4eb4fULL);
+
+	return (h ^ (h >> 29)) & (jobs->hash_size - 1);
+}
+
+/* Latest job with this fence, on @ring or (ring -1) on any ring. */
+static long find_job(const struct gr_jobs *jobs, long ring, __u64 fctx, __u64 fseq)
+{
+	size_t i = jobs->hash[fence_hash(jobs, fctx, fseq)];
+
+	for (; i; i = jobs->job[i - 1].hnext) {
+		const struct gr_job *j = &jobs->job[i - 1];
+
+		if (j->fctx == fctx && j->fseq == fseq &&
+		    (ring < 0 || j->ring_id == ring))
+			return i - 1;
+	}
+	return -1;
+}
+
+static long new_job(struct gr_jobs *jobs, const struct gr_event *ev)
+{
+	size_t h = fence_hash(jobs, ev->job.fence_context, ev->job.fence_seqno);
+	struct gr_job *j;
+
+	if (jobs->nr == jobs->cap) {
+		jobs->cap = jobs->cap ? 2 * jobs->cap : 1024;
+		jobs->job = xrealloc(jobs->job, jobs->cap, sizeof(*j));
+	}
+	j = &jobs->job[jobs->nr];
+	memset(j, 0, sizeof(*j));
+	j->fctx = ev->job.fence_context;
+	j->fseq = ev->job.fence_seqno;
+	j->ctx_id = ev->job.ctx_id;
+	j->ring_id = ev->job.ring_id;
+	j->first_ts = ev->ts;
+	j->error_code = -1;
+	j->hnext = jobs->hash[h];
+	jobs->hash[h] = ++jobs->nr;
+	return jobs->nr - 1;
+}
+
+/* The job an event belongs to, or -1 for a ring-only event. */
+static long job_of(struct gr_jobs *jobs, const struct gr_event *ev)
+{
+	const struct grtrace_job_payload *p = &ev->job;
+	bool no_fence = !p->fence_context && !p->fence_seqno;
+	long i;
+
+	if (ev->type == GRTRACE_EV_IRQ)
+		return -1;
+	if (ev->type == GRTRACE_EV_SUBMIT)
+		return new_job(jobs, ev);
+	if ((ev->type == GRTRACE_EV_CTX_SWITCH || ev->type == GRTRACE_EV_ERROR) &&
+	    no_fence)
+		return -1;
+
+	i = find_job(jobs, p->ring_id, p->fence_context, p->fence_seqno);
+	if (ev->type == GRTRACE_EV_CTX_SWITCH)
+		return i;
+	if (i >= 0 && ev->type < GR_STAGES && SEEN(&jobs->job[i], ev->type))
+		i = -1;
+	return i >= 0 ? i : new_job(jobs, ev);
+}
+
+static void dep_enter(struct gr_jobs *jobs, long waiter, const struct gr_event *ev)
+{
+	struct gr_dep *d;
+
+	if (jobs->nr_dep == jobs->cap_dep) {
+		jobs->cap_dep = jobs->cap_dep ? 2 * jobs->cap_dep : 256;
+		jobs->dep = xrealloc(jobs->dep, jobs->cap_dep, sizeof(*d));
+	}
+	d = &jobs->dep[jobs->nr_dep];
+	memset(d, 0, sizeof(*d));
+	d->waiter = waiter;
+	d->fctx = ev->job.aux_context;
+	d->fseq = ev->job.aux_seqno;
+	d->dep = find_job(jobs, -1, d->fctx, d->fseq);
+	d->next = jobs->job[waiter].dep_head;
+	jobs->job[waiter].dep_head = ++jobs->nr_dep;
+	if (ev->type == GRTRACE_EV_SYNC_WAIT_ENTER)
+		d->enter = ev->ts;
+	else
+		d->exit = ev->ts;
+}
+
+static void dep_exit(struct gr_jobs *jobs, long waiter, const struct gr_event *ev)
+{
+	struct gr_job *j = &jobs->job[waiter];
+	size_t i;
+
+	for (i = j->dep_head; i; i = jobs->dep[i - 1].next) {
+		struct gr_dep *d = &jobs->dep[i - 1];
+
+		if (d->fctx == ev->job.aux_context && d->fseq == ev->job.aux_seqno &&
+		    d->enter && !d->exit) {
+			d->exit = ev->ts;
+			j->wait_ns += ev->ts > d->enter ? ev->ts - d->enter : 0;
+			j->waits++;
+			return;
+		}
+	}
+	dep_enter(jobs, waiter, ev);
+}
+
+static void job_event(struct gr_jobs *jobs, const struct gr_event *ev)
+{
+	const struct grtrace_job_payload *p = &ev->job;
+	long i = job_of(jobs, ev);
+	struct gr_job *j;
+
+	if (i < 0)
+		return;
+	j = &jobs->job[i];
+	j->seen |= 1U << ev->type;
+	j->last_ts = ev->ts;
+	if (ev->type < GR_STAGES)
+		j->ts[ev->type] = ev->ts;
+
+	switch (ev->type) {
+	case GRTRACE_EV_SUBMIT:
+		j->pid = p->pid;
+		j->tgid = p->tgid;
+		j->depth = p->depth;
+		memcpy(j->comm, p->comm, sizeof(p->comm));
+		break;
+	case GRTRACE_EV_COMPLETE:
+		j->status = p->status;
+		break;
+	case GRTRACE_EV_CTX_SWITCH:
+		if (p->flags & GRTRACE_JOB_F_PREEMPT)
+			j->preempts++;
+		break;
+	case GRTRACE_EV_ERROR:
+		j->errors++;
+		j->error_code = p->status;
+		break;
+	case GRTRACE_EV_SYNC_WAIT_ENTER:
+		dep_enter(jobs, i, ev);
+		break;
+	case GRTRACE_EV_SYNC_WAIT_EXIT:
+		dep_exit(jobs, i, ev);
+		break;
+	}
+}
+
+/*
+ * gr_job_metric - one derived time of a job
+ *
+ * Returns: true with *@val set when the job has the events it needs.
+ */
+bool gr_job_metric(const struct gr_job *j, int metric, __s64 *val)
+{
+	int from, to;
+
+	switch (metric) {
+	case GR_M_HOST:
+		from = GRTRACE_EV_SUBMIT;
+		to = GRTRACE_EV_COMMIT;
+		break;
+	case GR_M_QUEUE:
+		from = SEEN(j, GRTRACE_EV_COMMIT) ? GRTRACE_EV_COMMIT : GRTRACE_EV_SUBMIT;
+		to = GRTRACE_EV_START;
+		break;
+	case GR_M_EXEC:
+		from = GRTRACE_EV_START;
+		to = GRTRACE_EV_END;
+		break;
+	case GR_M_WAIT:
+		*val = j->wait_ns;
+		return j->waits;
+	case GR_M_COMPLETE:
+		from = GRTRACE_EV_END;
+		to = GRTRACE_EV_COMPLETE;
+		break;
+	case GR_M_LAT:
+		from = GRTRACE_EV_SUBMIT;
+		to = GRTRACE_EV_COMPLETE;
+		break;
+	default:
+		return false;
+	}
+	if (!SEEN(j, from) || !SEEN(j, to))
+		return false;
+	*val = (__s64)(j->ts[to] - j->ts[from]);
+	return true;
+}
+
+struct lv {
+	__u32 ring;
+	__s64 v;
+	size_t job;
+};
+
+static int cmp_lv(const void *a, const void *b)
+{
+	const struct lv *x = a, *y = b;
+
+	if (x->ring != y->ring)
+		return x->ring < y->ring ? -1 : 1;
+	return x->v < y->v ? -1 : x->v > y->v;
+}
+
+/* Label the jobs whose @metric is above the threshold of their ring. */
+static void label_outliers(struct gr_jobs *jobs, int metric, __u32 label, __s64 fixed)
+{
+	struct lv *lv = xzalloc((jobs->nr + 1) * sizeof(*lv));
+	size_t n = 0, a, b, k;
+	__s64 thresh;
+
+	for (k = 0; k < jobs->nr; k++) {
+		if (!gr_job_metric(&jobs->job[k], metric, &lv[n].v))
+			continue;
+		lv[n].ring = jobs->job[k].ring_id;
+		lv[n++].job = k;
+	}
+	qsort(lv, n, sizeof(*lv), cmp_lv);
+	for (a = 0; a < n; a = b) {
+		for (b = a; b < n && lv[b].ring == lv[a].ring; b++)
+			;
+		thresh = LABEL_FACTOR * lv[a + (b - a) / 2].v;
+		if (thresh < LABEL_MIN_NS)
+			thresh = LABEL_MIN_NS;
+		if (fixed)
+			thresh = fixed;
+		for (k = a; k < b; k++)
+			if (lv[k].v > thresh)
+				jobs->job[lv[k].job].labels |= label;
+	}
+	free(lv);
+}
+
+static void label_jobs(struct gr_jobs *jobs)
+{
+	size_t k;
+
+	for (k = 0; k < jobs->nr; k++) {
+		struct gr_job *j = &jobs->job[k];
+
+		if (j->preempts)
+			j->labels |= GR_L_PREEMPTED;
+		if (j->errors || (SEEN(j, GRTRACE_EV_COMPLETE) && j->status < 0))
+			j->labels |= GR_L_ERROR;
+		if (!SEEN(j, GRTRACE_EV_SUBMIT) || !SEEN(j, GRTRACE_EV_COMPLETE))
+			j->labels |= GR_L_INCOMPLETE;
+	}
+	label_outliers(jobs, GR_M_QUEUE, GR_L_LONG_QUEUE, jobs->queue_thresh);
+	label_outliers(jobs, GR_M_EXEC, GR_L_SLOW_EXEC, jobs->exec_thresh);
+}
+
+/*
+ * gr_jobs_build - rebuild the jobs of a loaded stream
+ *
+ * Set @jobs->queue_thresh and exec_thresh before, or zero them.
+ */
+void gr_jobs_build(struct gr_jobs *jobs, const struct gr_trace *t)
+{
+	size_t i;
+
+	jobs->hash_size = 1024;
+	while (jobs->hash_size < t->nr_ev / 2)
+		jobs->hash_size *= 2;
+	jobs->hash = xzalloc(jobs->hash_size * sizeof(*jobs->hash));
+
+	for (i = 0; i < t->nr_ev; i++)
+		if (t->ev[i].type < GRTRACE_EV_NR)
+			job_event(jobs, &t->ev[i]);
+	/* Dependencies on jobs that showed up later */
+	for (i = 0; i < jobs->nr_dep; i++)
+		if (jobs->dep[i].dep < 0)
+			jobs->dep[i].dep = find_job(jobs, -1, jobs->dep[i].fctx,
+						    jobs->dep[i].fseq);
+	label_jobs(jobs);
+}
+
+void gr_jobs_free(struct gr_jobs *jobs)
+{
+	free(jobs->job);
+	free(jobs->dep);
+	free(jobs->hash);
+	memset(jobs, 0, sizeof(*jobs));
+}
+
+static const char *errno_name(int err, char *buf, size_t len)
+{
+	const char *name = NULL;
+
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 32)
+	name = strerrorname_np(err);
+#endif
+	if (name)
+		snprintf(buf, len, "-%s", name);
+	else
+		snprintf(buf, len, "%d", -err);
+	return buf;
+}
+
+/* "ok", "pending", "-EIO" (COMPLETE status), "timeout", "reset", "error" */
+const char *gr_job_status(const struct gr_job *j, char *buf, size_t len)
+{
+	static const char * const codes[] = {
+		[GRTRACE_ERROR_OTHER]	= "error",
+		[GRTRACE_ERROR_TIMEOUT]	= "timeout",
+		[GRTRACE_ERROR_RESET]	= "reset",
+	};
+
+	if (SEEN(j, GRTRACE_EV_COMPLETE) && j->status < 0)
+		return errno_name(-j->status, buf, len);
+	if (j->errors)
+		return j->error_code >= 0 && j->error_code < (int)ARRAY_SIZE(codes) ?
+		       codes[j->error_code] : "error";
+	return SEEN(j, GRTRACE_EV_COMPLETE) ? "ok" : "pending";
+}
+
+/* Labels joined by commas, "" for none */
+void gr_job_labels(const struct gr_job *j, char *buf, size_t len)
+{
+	size_t n = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < GR_L_NR; i++)
+		if (j->labels & (1U << i) && n < len)
+			n += snprintf(buf + n, len - n, "%s%s", n ? "," : "",
+				      gr_label_names[i]);
+}

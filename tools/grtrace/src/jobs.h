@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * grtrace: GPU jobs rebuilt from the events of a stream.
+ */
+#ifndef __GRTRACE_JOBS_H
+#define __GRTRACE_JOBS_H
+
+#include "stream.h"
+
+/* Derived per-job times, ns */
+enum gr_metric {
+	GR_M_HOST,		/* t_submit_host = COMMIT - SUBMIT */
+	GR_M_QUEUE,		/* t_queue = START - (COMMIT or SUBMIT) */
+	GR_M_EXEC,		/* t_exec = END - START */
+	GR_M_WAIT,		/* t_gpu_wait = sum(SYNC_WAIT_EXIT - ENTER) */
+	GR_M_COMPLETE,		/* t_complete = COMPLETE - END */
+	GR_M_LAT,		/* latency = COMPLETE - SUBMIT */
+	GR_M_NR,
+};
+
+extern const char * const gr_metric_names[GR_M_NR];
+
+/* Labels */
+#define GR_L_LONG_QUEUE		(1U << 0)
+#define GR_L_SLOW_EXEC		(1U << 1)
+#define GR_L_PREEMPTED		(1U << 2)
+#define GR_L_ERROR		(1U << 3)
+#define GR_L_INCOMPLETE		(1U << 4)
+#define GR_L_NR			5
+
+extern const char * const gr_label_names[GR_L_NR];
+
+#define GR_STAGES		(GRTRACE_EV_COMPLETE + 1)
+
+struct gr_job {
+	__u64 fctx;		/* fence context and seqno: the job's identity */
+	__u64 fseq;
+	__u64 ctx_id;
+	__u32 ring_id;
+	__u32 seen;		/* bit N: an event of type N was seen */
+	__u64 ts[GR_STAGES];	/* SUBMIT .. COMPLETE */
+	__u64 first_ts;
+	__u64 last_ts;
+	__u64 wait_ns;
+	__u32 waits;		/* SYNC_WAIT enter/exit pairs */
+	__u32 preempts;
+	__u32 errors;
+	__s32 status;		/* of COMPLETE */
+	__s32 error_code;	/* of the last ERROR */
+	__u32 pid;
+	__u32 tgid;
+	__u32 depth;
+	char comm[17];
+	__u32 labels;
+	size_t hnext;		/* hash chain: index + 1, 0 ends */
+	size_t dep_head;	/* last gr_dep of this job: index + 1 */
+};
+
+/* A SYNC_WAIT of one job on a fence */
+struct gr_dep {
+	size_t waiter;		/* job index */
+	long dep;		/* job index of the fence, or -1 */
+	__u64 fctx;
+	__u64 fseq;
+	__u64 enter;		/* 0 if not seen */
+	__u64 exit;		/* 0 if not seen */
+	size_t next;		/* previous dep of the waiter: index + 1 */
+};
+
+struct gr_jobs {
+	struct gr_job *job;
+	size_t nr;
+	size_t cap;
+	struct gr_dep *dep;
+	size_t nr_dep;
+	size_t cap_dep;
+	size_t *hash;
+	size_t hash_size;
+	__s64 queue_thresh;	/* fixed thresholds of the labels, 0: auto */
+	__s64 exec_thresh;
+};
+
+void gr_jobs_build(struct gr_jobs *jobs, const struct gr_trace *t);
+void gr_jobs_free(struct gr_jobs *jobs);
+bool gr_job_metric(const struct gr_job *j, int metric, __s64 *val);
+const char *gr_job_status(const struct gr_job *j, char *buf, size_t len);
+void gr_job_labels(const struct gr_job *j, char *buf, size_t len);
+
+#endif /* __GRTRACE_JOBS_H */

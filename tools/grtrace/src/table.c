@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * grtrace: tables printed as aligned text, CSV or JSON arrays of objects.
+ *
+ * In JSON the whole output is one object; every table is a member holding
+ * an array of row objects.  In CSV only tables are printed, each with its
+ * header row, separated by an empty line.
+ */
+#include <string.h>
+
+#include "table.h"
+
+void out_begin(struct out *o, FILE *f, enum out_fmt fmt)
+{
+	memset(o, 0, sizeof(*o));
+	o->f = f;
+	o->fmt = fmt;
+	if (fmt == FMT_JSON)
+		fputs("{", f);
+}
+
+void out_end(struct out *o)
+{
+	if (o->fmt == FMT_JSON)
+		fputs("\n}\n", o->f);
+}
+
+/* JSON: start the next top level member, "key": */
+void out_member(struct out *o, const char *key)
+{
+	fputs(o->members++ ? ",\n" : "\n", o->f);
+	json_str(o->f, key);
+	fputs(": ", o->f);
+}
+
+void tbl_begin(struct out *o, const char *key, const char *title,
+	       const struct col *cols, int nr_cols)
+{
+	int i;
+
+	o->cols = cols;
+	o->nr_cols = nr_cols;
+	o->rows = 0;
+	switch (o->fmt) {
+	case FMT_JSON:
+		out_member(o, key);
+		fputc('[', o->f);
+		break;
+	case FMT_CSV:
+		if (o->tables)
+			fputc('\n', o->f);
+		for (i = 0; i < nr_cols; i++) {
+			fputs(i ? "," : "", o->f);
+			fputs(cols[i].key, o->f);
+		}
+		fputc('\n', o->f);
+		break;
+	case FMT_TEXT:
+		fprintf(o->f, "\n%s\n", title);
+		for (i = 0; i < nr_cols; i++)
+			fprintf(o->f, i < nr_cols - 1 ? "%*s " : "%*s\n",
+				i < nr_cols - 1 ? cols[i].width : 0, cols[i].title);
+		break;
+	}
+	o->tables++;
+}
+
+static void json_cell(struct out *o, const struct col *c, const char *s)
+{
+	json_str(o->f, c->key);
+	fputs(": ", o->f);
+	if (!c->num)
+		json_str(o->f, s);
+	else if (!*s || !strcmp(s, "-"))
+		fputs("null", o->f);
+	else
+		fputs(s, o->f);
+}
+
+void tbl_row(struct out *o, char * const *cells)
+{
+	const char *text;
+	int i;
+
+	if (o->fmt == FMT_JSON)
+		fputs(o->rows ? ",\n  {" : "\n  {", o->f);
+	for (i = 0; i < o->nr_cols; i++) {
+		switch (o->fmt) {
+		case FMT_JSON:
+			fputs(i ? ", " : "", o->f);
+			json_cell(o, &o->cols[i], cells[i]);
+			break;
+		case FMT_CSV:
+			fputs(i ? "," : "", o->f);
+			csv_str(o->f, cells[i]);
+			break;
+		case FMT_TEXT:
+			text = *cells[i] ? cells[i] : "-";
+			fprintf(o->f, i < o->nr_cols - 1 ? "%*s " : "%*s\n",
+				i < o->nr_cols - 1 ? o->cols[i].width : 0, text);
+			break;
+		}
+	}
+	if (o->fmt == FMT_JSON)
+		fputc('}', o->f);
+	else if (o->fmt == FMT_CSV)
+		fputc('\n', o->f);
+	o->rows++;
+}
+
+void tbl_end(struct out *o)
+{
+	if (o->fmt == FMT_JSON)
+		fputs(o->rows ? "\n]" : "]", o->f);
+	else if (o->fmt == FMT_TEXT && !o->rows)
+		fputs("(none)\n", o->f);
+}
+
+/*
+ * cell_ns - a time for a table cell: microseconds with ns precision in
+ * text, ns in CSV and JSON, empty when not @valid
+ */
+const char *cell_ns(const struct out *o, char *buf, size_t len, bool valid, long long ns)
+{
+	if (!valid)
+		buf[0] = '\0';
+	else if (o->fmt == FMT_TEXT)
+		snprintf(buf, len, "%s%lld.%03lld", ns < 0 ? "-" : "",
+			 (ns < 0 ? -ns : ns) / 1000, (ns < 0 ? -ns : ns) % 1000);
+	else
+		snprintf(buf, len, "%lld", ns);
+	return buf;
+}

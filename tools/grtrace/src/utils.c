@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * grtrace: small helpers shared by all commands.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "utils.h"
+
+int config_debug;
+
+/*
+ * err_msg - print an error message to stderr, prefixed with the tool name
+ */
+void err_msg(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("grtrace: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * debug_msg - print a debug message to stderr, only with -D/--debug
+ */
+void debug_msg(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!config_debug)
+		return;
+	fputs("grtrace: debug: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+}
+
+static void oom(void)
+{
+	err_msg("out of memory\n");
+	exit(EXIT_FAILURE);
+}
+
+void *xzalloc(size_t size)
+{
+	void *p = calloc(1, size ? size : 1);
+
+	if (!p)
+		oom();
+	return p;
+}
+
+/* Resize an array of @nmemb elements of @size bytes, checking overflow. */
+void *xrealloc(void *ptr, size_t nmemb, size_t size)
+{
+	if (size && nmemb > (size_t)-1 / size)
+		oom();
+	ptr = realloc(ptr, nmemb * size ? nmemb * size : 1);
+	if (!ptr)
+		oom();
+	return ptr;
+}
+
+char *xstrdup(const char *s)
+{
+	char *p = strdup(s);
+
+	if (!p)
+		oom();
+	return p;
+}
+
+/*
+ * parse_u64 - parse a decimal, 0x hex or 0 octal number, nothing else
+ *
+ * Returns: 0, or -1 if @s is not a number that fits.
+ */
+int parse_u64(const char *s, __u64 *val)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!s || !*s || *s == '-')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || *end)
+		return -1;
+	*val = v;
+	return 0;
+}
+
+/*
+ * parse_seconds - parse a duration: N, Ns, Nm or Nh
+ */
+int parse_seconds(const char *s, __u64 *sec)
+{
+	unsigned long long v, mul = 1;
+	char *end;
+
+	if (!s || !*s || *s == '-')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s)
+		return -1;
+	if (*end == 'm')
+		mul = 60;
+	else if (*end == 'h')
+		mul = 3600;
+	else if (*end && *end != 's')
+		return -1;
+	if (*end && end[1])
+		return -1;
+	*sec = v * mul;
+	return 0;
+}
+
+/*
+ * parse_ns - parse a time: N (ns), Nns, Nus, Nms or Ns, N an integer
+ */
+int parse_ns(const char *s, long long *ns)
+{
+	static const struct {
+		const char *unit;
+		long long mul;
+	} units[] = { { "", 1 }, { "ns", 1 }, { "us", 1000 }, { "ms", 1000000 },
+		      { "s", 1000000000 } };
+	unsigned long long v;
+	char *end;
+	size_t i;
+
+	if (!s || *s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno)
+		return -1;
+	for (i = 0; i < ARRAY_SIZE(units); i++) {
+		if (strcmp(end, units[i].unit))
+			continue;
+		if (v > (unsigned long long)__LONG_LONG_MAX__ / units[i].mul)
+			return -1;
+		*ns = v * units[i].mul;
+		return 0;
+	}
+	return -1;
+}
+
+/* CLOCK_MONOTONIC in ns, the clock of the stream. */
+__u64 now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+
+int parse_format(const char *s, enum out_fmt *fmt)
+{
+	if (!strcmp(s, "text"))
+		*fmt = FMT_TEXT;
+	else if (!strcmp(s, "csv"))
+		*fmt = FMT_CSV;
+	else if (!strcmp(s, "json"))
+		*fmt = FMT_JSON;
+	else
+		return -1;
+	return 0;
+}
+
+/* Print @s as a JSON string, quotes included. */
+void json_str(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	fputc('"', f);
+	for (; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(f, "\\%c", *p);
+		else if (*p < 0x20 || *p >= 0x7f)
+			fprintf(f, "\\u%04x", *p);
+		else
+			fputc(*p, f);
+	}
+	fputc('"', f);
+}
+
+/* Print @s as a CSV field, quoted only when needed. */
+void csv_str(FILE *f, const char *s)
+{
+	const char *p;
+
+	if (!strpbrk(s, ",\"\n\r")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (p = s; *p; p++) {
+		if (*p == '"')
+			fputc('"', f);
+		fputc(*p, f);
+	}
+	fputc('"', f);
+}
