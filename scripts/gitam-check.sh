@@ -10,10 +10,11 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 patches=$(grep -v '^#' "$ROOT/series" | sed '/^$/d;s#^#'"$ROOT"'/patches/#')
 touched=$(cat $patches | sed -n 's#^diff --git a/\([^ ]*\) b/.*#\1#p' | sort -u)
-existing=$(cat $patches | awk '/^diff --git/ {f=$3; sub("^a/","",f); n[f]=0; last=f}
-	/^new file mode/ {n[last]=1} END {for (f in n) if (!n[f]) print f}' | sort -u)
+created=$(cat $patches | awk '/^diff --git/ {f=$3; sub("^a/", "", f)}
+	/^new file mode/ {print f}' | sort -u)
+existing=$(comm -23 <(echo "$touched") <(echo "$created"))
 
-top=$(tar -tf "$TARBALL" 2>/dev/null | head -1 | cut -d/ -f1)
+top=$(basename "$TARBALL" .tar.xz)
 mkdir -p "$tmp/git"
 if [ -n "$existing" ]; then
 	tar -C "$tmp" -xf "$TARBALL" $(sed "s#^#$top/#" <<<"$existing")
@@ -21,7 +22,6 @@ if [ -n "$existing" ]; then
 fi
 cd "$tmp/git"
 git init -q
-git -c user.name=grtrace -c user.email=grtrace@localhost commit -q --allow-empty -m base
 git add -A . && git -c user.name=grtrace -c user.email=grtrace@localhost commit -q -m base --allow-empty
 git -c user.name=grtrace -c user.email=grtrace@localhost am -q $patches
 

@@ -40,7 +40,9 @@ step gitam "$ROOT/scripts/gitam-check.sh"
 step checkpatch "$ROOT/scripts/checkpatch.sh"
 step kernel "$ROOT/scripts/kernel.sh"
 step build-m "$ROOT/scripts/build-config.sh" m
-step build-n "$ROOT/scripts/build-config.sh" n
+step build-n "$ROOT/scripts/build-config.sh" n var
+step build-nobridge "$ROOT/scripts/build-config.sh" nobridge var
+step build-novirtio "$ROOT/scripts/build-config.sh" novirtio var
 step uml-kunit "$ROOT/scripts/uml-kunit.sh"
 step initramfs "$ROOT/scripts/guest/build.sh"
 step guest "$ROOT/scripts/guest/test.sh"

@@ -77,6 +77,21 @@ static struct dma_fence *fake_run_job(struct drm_sched_job *sched_job)
 	hw->timer.function = hw_fence_irq;
 	job->hw = hw;
 	dma_fence_get(&hw->base);		/* for job->hw */
+
+	/*
+	 * A driver reports what the scheduler cannot see, such as the start
+	 * of execution, on the scheduler's ring, and nothing else.
+	 */
+	if (grtrace_enabled()) {
+		struct grtrace_job gj = {
+			.ring = drm_sched_grtrace_ring(sched_job->sched),
+			.ctx_id = sched_job->s_fence->scheduled.context,
+			.fence_context = sched_job->s_fence->finished.context,
+			.fence_seqno = sched_job->s_fence->finished.seqno,
+		};
+
+		grtrace_start(&gj);
+	}
 	if (!job->hang)
 		hrtimer_start(&hw->timer, ns_to_ktime(200 * NSEC_PER_USEC),
 			      HRTIMER_MODE_REL_HARD);
@@ -184,6 +199,7 @@ static const struct {
 } tps[] = {
 	{ register_trace_grtrace_submit, unregister_trace_grtrace_submit },
 	{ register_trace_grtrace_commit, unregister_trace_grtrace_commit },
+	{ register_trace_grtrace_start, unregister_trace_grtrace_start },
 	{ register_trace_grtrace_end, unregister_trace_grtrace_end },
 	{ register_trace_grtrace_complete, unregister_trace_grtrace_complete },
 	{ register_trace_grtrace_sync_wait_enter,
@@ -268,7 +284,10 @@ struct job_id {
 	int dep;		/* index of the job it depends on, or -1 */
 };
 
-/* Every job: one SUBMIT, COMMIT, END, COMPLETE, in that order; deps. */
+/*
+ * Every job: one SUBMIT, COMMIT, START, END, COMPLETE, in that order, the
+ * START from the driver and the rest from the scheduler; its dependencies.
+ */
 static void check_jobs(struct kunit *test, const char *sink,
 		       const struct seen *ev, int n, const struct job_id *ids,
 		       int nr, u32 ring_id)
@@ -279,6 +298,7 @@ static void check_jobs(struct kunit *test, const char *sink,
 		u64 c = ids[j].ctx, s = ids[j].seqno;
 		int sub = find(ev, n, GRTRACE_EV_SUBMIT, c, s);
 		int com = find(ev, n, GRTRACE_EV_COMMIT, c, s);
+		int sta = find(ev, n, GRTRACE_EV_START, c, s);
 		int end = find(ev, n, GRTRACE_EV_END, c, s);
 		int cpl = find(ev, n, GRTRACE_EV_COMPLETE, c, s);
 
@@ -286,13 +306,16 @@ static void check_jobs(struct kunit *test, const char *sink,
 				    "%s job %d", sink, j);
 		KUNIT_EXPECT_EQ_MSG(test, count(ev, n, GRTRACE_EV_COMMIT, c, s), 1,
 				    "%s job %d", sink, j);
+		KUNIT_EXPECT_EQ_MSG(test, count(ev, n, GRTRACE_EV_START, c, s), 1,
+				    "%s job %d", sink, j);
 		KUNIT_EXPECT_EQ_MSG(test, count(ev, n, GRTRACE_EV_END, c, s), 1,
 				    "%s job %d", sink, j);
 		KUNIT_EXPECT_EQ_MSG(test, count(ev, n, GRTRACE_EV_COMPLETE, c, s), 1,
 				    "%s job %d", sink, j);
-		KUNIT_EXPECT_TRUE_MSG(test, sub >= 0 && sub < com && com < end &&
-				      end < cpl, "%s job %d order %d %d %d %d",
-				      sink, j, sub, com, end, cpl);
+		KUNIT_EXPECT_TRUE_MSG(test, sub >= 0 && sub < com && com < sta &&
+				      sta < end && end < cpl,
+				      "%s job %d order %d %d %d %d %d",
+				      sink, j, sub, com, sta, end, cpl);
 		if (sub >= 0) {
 			KUNIT_EXPECT_EQ(test, ev[sub].job.ring_id, ring_id);
 			KUNIT_EXPECT_EQ(test, ev[sub].job.engine, GRTRACE_ENGINE_GRAPHICS);
@@ -404,7 +427,7 @@ static void grtrace_sched_test_lifecycle(struct kunit *test)
 
 	grtrace_get_totals(&t);
 	KUNIT_EXPECT_EQ(test, t.written, t.offered);
-	KUNIT_EXPECT_GE(test, t.written, 4 * NR_JOBS);
+	KUNIT_EXPECT_GE(test, t.written, 5 * NR_JOBS);
 
 	fake_gpu_destroy(gpu);
 }

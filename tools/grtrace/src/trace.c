@@ -184,29 +184,6 @@ int grtrace_running(void)
 	return ret;
 }
 
-/*
- * stats_get - value of @key in "key=value" lines, copied to @buf
- *
- * Returns: @buf, or NULL when @key is absent.
- */
-const char *stats_get(const char *stats, const char *key, char *buf, int len)
-{
-	size_t klen = strlen(key);
-	const char *p = stats;
-
-	while (p && *p) {
-		if (!strncmp(p, key, klen) && p[klen] == '=') {
-			p += klen + 1;
-			snprintf(buf, len, "%.*s", (int)strcspn(p, "\n"), p);
-			return buf;
-		}
-		p = strchr(p, '\n');
-		if (p)
-			p++;
-	}
-	return NULL;
-}
-
 static bool ftrace_has_grtrace(void)
 {
 	char **systems = tracefs_event_systems(NULL);

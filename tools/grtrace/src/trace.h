@@ -16,8 +16,6 @@ char *grtrace_read(const char *file);
 int grtrace_write(const char *file, const char *buf);
 int grtrace_running(void);
 
-const char *stats_get(const char *stats, const char *key, char *buf, int len);
-
 int ftrace_events_set(bool enable);
 const char *ftrace_events_state(void);
 

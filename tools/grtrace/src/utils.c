@@ -208,3 +208,38 @@ void csv_str(FILE *f, const char *s)
 	}
 	fputc('"', f);
 }
+
+/* The line after @s, or NULL at the end. */
+const char *next_line(const char *s)
+{
+	s = strchr(s, '\n');
+	return s && s[1] ? s + 1 : NULL;
+}
+
+/*
+ * stats_get - value of @key in "key=value" lines, copied to @buf
+ *
+ * Returns: @buf, or NULL when @key is absent.
+ */
+const char *stats_get(const char *stats, const char *key, char *buf, int len)
+{
+	size_t klen = strlen(key);
+	const char *p = stats;
+
+	for (; p && *p; p = next_line(p)) {
+		if (!strncmp(p, key, klen) && p[klen] == '=') {
+			p += klen + 1;
+			snprintf(buf, len, "%.*s", (int)strcspn(p, "\n"), p);
+			return buf;
+		}
+	}
+	return NULL;
+}
+
+/* A plain decimal number: digits, no leading zero unless just "0". */
+bool is_decimal(const char *s)
+{
+	size_t n = strspn(s, "0123456789");
+
+	return n && !s[n] && (s[0] != '0' || n == 1) && n < 20;
+}

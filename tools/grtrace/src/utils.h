@@ -34,6 +34,10 @@ enum out_fmt {
 	FMT_JSON,
 };
 
+const char *next_line(const char *s);
+const char *stats_get(const char *stats, const char *key, char *buf, int len);
+bool is_decimal(const char *s);
+
 int parse_format(const char *s, enum out_fmt *fmt);
 void json_str(FILE *f, const char *s);
 void csv_str(FILE *f, const char *s);
