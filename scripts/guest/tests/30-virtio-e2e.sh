@@ -8,7 +8,7 @@ O=${GRTRACE_OUT:-/tmp}/e2e
 mkdir -p "$O"
 
 echo 0 > $D/enabled
-printf 'level=verbose\nreset_stats=1\n' > $D/config || exit 1
+printf 'level=verbose\nfilter_ring_id=-1\nreset_stats=1\n' > $D/config || exit 1
 echo start > $D/control || exit 1
 trace-cmd record -q -e grtrace -e virtio_gpu -o /tmp/e2e.dat sh -c "
 	i=0

@@ -18,5 +18,6 @@ int report_main(int argc, char *argv[]);
 int export_main(int argc, char *argv[]);
 
 void print_usage(const char * const *msg, const char *err);
+const char *invalid_option(char *argv[]);
 
 #endif /* __GRTRACE_COMMANDS_H */

@@ -87,20 +87,23 @@ static void control_parse_args(int argc, char *argv[], const char * const *msg,
 		{ "help",	no_argument,		NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
+	char optstr[16];
 	int c;
 
+	snprintf(optstr, sizeof(optstr), "+%s%sDh", flags & CTL_SIZE ? "b:" : "",
+		 flags & CTL_FTRACE ? "t" : "");
 	memset(p, 0, sizeof(*p));
-	while ((c = getopt_long(argc, argv, "+b:tDh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, optstr, opts, NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			if (!(flags & CTL_SIZE))
-				print_usage(msg, "invalid option");
+				print_usage(msg, invalid_option(argv));
 			if (parse_u64(optarg, &p->buffer_size) || !p->buffer_size)
 				print_usage(msg, "invalid --buffer-size: a number of bytes");
 			break;
 		case 't':
 			if (!(flags & CTL_FTRACE))
-				print_usage(msg, "invalid option");
+				print_usage(msg, invalid_option(argv));
 			p->ftrace = true;
 			break;
 		case 'D':
@@ -110,7 +113,7 @@ static void control_parse_args(int argc, char *argv[], const char * const *msg,
 			print_usage(msg, NULL);
 			break;
 		default:
-			print_usage(msg, "invalid option");
+			print_usage(msg, invalid_option(argv));
 		}
 	}
 	if (!(flags & CTL_ARGS) && optind < argc)

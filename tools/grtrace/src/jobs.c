@@ -343,13 +343,17 @@ const char *gr_job_status(const struct gr_job *j, char *buf, size_t len)
 		[GRTRACE_ERROR_TIMEOUT]	= "timeout",
 		[GRTRACE_ERROR_RESET]	= "reset",
 	};
+	const char *s;
 
 	if (SEEN(j, GRTRACE_EV_COMPLETE) && j->status < 0)
 		return errno_name(-j->status, buf, len);
 	if (j->errors)
-		return j->error_code >= 0 && j->error_code < (int)ARRAY_SIZE(codes) ?
-		       codes[j->error_code] : "error";
-	return SEEN(j, GRTRACE_EV_COMPLETE) ? "ok" : "pending";
+		s = j->error_code >= 0 && j->error_code < (int)ARRAY_SIZE(codes) ?
+		    codes[j->error_code] : "error";
+	else
+		s = SEEN(j, GRTRACE_EV_COMPLETE) ? "ok" : "pending";
+	snprintf(buf, len, "%s", s);
+	return buf;
 }
 
 /* Labels joined by commas, "" for none */

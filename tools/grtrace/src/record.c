@@ -129,7 +129,7 @@ static void record_parse_args(int argc, char *argv[], struct record_params *p)
 			record_usage(NULL);
 			break;
 		default:
-			record_usage("invalid option");
+			record_usage(invalid_option(argv));
 		}
 	}
 	if (optind < argc)
@@ -140,6 +140,7 @@ static void record_parse_args(int argc, char *argv[], struct record_params *p)
 
 static void on_signal(int sig)
 {
+	(void)sig;
 	record_stop = 1;
 }
 
@@ -396,8 +397,8 @@ static void print_totals(struct recorder *rc, const char *stats)
 	char buf[64];
 
 	fprintf(f, "grtrace record: %llu records, %llu bytes in %s, %.1f s\n",
-	       (unsigned long long)rc->records, (unsigned long long)rc->bytes,
-	       rc->p->output, sec);
+		(unsigned long long)rc->records, (unsigned long long)rc->bytes,
+		rc->p->output, sec);
 	if (!stats)
 		return;
 	fprintf(f, "  kernel: offered %s",

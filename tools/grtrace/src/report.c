@@ -220,7 +220,7 @@ static void report_parse_args(int argc, char *argv[], struct report_params *p)
 				report_usage("invalid --exec-thresh: a time above 0");
 			break;
 		default:
-			report_usage("invalid option");
+			report_usage(invalid_option(argv));
 		}
 	}
 	if (optind < argc)
@@ -376,14 +376,14 @@ static void header_text(struct report *rp)
 		(unsigned long long)t->shorter);
 	drops_str(t->stats, buf, sizeof(buf));
 	fprintf(f, "  dropped   %s\n  devices  ", buf);
-	for (i = 0; i < t->nr_rings; i++) {
+	for (i = 0, k = 0; i < t->nr_rings; i++) {
 		for (j = 0; j < i; j++)
 			if (t->rings[j].known && !strcmp(t->rings[j].dev, t->rings[i].dev))
 				break;
-		if (t->rings[i].known && j == i)
+		if (t->rings[i].known && j == i && ++k)
 			fprintf(f, " %s", t->rings[i].dev);
 	}
-	fprintf(f, "\n");
+	fprintf(f, "%s\n", k ? "" : " none known");
 }
 
 static void json_u64(FILE *f, const char *key, __u64 v, bool more)
@@ -513,7 +513,7 @@ static void rings_table(struct report *rp)
 
 static const struct col job_cols[] = {
 	{ "time", "TIME", 12, true },
-	{ "ring", "RING", -20, false },
+	{ "ring", "RING", -22, false },
 	{ "fence", "FENCE", -12, false },
 	{ "ctx", "CTX", 5, true },
 	{ "pid", "PID", 7, true },
@@ -525,8 +525,8 @@ static const struct col job_cols[] = {
 	{ "t_complete", "COMPL", 9, true },
 	{ "latency", "LATENCY", 9, true },
 	{ "status", "STATUS", -7, false },
-	{ "labels", "LABELS", -20, false },
-	{ "waits_on", "WAITS_ON", 0, false },
+	{ "waits_on", "WAITS_ON", -9, false },
+	{ "labels", "LABELS", 0, false },
 };
 
 #define NR_JOB_COLS	ARRAY_SIZE(job_cols)
@@ -562,11 +562,14 @@ static void job_row(struct report *rp, const struct gr_job *j)
 	if (j->pid)
 		snprintf(b[4], 128, "%u", j->pid);
 	snprintf(b[5], 128, "%s", j->comm);
-	for (k = 0; k < GR_M_NR; k++)
-		cell_ns(o, b[6 + k], 128, gr_job_metric(j, k, &v), v);
+	for (k = 0; k < GR_M_NR; k++) {
+		bool valid = gr_job_metric(j, k, &v);
+
+		cell_ns(o, b[6 + k], 128, valid, v);
+	}
 	gr_job_status(j, b[12], 128);
-	gr_job_labels(j, b[13], 128);
-	deps_str(&rp->jobs, j, b[14], 128);
+	deps_str(&rp->jobs, j, b[13], 128);
+	gr_job_labels(j, b[14], 128);
 	tbl_row(&rp->o, cells);
 }
 
@@ -849,7 +852,7 @@ static void hist_result(struct report *rp)
 	}
 	tbl_begin(&rp->o, "hist_result", "job results:", cols, 2);
 	for (k = 0; k < nr; k++) {
-		snprintf(b[0], 32, "%s", res[k].name);
+		cells[0] = res[k].name;
 		snprintf(b[1], 32, "%llu", (unsigned long long)res[k].n);
 		tbl_row(&rp->o, cells);
 	}

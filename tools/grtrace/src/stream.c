@@ -13,6 +13,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,7 +148,7 @@ int gr_reader_next(struct gr_reader *r, const struct grtrace_record **rec, __u64
 		if (avail >= GR_REC_MIN) {
 			h = (const void *)(r->buf + r->head);
 			if (h->size < GR_REC_MIN || h->size % 8) {
-				err_msg("%s: offset %llu: bad record size %u (type 0x%x): not a multiple of 8 of at least %u bytes\n",
+				err_msg("%s: offset %llu: bad record size %u (type 0x%x): it must be a multiple of 8, at least %u\n",
 					r->path, (unsigned long long)r->off,
 					h->size, h->type, GR_REC_MIN);
 				return -1;
@@ -498,7 +499,8 @@ static int find_files(struct gr_trace *t, const char *path)
 		return -1;
 	}
 	t->input = path;
-	if (S_ISDIR(st.st_mode)) {
+	t->is_dir = S_ISDIR(st.st_mode);
+	if (t->is_dir) {
 		t->files = gr_list_events(path);
 		if (!t->files) {
 			err_msg("%s: %s\n", path, strerror(errno));
@@ -526,6 +528,7 @@ static int find_files(struct gr_trace *t, const char *path)
  */
 int gr_trace_load(struct gr_trace *t, const char *path)
 {
+	char stats[PATH_MAX];
 	bool live = !path;
 	int i;
 
@@ -549,6 +552,10 @@ int gr_trace_load(struct gr_trace *t, const char *path)
 		live_rings(t);
 		if (!t->stats)
 			t->stats = grtrace_read("stats");
+	} else if (!t->stats && t->is_dir) {
+		/* a copy of the debugfs directory */
+		snprintf(stats, sizeof(stats), "%s/stats", path);
+		t->stats = read_text(stats);
 	}
 	return merge(t);
 }

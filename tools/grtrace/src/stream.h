@@ -67,6 +67,7 @@ struct gr_trace {
 	char **files;
 	int nr_files;
 	const char *input;	/* as given, or the debugfs directory */
+	bool is_dir;
 	struct gr_event *ev;
 	size_t nr_ev;
 	size_t cap_ev;

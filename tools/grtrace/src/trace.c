@@ -101,34 +101,12 @@ static void file_error(const char *path, int err)
  */
 char *grtrace_read(const char *file)
 {
-	char path[PATH_MAX], *buf = NULL;
-	size_t len = 0, cap = 0;
-	ssize_t n;
-	int fd;
+	char path[PATH_MAX], *buf;
 
 	path_of(path, sizeof(path), file);
-	fd = open(path, O_RDONLY);
-	if (fd < 0) {
+	buf = read_text(path);
+	if (!buf)
 		file_error(path, errno);
-		return NULL;
-	}
-	do {
-		if (cap - len < 4096) {
-			cap += 65536;
-			buf = xrealloc(buf, cap, 1);
-		}
-		n = read(fd, buf + len, cap - len - 1);
-		if (n > 0)
-			len += n;
-	} while (n > 0 || (n < 0 && errno == EINTR));
-	if (n < 0) {
-		file_error(path, errno);
-		free(buf);
-		buf = NULL;
-	} else {
-		buf[len] = '\0';
-	}
-	close(fd);
 	return buf;
 }
 

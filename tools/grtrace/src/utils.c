@@ -3,10 +3,12 @@
  * grtrace: small helpers shared by all commands.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "utils.h"
 
@@ -58,9 +60,11 @@ void *xzalloc(size_t size)
 /* Resize an array of @nmemb elements of @size bytes, checking overflow. */
 void *xrealloc(void *ptr, size_t nmemb, size_t size)
 {
+	size_t n = nmemb * size;
+
 	if (size && nmemb > (size_t)-1 / size)
 		oom();
-	ptr = realloc(ptr, nmemb * size ? nmemb * size : 1);
+	ptr = realloc(ptr, n ? n : 1);
 	if (!ptr)
 		oom();
 	return ptr;
@@ -242,4 +246,39 @@ bool is_decimal(const char *s)
 	size_t n = strspn(s, "0123456789");
 
 	return n && !s[n] && (s[0] != '0' || n == 1) && n < 20;
+}
+
+/*
+ * read_text - read a whole file, such as a debugfs file of unknown size
+ *
+ * Returns: a NUL terminated malloc()ed copy, or NULL with errno set.
+ */
+char *read_text(const char *path)
+{
+	size_t len = 0, cap = 0;
+	char *buf = NULL;
+	ssize_t n;
+	int fd, err;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return NULL;
+	do {
+		if (cap - len < 4096) {
+			cap += 65536;
+			buf = xrealloc(buf, cap, 1);
+		}
+		n = read(fd, buf + len, cap - len - 1);
+		if (n > 0)
+			len += n;
+	} while (n > 0 || (n < 0 && errno == EINTR));
+	err = errno;
+	close(fd);
+	if (n < 0) {
+		free(buf);
+		errno = err;
+		return NULL;
+	}
+	buf[len] = '\0';
+	return buf;
 }

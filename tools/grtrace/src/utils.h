@@ -26,6 +26,7 @@ int parse_u64(const char *s, __u64 *val);
 int parse_seconds(const char *s, __u64 *sec);
 int parse_ns(const char *s, long long *ns);
 __u64 now_ns(void);
+char *read_text(const char *path);
 
 /* Output formats of report and friends */
 enum out_fmt {

@@ -19,15 +19,18 @@ if [ ! -w "$D/control" ]; then
 fi
 echo "TAP version 13"
 
+# Ring 250 is ours; real GPUs may be busy meanwhile and are filtered out.
 echo stop > $D/control 2>/dev/null
-echo "reset_stats=1" > $D/config
+printf 'filter_ring_id=250\nreset_stats=1\n' > $D/config
 echo start > $D/control
-echo "submit 100 0 1 1" > $D/emit
-echo "commit 100 0 1 1" > $D/emit
-echo "complete 100 0 1 1" > $D/emit
+echo "submit 100 0 250 1" > $D/emit
+echo "commit 100 0 250 1" > $D/emit
+echo "complete 100 0 250 1" > $D/emit
 echo stop > $D/control
 check "stats written" "$(stat stats written)" 3
-check "stats dropped" "$(stat stats dropped)" 0
+check "stats overrun" "$(stat stats dropped_overrun)" 0
+check "stats offered = written + dropped" "$(stat stats offered)" \
+	"$(( $(stat stats written) + $(stat stats dropped) ))"
 check "events_by_type submit" "$(stat events_by_type submit)" 1
 check "enabled after stop" "$(cat $D/enabled)" 0
 
@@ -40,19 +43,20 @@ fi
 if command -v trace-cmd >/dev/null; then
 	out=/tmp/grtrace-smoke.dat
 	trace-cmd record -q -e grtrace -o $out sh -c "
-		echo 'submit 100 0 1 1' > $D/emit
-		echo 'commit 100 0 1 1' > $D/emit
-		echo 'complete 100 0 1 1' > $D/emit" >/dev/null 2>&1
-	rep=$(trace-cmd report -i $out 2>/dev/null)
+		echo 'submit 100 0 250 1' > $D/emit
+		echo 'commit 100 0 250 1' > $D/emit
+		echo 'complete 100 0 250 1' > $D/emit" >/dev/null 2>&1
+	rep=$(trace-cmd report -i $out 2>/dev/null | grep 'ring=emit250 ')
 	check "trace-cmd grtrace events" "$(echo "$rep" | grep -c 'grtrace_')" 3
-	want='grtrace_submit:.*ring_id=1 engine=graphics ctx=100 fence=100:1'
+	want='grtrace_submit:.*ring_id=250 engine=graphics ctx=100 fence=100:1'
 	check "trace-cmd submit line" "$(echo "$rep" | grep -c "$want")" 1
 	check "trace-cmd complete status" \
 		"$(echo "$rep" | grep -c 'grtrace_complete:.*fence=100:1 status=0')" 1
-	check "relay idle while only ftrace ran" "$(stat stats offered)" 3
+	check "relay idle while only ftrace ran" "$(stat stats written)" 3
 else
 	n=$((n + 1)); echo "ok $n trace-cmd # SKIP trace-cmd not installed"
 fi
 
+echo "filter_ring_id=-1" > $D/config
 echo "1..$n"
 [ "$fails" = 0 ]

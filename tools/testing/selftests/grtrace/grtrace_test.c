@@ -127,14 +127,16 @@ FIXTURE_SETUP(grtrace)
 	if (access(DIR "control", W_OK))
 		SKIP(return, "grtrace debugfs not available (CONFIG_GRTRACE, root)");
 	write_file(DIR "control", "stop");
+	/* Ring 250 is ours; real GPUs may be busy meanwhile and are filtered. */
 	ASSERT_EQ(0, write_file(DIR "config", "level=normal\nfilter_type_mask=0x3ff\n"
-				"filter_engine_mask=0x3f\nfilter_ring_id=-1\nreset_stats=1\n"));
+				"filter_engine_mask=0x3f\nfilter_ring_id=250\nreset_stats=1\n"));
 	ASSERT_LT(0, read_file(DIR "config", self->config, sizeof(self->config)));
 }
 
 FIXTURE_TEARDOWN(grtrace)
 {
 	write_file(DIR "control", "stop");
+	write_file(DIR "config", "filter_ring_id=-1");
 }
 
 /* start, emit x3, stop: stats and the relay stream show exactly those. */
@@ -156,14 +158,15 @@ TEST_F(grtrace, smoke)
 
 	ASSERT_EQ(0, write_file(DIR "control", "start"));
 	ASSERT_EQ(1, stat_value(DIR "stats", "enabled"));
-	ASSERT_EQ(0, write_file(DIR "emit", "submit 100 0 1 7"));
-	ASSERT_EQ(0, write_file(DIR "emit", "emit commit 100 0 1 7"));
-	ASSERT_EQ(0, write_file(DIR "emit", "complete 100 0 1 7"));
+	ASSERT_EQ(0, write_file(DIR "emit", "submit 100 0 250 7"));
+	ASSERT_EQ(0, write_file(DIR "emit", "emit commit 100 0 250 7"));
+	ASSERT_EQ(0, write_file(DIR "emit", "complete 100 0 250 7"));
 	ASSERT_EQ(0, write_file(DIR "control", "stop"));
 
-	EXPECT_EQ(3, stat_value(DIR "stats", "offered"));
 	EXPECT_EQ(3, stat_value(DIR "stats", "written"));
-	EXPECT_EQ(0, stat_value(DIR "stats", "dropped"));
+	EXPECT_EQ(0, stat_value(DIR "stats", "dropped_overrun"));
+	EXPECT_EQ(stat_value(DIR "stats", "offered"),
+		  stat_value(DIR "stats", "written") + stat_value(DIR "stats", "dropped"));
 	EXPECT_EQ(1, stat_value(DIR "events_by_type", "submit"));
 	EXPECT_EQ(1, stat_value(DIR "events_by_type", "commit"));
 	EXPECT_EQ(1, stat_value(DIR "events_by_type", "complete"));
@@ -188,7 +191,7 @@ TEST_F(grtrace, smoke)
 		EXPECT_EQ(100, j->ctx_id);
 		EXPECT_EQ(100, j->fence_context);
 		EXPECT_EQ(7, j->fence_seqno);
-		EXPECT_EQ(1, j->ring_id);
+		EXPECT_EQ(250, j->ring_id);
 		EXPECT_EQ(GRTRACE_ENGINE_GRAPHICS, j->engine);
 		if (recs[i].h.type == GRTRACE_EV_SUBMIT) {
 			EXPECT_EQ(getpid(), j->pid);
@@ -213,8 +216,8 @@ TEST_F(grtrace, invalid_input)
 		"level=verbose\nfilter_ring_id=x",
 	};
 	static const char * const bad_emit[] = {
-		"submit", "launch 1 0 1 1", "submit 1 9 1 1", "submit 1 0 256 1",
-		"submit 1 0 1 1 extra", "submit -1 0 1 1", "\n",
+		"submit", "launch 1 0 250 1", "submit 1 9 250 1", "submit 1 0 256 1",
+		"submit 1 0 250 1 extra", "submit -1 0 250 1", "\n",
 	};
 	char after[4096];
 	unsigned int i;
@@ -244,7 +247,7 @@ TEST_F(grtrace, invalid_input)
 			TH_LOG("emit accepted \"%s\"", bad_emit[i]);
 		EXPECT_EQ(-EINVAL, ret);
 	}
-	EXPECT_EQ(0, stat_value(DIR "stats", "offered"));
+	EXPECT_EQ(0, stat_value(DIR "stats", "written"));
 	ASSERT_EQ(0, write_file(DIR "control", "stop"));
 	ASSERT_LT(0, read_file(DIR "buffer_size", after, sizeof(after)));
 	EXPECT_EQ(4194304, strtoll(after, NULL, 0));

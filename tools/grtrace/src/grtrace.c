@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * grtrace: control and read the GPU ring trace (grtrace) of the kernel.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "utils.h"
+
+static const struct {
+	const char *name;
+	int (*main)(int argc, char *argv[]);
+} commands[] = {
+	{ "start",	start_main },
+	{ "stop",	stop_main },
+	{ "status",	status_main },
+	{ "config",	config_main },
+	{ "record",	record_main },
+	{ "report",	report_main },
+	{ "export",	export_main },
+};
+
+/*
+ * print_usage - print a usage text and exit
+ * @msg: NULL terminated lines
+ * @err: what was wrong, or NULL for --help
+ *
+ * With @err, print to stderr and exit with failure, else to stdout with
+ * success.
+ */
+void print_usage(const char * const *msg, const char *err)
+{
+	FILE *f = err ? stderr : stdout;
+	int i;
+
+	if (err)
+		fprintf(stderr, "grtrace: %s\n", err);
+	fprintf(f, "grtrace version %s", VERSION);
+	for (i = 0; msg[i]; i++)
+		fprintf(f, "%s\n", msg[i]);
+	exit(err ? EXIT_FAILURE : EXIT_SUCCESS);
+}
+
+/* The message for the option getopt() just refused. */
+const char *invalid_option(char *argv[])
+{
+	static char buf[96];
+
+	snprintf(buf, sizeof(buf), "invalid or incomplete option '%.64s'",
+		 optind > 0 ? argv[optind - 1] : "?");
+	return buf;
+}
+
+static void grtrace_usage(const char *err)
+{
+	static const char * const msg[] = {
+		"",
+		"  usage: grtrace COMMAND [OPTIONS]",
+		"",
+		"  commands:",
+		"     start   - start a session of the relay stream",
+		"     stop    - stop the session",
+		"     status  - session state, counters, drop causes, rings",
+		"     config  - print or change the configuration (KEY=VALUE ...)",
+		"     record  - save the relay stream of all CPUs to a file",
+		"     report  - per-job times, aggregates and histograms",
+		"     export  - write a Chrome/Perfetto trace of the jobs",
+		"",
+		"  'grtrace COMMAND --help' describes each command.",
+		NULL,
+	};
+
+	print_usage(msg, err);
+}
+
+int main(int argc, char *argv[])
+{
+	size_t i;
+
+	opterr = 0;
+	if (argc < 2)
+		grtrace_usage("a command is required");
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))
+		grtrace_usage(NULL);
+	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
+		printf("grtrace version %s\n", VERSION);
+		return EXIT_SUCCESS;
+	}
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].main(argc - 1, argv + 1);
+	grtrace_usage("unknown command");
+	return EXIT_FAILURE;
+}

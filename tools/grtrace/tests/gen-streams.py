@@ -1,0 +1,262 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Write synthetic grtrace streams for the grtrace tool's tests.
+
+usage: gen-streams.py OUTDIR
+
+OUTDIR/valid/events{0,1}.bin  a two-CPU session: 3 rings on 2 devices, 6
+                              jobs with a dependency, a preemption, an
+                              error, an incomplete job, IRQs and 2 lost
+                              records (gseq gaps)
+OUTDIR/fakefs/                a stand-in for /sys/kernel/debug/grtrace
+                              holding the same session (for record)
+OUTDIR/newer.bin              format 2: longer payloads, an unknown type
+OUTDIR/older.bin              job payloads shorter than today's
+OUTDIR/<name>.bin             corrupt inputs, see CORRUPT
+OUTDIR/expected.json          the jobs, times in ns, as report must show
+                              them; and per corrupt file the byte offset
+                              the error must name (null: any)
+"""
+import json
+import os
+import random
+import struct
+import sys
+
+T0 = 5_000_000_000          # session start, CLOCK_MONOTONIC ns
+SESSION = 0x1234abcd5678ef90
+MAGIC = 0x52544752
+
+SUBMIT, COMMIT, START, END, COMPLETE, CTX_SWITCH, IRQ, WAIT_ENTER, \
+    WAIT_EXIT, ERROR = range(10)
+STREAM_INFO, METADATA = 0x100, 0x101
+PREEMPT = 1
+ETIME = 62
+
+RINGS = [  # id, engine, dev, name
+    (0, 0, "virtio0", "ctrlq"),
+    (1, 0, "0000:03:00.0", "gfx_0.0.0"),
+    (2, 2, "0000:03:00.0", "sdma0"),
+]
+
+# Jobs: ring, fence (ctx, seqno), ctx_id, pid, tgid, comm, events as
+# (type, time in us from T0, extra payload fields), and what report shows.
+JOBS = [
+    dict(ring=1, fence=(100, 1), ctx=7, pid=1234, tgid=1234, comm="glxgears",
+         ev=[(SUBMIT, 10), (COMMIT, 15), (START, 20), (END, 120), (COMPLETE, 125)],
+         want=dict(t_submit_host=5, t_queue=5, t_exec=100, t_gpu_wait=None,
+                   t_complete=5, latency=115, status="ok", labels="")),
+    dict(ring=2, fence=(200, 1), ctx=9, pid=555, tgid=550, comm="Xorg",
+         ev=[(SUBMIT, 5), (START, 40), (END, 58), (COMPLETE, 59)],
+         want=dict(t_submit_host=None, t_queue=35, t_exec=18, t_gpu_wait=None,
+                   t_complete=1, latency=54, status="ok", labels="")),
+    dict(ring=1, fence=(100, 2), ctx=7, pid=1235, tgid=1234, comm="glxgears",
+         ev=[(SUBMIT, 30), (COMMIT, 32), (WAIT_ENTER, 33, dict(aux=(200, 1))),
+             (WAIT_EXIT, 60, dict(aux=(200, 1))), (START, 130), (END, 180),
+             (COMPLETE, 181)],
+         want=dict(t_submit_host=2, t_queue=98, t_exec=50, t_gpu_wait=27,
+                   t_complete=1, latency=151, status="ok", labels="",
+                   waits_on="200:1")),
+    dict(ring=1, fence=(100, 3), ctx=8, pid=1234, tgid=1234, comm="glxgears",
+         ev=[(SUBMIT, 200), (COMMIT, 201), (START, 700),
+             (CTX_SWITCH, 800, dict(aux=(9, 0), flags=PREEMPT)), (END, 5700),
+             (COMPLETE, 5702)],
+         want=dict(t_submit_host=1, t_queue=499, t_exec=5000, t_gpu_wait=None,
+                   t_complete=2, latency=5502, status="ok",
+                   labels="long-queue,slow-exec,preempted")),
+    dict(ring=0, fence=(300, 1), ctx=3, pid=42, tgid=42, comm="kworker/u4:1",
+         ev=[(SUBMIT, 400), (COMMIT, 401), (START, 402),
+             (ERROR, 900, dict(status=1)), (COMPLETE, 901, dict(status=-ETIME))],
+         want=dict(t_submit_host=1, t_queue=1, t_exec=None, t_gpu_wait=None,
+                   t_complete=None, latency=501, status="-ETIME",
+                   labels="error")),
+    dict(ring=1, fence=(100, 4), ctx=7, pid=1234, tgid=1234, comm="glxgears",
+         ev=[(SUBMIT, 6000), (COMMIT, 6001)],
+         want=dict(t_submit_host=1, t_queue=None, t_exec=None, t_gpu_wait=None,
+                   t_complete=None, latency=None, status="pending",
+                   labels="incomplete")),
+]
+
+# Events of no job: IRQs, a context switch without preemption
+RING_EVENTS = [(1, IRQ, 121), (1, IRQ, 181), (1, CTX_SWITCH, 5800)]
+
+STATS = """enabled=0
+session_id=%016x
+offered=40
+written=35
+dropped=5
+dropped_filtered=3
+dropped_overrun=2
+bytes_written=3920
+bytes_dropped=560
+subbufs_consumed=0
+""" % SESSION
+
+
+def header(typ, size, cpu, ts, gseq, cseq):
+    return struct.pack("<HHIQQQ", typ, size, cpu, ts, gseq, cseq)
+
+
+def record(typ, payload, cpu, ts, gseq, cseq, extra=b""):
+    payload += extra
+    return header(typ, 32 + len(payload), cpu, ts, gseq, cseq) + payload
+
+
+def stream_info(version=1, extra=b"", magic=MAGIC, session=SESSION):
+    return struct.pack("<IHHQQQQIIII", magic, version, 32, session, 3, T0,
+                       1_700_000_000_123_456_789, 1, 2, len(RINGS), 4 << 20) + extra
+
+
+def ring_info(rid, engine, dev, name, extra=b""):
+    return struct.pack("<IHH32s32s", rid, engine, 0, dev.encode(),
+                       name.encode()) + extra
+
+
+def job_payload(ring, fence=(0, 0), ctx=0, aux=(0, 0), flags=0, status=0,
+                depth=0, pid=0, tgid=0, comm=""):
+    engine = RINGS[ring][1]
+    return struct.pack("<QQQQQIHHiIII16s", ctx, fence[0], fence[1], aux[0],
+                       aux[1], ring, engine, flags, status, depth, pid, tgid,
+                       comm.encode())
+
+
+def timeline():
+    """Every event as (time ns, type, payload), sorted by time."""
+    out = []
+    for j in JOBS:
+        for e in j["ev"]:
+            typ, t = e[0], e[1]
+            kw = dict(e[2]) if len(e) > 2 else {}
+            if typ == SUBMIT:
+                kw.update(pid=j["pid"], tgid=j["tgid"], comm=j["comm"], depth=1)
+            out.append((T0 + t * 1000, typ,
+                        job_payload(j["ring"], j["fence"], j["ctx"], **kw)))
+    for ring, typ, t in RING_EVENTS:
+        out.append((T0 + t * 1000, typ, job_payload(ring)))
+    out.sort(key=lambda e: e[0])
+    return out
+
+
+def session(job_extra=b"", job_cut=None, version=1, info_extra=b"",
+            unknown_at=None, gap_at=7):
+    """Records of a session as (cpu, bytes), in gseq order."""
+    recs = []
+    cseq = [0, 0]
+    gseq = 0
+
+    def add(cpu, typ, payload, ts, extra=b""):
+        nonlocal gseq
+        gseq += 1
+        cseq[cpu] += 1
+        recs.append((cpu, record(typ, payload, cpu, ts, gseq, cseq[cpu], extra)))
+
+    add(0, STREAM_INFO, stream_info(version, info_extra), T0 - 500)
+    for r in RINGS:
+        add(0, METADATA, ring_info(*r), T0 - 400, info_extra)
+    for i, (ts, typ, payload) in enumerate(timeline()):
+        if job_cut is not None:
+            payload = payload[:job_cut]
+        add(i % 2, typ, payload, ts, job_extra)
+        if i == gap_at:         # two records of CPU 1 lost
+            gseq += 2
+            cseq[1] += 2
+        if i == unknown_at:
+            add(0, 0x222, b"\xab" * 16, ts)
+    return recs
+
+
+def raw(recs):
+    return b"".join(r for _, r in recs)
+
+
+def write(path, data):
+    with open(path, "wb") as f:
+        f.write(data)
+
+
+def expected_jobs():
+    jobs = []
+    for j in JOBS:
+        w = dict(j["want"])
+        for k in list(w):
+            if k.startswith("t_") or k == "latency":
+                w[k] = None if w[k] is None else w[k] * 1000
+        w.update(ring="%s/%s" % (RINGS[j["ring"]][2], RINGS[j["ring"]][3]),
+                 fence="%d:%d" % j["fence"], ctx=j["ctx"], pid=j["pid"],
+                 comm=j["comm"], time=j["ev"][0][1] * 1000)
+        w.setdefault("waits_on", "")
+        jobs.append(w)
+    jobs.sort(key=lambda w: w["time"])
+    return jobs
+
+
+def main():
+    out = sys.argv[1]
+    os.makedirs(os.path.join(out, "valid"), exist_ok=True)
+    os.makedirs(os.path.join(out, "fakefs"), exist_ok=True)
+
+    recs = session()
+    for cpu in (0, 1):
+        data = b"".join(r for c, r in recs if c == cpu)
+        write(os.path.join(out, "valid", "events%d.bin" % cpu), data)
+        write(os.path.join(out, "fakefs", "events%d" % cpu), data)
+    fake = {"control": "stopped\n", "stats": STATS,
+            "config": "level=normal\nfilter_type_mask=0x3ff\n"
+                      "filter_engine_mask=0x3f\nfilter_ring_id=-1\nreset_stats=0\n",
+            "buffer_size": "4194304\n",
+            "events_by_type": "".join("%s=0\n" % n for n in (
+                "submit", "commit", "start", "end", "complete", "ctx_switch",
+                "irq", "sync_wait_enter", "sync_wait_exit", "error")),
+            "rings": "# id engine dev ring\n" + "".join(
+                "%d %s %s %s\n" % (r[0], ["graphics", "", "copy"][r[1]], r[2], r[3])
+                for r in RINGS)}
+    for name, text in fake.items():
+        write(os.path.join(out, "fakefs", name), text.encode())
+    whole = raw(recs)
+
+    write(os.path.join(out, "newer.bin"),
+          raw(session(job_extra=b"\x5a" * 16, version=2, info_extra=b"\x00" * 16,
+                      unknown_at=3)))
+    write(os.path.join(out, "older.bin"), raw(session(job_cut=64)))
+
+    corrupt = {}
+
+    def bad(name, data, offset):
+        write(os.path.join(out, name + ".bin"), data)
+        corrupt[name] = offset
+
+    sizes = [len(r) for _, r in recs]
+    last = len(whole) - sizes[-1]
+    bad("truncated", whole[:-40], last)
+    third = sizes[0] + sizes[1]
+    b = bytearray(whole)
+    struct.pack_into("<H", b, third + 2, 20)
+    bad("badsize", bytes(b), third)
+    struct.pack_into("<H", b, third + 2, 51)
+    bad("oddsize", bytes(b), third)
+    b = bytearray(whole)
+    struct.pack_into("<H", b, 2, 0)
+    bad("zerosize", bytes(b), 0)
+    b = bytearray(whole[:200])
+    struct.pack_into("<H", b, 2, 0xfff8)
+    bad("bigsize", bytes(b), 0)
+    bad("badmagic", record(STREAM_INFO, stream_info(magic=0), 0, T0, 1, 1), 0)
+    bad("dup", whole + whole, len(whole))
+    b = bytearray(whole)
+    struct.pack_into("<I", b, third + 32, 0x7fffffff)
+    bad("badring", bytes(b), third)
+    bad("twosessions", whole + record(STREAM_INFO, stream_info(session=7), 0,
+                                      T0, 999, 99), len(whole))
+    bad("empty", b"", 0)
+    bad("short", whole[:20], 0)
+    rnd = random.Random(1)
+    bad("random", bytes(rnd.getrandbits(8) for _ in range(4096)), None)
+
+    with open(os.path.join(out, "expected.json"), "w") as f:
+        json.dump({"jobs": expected_jobs(), "corrupt": corrupt,
+                   "session_id": "%016x" % SESSION, "lost_records": 2,
+                   "records": len(recs)}, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
