@@ -1,10 +1,11 @@
 #!/bin/sh
 # Demo workload (grtrace.mode=demo): drive the virtio-gpu device through the
-# fbdev console and /dev/fb0 while the grtrace relay stream and
+# fbdev console, /dev/fb0 and a KMS dumb-buffer program while the grtrace relay stream and
 # "trace-cmd record -e grtrace -e virtio_gpu" record; copy the results out.
 D=/sys/kernel/debug/grtrace
 O=${GRTRACE_OUT:-/tmp}
 
+printf 'level=verbose\nfilter_ring_id=-1\nreset_stats=1\n' > $D/config || exit 1
 echo start > $D/control || exit 1
 trace-cmd record -q -e grtrace -e virtio_gpu -o /tmp/trace.dat sh -c '
 	i=0
@@ -13,6 +14,7 @@ trace-cmd record -q -e grtrace -e virtio_gpu -o /tmp/trace.dat sh -c '
 		i=$((i + 1))
 	done
 	dd if=/dev/urandom of=/dev/fb0 bs=4096 count=64 2>/dev/null
+	/opt/grtrace/bin/grtrace_dirtyfb /dev/dri/card0 50
 	sleep 1' || exit 1
 echo stop > $D/control
 

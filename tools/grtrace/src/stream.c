@@ -519,6 +519,23 @@ static int find_files(struct gr_trace *t, const char *path)
 	return n ? 0 : -1;
 }
 
+/* The kernel counters saved next to the relay files of a directory */
+static void dir_stats(struct gr_trace *t, const char *dir)
+{
+	static const char * const names[] = {
+		"stats", "stats.txt", "grtrace-stats.txt",
+	};
+	char path[PATH_MAX];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(names) && !t->stats; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		t->stats = read_text(path);
+		if (t->stats)
+			debug_msg("kernel stats from %s\n", path);
+	}
+}
+
 /*
  * gr_trace_load - read and merge an input
  * @path: a file, a directory of per-CPU files, or NULL for the live relay
@@ -528,7 +545,6 @@ static int find_files(struct gr_trace *t, const char *path)
  */
 int gr_trace_load(struct gr_trace *t, const char *path)
 {
-	char stats[PATH_MAX];
 	bool live = !path;
 	int i;
 
@@ -552,10 +568,8 @@ int gr_trace_load(struct gr_trace *t, const char *path)
 		live_rings(t);
 		if (!t->stats)
 			t->stats = grtrace_read("stats");
-	} else if (!t->stats && t->is_dir) {
-		/* a copy of the debugfs directory */
-		snprintf(stats, sizeof(stats), "%s/stats", path);
-		t->stats = read_text(stats);
+	} else if (t->is_dir) {
+		dir_stats(t, path);
 	}
 	return merge(t);
 }

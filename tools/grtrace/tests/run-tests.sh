@@ -1,0 +1,228 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Host-side tests of the grtrace tool; no grtrace kernel needed.
+#
+#   GRTRACE=path/to/grtrace tests/run-tests.sh [WORKDIR]
+#
+# Synthetic streams come from gen-streams.py, a directory of plain files
+# stands in for /sys/kernel/debug/grtrace (GRTRACE_DIR).  Prints
+# "PASS cli: NAME" or "FAIL cli: NAME" per check, then "N passed, N failed";
+# the exit status is non-zero if any check failed.  VALGRIND=0 skips the
+# valgrind checks.
+
+TESTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+G=${GRTRACE:-$TESTS/../grtrace}
+W=${1:-$(mktemp -d /tmp/grtrace-tests.XXXXXX)}
+mkdir -p "$W" || exit 1
+[ -n "${1:-}" ] || trap 'rm -rf "$W"' EXIT
+pass=0
+fail=0
+
+result() {
+	if [ "$1" = 0 ]; then
+		echo "PASS cli: $2"
+		pass=$((pass + 1))
+	else
+		echo "FAIL cli: $2"
+		fail=$((fail + 1))
+		[ -s "$W/err" ] && sed 's/^/  /' "$W/err" | head -5
+	fi
+}
+
+# check NAME COMMAND...: the command succeeds
+check() {
+	local name=$1
+
+	shift
+	"$@" > "$W/out" 2> "$W/err"
+	result $? "$name"
+}
+
+# run ARGS...: grtrace under a timeout, output in $W/out and $W/err
+run() {
+	timeout 20 "$G" "$@" > "$W/out" 2> "$W/err"
+}
+
+# expect_fail NAME PATTERN ARGS...: grtrace exits 1 (not a crash nor a
+# hang) and its stderr matches PATTERN
+expect_fail() {
+	local name=$1 pattern=$2 rc
+
+	shift 2
+	run "$@"
+	rc=$?
+	[ $rc = 1 ] && grep -Eq -- "$pattern" "$W/err"
+	result $? "$name"
+}
+
+E=$W/gen/expected.json
+C="python3 $TESTS/check.py"
+
+check "generate synthetic streams" python3 "$TESTS/gen-streams.py" "$W/gen"
+cp -r "$W/gen/fakefs" "$W/fs"
+
+# ---- usage ----
+run --help && grep -q "usage: grtrace COMMAND" "$W/out"
+result $? "grtrace --help"
+for cmd in start stop status config record report export; do
+	run $cmd --help && grep -q "usage: grtrace $cmd" "$W/out"
+	result $? "$cmd --help"
+done
+expect_fail "no command" "a command is required"
+expect_fail "unknown command" "unknown command" frobnicate
+expect_fail "report: bad option" "invalid or incomplete option '--bogus'" report --bogus
+expect_fail "report: bad --format" "invalid --format" report -f xml
+expect_fail "report: bad --hist" "invalid --hist" report --hist foo
+expect_fail "report: bad --engine" "invalid --engine" report --engine gpu
+expect_fail "report: bad --since" "invalid --since" report --since 5parsecs
+expect_fail "record: -o required" "-o/--output FILE is required" record
+expect_fail "record: bad --duration" "invalid --duration" record -o x -d -1
+expect_fail "export: --chrome required" "--chrome FILE is required" export
+expect_fail "stop: no -b" "invalid or incomplete option" stop -b 4096
+
+# ---- report on the synthetic session ----
+V=$W/gen/valid
+run report -i "$V" && grep -q "lost      2 records (gseq gaps)" "$W/out" &&
+	grep -Eq "100:3 .* 5000\.000 .*long-queue,slow-exec,preempted$" "$W/out" &&
+	grep -Eq "300:1 .* -ETIME +- +error$" "$W/out"
+result $? "report text: header and job lines"
+run report -i "$V" -f csv && $C csv "$E" "$W/out" 2> "$W/err"
+result $? "report csv: all job values"
+run report -i "$V" -f json && python3 -m json.tool "$W/out" > /dev/null &&
+	$C json "$E" "$W/out" 2> "$W/err"
+result $? "report json: valid, all job values"
+run report -i "$V" -f json --per-ring --per-ctx --per-process &&
+	python3 -m json.tool "$W/out" > /dev/null && $C groups "$E" "$W/out" 2> "$W/err"
+result $? "report --per-ring --per-ctx --per-process"
+run report -i "$V" --per-ring -f csv && [ "$(grep -c . "$W/out")" = 4 ]
+result $? "report --per-ring csv"
+run report -i "$V" -f json --topn 2 && $C fences "$E" "$W/out" 100:3,300:1 2> "$W/err"
+result $? "report --topn 2"
+for h in lat size result; do
+	run report -i "$V" -f json --hist $h && cp "$W/out" "$W/hist-$h.json"
+done
+$C hist "$E" "$W/hist-lat.json,$W/hist-size.json,$W/hist-result.json" 2> "$W/err"
+result $? "report --hist lat, size, result"
+run report -i "$V" --hist lat && grep -Eq "^ +4194304 +8388608 1$" "$W/out"
+result $? "report --hist lat text"
+run report -i "$V" -f json --engine copy && $C fences "$E" "$W/out" 200:1 2> "$W/err"
+result $? "report --engine copy"
+run report -i "$V" -f json --engine 0x1 && $C fences "$E" "$W/out" \
+	100:1,100:2,100:3,300:1,100:4 2> "$W/err"
+result $? "report --engine 0x1"
+run report -i "$V" -f json --ring gfx_0.0.0 && $C fences "$E" "$W/out" \
+	100:1,100:2,100:3,100:4 2> "$W/err"
+result $? "report --ring NAME"
+run report -i "$V" -f json --ring 0000:03:00.0/sdma0 && $C fences "$E" "$W/out" 200:1 2> "$W/err"
+result $? "report --ring DEV/NAME"
+run report -i "$V" -f json --ring 0 && $C fences "$E" "$W/out" 300:1 2> "$W/err"
+result $? "report --ring ID"
+expect_fail "report --ring unknown" "no ring 'nope'" report -i "$V" --ring nope
+run report -i "$V" -f json --since 20us --until 400us && $C fences "$E" "$W/out" \
+	100:2,100:3,300:1 2> "$W/err"
+result $? "report --since --until"
+run report -i "$V" -f json --since 20000 --limit 2 && $C fences "$E" "$W/out" \
+	100:2,100:3 2> "$W/err"
+result $? "report --limit"
+run report -i "$V" -f json --queue-thresh 1ms --exec-thresh 10ms &&
+	$C json "$E" "$W/out" labels 2> "$W/err" &&
+	python3 -c 'import json,sys; j=json.load(open(sys.argv[1]))["jobs"][3]
+sys.exit(j["labels"] != "preempted")' "$W/out"
+result $? "report --queue-thresh --exec-thresh"
+
+# ---- export ----
+run export -i "$V" --chrome "$W/chrome.json" && python3 -m json.tool "$W/chrome.json" > /dev/null &&
+	$C chrome "$E" "$W/chrome.json" 2> "$W/err"
+result $? "export --chrome: valid JSON, tracks, slices, flow"
+run export -i "$V" --chrome - && python3 -m json.tool "$W/out" > /dev/null
+result $? "export --chrome - (stdout)"
+
+# ---- other format versions ----
+run report -i "$W/gen/newer.bin" -f json && $C json "$E" "$W/out" 2> "$W/err" &&
+	python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["session"]
+sys.exit(not (s["newer_format"] and s["unknown_records"] == 1 and s["longer_payloads"] > 0))' "$W/out"
+result $? "newer format: unknown type and longer payloads skipped"
+run report -i "$W/gen/older.bin" -f json && $C json "$E" "$W/out" comm,pid 2> "$W/err" &&
+	grep -q '"shorter_payloads": 32' "$W/out"
+result $? "older format: shorter payloads zero-filled"
+
+# ---- corrupt input: exit 1 with the byte offset, no crash, no hang ----
+for name in $(python3 -c 'import json,sys; print(" ".join(json.load(open(sys.argv[1]))["corrupt"]))' "$E"); do
+	off=$(python3 -c 'import json,sys; o=json.load(open(sys.argv[1]))["corrupt"][sys.argv[2]]
+print("[0-9]+" if o is None else o)' "$E" "$name")
+	f=$W/gen/$name.bin
+	expect_fail "corrupt $name: report" "$f: offset $off: " report -i "$f"
+	expect_fail "corrupt $name: export" "$f: offset $off: " export -i "$f" --chrome "$W/x.json"
+done
+expect_fail "missing input file" "nothere: No such file" report -i "$W/nothere"
+mkdir -p "$W/emptydir"
+expect_fail "directory without events files" "no events<N>" report -i "$W/emptydir"
+
+# ---- record and the control commands on a stand-in debugfs directory ----
+export GRTRACE_DIR=$W/fs
+run record -o "$W/rec.bin" && grep -q "dropped overrun=2" "$W/out" &&
+	grep -q "no session running" "$W/err" && $C recorded "$E" "$W/rec.bin" 2> "$W/err"
+result $? "record: stopped session saved, gseq order, stats record"
+run report -i "$W/rec.bin" -f json && $C json "$E" "$W/out" 2> "$W/err" &&
+	grep -q '"dropped_overrun": 2' "$W/out"
+result $? "report of a recording: jobs and kernel drop causes"
+run report -i "$W/rec.bin" && grep -q "dropped   5 (filtered 3, overrun 2)" "$W/out"
+result $? "report text: drop causes"
+timeout 20 "$G" record -q -o - > "$W/rec2.bin" 2> "$W/err" &&
+	cmp -s <(head -c 3984 "$W/rec.bin") <(head -c 3984 "$W/rec2.bin")
+result $? "record -o - (stdout)"
+run report && grep -q "6 jobs" "$W/out"
+result $? "report live (relay files)"
+run status && grep -q "^grtrace: stopped" "$W/out" && grep -q "dropped_overrun=2" "$W/out" &&
+	grep -q "gfx_0.0.0" "$W/out"
+result $? "status"
+run config && grep -q "^filter_ring_id=-1$" "$W/out"
+result $? "config: print"
+run config level=verbose filter_ring_id=1 &&
+	[ "$(cat "$W/fs/config")" = "$(printf 'level=verbose\nfilter_ring_id=1')" ]
+result $? "config: all keys in one write"
+cp "$W/gen/fakefs/config" "$W/fs/config"
+expect_fail "config: unknown key" "unknown config key 'foo'" config foo=1
+expect_fail "config: not KEY=VALUE" "'level' is not KEY=VALUE" config level
+run start && [ "$(cat "$W/fs/control")" = start ]
+result $? "start writes control"
+run stop && [ "$(cat "$W/fs/control")" = stop ]
+result $? "stop writes control"
+export GRTRACE_DIR=$W/none
+for cmd in status start stop config record report; do
+	args=
+	[ $cmd = record ] && args="-o $W/x.bin"
+	expect_fail "$cmd: no grtrace directory" "does not exist: .*not loaded" $cmd $args
+done
+if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null; then
+	mkdir -p "$W/root" && cp -r "$W/gen/fakefs" "$W/root/grtrace" && chmod 700 "$W/root"
+	GRTRACE_DIR=$W/root/grtrace timeout 20 setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$G" status > "$W/out" 2> "$W/err"
+	[ $? = 1 ] && grep -q "permission denied" "$W/err"
+	result $? "status: permission denied"
+fi
+unset GRTRACE_DIR
+
+# ---- valgrind ----
+if [ "${VALGRIND:-1}" != 0 ] && command -v valgrind > /dev/null; then
+	vg() {
+		timeout 120 valgrind -q --error-exitcode=99 --leak-check=full \
+			--errors-for-leak-kinds=definite "$G" "$@" > /dev/null 2> "$W/err"
+		[ $? != 99 ] && [ $? -lt 124 ]
+	}
+	vg report -i "$V" --per-ring --per-ctx --per-process -f json &&
+		vg report -i "$V" --topn 3 && vg report -i "$V" --hist size &&
+		vg export -i "$V" --chrome /dev/null && vg report -i "$W/gen/newer.bin" -f csv
+	result $? "valgrind: report, export"
+	ok=0
+	for f in "$W"/gen/*.bin; do
+		vg report -i "$f" || ok=1
+	done
+	result $ok "valgrind: every synthetic input"
+	GRTRACE_DIR=$W/fs vg record -q -o "$W/rec3.bin"
+	result $? "valgrind: record"
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
