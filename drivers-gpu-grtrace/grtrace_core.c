@@ -1143,20 +1143,8 @@ static int grtrace_latency_hist_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-#define GRTRACE_RO(name)						\
-static int grtrace_##name##_open(struct inode *inode, struct file *file) \
-{									\
-	return single_open(file, grtrace_##name##_show, NULL);		\
-}									\
-static const struct file_operations grtrace_##name##_fops = {		\
-	.owner		= THIS_MODULE,					\
-	.open		= grtrace_##name##_open,			\
-	.read		= seq_read,					\
-	.llseek		= seq_lseek,					\
-	.release	= single_release,				\
-}
-
-#define GRTRACE_RW(name, writefn)					\
+/* A seq_file backed debugfs file; @writefn may be NULL. */
+#define GRTRACE_FILE(name, writefn)					\
 static int grtrace_##name##_open(struct inode *inode, struct file *file) \
 {									\
 	return single_open(file, grtrace_##name##_show, NULL);		\
@@ -1170,17 +1158,17 @@ static const struct file_operations grtrace_##name##_fops = {		\
 	.release	= single_release,				\
 }
 
-GRTRACE_RW(control, grtrace_control_write);
-GRTRACE_RW(enabled, grtrace_enabled_write);
-GRTRACE_RW(config, grtrace_config_fwrite);
-GRTRACE_RW(level, grtrace_level_write);
-GRTRACE_RW(buffer_size, grtrace_buffer_size_write);
-GRTRACE_RO(version);
-GRTRACE_RO(stats);
-GRTRACE_RO(events_by_type);
-GRTRACE_RO(rings);
-GRTRACE_RO(sec_stats);
-GRTRACE_RO(latency_hist);
+GRTRACE_FILE(control, grtrace_control_write);
+GRTRACE_FILE(enabled, grtrace_enabled_write);
+GRTRACE_FILE(config, grtrace_config_fwrite);
+GRTRACE_FILE(level, grtrace_level_write);
+GRTRACE_FILE(buffer_size, grtrace_buffer_size_write);
+GRTRACE_FILE(version, NULL);
+GRTRACE_FILE(stats, NULL);
+GRTRACE_FILE(events_by_type, NULL);
+GRTRACE_FILE(rings, NULL);
+GRTRACE_FILE(sec_stats, NULL);
+GRTRACE_FILE(latency_hist, NULL);
 
 static const struct file_operations grtrace_emit_fops = {
 	.owner	= THIS_MODULE,
