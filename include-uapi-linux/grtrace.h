@@ -35,6 +35,8 @@
  * @GRTRACE_EV_NR: number of job event types
  * @GRTRACE_EV_STREAM_INFO: first record of a session
  * @GRTRACE_EV_METADATA: describes one ring, before any event names it
+ * @GRTRACE_EV_USER: first of the types the kernel never writes; tools
+ *                   saving a stream may add records of their own from here
  *
  * Bit N of every event type mask selects type N.
  */
@@ -53,6 +55,8 @@ enum grtrace_event_type {
 
 	GRTRACE_EV_STREAM_INFO = 0x100,
 	GRTRACE_EV_METADATA = 0x101,
+
+	GRTRACE_EV_USER = 0xff00,
 };
 
 /**

@@ -72,9 +72,9 @@ static const char * const config_msg[] = {
 	NULL,
 };
 
-#define CTL_SIZE	(1 << 0)	/* -b/--buffer-size */
-#define CTL_FTRACE	(1 << 1)	/* -t/--ftrace */
-#define CTL_ARGS	(1 << 2)	/* arguments after the options */
+#define CTL_SIZE	BIT(0)	/* -b/--buffer-size */
+#define CTL_FTRACE	BIT(1)	/* -t/--ftrace */
+#define CTL_ARGS	BIT(2)	/* arguments after the options */
 
 /* Options shared by the control commands; @msg is the usage text. */
 static void control_parse_args(int argc, char *argv[], const char * const *msg,
@@ -130,7 +130,7 @@ static int set_buffer_size(__u64 size)
 	if (ret == -EBUSY)
 		err_msg("cannot change the buffer size while a session runs\n");
 	else if (ret == -EINVAL)
-		err_msg("buffer size %llu rejected: it must be a multiple of the page size, from 16 KiB to 256 MiB\n",
+		err_msg("buffer size %llu rejected: use a page multiple, 16 KiB to 256 MiB\n",
 			(unsigned long long)size);
 	else if (ret)
 		err_msg("cannot set the buffer size: %s\n", strerror(-ret));
@@ -298,7 +298,7 @@ static int config_write(int argc, char *argv[])
 	}
 	ret = grtrace_write("config", buf);
 	if (ret == -EINVAL)
-		err_msg("the kernel rejected the configuration (EINVAL): a value is invalid; nothing was changed\n");
+		err_msg("the kernel rejected a value (EINVAL): nothing was changed\n");
 	else if (ret)
 		err_msg("cannot write the configuration: %s\n", strerror(-ret));
 	free(buf);

@@ -263,9 +263,11 @@ static void track_name(struct exporter *ex, __u32 ring, int kind, int lane)
 		snprintf(name, sizeof(name), "%s", r->name);
 	else
 		snprintf(name, sizeof(name), "ring%u", ring);
-	snprintf(name + strlen(name), sizeof(name) - strlen(name), "%s%s (%s)",
-		 kind == QUEUE ? " queue" : "", lane ? " +" : "",
-		 gr_engine_name(r->engine));
+	snprintf(name + strlen(name), sizeof(name) - strlen(name), "%s (%s)",
+		 kind == QUEUE ? " queue" : "", gr_engine_name(r->engine));
+	if (lane)
+		snprintf(name + strlen(name), sizeof(name) - strlen(name), " #%d",
+			 lane + 1);
 	meta(ex, "thread", dev_pid(ex, ring), tid, name, tid);
 }
 
@@ -298,9 +300,10 @@ static void slice_event(struct exporter *ex, const struct slice *s)
 	ts_us(ex->f, ex, s->start);
 	fputs(", ", ex->f);
 	us(ex->f, "dur", (long long)(s->end - s->start));
-	fprintf(ex->f, ", \"args\": {\"fence\": \"%llu:%llu\", \"ctx\": %llu, \"pid\": %u, \"tgid\": %u, \"status\": ",
+	fprintf(ex->f, ", \"args\": {\"fence\": \"%llu:%llu\", \"ctx\": %llu, ",
 		(unsigned long long)j->fctx, (unsigned long long)j->fseq,
-		(unsigned long long)j->ctx_id, j->pid, j->tgid);
+		(unsigned long long)j->ctx_id);
+	fprintf(ex->f, "\"pid\": %u, \"tgid\": %u, \"status\": ", j->pid, j->tgid);
 	json_str(ex->f, gr_job_status(j, buf, sizeof(buf)));
 	gr_job_labels(j, buf, sizeof(buf));
 	fputs(", \"labels\": ", ex->f);
@@ -314,8 +317,9 @@ static void flow_end(struct exporter *ex, const char *ph, long si, __u64 ts,
 	const struct slice *s = &ex->sl[si];
 
 	ev_begin(ex);
-	fprintf(ex->f, "{\"ph\": \"%s\", \"name\": \"dependency\", \"cat\": \"dep\", \"id\": %lu, \"pid\": %d, \"tid\": %ld, ",
-		ph, id, dev_pid(ex, s->ring), tid_of(s->ring, s->kind, s->lane));
+	fprintf(ex->f, "{\"ph\": \"%s\", \"name\": \"dependency\", \"cat\": \"dep\", ", ph);
+	fprintf(ex->f, "\"id\": %lu, \"pid\": %d, \"tid\": %ld, ", id, dev_pid(ex, s->ring),
+		tid_of(s->ring, s->kind, s->lane));
 	ts_us(ex->f, ex, ts);
 	fputs(*ph == 'f' ? ", \"bp\": \"e\"}" : "}", ex->f);
 }
@@ -395,8 +399,8 @@ static void write_trace(struct exporter *ex)
 	size_t i;
 	int d;
 
-	fputs("{\"displayTimeUnit\": \"ns\", \"otherData\": {\"tool\": \"grtrace\", \"session_id\": ",
-	      ex->f);
+	fputs("{\"displayTimeUnit\": \"ns\",\n", ex->f);
+	fputs("\"otherData\": {\"tool\": \"grtrace\", \"session_id\": ", ex->f);
 	if (ex->t.have_info)
 		snprintf(sid, sizeof(sid), "%016llx", (unsigned long long)ex->t.info.session_id);
 	json_str(ex->f, sid);

@@ -6,6 +6,7 @@
 #define __GRTRACE_JOBS_H
 
 #include "stream.h"
+#include "utils.h"
 
 /* Derived per-job times, ns */
 enum gr_metric {
@@ -21,11 +22,11 @@ enum gr_metric {
 extern const char * const gr_metric_names[GR_M_NR];
 
 /* Labels */
-#define GR_L_LONG_QUEUE		(1U << 0)
-#define GR_L_SLOW_EXEC		(1U << 1)
-#define GR_L_PREEMPTED		(1U << 2)
-#define GR_L_ERROR		(1U << 3)
-#define GR_L_INCOMPLETE		(1U << 4)
+#define GR_L_LONG_QUEUE		BIT(0)
+#define GR_L_SLOW_EXEC		BIT(1)
+#define GR_L_PREEMPTED		BIT(2)
+#define GR_L_ERROR		BIT(3)
+#define GR_L_INCOMPLETE		BIT(4)
 #define GR_L_NR			5
 
 extern const char * const gr_label_names[GR_L_NR];

@@ -19,6 +19,7 @@
 #include <getopt.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -67,7 +68,8 @@ struct recorder {
 	bool started;		/* the session was started by us */
 };
 
-static volatile sig_atomic_t record_stop;
+/* Set by the SIGINT and SIGTERM handler; lock-free, so async-signal-safe. */
+static atomic_int record_stop;
 
 static void record_usage(const char *err)
 {
@@ -211,15 +213,15 @@ static int cmp_pending(const void *a, const void *b)
 	return x->gseq < y->gseq ? -1 : x->gseq > y->gseq;
 }
 
-/* Write the pending records up to gseq @upto, in gseq order. */
-static int flush(struct recorder *rc, __u64 upto)
+/* Write the pending records up to gseq @last, in gseq order. */
+static int flush(struct recorder *rc, __u64 last)
 {
 	unsigned char *keep;
 	size_t i, k, len = 0;
 	int ret = 0;
 
 	qsort(rc->pend, rc->nr_pend, sizeof(*rc->pend), cmp_pending);
-	for (i = 0; i < rc->nr_pend && rc->pend[i].gseq <= upto; i++) {
+	for (i = 0; i < rc->nr_pend && rc->pend[i].gseq <= last; i++) {
 		ret = write_all(rc, rc->arena + rc->pend[i].off, rc->pend[i].size);
 		if (ret)
 			return ret;
@@ -299,7 +301,7 @@ static int open_inputs(struct recorder *rc)
 	while (rc->files[rc->nr_files])
 		rc->nr_files++;
 	if (!rc->nr_files) {
-		err_msg("%s: no events<N> relay files: no session was started since grtrace was loaded (use -s)\n",
+		err_msg("%s: no events<N> files: no session since grtrace was loaded (try -s)\n",
 			grtrace_dir());
 		return -1;
 	}
@@ -360,7 +362,7 @@ static int record_loop(struct recorder *rc)
 {
 	__u64 end = rc->p->duration ? rc->t0 + rc->p->duration * NSEC_PER_SEC : 0;
 	bool tty = !rc->p->quiet && isatty(STDERR_FILENO);
-	__u64 next_tick = 0, upto;
+	__u64 next_tick = 0, last;
 	long n;
 
 	while (!record_stop && (!end || now_ns() < end)) {
@@ -368,9 +370,9 @@ static int record_loop(struct recorder *rc)
 			err_msg("poll: %s\n", strerror(errno));
 			return -1;
 		}
-		upto = rc->seen_gseq;
+		last = rc->seen_gseq;
 		n = drain(rc);
-		if (n < 0 || flush(rc, upto))
+		if (n < 0 || flush(rc, last))
 			return -1;
 		if (now_ns() >= next_tick) {
 			next_tick = now_ns() + NSEC_PER_SEC;

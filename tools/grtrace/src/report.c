@@ -294,8 +294,11 @@ static void realtime_str(__u64 ns, char *buf, size_t len)
 	struct tm tm;
 	size_t n;
 
-	gmtime_r(&sec, &tm);
-	n = strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm);
+	n = gmtime_r(&sec, &tm) ? strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm) : 0;
+	if (!n) {
+		snprintf(buf, len, "unknown time");
+		return;
+	}
 	snprintf(buf + n, len - n, ".%06llu UTC",
 		 (unsigned long long)(ns % NSEC_PER_SEC) / 1000);
 }
@@ -338,6 +341,7 @@ static void drops_str(const char *stats, char *buf, size_t len)
 
 static void header_text(struct report *rp)
 {
+	static const char newer[] = " (newer than this tool: new fields ignored)";
 	const struct gr_trace *t = &rp->t;
 	const struct grtrace_stream_info *si = &t->info;
 	FILE *f = rp->o.f;
@@ -351,16 +355,16 @@ static void header_text(struct report *rp)
 		features_str(si->features, buf, sizeof(buf));
 		fprintf(f, "  session   %016llx, format %u%s, clock %s, features %s\n",
 			(unsigned long long)si->session_id, si->version,
-			si->version > GRTRACE_FORMAT_VERSION ? " (newer than this tool's: new fields ignored)" : "",
+			si->version > GRTRACE_FORMAT_VERSION ? newer : "",
 			si->clock_id == GRTRACE_CLOCK_MONOTONIC ? "monotonic" : "other",
 			*buf ? buf : "none");
 		realtime_str(si->start_realtime, buf, sizeof(buf));
-		fprintf(f, "  started   %s (monotonic %llu.%09llu s), %u cpus, buffer %u KiB per cpu\n",
+		fprintf(f, "  started   %s (monotonic %llu.%09llu s), %u cpus, %u KiB buffers\n",
 			buf, (unsigned long long)si->start_ts / NSEC_PER_SEC,
 			(unsigned long long)si->start_ts % NSEC_PER_SEC, si->nr_cpus,
 			si->buffer_size / 1024);
 	} else {
-		fprintf(f, "  session   unknown: no STREAM_INFO record (read from the middle of a session)\n");
+		fprintf(f, "  session   unknown: no STREAM_INFO (the input starts mid-session)\n");
 	}
 	fprintf(f, "  span      %.6f ms: %zu records, %zu jobs\n",
 		(t->last_ts - t->first_ts) / 1e6, t->nr_ev, rp->jobs.nr);
@@ -371,9 +375,10 @@ static void header_text(struct report *rp)
 	if (t->first_gseq > 1)
 		fprintf(f, ", %llu before the first record",
 			(unsigned long long)t->first_gseq - 1);
-	fprintf(f, "\n  skipped   %llu records of unknown type; %llu payloads longer, %llu shorter than known\n",
-		(unsigned long long)t->unknown, (unsigned long long)t->longer,
-		(unsigned long long)t->shorter);
+	fprintf(f, "\n  skipped   %llu records of unknown type",
+		(unsigned long long)t->unknown);
+	fprintf(f, "; %llu longer, %llu shorter payloads than known\n",
+		(unsigned long long)t->longer, (unsigned long long)t->shorter);
 	drops_str(t->stats, buf, sizeof(buf));
 	fprintf(f, "  dropped   %s\n  devices  ", buf);
 	for (i = 0, k = 0; i < t->nr_rings; i++) {

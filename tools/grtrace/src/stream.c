@@ -129,6 +129,13 @@ static ssize_t gr_reader_fill(struct gr_reader *r)
 	return n;
 }
 
+static int bad_size(const struct gr_reader *r, const struct grtrace_record *h)
+{
+	err_msg("%s: offset %llu: bad record size %u, type 0x%x (not a multiple of 8 >= %u)\n",
+		r->path, (unsigned long long)r->off, h->size, h->type, GR_REC_MIN);
+	return -1;
+}
+
 /*
  * gr_reader_next - the next whole record of a file
  * @rec: set to the record, valid until the next call
@@ -147,12 +154,8 @@ int gr_reader_next(struct gr_reader *r, const struct grtrace_record **rec, __u64
 		avail = r->tail - r->head;
 		if (avail >= GR_REC_MIN) {
 			h = (const void *)(r->buf + r->head);
-			if (h->size < GR_REC_MIN || h->size % 8) {
-				err_msg("%s: offset %llu: bad record size %u (type 0x%x): it must be a multiple of 8, at least %u\n",
-					r->path, (unsigned long long)r->off,
-					h->size, h->type, GR_REC_MIN);
-				return -1;
-			}
+			if (h->size < GR_REC_MIN || h->size % 8)
+				return bad_size(r, h);
 			if (avail >= h->size) {
 				*rec = h;
 				*off = r->off;
@@ -302,7 +305,7 @@ static int take_info(struct gr_trace *t, const struct gr_event *ev,
 		return -1;
 	}
 	if (t->have_info && si.session_id != t->info.session_id) {
-		err_msg("%s: a second session (%016llx) in an input of session %016llx; give one session at a time\n",
+		err_msg("%s: a second session %016llx, after session %016llx: one at a time\n",
 			where(t, ev), (unsigned long long)si.session_id,
 			(unsigned long long)t->info.session_id);
 		return -1;
@@ -343,7 +346,6 @@ static int take_job(struct gr_trace *t, struct gr_event *ev,
 			gr_type_name(ev->type), ev->job.ring_id, GR_MAX_RINGS - 1);
 		return -1;
 	}
-	ev->job.comm[sizeof(ev->job.comm) - 1] = '\0';
 	r = ring_slot(t, ev->job.ring_id);
 	r->used = true;
 	r->by_type[ev->type]++;
@@ -478,14 +480,15 @@ static void live_rings(struct gr_trace *t)
 		r->known = true;
 		r->engine = gr_engine_parse(engine) < 0 ? GRTRACE_ENGINE_OTHER :
 			    gr_engine_parse(engine);
-		strcpy(r->dev, dev);
-		strcpy(r->name, name);
+		snprintf(r->dev, sizeof(r->dev), "%s", dev);
+		snprintf(r->name, sizeof(r->name), "%s", name);
 	}
 	free(s);
 }
 
 static int find_files(struct gr_trace *t, const char *path)
 {
+	bool live = !path;
 	struct stat st;
 	int n;
 
@@ -513,8 +516,11 @@ static int find_files(struct gr_trace *t, const char *path)
 	for (n = 0; t->files[n]; n++)
 		;
 	t->nr_files = n;
-	if (!n)
+	if (!n && !live)
 		err_msg("%s: no events<N> or events<N>.bin files in this directory\n",
+			path);
+	else if (!n)
+		err_msg("%s: no relay files: no session was started since grtrace was loaded\n",
 			path);
 	return n ? 0 : -1;
 }

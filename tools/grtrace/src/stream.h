@@ -15,7 +15,7 @@
  * follows the last kernel record, with gseq one above it and cpu
  * GR_TOOL_CPU; other readers skip it as a record of unknown type.
  */
-#define GR_TOOL_STATS		0xff00
+#define GR_TOOL_STATS		GRTRACE_EV_USER
 #define GR_TOOL_CPU		0xffffffffU
 
 #define GR_REC_MIN		((unsigned int)sizeof(struct grtrace_record))

@@ -41,6 +41,16 @@ const char *grtrace_dir(void)
 	return path;
 }
 
+static void dir_error(const char *dir, int err)
+{
+	if (err == EACCES || err == EPERM)
+		err_msg("permission denied on %s: grtrace needs root\n", dir);
+	else if (err == ENOENT)
+		err_msg("%s does not exist: no CONFIG_GRTRACE or module not loaded\n", dir);
+	else
+		err_msg("cannot access %s: %s\n", dir, strerror(err));
+}
+
 /*
  * grtrace_dir_check - say in one sentence why grtrace cannot be used
  *
@@ -52,18 +62,11 @@ int grtrace_dir_check(void)
 	struct stat st;
 
 	if (!dir) {
-		err_msg("debugfs is not mounted and could not be mounted; run 'mount -t debugfs none /sys/kernel/debug' as root\n");
+		err_msg("debugfs is not mounted (mount -t debugfs none /sys/kernel/debug)\n");
 		return -1;
 	}
 	if (stat(dir, &st)) {
-		if (errno == EACCES || errno == EPERM)
-			err_msg("permission denied on %s: the grtrace files are only accessible to root\n",
-				dir);
-		else if (errno == ENOENT)
-			err_msg("%s does not exist: this kernel has no grtrace (CONFIG_GRTRACE) or the grtrace module is not loaded (modprobe grtrace)\n",
-				dir);
-		else
-			err_msg("cannot access %s: %s\n", dir, strerror(errno));
+		dir_error(dir, errno);
 		return -1;
 	}
 	if (!S_ISDIR(st.st_mode)) {
@@ -71,8 +74,7 @@ int grtrace_dir_check(void)
 		return -1;
 	}
 	if (access(dir, R_OK | X_OK)) {
-		err_msg("permission denied on %s: the grtrace files are only accessible to root\n",
-			dir);
+		dir_error(dir, errno);
 		return -1;
 	}
 	return 0;

@@ -15,8 +15,15 @@
 
 extern int config_debug;
 
-void err_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void debug_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+#ifndef __printf
+#define __printf(a, b)	__attribute__((__format__(__printf__, a, b)))
+#endif
+#ifndef BIT
+#define BIT(n)		(1U << (n))
+#endif
+
+__printf(1, 2) void err_msg(const char *fmt, ...);
+__printf(1, 2) void debug_msg(const char *fmt, ...);
 
 void *xzalloc(size_t size);
 void *xrealloc(void *ptr, size_t nmemb, size_t size);

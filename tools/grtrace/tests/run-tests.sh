@@ -140,21 +140,22 @@ result $? "export --chrome - (stdout)"
 
 # ---- other format versions ----
 run report -i "$W/gen/newer.bin" -f json && $C json "$E" "$W/out" 2> "$W/err" &&
-	python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["session"]
-sys.exit(not (s["newer_format"] and s["unknown_records"] == 1 and s["longer_payloads"] > 0))' "$W/out"
+	grep -q '"newer_format": true' "$W/out" && grep -q '"unknown_records": 1,' "$W/out" &&
+	grep -q '"longer_payloads": 36,' "$W/out"
 result $? "newer format: unknown type and longer payloads skipped"
 run report -i "$W/gen/older.bin" -f json && $C json "$E" "$W/out" comm,pid 2> "$W/err" &&
 	grep -q '"shorter_payloads": 32' "$W/out"
 result $? "older format: shorter payloads zero-filled"
 
 # ---- corrupt input: exit 1 with the byte offset, no crash, no hang ----
-for name in $(python3 -c 'import json,sys; print(" ".join(json.load(open(sys.argv[1]))["corrupt"]))' "$E"); do
-	off=$(python3 -c 'import json,sys; o=json.load(open(sys.argv[1]))["corrupt"][sys.argv[2]]
-print("[0-9]+" if o is None else o)' "$E" "$name")
+corrupt=$(python3 -c 'import json, sys
+for k, v in json.load(open(sys.argv[1]))["corrupt"].items():
+    print(k, "[0-9]+" if v is None else v)' "$E")
+while read -r name off; do
 	f=$W/gen/$name.bin
 	expect_fail "corrupt $name: report" "$f: offset $off: " report -i "$f"
 	expect_fail "corrupt $name: export" "$f: offset $off: " export -i "$f" --chrome "$W/x.json"
-done
+done <<< "$corrupt"
 expect_fail "missing input file" "nothere: No such file" report -i "$W/nothere"
 mkdir -p "$W/emptydir"
 expect_fail "directory without events files" "no events<N>" report -i "$W/emptydir"
