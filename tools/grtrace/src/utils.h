@@ -16,7 +16,7 @@
 extern int config_debug;
 
 #ifndef __printf
-#define __printf(a, b)	__attribute__((__format__(__printf__, a, b)))
+#define __printf(a, b)	__attribute__((format(printf, a, b)))
 #endif
 #ifndef BIT
 #define BIT(n)		(1U << (n))
