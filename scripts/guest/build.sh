@@ -25,6 +25,10 @@ for t in grtrace; do
 	done
 done
 
+# The grtrace tool, against this kernel's uapi header.
+make -C "$SRC/tools/grtrace" -s O="$CACHE/grtrace-tool" UAPI_INCLUDE="$BUILD/hdr/include"
+install -m 0755 "$CACHE/grtrace-tool/grtrace" "$stage/opt/grtrace/bin/"
+
 extra="$stage/opt/grtrace:/opt/grtrace"
 [ -d "$BUILD/modroot/lib/modules" ] && extra="$extra $BUILD/modroot/lib/modules:/lib/modules"
 GUEST_EXTRA_DIRS="$extra" "$ROOT/scripts/guest/mkinitramfs.sh" "$CACHE/initramfs.cpio.gz"

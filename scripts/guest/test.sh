@@ -24,5 +24,13 @@ for check in "python3 $ROOT/scripts/guest/verdict.py $out/serial.log" \
 	p=${last%% passed*}; f=${last#*passed, }; f=${f%% failed*}
 	pass=$((pass + ${p:-0})); fail=$((fail + ${f:-1}))
 done
+# What the grtrace tool wrote in the guest must be valid JSON.
+for f in cli/report.json cli/trace.json; do
+	if python3 -m json.tool "$out/share/$f" > /dev/null 2>&1; then
+		echo "PASS guest: $f is valid JSON"; pass=$((pass + 1))
+	else
+		echo "FAIL guest: $f is valid JSON"; fail=$((fail + 1))
+	fi
+done
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

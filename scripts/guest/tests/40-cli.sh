@@ -1,0 +1,40 @@
+#!/bin/sh
+# The grtrace tool on a live kernel: control, a recording taken while
+# virtio-gpu runs a KMS workload, and reports of it.
+G=/opt/grtrace/bin/grtrace
+O=${GRTRACE_OUT:-/tmp}/cli
+mkdir -p "$O"
+rc=0
+t() {	# t NAME CMD...: one result line
+	name=$1; shift
+	if "$@" > /tmp/cli.out 2>&1; then r=PASS; else r=FAIL; rc=1; fi
+	echo "GRTRACE-TEST: cli.$name $r"
+	[ $r = PASS ] || sed 's/^/    /' /tmp/cli.out
+}
+nt() {	# nt NAME CMD...: the command must fail, with a message
+	name=$1; shift
+	if "$@" > /tmp/cli.out 2>&1 || [ ! -s /tmp/cli.out ]; then r=FAIL; rc=1; else r=PASS; fi
+	echo "GRTRACE-TEST: cli.$name $r"
+}
+
+$G stop > /dev/null 2>&1
+t config $G config level=verbose filter_ring_id=-1 reset_stats=1
+nt config-invalid $G config nosuchkey=1
+t config-unchanged sh -c "$G config | grep -qx 'level=verbose'"
+t start $G start
+t status sh -c "$G status | grep -q running"
+$G record -o "$O/rec.grt" -d 4 > "$O/record.out" 2>&1 &
+rec=$!
+sleep 1
+/opt/grtrace/bin/grtrace_dirtyfb /dev/dri/card0 15 > "$O/dirtyfb.out"
+t record wait $rec
+t stop $G stop
+nt stop-twice $G stop
+t report sh -c "$G report -i $O/rec.grt > $O/report.txt"
+t report-has-program grep -q grtrace_dirtyfb "$O/report.txt"
+t report-csv sh -c "$G report -i $O/rec.grt --format csv > $O/report.csv"
+t report-json sh -c "$G report -i $O/rec.grt --format json > $O/report.json"
+t export sh -c "$G export --chrome $O/trace.json -i $O/rec.grt"
+nt bad-input sh -c "head -c 100 $O/rec.grt > /tmp/cut.grt; $G report -i /tmp/cut.grt"
+$G config level=normal > /dev/null
+exit $rc
