@@ -36,6 +36,7 @@ step() {
 step verdict-selftest "$ROOT/scripts/guest/test-verdict.sh"
 step check-series python3 "$ROOT/scripts/gen-series.py" --check
 step cli "$ROOT/scripts/test-cli.sh"
+step plugin "$ROOT/scripts/test-plugin.sh"
 step tree "$ROOT/scripts/tree.sh"
 step gitam "$ROOT/scripts/gitam-check.sh"
 step checkpatch "$ROOT/scripts/checkpatch.sh"
