@@ -35,8 +35,6 @@ step() {
 
 step verdict-selftest "$ROOT/scripts/guest/test-verdict.sh"
 step check-series python3 "$ROOT/scripts/gen-series.py" --check
-step cli "$ROOT/scripts/test-cli.sh"
-step plugin "$ROOT/scripts/test-plugin.sh"
 step tree "$ROOT/scripts/tree.sh"
 step gitam "$ROOT/scripts/gitam-check.sh"
 step checkpatch "$ROOT/scripts/checkpatch.sh"
@@ -48,6 +46,9 @@ step build-novirtio "$ROOT/scripts/build-config.sh" novirtio var
 step uml-kunit "$ROOT/scripts/uml-kunit.sh"
 step initramfs "$ROOT/scripts/guest/build.sh"
 step guest "$ROOT/scripts/guest/test.sh"
+# These also read the recordings the guest just made.
+step cli "$ROOT/scripts/test-cli.sh"
+step plugin "$ROOT/scripts/test-plugin.sh"
 
 log "logs in $logdir"
 echo "$total_pass passed, $total_fail failed"
