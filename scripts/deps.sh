@@ -7,7 +7,8 @@ set -euo pipefail
 pkgs=(linux-source-6.12 build-essential flex bison bc libelf-dev libssl-dev
       dwarves kmod cpio rsync python3 quilt sparse ccache patch git
       qemu-system-x86 qemu-system-data busybox-static
-      trace-cmd libtracefs-dev libtraceevent-dev libtracecmd-dev pkg-config)
+      trace-cmd libtracefs-dev libtraceevent-dev libtracecmd-dev pkg-config
+      valgrind)
 
 missing=()
 for p in "${pkgs[@]}"; do
