@@ -9,11 +9,12 @@
 #   n          CONFIG_GRTRACE=n: the drivers exactly as without the series
 #   nobridge   GRTRACE=y without the DRM scheduler hooks
 #   novirtio   GRTRACE=y without the virtio-gpu hooks
+#   nohooks    GRTRACE=y without either
 # Variants sharing DIR rebuild only what the configuration change touches.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-variant=${1:?usage: build-config.sh m|n|nobridge|novirtio [DIR]}
+variant=${1:?usage: build-config.sh m|n|nobridge|novirtio|nohooks [DIR]}
 dir=$CACHE/build-x86-${2:-$variant}
 case $variant in
 m)        opts="-m GRTRACE -m GRTRACE_KUNIT_TEST -m GRTRACE_SCHED_KUNIT_TEST"
@@ -22,6 +23,8 @@ n)        opts="-d GRTRACE"; want="# CONFIG_GRTRACE is not set" ;;
 nobridge) opts="-e GRTRACE -d GRTRACE_DRM_BRIDGE -e GRTRACE_VIRTIO_GPU"
 	  want="# CONFIG_GRTRACE_DRM_BRIDGE is not set" ;;
 novirtio) opts="-e GRTRACE -e GRTRACE_DRM_BRIDGE -d GRTRACE_VIRTIO_GPU"
+	  want="# CONFIG_GRTRACE_VIRTIO_GPU is not set" ;;
+nohooks)  opts="-e GRTRACE -d GRTRACE_DRM_BRIDGE -d GRTRACE_VIRTIO_GPU"
 	  want="# CONFIG_GRTRACE_VIRTIO_GPU is not set" ;;
 *)        die "unknown variant $variant" ;;
 esac
