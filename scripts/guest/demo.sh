@@ -14,6 +14,11 @@ mkdir -p "$res"
 	--log "$res/serial.log" --timeout "${GUEST_TIMEOUT:-600}" \
 	--append "grtrace.mode=demo kunit.enable=0"
 [ -s "$res/trace.dat" ] || die "the guest wrote no trace.dat; see $res/serial.log"
+
+# The host side tools: the grtrace CLI and the trace-cmd plugin.
+tool=$CACHE/host-tools
+make -C "$ROOT/tools/grtrace" -s O="$tool/grtrace" UAPI_INCLUDE="$ROOT" >/dev/null
+make -C "$ROOT/tools/tracing/grtrace-plugin" -s O="$tool/plugin" >/dev/null
 {
 	echo "# grtrace demo: $(date -u '+%F %T UTC')"
 	echo "# kernel: $(sed -n 's/.*Linux version \([^ ]*\).*/\1/p' "$res/serial.log" | head -1)"
@@ -31,6 +36,17 @@ mkdir -p "$res"
 	echo
 	echo "## relay files"
 	ls -l "$res"/events*.bin 2>/dev/null | awk '{print $5, $NF}'
+	echo
+	echo "## grtrace report -i $res --per-ring --per-process"
+	"$tool/grtrace/grtrace" report -i "$res" --per-ring --per-process
+	echo
+	echo "## grtrace report -i $res --topn 10"
+	"$tool/grtrace/grtrace" report -i "$res" --topn 10
+	echo
+	echo "## trace-cmd report with plugin_grtrace (first job lines)"
+	TRACEEVENT_PLUGIN_DIR=$tool/plugin trace-cmd report -i "$res/trace.dat" 2>/dev/null |
+		grep -m 12 'grtrace_'
 } > "$res/report.txt"
+"$tool/grtrace/grtrace" export --chrome "$res/trace.json" -i "$res"
 cat "$res/report.txt"
-log "results in $res (trace.dat, events*.bin, report.txt, serial.log)"
+log "results in $res (trace.dat, events*.bin, report.txt, trace.json for ui.perfetto.dev, serial.log)"
