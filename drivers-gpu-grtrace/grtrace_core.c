@@ -147,25 +147,44 @@ static atomic64_t grtrace_gseq;
 static DECLARE_BITMAP(grtrace_described, GRTRACE_MAX_RINGS);
 
 /*
- * Reserve a record on this CPU's buffer and fill its header.  Called with
- * interrupts disabled.
+ * A record is filled in place and only then shown to readers, by advancing
+ * the buffer offset in grtrace_publish(): a reader of the relay file on
+ * another CPU never sees a record half written, as it could after
+ * relay_reserve(), which advances the offset first.  Both are called with
+ * interrupts disabled, so nothing else writes this CPU's buffer in between.
+ *
+ * Returns the payload of a record with its header filled in, or NULL when
+ * the buffer is full.
  */
 static void *grtrace_reserve(struct grtrace_cpu *pc, u16 type, size_t len,
 			     u64 ts)
 {
+	struct rchan_buf *buf = *this_cpu_ptr(grtrace_chan->buf);
+	size_t size = sizeof(struct grtrace_record) + len;
 	struct grtrace_record *rec;
 
-	rec = relay_reserve(grtrace_chan, sizeof(*rec) + len);
-	if (!rec)
+	if (unlikely(buf->offset + size > grtrace_chan->subbuf_size) &&
+	    !relay_switch_subbuf(buf, size))
 		return NULL;
 
+	rec = buf->data + buf->offset;
 	rec->type = type;
-	rec->size = sizeof(*rec) + len;
+	rec->size = size;
 	rec->cpu = smp_processor_id();
 	rec->ts = ts;
 	rec->gseq = atomic64_inc_return(&grtrace_gseq);
 	rec->cseq = ++pc->cseq;
 	return rec + 1;
+}
+
+/* Show the record of @len payload bytes grtrace_reserve() returned. */
+static void grtrace_publish(size_t len)
+{
+	struct rchan_buf *buf = *this_cpu_ptr(grtrace_chan->buf);
+
+	/* The record must be complete before the offset that shows it. */
+	smp_wmb();
+	buf->offset += sizeof(struct grtrace_record) + len;
 }
 
 static void grtrace_fill_ring_info(struct grtrace_ring_info *ri,
@@ -188,6 +207,7 @@ static bool grtrace_describe(struct grtrace_cpu *pc,
 	if (!ri)
 		return false;
 	grtrace_fill_ring_info(ri, ring);
+	grtrace_publish(sizeof(*ri));
 	return true;
 }
 
@@ -260,6 +280,7 @@ static void grtrace_probe(void *data, const struct grtrace_event *ev)
 		goto drop;
 	}
 	memcpy(p, &ev->job, sizeof(*p));
+	grtrace_publish(sizeof(*p));
 
 	pc->t.written++;
 	pc->t.bytes_written += size;
@@ -382,6 +403,7 @@ static int grtrace_describe_ring(const struct grtrace_ring *ring, void *data)
 			     sizeof(*ri), ktime_get_mono_fast_ns());
 	if (ri) {
 		grtrace_fill_ring_info(ri, ring);
+		grtrace_publish(sizeof(*ri));
 		set_bit(ring->id, grtrace_described);
 	}
 	local_irq_restore(flags);
@@ -413,6 +435,7 @@ static int grtrace_write_header(void)
 		si->nr_cpus = num_possible_cpus();
 		si->nr_rings = nr_rings;
 		si->buffer_size = grtrace_chan_size;
+		grtrace_publish(sizeof(*si));
 	}
 	local_irq_restore(flags);
 	if (!si)
