@@ -191,6 +191,22 @@ def generate():
                 '\n' + body + '---\n' + diffstat(diff) + '\n' + diff +
                 '-- \n2.39.5\n\n')
         out[name] = text
+    # The cover letter: its text, the subjects and the diffstat of the series.
+    cover = os.path.join(ROOT, 'scripts/series/0000-cover-letter.msg')
+    if os.path.exists(cover):
+        hdr, body = parse_msg(cover)
+        shortlog = ''.join(f'  {i:02d}/{total:02d} '
+                           f'{gen[n][0]["subject"] if n in gen else n}\n'
+                           for i, n in enumerate(names, 1))
+        diffs = ''.join(out[n][out[n].index('diff --git'):] for n in names if n in out)
+        out['0000-cover-letter.patch'] = (
+            'From 0000000000000000000000000000000000000000 '
+            'Mon Sep 17 00:00:00 2001\n'
+            f'From: {hdr["from"]}\n'
+            f'Date: {hdr["date"]}\n'
+            f'Subject: [PATCH 00/{total:02d}] {hdr["subject"]}\n'
+            '\n' + body + '\n' + shortlog + '\n' + diffstat(diffs) +
+            '\n-- \n2.39.5\n\n')
     return names, out
 
 
@@ -203,7 +219,8 @@ def main():
     names, out = generate()
     pdir = os.path.join(ROOT, 'patches')
     stale = []
-    for name in names:
+    for name in names + (['0000-cover-letter.patch']
+                         if '0000-cover-letter.patch' in out else []):
         path = os.path.join(pdir, name)
         if name not in out:
             if not os.path.exists(path):
