@@ -152,16 +152,17 @@ check_lines() {
 				dur("total", sub_[f])
 				ntotal++
 			}
-			# as of END, or START for queue=
+			# as of END, or START for queue= (only with a START)
 			tt = t
 			t = end_[f]
 			if ((f in end_) && (f in sta))
 				dur("exec", sta[f])
 			else if ((f in end_) && (f in com))
 				dur("device", com[f])
-			t = (f in sta) ? sta[f] : end_[f]
-			if ((f in com) && ((f in sta) || (f in end_)))
+			if ((f in com) && (f in sta)) {
+				t = sta[f]
 				dur("queue", com[f])
+			}
 			t = tt
 		}
 	}
@@ -342,7 +343,7 @@ grtrace_complete: complete card0 gfx0 9 fence=5:2 status=-ETIME
 grtrace_submit: submit card0 gfx0 compute fence=5:1 pid=43 comm=glxgears depth=1
 grtrace_commit: commit card0 gfx0 compute fence=5:1
 grtrace_end: end card0 gfx0 compute fence=5:1 device=3.000us
-grtrace_complete: complete card0 gfx0 compute fence=5:1 status=-ECANCELED device=3.000us total=7.123us queue=3.000us
+grtrace_complete: complete card0 gfx0 compute fence=5:1 status=-ECANCELED device=3.000us total=7.123us
 EOF
 : > "$OUT/vg"
 harness "$OUT"/fmt/* < "$OUT/in" > "$OUT/got" &&

@@ -10,7 +10,7 @@
  * same job show durations, from the record timestamps, in microseconds:
  *
  *	exec=	START -> END		device=	COMMIT -> END, without START
- *	queue=	COMMIT -> START, or COMMIT -> END without START
+ *	queue=	COMMIT -> START, when the driver reports START
  *	total=	SUBMIT -> COMPLETE	wait=	sync_wait_enter -> exit
  *
  * A duration is printed only when its first event was printed before,
@@ -367,10 +367,9 @@ static void gr_job_event(struct trace_seq *s, struct tep_event *event,
 		else if (gr_seen(job, GR_END))
 			gr_put_stage(s, "device", job, GR_COMMIT, job->ts[GR_END]);
 		gr_put_stage(s, "total", job, GR_SUBMIT, ts);
+		/* Without START, "device" is already COMMIT -> END. */
 		if (gr_seen(job, GR_START))
 			gr_put_stage(s, "queue", job, GR_COMMIT, job->ts[GR_START]);
-		else if (gr_seen(job, GR_END))
-			gr_put_stage(s, "queue", job, GR_COMMIT, job->ts[GR_END]);
 		break;
 	case GR_WAIT_EXIT:
 		if (dep)
