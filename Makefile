@@ -6,6 +6,7 @@
 #   make demo    build the patched kernel, boot it in QEMU, trace a real
 #                virtio-gpu workload; results in ./results/demo
 #   make test    every test; the last line is "N passed, N failed"
+#   make bench   cost per event of each sink vs a bare TRACE_EVENT
 #
 # Caches live in $(GRTRACE_CACHE) (default ~/.cache/grtrace).  Set
 # KERNEL_SRC=/path to use a kernel tree of your own instead of the
@@ -15,12 +16,12 @@ SHELL := /bin/bash
 S := scripts
 
 .PHONY: all help deps series check-series tree kernel uml-kunit initramfs \
-	guest-test test demo checkpatch gitam-check clean
+	guest-test test demo bench checkpatch gitam-check clean
 
 all: help
 
 help:
-	@sed -n '3,14s/^# \{0,1\}//p' Makefile
+	@sed -n '3,15s/^# \{0,1\}//p' Makefile
 
 deps:
 	@$(S)/deps.sh
@@ -57,6 +58,9 @@ test: deps
 
 demo: initramfs
 	@$(S)/guest/demo.sh
+
+bench: initramfs
+	@$(S)/bench.sh
 
 clean:
 	rm -rf results
