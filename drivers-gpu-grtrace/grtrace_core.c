@@ -58,6 +58,7 @@
 #define GRTRACE_MAX_BUFFER_SIZE		SZ_256M
 #define GRTRACE_MAX_SUBBUF_SIZE		SZ_256K
 #define GRTRACE_HIST_BUCKETS		24	/* log2 ns: 1 ns .. 8 ms and more */
+#define GRTRACE_HIST_EVERY		64	/* latency_hist samples 1 event in 64 */
 #define GRTRACE_SEC_SLOTS		16	/* per-second counters kept */
 #define GRTRACE_ALL_TYPES		(BIT(GRTRACE_EV_NR) - 1)
 #define GRTRACE_ALL_ENGINES		(BIT(GRTRACE_ENGINE_NR) - 1)
@@ -120,6 +121,8 @@ struct grtrace_sec {
  */
 struct grtrace_cpu {
 	u64 cseq;
+	u64 sec_end;		/* ts where the current second slot ends */
+	struct grtrace_sec *cur_sec;
 	struct grtrace_totals t;
 	u64 hist[GRTRACE_HIST_BUCKETS];
 	struct grtrace_sec sec[GRTRACE_SEC_SLOTS];
@@ -226,15 +229,22 @@ static int grtrace_verdict(const struct grtrace_event *ev)
 	return -1;
 }
 
+/* Count an event in its second; a division only once a second. */
 static void grtrace_account_sec(struct grtrace_cpu *pc, u64 ts, bool written)
 {
-	u64 sec = div_u64(ts, NSEC_PER_SEC);
-	struct grtrace_sec *s = &pc->sec[sec % GRTRACE_SEC_SLOTS];
+	struct grtrace_sec *s = pc->cur_sec;
 
-	if (s->sec != sec) {
-		s->sec = sec;
-		s->written = 0;
-		s->dropped = 0;
+	if (unlikely(!s || ts >= pc->sec_end)) {
+		u64 sec = div_u64(ts, NSEC_PER_SEC);
+
+		s = &pc->sec[sec % GRTRACE_SEC_SLOTS];
+		if (s->sec != sec) {
+			s->sec = sec;
+			s->written = 0;
+			s->dropped = 0;
+		}
+		pc->cur_sec = s;
+		pc->sec_end = (sec + 1) * NSEC_PER_SEC;
 	}
 	if (written)
 		s->written++;
@@ -286,8 +296,11 @@ static void grtrace_probe(void *data, const struct grtrace_event *ev)
 	pc->t.bytes_written += size;
 	pc->t.by_type[ev->type]++;
 	grtrace_account_sec(pc, ts, true);
-	cost = ktime_get_mono_fast_ns() - ts;
-	pc->hist[min_t(u32, ilog2(cost | 1), GRTRACE_HIST_BUCKETS - 1)]++;
+	/* The write cost of one event in GRTRACE_HIST_EVERY: a clock read. */
+	if (unlikely(!(pc->t.written % GRTRACE_HIST_EVERY))) {
+		cost = ktime_get_mono_fast_ns() - ts;
+		pc->hist[min_t(u32, ilog2(cost | 1), GRTRACE_HIST_BUCKETS - 1)]++;
+	}
 	local_irq_restore(flags);
 	return;
 
@@ -569,6 +582,7 @@ static void grtrace_reset_cpu_stats(void *unused)
 	memset(&pc->t, 0, sizeof(pc->t));
 	memset(pc->hist, 0, sizeof(pc->hist));
 	memset(pc->sec, 0, sizeof(pc->sec));
+	pc->cur_sec = NULL;
 }
 
 /**
