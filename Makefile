@@ -16,7 +16,7 @@ SHELL := /bin/bash
 S := scripts
 
 .PHONY: all help deps series check-series tree kernel uml-kunit initramfs \
-	guest-test test demo bench checkpatch gitam-check clean
+	guest-test test demo bench bisect bisect-full checkpatch gitam-check clean
 
 all: help
 
@@ -49,6 +49,12 @@ guest-test: initramfs
 
 checkpatch: tree
 	@$(S)/checkpatch.sh
+
+bisect: kernel
+	@$(S)/bisect-check.sh
+
+bisect-full: kernel
+	@FULL=1 $(S)/bisect-check.sh
 
 gitam-check: deps
 	@$(S)/gitam-check.sh

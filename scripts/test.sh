@@ -40,6 +40,7 @@ step gitam "$ROOT/scripts/gitam-check.sh"
 step checkpatch "$ROOT/scripts/checkpatch.sh"
 step kernel-doc "$ROOT/scripts/kernel-doc-check.sh"
 step kernel "$ROOT/scripts/kernel.sh"
+step bisect "$ROOT/scripts/bisect-check.sh"
 step build-m "$ROOT/scripts/build-config.sh" m
 step build-n "$ROOT/scripts/build-config.sh" n var
 step build-nobridge "$ROOT/scripts/build-config.sh" nobridge var
