@@ -408,17 +408,12 @@ static int grtrace_count_ring(const struct grtrace_ring *ring, void *data)
 
 static int grtrace_describe_ring(const struct grtrace_ring *ring, void *data)
 {
-	struct grtrace_ring_info *ri;
 	unsigned long flags;
 
 	local_irq_save(flags);
-	ri = grtrace_reserve(this_cpu_ptr(&grtrace_cpu), GRTRACE_EV_METADATA,
-			     sizeof(*ri), ktime_get_mono_fast_ns());
-	if (ri) {
-		grtrace_fill_ring_info(ri, ring);
-		grtrace_publish(sizeof(*ri));
+	if (grtrace_describe(this_cpu_ptr(&grtrace_cpu), ring,
+			     ktime_get_mono_fast_ns()))
 		set_bit(ring->id, grtrace_described);
-	}
 	local_irq_restore(flags);
 	return 0;
 }
