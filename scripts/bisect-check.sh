@@ -18,7 +18,7 @@ if [ ! -f "$src/Makefile" ]; then
 	mv "$work/$(basename "$TARBALL" .tar.xz)" "$src"
 fi
 
-mapfile -t patches < <(grep -v '^#' "$ROOT/series" | sed '/^$/d')
+mapfile -t patches < <(series_patches)
 export QUILT_PATCHES=.bisect/patches QUILT_PC=.pc
 cd "$src"
 [ -f .pc/applied-patches ] && quilt pop -a -f -q > /dev/null

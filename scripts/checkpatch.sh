@@ -16,7 +16,7 @@ justified() {
 }
 
 pass=0 fail=0
-for p in $(grep -v '^#' "$ROOT/series" | sed '/^$/d'); do
+for p in $(series_patches); do
 	msgs=$(cd "$SRC" && perl scripts/checkpatch.pl --strict --no-tree -q --terse \
 		--showfile --ignore FILE_PATH_CHANGES "$ROOT/patches/$p" 2>&1 |
 		grep -v '^total: ')

@@ -8,10 +8,9 @@ set -euo pipefail
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-patches=$(grep -v '^#' "$ROOT/series" | sed '/^$/d;s#^#'"$ROOT"'/patches/#')
+patches=$(series_patches | sed "s#^#$ROOT/patches/#")
 touched=$(cat $patches | sed -n 's#^diff --git a/\([^ ]*\) b/.*#\1#p' | sort -u)
-created=$(cat $patches | awk '/^diff --git/ {f=$3; sub("^a/", "", f)}
-	/^new file mode/ {print f}' | sort -u)
+created=$(series_created)
 existing=$(comm -23 <(echo "$touched") <(echo "$created"))
 
 top=$(basename "$TARBALL" .tar.xz)

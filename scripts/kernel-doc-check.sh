@@ -5,9 +5,7 @@
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-files=$(grep -v '^#' "$ROOT/series" | sed '/^$/d;s#^#'"$ROOT"'/patches/#' | xargs cat |
-	awk '/^diff --git/ {f=$3; sub("^a/", "", f)} /^new file mode/ {print f}' |
-	grep -E '\.[ch]$' | grep -v '^tools/' | sort -u)
+files=$(series_created | grep -E '\.[ch]$' | grep -v '^tools/')
 out=$(cd "$SRC" && scripts/kernel-doc -none -Wall $files 2>&1)
 if [ -z "$out" ]; then
 	echo "PASS kernel-doc: $(wc -w <<<"$files") files"

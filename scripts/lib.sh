@@ -11,5 +11,12 @@ export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
 export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$CACHE}
 export CCACHE_NOHASHDIR=1
 JOBS=${JOBS:-$(nproc)}
+# The patches of the series, in order.
+series_patches() { grep -v '^#' "$ROOT/series" | sed '/^$/d'; }
+# Kernel paths of the files the series creates.
+series_created() {
+	series_patches | sed "s#^#$ROOT/patches/#" | xargs cat |
+		awk '/^diff --git/ {f=$3; sub("^a/", "", f)} /^new file mode/ {print f}' | sort -u
+}
 log() { printf '%s\n' "grtrace: $*" >&2; }
 die() { log "$*"; exit 1; }

@@ -13,7 +13,7 @@ if [ ! -f "$SRC/Makefile" ]; then
 	tar -C "$CACHE" -xf "$TARBALL"
 fi
 
-stamp=$(cd "$ROOT" && cat series $(grep -v '^#' series | sed '/^$/d;s#^#patches/#') | sha1sum | cut -d' ' -f1)
+stamp=$(cd "$ROOT" && cat series $(series_patches | sed 's#^#patches/#') | sha1sum | cut -d' ' -f1)
 cd "$SRC"
 [ "$(cat .grtrace/stamp 2>/dev/null)" = "$stamp" ] && exit 0
 
@@ -28,7 +28,7 @@ fi
 rm -rf .grtrace .pc
 mkdir -p .grtrace/patches
 cp "$ROOT"/patches/*.patch .grtrace/patches/
-grep -v '^#' "$ROOT/series" | sed '/^$/d' > .grtrace/patches/series
+series_patches > .grtrace/patches/series
 if [ -s .grtrace/patches/series ]; then
 	quilt push -a -q >/dev/null || die "the series does not apply to $SRC"
 fi
