@@ -3,6 +3,8 @@
  * grtrace core: the relay stream, its governance and the debugfs interface.
  */
 
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/bitmap.h>
 #include <linux/cpumask.h>
 #include <linux/ctype.h>
@@ -24,6 +26,7 @@
 #include <linux/timekeeping.h>
 #include <linux/tracepoint.h>
 #include <linux/uaccess.h>
+#include <linux/wait.h>
 #include <kunit/visibility.h>
 
 #include <trace/events/grtrace.h>
@@ -91,6 +94,10 @@ static const char * const grtrace_type_names[GRTRACE_EV_NR] = {
 static const char * const grtrace_drop_names[GRTRACE_DROP_NR] = {
 	[GRTRACE_DROP_FILTERED]	= "filtered",
 	[GRTRACE_DROP_OVERRUN]	= "overrun",
+	[GRTRACE_DROP_SAMPLED]	= "sampled",
+	[GRTRACE_DROP_BACKPRESSURE] = "backpressure",
+	[GRTRACE_DROP_RATE_LIMITED] = "rate_limited",
+	[GRTRACE_DROP_UNTRACKED] = "untracked",
 };
 
 /**
@@ -148,6 +155,8 @@ static bool grtrace_running;			/* grtrace_lock */
 static u64 grtrace_session_id;
 static atomic64_t grtrace_gseq;
 static DECLARE_BITMAP(grtrace_described, GRTRACE_MAX_RINGS);
+/* Readers of the merged stream wait here for data or the end of a session. */
+static DECLARE_WAIT_QUEUE_HEAD(grtrace_pipe_wait);
 
 /*
  * A record is filled in place and only then shown to readers, by advancing
@@ -190,8 +199,8 @@ static void grtrace_publish(size_t len)
 	buf->offset += sizeof(struct grtrace_record) + len;
 }
 
-static void grtrace_fill_ring_info(struct grtrace_ring_info *ri,
-				   const struct grtrace_ring *ring)
+void grtrace_fill_ring_info(struct grtrace_ring_info *ri,
+			    const struct grtrace_ring *ring)
 {
 	memset(ri, 0, sizeof(*ri));
 	ri->ring_id = ring->id;
@@ -200,16 +209,23 @@ static void grtrace_fill_ring_info(struct grtrace_ring_info *ri,
 	strscpy(ri->name, ring->name, sizeof(ri->name));
 }
 
-/* Write a METADATA record for @ring.  Interrupts disabled. */
+/*
+ * Write a METADATA record for @ring, or for @src when @ring is NULL.
+ * Interrupts disabled.
+ */
 static bool grtrace_describe(struct grtrace_cpu *pc,
-			     const struct grtrace_ring *ring, u64 ts)
+			     const struct grtrace_ring *ring,
+			     const struct grtrace_ring_info *src, u64 ts)
 {
 	struct grtrace_ring_info *ri;
 
 	ri = grtrace_reserve(pc, GRTRACE_EV_METADATA, sizeof(*ri), ts);
 	if (!ri)
 		return false;
-	grtrace_fill_ring_info(ri, ring);
+	if (ring)
+		grtrace_fill_ring_info(ri, ring);
+	else
+		memcpy(ri, src, sizeof(*ri));
 	grtrace_publish(sizeof(*ri));
 	return true;
 }
@@ -252,18 +268,115 @@ static void grtrace_account_sec(struct grtrace_cpu *pc, u64 ts, bool written)
 		s->dropped++;
 }
 
+/* Count @n events of @size bytes as dropped for @cause.  Interrupts disabled. */
+static void grtrace_account_drop(struct grtrace_cpu *pc, int cause, u64 ts,
+				 u32 n)
+{
+	pc->t.dropped[cause] += n;
+	pc->t.bytes_dropped += n * (sizeof(struct grtrace_record) +
+				    sizeof(struct grtrace_job_payload));
+	while (n--)
+		grtrace_account_sec(pc, ts, false);
+}
+
+/*
+ * Write one job event: describe its ring first if this session has not,
+ * then the event.  @ring, or @ri when @ring is NULL, names the ring.
+ * Interrupts disabled.  Returns false, counted as overrun, if the buffer
+ * was full.
+ */
+static bool __grtrace_write(struct grtrace_cpu *pc, u16 type, u64 ts,
+			    const struct grtrace_job_payload *job,
+			    const struct grtrace_ring *ring,
+			    const struct grtrace_ring_info *ri)
+{
+	struct grtrace_job_payload *p;
+	u64 cost;
+
+	if (unlikely(!test_bit(job->ring_id, grtrace_described)) &&
+	    !test_and_set_bit(job->ring_id, grtrace_described) &&
+	    !grtrace_describe(pc, ring, ri, ts))
+		clear_bit(job->ring_id, grtrace_described);
+
+	p = grtrace_reserve(pc, type, sizeof(*p), ts);
+	if (!p) {
+		grtrace_account_drop(pc, GRTRACE_DROP_OVERRUN, ts, 1);
+		grtrace_govern_written(type, ts, job, false);
+		return false;
+	}
+	memcpy(p, job, sizeof(*p));
+	grtrace_publish(sizeof(*p));
+
+	pc->t.written++;
+	pc->t.bytes_written += sizeof(struct grtrace_record) + sizeof(*p);
+	pc->t.by_type[type]++;
+	grtrace_account_sec(pc, ts, true);
+	grtrace_govern_written(type, ts, job, true);
+	/* The write cost of one event in GRTRACE_HIST_EVERY: a clock read. */
+	if (unlikely(!(pc->t.written % GRTRACE_HIST_EVERY))) {
+		cost = ktime_get_mono_fast_ns() - ts;
+		pc->hist[min_t(u32, ilog2(cost | 1), GRTRACE_HIST_BUCKETS - 1)]++;
+	}
+	return true;
+}
+
+/**
+ * grtrace_write_job - write an event the governance held back
+ * @type: enum grtrace_event_type
+ * @ts: when the event happened
+ * @ri: its ring
+ * @job: its payload
+ *
+ * Context: interrupts disabled, a session running.
+ * Returns: false if the buffer was full (counted as overrun).
+ */
+bool grtrace_write_job(u16 type, u64 ts, const struct grtrace_ring_info *ri,
+		       const struct grtrace_job_payload *job)
+{
+	return __grtrace_write(this_cpu_ptr(&grtrace_cpu), type, ts, job, NULL,
+			       ri);
+}
+
+/**
+ * grtrace_drop_held - count held events as dropped
+ * @cause: enum grtrace_drop
+ * @ts: when the decision was taken
+ * @n: number of events
+ *
+ * Context: interrupts disabled.
+ */
+void grtrace_drop_held(int cause, u64 ts, u32 n)
+{
+	grtrace_account_drop(this_cpu_ptr(&grtrace_cpu), cause, ts, n);
+}
+
+/**
+ * grtrace_buffer_fill - how full this CPU's relay buffer is
+ *
+ * Context: interrupts disabled, a session running.
+ * Returns: the unread part of the buffer, in percent.
+ */
+unsigned int grtrace_buffer_fill(void)
+{
+	struct rchan_buf *buf = *this_cpu_ptr(grtrace_chan->buf);
+	size_t sb = grtrace_chan->subbuf_size;
+	size_t used;
+
+	used = (buf->subbufs_produced - buf->subbufs_consumed) * sb +
+	       buf->offset;
+	return min_t(size_t, 100, used * 100 / (sb * grtrace_chan->n_subbufs));
+}
+
 /*
  * The relay probe, attached to every grtrace tracepoint while a session
  * runs.  Runs in any context the tracepoints fire in, hard IRQ included.
  */
 static void grtrace_probe(void *data, const struct grtrace_event *ev)
 {
-	const size_t size = sizeof(struct grtrace_record) + sizeof(ev->job);
-	struct grtrace_job_payload *p;
 	struct grtrace_cpu *pc;
 	unsigned long flags;
-	u64 ts, cost;
 	int drop;
+	u64 ts;
 
 	if (WARN_ON_ONCE(ev->type >= GRTRACE_EV_NR ||
 			 ev->job.ring_id >= GRTRACE_MAX_RINGS ||
@@ -276,38 +389,11 @@ static void grtrace_probe(void *data, const struct grtrace_event *ev)
 	pc->t.offered++;
 
 	drop = grtrace_verdict(ev);
-	if (drop >= 0)
-		goto drop;
-
-	if (unlikely(!test_bit(ev->job.ring_id, grtrace_described)) &&
-	    !test_and_set_bit(ev->job.ring_id, grtrace_described) &&
-	    !grtrace_describe(pc, ev->ring, ts))
-		clear_bit(ev->job.ring_id, grtrace_described);
-
-	p = grtrace_reserve(pc, ev->type, sizeof(*p), ts);
-	if (!p) {
-		drop = GRTRACE_DROP_OVERRUN;
-		goto drop;
-	}
-	memcpy(p, &ev->job, sizeof(*p));
-	grtrace_publish(sizeof(*p));
-
-	pc->t.written++;
-	pc->t.bytes_written += size;
-	pc->t.by_type[ev->type]++;
-	grtrace_account_sec(pc, ts, true);
-	/* The write cost of one event in GRTRACE_HIST_EVERY: a clock read. */
-	if (unlikely(!(pc->t.written % GRTRACE_HIST_EVERY))) {
-		cost = ktime_get_mono_fast_ns() - ts;
-		pc->hist[min_t(u32, ilog2(cost | 1), GRTRACE_HIST_BUCKETS - 1)]++;
-	}
-	local_irq_restore(flags);
-	return;
-
-drop:
-	pc->t.dropped[drop]++;
-	pc->t.bytes_dropped += size;
-	grtrace_account_sec(pc, ts, false);
+	drop = grtrace_govern(ev, ts, drop);
+	if (drop < 0)
+		__grtrace_write(pc, ev->type, ts, &ev->job, ev->ring, NULL);
+	else if (drop != GRTRACE_HELD)
+		grtrace_account_drop(pc, drop, ts, 1);
 	local_irq_restore(flags);
 }
 
@@ -411,7 +497,7 @@ static int grtrace_describe_ring(const struct grtrace_ring *ring, void *data)
 	unsigned long flags;
 
 	local_irq_save(flags);
-	if (grtrace_describe(this_cpu_ptr(&grtrace_cpu), ring,
+	if (grtrace_describe(this_cpu_ptr(&grtrace_cpu), ring, NULL,
 			     ktime_get_mono_fast_ns()))
 		set_bit(ring->id, grtrace_described);
 	local_irq_restore(flags);
@@ -481,12 +567,15 @@ VISIBLE_IF_KUNIT int grtrace_session_start(void)
 	grtrace_session_id = get_random_u64();
 
 	ret = grtrace_write_header();
-	if (!ret)
-		ret = grtrace_register_probes();
+	if (ret)
+		return ret;
+	grtrace_govern_start();
+	ret = grtrace_register_probes();
 	if (ret)
 		return ret;
 
 	grtrace_running = true;
+	pr_debug("session %016llx started\n", grtrace_session_id);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(grtrace_session_start);
@@ -504,8 +593,12 @@ VISIBLE_IF_KUNIT int grtrace_session_stop(void)
 		return -EINVAL;
 
 	grtrace_unregister_probes(ARRAY_SIZE(grtrace_tps));
+	/* Decide on the events still held back, now that none can come. */
+	grtrace_govern_stop();
 	relay_flush(grtrace_chan);
 	grtrace_running = false;
+	wake_up_all(&grtrace_pipe_wait);
+	pr_debug("session %016llx stopped\n", grtrace_session_id);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(grtrace_session_stop);
@@ -550,7 +643,7 @@ EXPORT_SYMBOL_IF_KUNIT(grtrace_get_buffer_size);
  *
  * Exact once the session is stopped; a snapshot while it runs.
  */
-VISIBLE_IF_KUNIT void grtrace_get_totals(struct grtrace_totals *t)
+void grtrace_get_totals(struct grtrace_totals *t)
 {
 	int cpu, i;
 
@@ -589,6 +682,7 @@ static void grtrace_reset_cpu_stats(void *unused)
 VISIBLE_IF_KUNIT void grtrace_reset_stats(void)
 {
 	on_each_cpu(grtrace_reset_cpu_stats, NULL, 1);
+	grtrace_govern_reset();
 }
 EXPORT_SYMBOL_IF_KUNIT(grtrace_reset_stats);
 
@@ -688,8 +782,8 @@ static int grtrace_parse_ring(const char *val, s32 *ring_id)
 }
 
 /* Apply one "key=value" to @cfg; set *@reset for reset_stats=1. */
-static int grtrace_config_key(struct grtrace_config *cfg, char *line,
-			      bool *reset)
+static int grtrace_config_key(struct grtrace_config *cfg, void *gov,
+			      char *line, bool *reset)
 {
 	char *val = strchr(line, '=');
 	bool b;
@@ -715,7 +809,7 @@ static int grtrace_config_key(struct grtrace_config *cfg, char *line,
 		*reset = true;
 		return 0;
 	}
-	return -EINVAL;
+	return grtrace_govern_key(gov, line, val);
 }
 
 /**
@@ -727,11 +821,12 @@ static int grtrace_config_key(struct grtrace_config *cfg, char *line,
  * Returns: 0, or -EINVAL if any line has an unknown key or a bad value, in
  * which case nothing changed.
  */
-VISIBLE_IF_KUNIT int grtrace_config_write(const char *buf)
+int grtrace_config_write(const char *buf)
 {
 	struct grtrace_config cfg;
 	char *copy, *cur, *line;
 	bool reset = false;
+	void *gov;
 	int ret = 0;
 
 	copy = kstrdup(buf, GFP_KERNEL);
@@ -739,15 +834,25 @@ VISIBLE_IF_KUNIT int grtrace_config_write(const char *buf)
 		return -ENOMEM;
 
 	mutex_lock(&grtrace_lock);
+	gov = grtrace_govern_cfg_dup();
+	if (!gov) {
+		ret = -ENOMEM;
+		goto out;
+	}
 	cfg = grtrace_cfg;
 	cur = copy;
 	while ((line = strsep(&cur, "\n"))) {
 		line = strim(line);
 		if (!*line)
 			continue;
-		ret = grtrace_config_key(&cfg, line, &reset);
+		ret = grtrace_config_key(&cfg, gov, line, &reset);
 		if (ret)
 			break;
+	}
+	if (!ret) {
+		/* Consumes @gov. */
+		ret = grtrace_govern_cfg_commit(gov);
+		gov = NULL;
 	}
 	if (!ret) {
 		WRITE_ONCE(grtrace_cfg.level, cfg.level);
@@ -755,6 +860,8 @@ VISIBLE_IF_KUNIT int grtrace_config_write(const char *buf)
 		WRITE_ONCE(grtrace_cfg.engine_mask, cfg.engine_mask);
 		WRITE_ONCE(grtrace_cfg.ring_id, cfg.ring_id);
 	}
+	kfree(gov);
+out:
 	mutex_unlock(&grtrace_lock);
 	kfree(copy);
 
@@ -776,6 +883,7 @@ static int grtrace_config_show(struct seq_file *m, void *v)
 	seq_printf(m, "filter_type_mask=0x%x\n", cfg.type_mask);
 	seq_printf(m, "filter_engine_mask=0x%x\n", cfg.engine_mask);
 	seq_printf(m, "filter_ring_id=%d\n", cfg.ring_id);
+	grtrace_govern_cfg_show(m);
 	seq_puts(m, "reset_stats=0\n");
 	return 0;
 }
@@ -936,6 +1044,184 @@ out:
 }
 EXPORT_SYMBOL_IF_KUNIT(grtrace_emit_line);
 
+/* ---- events, trace_pipe: all CPUs' records merged in gseq order ---- */
+
+/**
+ * DOC: Merged stream
+ *
+ * ``events`` and ``trace_pipe`` (the same file under two names) give the
+ * records of all CPUs as one stream in gseq order, in the format of the
+ * per-CPU files, so ``cat trace_pipe > gpu_events.bin`` captures a session
+ * that ``grtrace report`` reads.  Like ``trace_pipe`` of ftrace, a read
+ * consumes what it returns and blocks while the session runs and nothing
+ * is ready; after stop it returns what is left, then end of file.  Only
+ * one reader at a time may open it (-EBUSY), and it consumes the same
+ * buffers as the ``events<N>`` files: use one or the other.
+ */
+
+struct grtrace_pipe_pos {
+	size_t sb;	/* sub-buffers consumed */
+	size_t off;	/* bytes read of the next one */
+};
+
+struct grtrace_pipe {
+	struct rchan *chan;
+	u64 session_id;
+	u64 next_gseq;
+	struct grtrace_pipe_pos pos[];
+};
+
+static atomic_t grtrace_pipe_busy = ATOMIC_INIT(0);
+
+static void grtrace_pipe_attach(struct grtrace_pipe *p)
+{
+	int cpu;
+
+	p->chan = grtrace_chan;
+	p->session_id = grtrace_session_id;
+	p->next_gseq = 0;
+	for_each_possible_cpu(cpu) {
+		struct rchan_buf *buf = *per_cpu_ptr(grtrace_chan->buf, cpu);
+
+		p->pos[cpu].sb = buf ? buf->subbufs_consumed : 0;
+		p->pos[cpu].off = buf ? buf->bytes_consumed : 0;
+	}
+}
+
+/* The next complete record of @cpu, or NULL.  grtrace_lock held. */
+static const struct grtrace_record *grtrace_pipe_head(struct grtrace_pipe *p,
+						      int cpu)
+{
+	struct rchan_buf *buf = *per_cpu_ptr(p->chan->buf, cpu);
+	struct grtrace_pipe_pos *pos = &p->pos[cpu];
+	size_t sbsize = p->chan->subbuf_size, produced, len;
+	const struct grtrace_record *rec;
+
+	if (!buf)
+		return NULL;
+	for (;;) {
+		produced = READ_ONCE(buf->subbufs_produced);
+		smp_rmb();
+		if (pos->sb < produced) {
+			len = sbsize - buf->padding[pos->sb % p->chan->n_subbufs];
+		} else {
+			len = READ_ONCE(buf->offset);
+			if (len > sbsize)	/* buffer full */
+				len = 0;
+		}
+		/* Pairs with the smp_wmb() of grtrace_publish(). */
+		smp_rmb();
+		if (pos->off + sizeof(*rec) <= len) {
+			rec = buf->start + (pos->sb % p->chan->n_subbufs) *
+			      sbsize + pos->off;
+			if (rec->size >= sizeof(*rec) &&
+			    pos->off + rec->size <= len)
+				return rec;
+			return NULL;
+		}
+		if (pos->sb >= produced)
+			return NULL;
+		/* This sub-buffer is read: give it back to the writer. */
+		pos->sb++;
+		pos->off = 0;
+		relay_subbufs_consumed(p->chan, cpu, 1);
+	}
+}
+
+/*
+ * Copy records to @ubuf in gseq order.  A record whose predecessor is not
+ * published yet is left for later while the session runs.
+ */
+static ssize_t grtrace_pipe_copy(struct grtrace_pipe *p, char __user *ubuf,
+				 size_t count, bool running)
+{
+	const struct grtrace_record *rec, *best;
+	ssize_t done = 0;
+	int cpu, bcpu;
+
+	for (;;) {
+		best = NULL;
+		bcpu = -1;
+		for_each_possible_cpu(cpu) {
+			rec = grtrace_pipe_head(p, cpu);
+			if (rec && (!best || rec->gseq < best->gseq)) {
+				best = rec;
+				bcpu = cpu;
+			}
+		}
+		if (!best || (running && p->next_gseq &&
+			      best->gseq != p->next_gseq))
+			break;
+		if (best->size > count - done)
+			return done ? done : -EINVAL;
+		if (copy_to_user(ubuf + done, best, best->size))
+			return done ? done : -EFAULT;
+		done += best->size;
+		p->next_gseq = best->gseq + 1;
+		p->pos[bcpu].off += best->size;
+	}
+	return done;
+}
+
+static ssize_t grtrace_pipe_read(struct file *file, char __user *ubuf,
+				 size_t count, loff_t *ppos)
+{
+	struct grtrace_pipe *p = file->private_data;
+	ssize_t ret;
+	bool running;
+
+	for (;;) {
+		mutex_lock(&grtrace_lock);
+		running = grtrace_running;
+		if (!grtrace_chan) {
+			ret = 0;
+		} else {
+			if (p->chan != grtrace_chan ||
+			    p->session_id != grtrace_session_id)
+				grtrace_pipe_attach(p);
+			ret = grtrace_pipe_copy(p, ubuf, count, running);
+		}
+		mutex_unlock(&grtrace_lock);
+		if (ret || !running)
+			return ret;
+		if (file->f_flags & O_NONBLOCK)
+			return -EAGAIN;
+		if (wait_event_interruptible_timeout(grtrace_pipe_wait,
+						     !grtrace_session_running(),
+						     HZ / 20) < 0)
+			return -ERESTARTSYS;
+	}
+}
+
+static int grtrace_pipe_open(struct inode *inode, struct file *file)
+{
+	struct grtrace_pipe *p;
+
+	if (atomic_cmpxchg(&grtrace_pipe_busy, 0, 1))
+		return -EBUSY;
+	p = kzalloc(struct_size(p, pos, nr_cpu_ids), GFP_KERNEL);
+	if (!p) {
+		atomic_set(&grtrace_pipe_busy, 0);
+		return -ENOMEM;
+	}
+	file->private_data = p;
+	return nonseekable_open(inode, file);
+}
+
+static int grtrace_pipe_release(struct inode *inode, struct file *file)
+{
+	kfree(file->private_data);
+	atomic_set(&grtrace_pipe_busy, 0);
+	return 0;
+}
+
+static const struct file_operations grtrace_pipe_fops = {
+	.owner		= THIS_MODULE,
+	.open		= grtrace_pipe_open,
+	.read		= grtrace_pipe_read,
+	.release	= grtrace_pipe_release,
+};
+
 /* ---- debugfs ---- */
 
 static char *grtrace_user_line(const char __user *ubuf, size_t count)
@@ -1093,12 +1379,14 @@ static int grtrace_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "offered=%llu\n", t.offered);
 	seq_printf(m, "written=%llu\n", t.written);
 	seq_printf(m, "dropped=%llu\n", dropped);
+	seq_printf(m, "held=%llu\n", grtrace_govern_held());
 	for (i = 0; i < GRTRACE_DROP_NR; i++)
 		seq_printf(m, "dropped_%s=%llu\n", grtrace_drop_names[i],
 			   t.dropped[i]);
 	seq_printf(m, "bytes_written=%llu\n", t.bytes_written);
 	seq_printf(m, "bytes_dropped=%llu\n", t.bytes_dropped);
 	seq_printf(m, "subbufs_consumed=%llu\n", consumed);
+	grtrace_govern_stats_show(m);
 	return 0;
 }
 
@@ -1227,11 +1515,13 @@ static const struct {
 	{ "rings",		0400, &grtrace_rings_fops },
 	{ "sec_stats",		0400, &grtrace_sec_stats_fops },
 	{ "latency_hist",	0400, &grtrace_latency_hist_fops },
+	{ "events",		0400, &grtrace_pipe_fops },
+	{ "trace_pipe",		0400, &grtrace_pipe_fops },
 };
 
 static int __init grtrace_init(void)
 {
-	int i;
+	int i, ret;
 
 	grtrace_dir = debugfs_create_dir("grtrace", NULL);
 	if (IS_ERR(grtrace_dir))
@@ -1240,7 +1530,10 @@ static int __init grtrace_init(void)
 	for (i = 0; i < ARRAY_SIZE(grtrace_files); i++)
 		debugfs_create_file(grtrace_files[i].name, grtrace_files[i].mode,
 				    grtrace_dir, NULL, grtrace_files[i].fops);
-	return 0;
+	ret = grtrace_govern_init(grtrace_dir);
+	if (ret)
+		debugfs_remove_recursive(grtrace_dir);
+	return ret;
 }
 
 static void __exit grtrace_exit(void)
@@ -1251,6 +1544,7 @@ static void __exit grtrace_exit(void)
 	if (grtrace_chan)
 		relay_close(grtrace_chan);
 	debugfs_remove_recursive(grtrace_dir);
+	grtrace_govern_exit();
 }
 
 module_init(grtrace_init);
