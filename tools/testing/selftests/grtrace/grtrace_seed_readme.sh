@@ -1,0 +1,220 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Replay, as written, every debugfs command of the original design's README
+# (quick start, interface, enhancement modules, usage tips, best practices,
+# troubleshooting, quick reference), section by section and in its order.
+# A command fails the test if it exits non-zero or prints to stderr.  Only
+# what the commands need around them is added: a few injected jobs where
+# the README runs a GPU program, and a sudo that runs its arguments (root
+# already).  The README's module loading and its Python tools are not
+# debugfs commands and are left out.
+
+D=/sys/kernel/debug/grtrace
+n=0 fails=0
+
+[ -w $D/control ] || { echo "1..0 # SKIP grtrace debugfs not available"; exit 4; }
+sudo() { "$@"; }
+
+# run CMD: one README command, run as written in the current directory.
+run() {
+	n=$((n + 1))
+	err=$( { eval "$1" > /dev/null; } 2>&1 )
+	st=$?
+	name=$(echo "$1" | tr -c 'A-Za-z0-9_.\n' '_' | cut -c1-60)
+	echo "# $1"
+	if [ $st != 0 ] || [ -n "$err" ]; then
+		echo "# exit $st: $err"
+		echo "not ok $n seed.$name"
+		fails=$((fails + 1))
+	else
+		echo "ok $n seed.$name"
+	fi
+}
+
+# gpu_activity: what glxgears would do, through the emit file.
+gpu_activity() {
+	for s in 1 2 3 4 5; do
+		printf 'submit 1 0 250 %s\ncommit 1 0 250 %s\ncomplete 1 0 250 %s\n' \
+			$s $s $s > $D/emit
+	done
+}
+
+# Every section starts stopped, with the default settings.
+reset() {
+	echo stop > $D/control 2> /dev/null
+	printf 'level=normal\nsample=100\nsampling_mode=static\nmax_events_per_sec=0\nrate_limiter_mode=window\nrate_limit_burst=0\nwatchlist=all\nfilter_enabled=0\nfilter_pid=\nfilter_uid=-1\nfilter_latency=0\nfilter_events=0x3ff\naggregator_enable=0\naggregator_window=1000\n' > $D/config
+	echo 4194304 > $D/buffer_size
+	cd $D || exit 1
+}
+
+echo "TAP version 13"
+
+# -- Quick start
+reset
+run 'echo start > control'
+run 'echo 1 > aggregator_enable'
+run 'echo 1000 > aggregator_window'
+run 'echo static > sampling_mode'
+run 'echo 25 > sampling_rate'
+gpu_activity
+run 'cat stats | head -20'
+run 'cat events_by_type | head -20'
+run 'cat aggregator_stats'
+run 'cat sampling_stats'
+run 'echo stop > control'
+
+# -- Interface: debugfs
+reset
+run 'echo start > control'
+run 'echo stop > control'
+run 'cat stats'
+run 'cat config'
+run 'echo "sample=50" > config'
+run 'echo "max_events_per_sec=1000" > config'
+run 'echo "level=verbose" > config'
+run 'cat stats'
+run 'cat events_by_type'
+run 'cat rings'
+run 'xxd /sys/kernel/debug/grtrace/events0 | head -40'
+run 'hexdump -C /sys/kernel/debug/grtrace/events0 | head -40'
+run 'timeout 5 cat /sys/kernel/debug/grtrace/events0'
+run 'cat events_by_type'
+
+# -- Enhancement modules
+reset
+echo start > control
+run 'echo 1 > aggregator_enable'
+run 'echo 1000 > aggregator_window'
+gpu_activity
+run 'cat aggregator_stats'
+run 'echo static > sampling_mode'
+run 'echo adaptive > sampling_mode'
+run 'echo 25 > sampling_rate'
+run 'echo 1000000 > sampling_threshold'
+run 'cat sampling_stats'
+run 'echo 1 > filter_enabled'
+run 'echo "1234,5678" > filter_pid'
+run 'echo 1000 > filter_uid'
+run 'echo 500 > filter_latency'
+run 'echo 0x3 > filter_events'
+run 'echo 0xFFFFFFFF > filter_events'
+run 'cat filter_events'
+run 'cat stats'
+run 'cat /proc/grtrace_stats'
+run 'echo 1 > /sys/kernel/debug/grtrace/aggregator_enable'
+run 'echo 1000 > /sys/kernel/debug/grtrace/aggregator_window'
+run 'cat /sys/kernel/debug/grtrace/stats'
+run 'echo static > /sys/kernel/debug/grtrace/sampling_mode'
+run 'echo 25 > /sys/kernel/debug/grtrace/sampling_rate'
+run 'echo 1000000 > /sys/kernel/debug/grtrace/sampling_threshold'
+run 'cat /sys/kernel/debug/grtrace/sampling_stats'
+run 'echo 1 > /sys/kernel/debug/grtrace/filter_enabled'
+run 'echo "1234,5678" > /sys/kernel/debug/grtrace/filter_pid'
+run 'echo 1000 > /sys/kernel/debug/grtrace/filter_uid'
+run 'echo 500 > /sys/kernel/debug/grtrace/filter_latency'
+run 'cat /sys/kernel/debug/grtrace/filter_stats'
+run 'cat /proc/grtrace_stats'
+echo stop > control
+
+# -- Usage tips (reduce overhead, single rings, memory)
+reset
+run 'echo 10 > /sys/kernel/debug/grtrace/sampling'
+run 'echo 1000 > /sys/kernel/debug/grtrace/rate_limit'
+run 'echo token_bucket > /sys/kernel/debug/grtrace/rate_limit_mode'
+run 'echo 5000 > /sys/kernel/debug/grtrace/rate_limit'
+run 'echo 10000 > /sys/kernel/debug/grtrace/rate_limit_burst'
+run 'cat /sys/kernel/debug/grtrace/rings'
+run 'echo "0,1" > /sys/kernel/debug/grtrace/watchlist'
+run 'echo "!2" > /sys/kernel/debug/grtrace/watchlist'
+run 'cat /sys/kernel/debug/grtrace/buffer_size'
+run 'echo 1048576 > /sys/kernel/debug/grtrace/buffer_size  # 1MB per CPU'
+
+# -- Best practices / performance tuning
+reset
+run 'echo 10 > /sys/kernel/debug/grtrace/sampling  # 10% 采样'
+run 'echo 1000 > /sys/kernel/debug/grtrace/rate_limit  # 1000 events/s'
+run 'echo "0,1" > /sys/kernel/debug/grtrace/watchlist  # 只追踪关键 rings'
+run 'echo 1 > /sys/kernel/debug/grtrace/aggregator_enable'
+run 'cat /sys/kernel/debug/grtrace/stats'
+run 'echo 8388608 > /sys/kernel/debug/grtrace/buffer_size  # 8MB'
+run 'echo 50 > /sys/kernel/debug/grtrace/sampling'
+run 'echo 5000 > /sys/kernel/debug/grtrace/rate_limit'
+run 'echo 10 > /sys/kernel/debug/grtrace/sampling'
+run 'echo 1000 > /sys/kernel/debug/grtrace/rate_limit'
+run 'echo 1 > /sys/kernel/debug/grtrace/aggregator_enable'
+run 'echo 100 > /sys/kernel/debug/grtrace/sampling'
+run 'echo 0 > /sys/kernel/debug/grtrace/rate_limit'
+run 'echo 3 > /sys/kernel/debug/grtrace/level'
+run 'echo threshold > /sys/kernel/debug/grtrace/sampling_mode'
+run 'echo 1000000 > /sys/kernel/debug/grtrace/sampling_threshold'
+
+# -- Troubleshooting
+reset
+run "sudo sh -c 'echo start > /sys/kernel/debug/grtrace/control'"
+gpu_activity
+run 'cat /sys/kernel/debug/grtrace/events0 | head -20'
+run 'cat /sys/kernel/debug/grtrace/events_by_type'
+run 'cat /sys/kernel/debug/grtrace/sampling'
+run 'echo 100 > /sys/kernel/debug/grtrace/sampling'
+run 'echo stop > /sys/kernel/debug/grtrace/control'
+run 'cat /sys/kernel/debug/grtrace/events0'
+run 'timeout 5 cat /sys/kernel/debug/grtrace/events0'
+run 'cat /sys/kernel/debug/grtrace/version'
+run 'cat /sys/kernel/debug/grtrace/enable'
+run 'cat /sys/kernel/debug/grtrace/enabled'
+run 'cat /sys/kernel/debug/grtrace/stats'
+run 'echo "module grtrace +p" > /sys/kernel/debug/dynamic_debug/control'
+run 'echo 8388608 > /sys/kernel/debug/grtrace/buffer_size  # 8MB'
+echo "module grtrace -p" > /sys/kernel/debug/dynamic_debug/control
+
+# -- Capture through trace_pipe, as in the analysis workflow
+reset
+cd /tmp || exit 1
+run "sudo sh -c 'echo 1 > /sys/kernel/debug/grtrace/enabled'"
+sudo cat /sys/kernel/debug/grtrace/trace_pipe > gpu_events.bin &
+pipe=$!
+gpu_activity
+run "sudo sh -c 'echo 0 > /sys/kernel/debug/grtrace/enabled'"
+# The reader ends by itself once the session stopped and it is drained.
+n=$((n + 1))
+i=0
+while kill -0 $pipe 2> /dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+if kill -0 $pipe 2> /dev/null; then
+	echo "not ok $n seed.trace_pipe_ends_after_stop"; fails=$((fails + 1)); kill $pipe
+else
+	echo "ok $n seed.trace_pipe_ends_after_stop"
+fi
+run 'ls -lh gpu_events.bin'
+run 'hexdump -C gpu_events.bin | head'
+n=$((n + 1))
+if [ "$(stat -c %s gpu_events.bin)" -ge $((5 * 3 * 112)) ]; then
+	echo "ok $n seed.gpu_events.bin_holds_the_jobs"
+else
+	echo "# gpu_events.bin: $(stat -c %s gpu_events.bin) bytes"
+	echo "not ok $n seed.gpu_events.bin_holds_the_jobs"
+	fails=$((fails + 1))
+fi
+rm -f gpu_events.bin
+
+# -- Quick reference
+reset
+run 'echo 1 | sudo tee /sys/kernel/debug/grtrace/enable'
+gpu_activity
+run 'sudo cat /sys/kernel/debug/grtrace/events0'
+run 'sudo cat /sys/kernel/debug/grtrace/events_by_type'
+run 'echo stop | sudo tee /sys/kernel/debug/grtrace/control'
+run 'cat /sys/kernel/debug/grtrace/stats'
+run 'cat /sys/kernel/debug/grtrace/enable'
+
+# -- Development tips: function tracing of grtrace
+run "echo 'grtrace_*' > /sys/kernel/debug/tracing/set_ftrace_filter"
+run 'echo function > /sys/kernel/debug/tracing/current_tracer'
+run 'cat /sys/kernel/debug/tracing/trace'
+echo nop > /sys/kernel/debug/tracing/current_tracer
+echo > /sys/kernel/debug/tracing/set_ftrace_filter
+
+reset
+echo "1..$n"
+echo "# $((n - fails)) passed, $fails failed"
+[ $fails = 0 ]
