@@ -1101,6 +1101,7 @@ static const struct grtrace_record *grtrace_pipe_head(struct grtrace_pipe *p,
 		return NULL;
 	for (;;) {
 		produced = READ_ONCE(buf->subbufs_produced);
+		/* The padding of a produced sub-buffer is set before the count. */
 		smp_rmb();
 		if (pos->sb < produced) {
 			len = sbsize - buf->padding[pos->sb % p->chan->n_subbufs];

@@ -12,6 +12,7 @@
 #include <linux/list.h>
 #include <linux/math64.h>
 #include <linux/module.h>
+#include <linux/overflow.h>
 #include <linux/percpu.h>
 #include <linux/proc_fs.h>
 #include <linux/rcupdate.h>
@@ -455,7 +456,7 @@ static bool grtrace_submitter_ok(const struct grtrace_gov *g,
 static int grtrace_filter_submitter(const struct grtrace_gov *g,
 				    const struct grtrace_event *ev, u64 ts)
 {
-	struct grtrace_jobs *jt = grtrace_jobs;
+	struct grtrace_jobs *jt = READ_ONCE(grtrace_jobs);
 	struct grtrace_jobent *e;
 	int why = GRTRACE_FILT_PID;
 	int ret = -1;
@@ -465,6 +466,8 @@ static int grtrace_filter_submitter(const struct grtrace_gov *g,
 	if (ev->type == GRTRACE_EV_SUBMIT &&
 	    !grtrace_submitter_ok(g, &ev->job, &why))
 		return grtrace_filtered(why);
+	if (!jt)
+		return GRTRACE_DROP_UNTRACKED;
 
 	raw_spin_lock(&jt->lock);
 	if (ev->type == GRTRACE_EV_SUBMIT) {
@@ -531,15 +534,14 @@ static bool grtrace_rate_ok(const struct grtrace_gov *g, u64 ts)
 		grtrace_rl.count += ok;
 	} else {
 		u64 cap = (u64)(g->rl_burst ?: g->max_eps) * NSEC_PER_SEC;
-		u64 dt = ts - grtrace_rl.last;
+		u64 add;
 
-		if (!grtrace_rl.last)
-			grtrace_rl.tokens = cap;
-		else if (dt >= cap)	/* refills at least 1/s: full anyway */
+		if (!grtrace_rl.last ||
+		    check_mul_overflow(ts - grtrace_rl.last, (u64)g->max_eps,
+				       &add))
 			grtrace_rl.tokens = cap;
 		else
-			grtrace_rl.tokens = min(cap, grtrace_rl.tokens +
-						dt * g->max_eps);
+			grtrace_rl.tokens = min(cap, grtrace_rl.tokens + add);
 		grtrace_rl.last = ts;
 		ok = grtrace_rl.tokens >= NSEC_PER_SEC;
 		if (ok)
@@ -578,12 +580,14 @@ static void grtrace_write_held(u32 n)
 static int grtrace_hold(const struct grtrace_gov *g,
 			const struct grtrace_event *ev, u64 ts)
 {
-	struct grtrace_jobs *jt = grtrace_jobs;
+	struct grtrace_jobs *jt = READ_ONCE(grtrace_jobs);
 	struct grtrace_jobent *e;
 	int ret = GRTRACE_HELD;
 	u64 took = 0;
 	u32 n = 0;
 
+	if (!jt)
+		return GRTRACE_DROP_UNTRACKED;
 	raw_spin_lock(&jt->lock);
 	if (ev->type != GRTRACE_EV_COMPLETE) {
 		e = grtrace_job_get(ev, ts);
@@ -778,6 +782,7 @@ void grtrace_govern_written(u16 type, u64 ts,
 
 	if (ts >= jt->win_end) {
 		u64 w = (u64)g->aggr_window * NSEC_PER_MSEC;
+		u64 t = max(ts, jt->aggr_start);
 
 		if (jt->win_end) {
 			memcpy(jt->last, jt->cur, sizeof(jt->last));
@@ -785,7 +790,7 @@ void grtrace_govern_written(u16 type, u64 ts,
 			jt->windows++;
 		}
 		jt->win_end = jt->aggr_start +
-			      (div64_u64(ts - jt->aggr_start, w) + 1) * w;
+			      (div64_u64(t - jt->aggr_start, w) + 1) * w;
 	}
 	grtrace_aggr_add(&jt->total[job->ring_id], type, lat, busy, job);
 	grtrace_aggr_add(&jt->cur[job->ring_id], type, lat, busy, job);
@@ -1229,8 +1234,12 @@ static void show_aggr_window(struct seq_file *m, const struct grtrace_gov *g)
 	seq_printf(m, "%u", g->aggr_window);
 }
 
-enum { GRTRACE_KEY_CORE, GRTRACE_KEY_SAMPLING, GRTRACE_KEY_FILTER,
-       GRTRACE_KEY_AGGREGATOR };
+enum {
+	GRTRACE_KEY_CORE,
+	GRTRACE_KEY_SAMPLING,
+	GRTRACE_KEY_FILTER,
+	GRTRACE_KEY_AGGREGATOR,
+};
 
 /* GRTRACE_KF_* flags of struct grtrace_key */
 #define GRTRACE_KF_FILE		BIT(0)	/* also a debugfs file of its name */
@@ -1280,6 +1289,7 @@ static const struct grtrace_key grtrace_keys[] = {
 	KEY(aggregator_enable, aggr_enabled, AGGREGATOR, GRTRACE_KF_FILE),
 	KEY(aggregator_window, aggr_window, AGGREGATOR, GRTRACE_KF_FILE),
 };
+
 #undef KEY
 
 static bool grtrace_key_built(const struct grtrace_key *k)
@@ -1357,7 +1367,8 @@ int grtrace_govern_cfg_commit(void *cfg)
 			return -ENOMEM;
 		}
 		raw_spin_lock_init(&jt->lock);
-		grtrace_jobs = jt;
+		/* Published before the settings that use it, below. */
+		WRITE_ONCE(grtrace_jobs, jt);
 		grtrace_jobs_clear();
 		grtrace_aggr_clear(ktime_get_mono_fast_ns());
 	}

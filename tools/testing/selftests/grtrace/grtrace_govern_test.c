@@ -89,7 +89,7 @@ static long long drops(void)
 	char key[64];
 	unsigned int i;
 
-	for (i = 0; i < sizeof(causes) / sizeof(causes[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(causes); i++) {
 		snprintf(key, sizeof(key), "dropped_%s", causes[i]);
 		sum += stat_value(DIR "stats", key);
 	}
@@ -807,14 +807,14 @@ TEST_F(gov, invalid_values)
 	char after[8192];
 	unsigned int i;
 
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		int ret = write_file(DIR "config", bad[i]);
 
 		if (ret != -EINVAL)
 			TH_LOG("config accepted \"%s\" (%d)", bad[i], ret);
 		EXPECT_EQ(-EINVAL, ret);
 	}
-	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(files); i++) {
 		char name[128];
 		int ret;
 

@@ -43,7 +43,11 @@ gpu_activity() {
 # Every section starts stopped, with the default settings.
 reset() {
 	echo stop > $D/control 2> /dev/null
-	printf 'level=normal\nsample=100\nsampling_mode=static\nmax_events_per_sec=0\nrate_limiter_mode=window\nrate_limit_burst=0\nwatchlist=all\nfilter_enabled=0\nfilter_pid=\nfilter_uid=-1\nfilter_latency=0\nfilter_events=0x3ff\naggregator_enable=0\naggregator_window=1000\n' > $D/config
+	printf '%s\n' level=normal sample=100 sampling_mode=static \
+		max_events_per_sec=0 rate_limiter_mode=window rate_limit_burst=0 \
+		watchlist=all filter_enabled=0 filter_pid= filter_uid=-1 \
+		filter_latency=0 filter_events=0x3ff aggregator_enable=0 \
+		aggregator_window=1000 > $D/config
 	echo 4194304 > $D/buffer_size
 	cd $D || exit 1
 }
