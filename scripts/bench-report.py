@@ -34,6 +34,9 @@ def parse(path):
         return res
     for m in LINE.finditer(text):
         res[m.group(1)] = tuple(float(x) for x in m.groups()[1:])
+    res['throughput'] = [tuple(int(x) for x in m.groups()) for m in re.finditer(
+        r'bench throughput: asked (\d+) achieved (\d+) written (\d+) overrun (\d+) '
+        r'buffer (\d+)', text)]
     cpus = re.search(r'bench cpus: (\d+) online', text)
     res['cpus'] = int(cpus.group(1)) if cpus else None
     return res
@@ -87,6 +90,20 @@ def main():
         ]
         for what, ok, fig in checks:
             print(f'  {name}: {"met    " if ok else "NOT met"} {what}: {fig}')
+
+    for name, r in runs:
+        tp = r.get('throughput')
+        if not tp:
+            continue
+        print(f'\nsustained throughput, {name}: grtrace record draining the relay buffers')
+        print(f'  {"asked/s":>10}{"achieved/s":>12}{"written":>10}{"overrun":>10}')
+        best = 0
+        for asked, ach, wr, ov, buf in tp:
+            print(f'  {asked:>10}{ach:>12}{wr:>10}{ov:>10}')
+            if ov == 0:
+                best = max(best, ach)
+        print(f'  highest rate drained with no overrun: {best}/s '
+              f'(buffer {tp[0][4] // 1024} KiB per CPU)')
 
 
 if __name__ == '__main__':

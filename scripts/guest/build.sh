@@ -28,6 +28,8 @@ done
 # The grtrace tool, against this kernel's uapi header.
 make -C "$SRC/tools/grtrace" -s O="$CACHE/grtrace-tool" UAPI_INCLUDE="$BUILD/hdr/include"
 install -m 0755 "$CACHE/grtrace-tool/grtrace" "$stage/opt/grtrace/bin/"
+# The paced emitter of the throughput benchmark.
+gcc -O2 -Wall -o "$stage/opt/grtrace/bin/emit-rate" "$ROOT/scripts/guest/emit-rate.c"
 
 extra="$stage/opt/grtrace:/opt/grtrace"
 [ -d "$BUILD/modroot/lib/modules" ] && extra="$extra $BUILD/modroot/lib/modules:/lib/modules"
