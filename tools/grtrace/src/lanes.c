@@ -23,7 +23,9 @@
  *   grtrace_lanes/job     after the switch in: fence, ring, phase, length
  */
 #define _GNU_SOURCE
+#include <assert.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,42 +49,53 @@ enum { PH_EXEC, PH_QUEUE, PH_FLIGHT };
 
 static const char * const phase_names[] = { "exec", "queue", "in_flight" };
 
+/*
+ * The texts of the file, as lists of pieces: tracefs "format" files and
+ * the ring buffer headers, in the layout of a 64-bit kernel.
+ */
 #define COMMON_FIELDS \
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n" \
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n", \
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n", \
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n", \
 	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
 
-static const char header_page[] =
-	"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
-	"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
-	"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
-	"\tfield: char data;\toffset:16;\tsize:4080;\tsigned:0;\n";
+static const char * const header_page[] = {
+	"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n",
+	"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n",
+	"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n",
+	"\tfield: char data;\toffset:16;\tsize:4080;\tsigned:0;\n",
+	NULL
+};
 
-static const char header_event[] =
-	"# compressed entry header\n"
-	"\ttype_len    :    5 bits\n"
-	"\ttime_delta  :   27 bits\n"
-	"\tarray       :   32 bits\n\n"
-	"\tpadding     : type == 29\n"
-	"\ttime_extend : type == 30\n"
-	"\ttime_stamp : type == 31\n"
-	"\tdata max type_len  == 28\n";
+static const char * const header_event[] = {
+	"# compressed entry header\n",
+	"\ttype_len    :    5 bits\n",
+	"\ttime_delta  :   27 bits\n",
+	"\tarray       :   32 bits\n\n",
+	"\tpadding     : type == 29\n",
+	"\ttime_extend : type == 30\n",
+	"\ttime_stamp : type == 31\n",
+	"\tdata max type_len  == 28\n",
+	NULL
+};
 
 /* The layout of the kernel's sched_switch, a simpler print fmt */
-static const char fmt_switch[] =
-	"name: sched_switch\nID: 1\nformat:\n" COMMON_FIELDS
-	"\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
-	"\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
-	"\tfield:int prev_prio;\toffset:28;\tsize:4;\tsigned:1;\n"
-	"\tfield:long prev_state;\toffset:32;\tsize:8;\tsigned:1;\n"
-	"\tfield:char next_comm[16];\toffset:40;\tsize:16;\tsigned:0;\n"
-	"\tfield:pid_t next_pid;\toffset:56;\tsize:4;\tsigned:1;\n"
-	"\tfield:int next_prio;\toffset:60;\tsize:4;\tsigned:1;\n\n"
-	"print fmt: \"prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s ==> "
-	"next_comm=%s next_pid=%d next_prio=%d\", REC->prev_comm, REC->prev_pid, "
-	"REC->prev_prio, REC->prev_state ? \"S\" : \"R\", REC->next_comm, "
-	"REC->next_pid, REC->next_prio\n";
+static const char * const fmt_switch[] = {
+	"name: sched_switch\nID: 1\nformat:\n",
+	COMMON_FIELDS,
+	"\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n",
+	"\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n",
+	"\tfield:int prev_prio;\toffset:28;\tsize:4;\tsigned:1;\n",
+	"\tfield:long prev_state;\toffset:32;\tsize:8;\tsigned:1;\n",
+	"\tfield:char next_comm[16];\toffset:40;\tsize:16;\tsigned:0;\n",
+	"\tfield:pid_t next_pid;\toffset:56;\tsize:4;\tsigned:1;\n",
+	"\tfield:int next_prio;\toffset:60;\tsize:4;\tsigned:1;\n\n",
+	"print fmt: \"prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s ==> ",
+	"next_comm=%s next_pid=%d next_prio=%d\", REC->prev_comm, REC->prev_pid, ",
+	"REC->prev_prio, REC->prev_state ? \"S\" : \"R\", REC->next_comm, ",
+	"REC->next_pid, REC->next_prio\n",
+	NULL
+};
 
 struct ks_switch {
 	__u16 type;
@@ -98,25 +111,29 @@ struct ks_switch {
 	__s32 next_prio;
 };
 
-static const char fmt_job[] =
-	"name: job\nID: 2\nformat:\n" COMMON_FIELDS
-	"\tfield:u64 fence_context;\toffset:8;\tsize:8;\tsigned:0;\n"
-	"\tfield:u64 fence_seqno;\toffset:16;\tsize:8;\tsigned:0;\n"
-	"\tfield:u64 ctx_id;\toffset:24;\tsize:8;\tsigned:0;\n"
-	"\tfield:u64 duration;\toffset:32;\tsize:8;\tsigned:0;\n"
-	"\tfield:u32 ring_id;\toffset:40;\tsize:4;\tsigned:0;\n"
-	"\tfield:u32 pid;\toffset:44;\tsize:4;\tsigned:0;\n"
-	"\tfield:u32 tgid;\toffset:48;\tsize:4;\tsigned:0;\n"
-	"\tfield:u16 engine;\toffset:52;\tsize:2;\tsigned:0;\n"
-	"\tfield:u16 phase;\toffset:54;\tsize:2;\tsigned:0;\n"
-	"\tfield:s32 status;\toffset:56;\tsize:4;\tsigned:1;\n"
-	"\tfield:char comm[16];\toffset:60;\tsize:16;\tsigned:0;\n"
-	"\tfield:char ring[32];\toffset:76;\tsize:32;\tsigned:0;\n\n"
-	"print fmt: \"%s %s fence=%llu:%llu ctx=%llu dur_ns=%llu pid=%u comm=%s status=%d\", "
-	"REC->ring, __print_symbolic(REC->phase, { 0, \"exec\" }, { 1, \"queue\" }, "
-	"{ 2, \"in_flight\" }), REC->fence_context, REC->fence_seqno, REC->ctx_id, "
-	"REC->duration, REC->pid, REC->comm, REC->status\n";
+static const char * const fmt_job[] = {
+	"name: job\nID: 2\nformat:\n",
+	COMMON_FIELDS,
+	"\tfield:u64 fence_context;\toffset:8;\tsize:8;\tsigned:0;\n",
+	"\tfield:u64 fence_seqno;\toffset:16;\tsize:8;\tsigned:0;\n",
+	"\tfield:u64 ctx_id;\toffset:24;\tsize:8;\tsigned:0;\n",
+	"\tfield:u64 duration;\toffset:32;\tsize:8;\tsigned:0;\n",
+	"\tfield:u32 ring_id;\toffset:40;\tsize:4;\tsigned:0;\n",
+	"\tfield:u32 pid;\toffset:44;\tsize:4;\tsigned:0;\n",
+	"\tfield:u32 tgid;\toffset:48;\tsize:4;\tsigned:0;\n",
+	"\tfield:u16 engine;\toffset:52;\tsize:2;\tsigned:0;\n",
+	"\tfield:u16 phase;\toffset:54;\tsize:2;\tsigned:0;\n",
+	"\tfield:s32 status;\toffset:56;\tsize:4;\tsigned:1;\n",
+	"\tfield:char comm[16];\toffset:60;\tsize:16;\tsigned:0;\n",
+	"\tfield:char ring[32];\toffset:76;\tsize:32;\tsigned:0;\n\n",
+	"print fmt: \"%s %s fence=%llu:%llu ctx=%llu dur_ns=%llu pid=%u comm=%s status=%d\", ",
+	"REC->ring, __print_symbolic(REC->phase, { 0, \"exec\" }, { 1, \"queue\" }, ",
+	"{ 2, \"in_flight\" }), REC->fence_context, REC->fence_seqno, REC->ctx_id, ",
+	"REC->duration, REC->pid, REC->comm, REC->status\n",
+	NULL
+};
 
+/* Its record: naturally aligned, the size ends after ring[] */
 struct ks_job {
 	__u16 type;
 	__u8 flags;
@@ -134,15 +151,20 @@ struct ks_job {
 	__s32 status;
 	char comm[16];
 	char ring[32];
-} __attribute__((packed));
+};
 
-static const char fmt_lane[] =
-	"name: lane\nID: 3\nformat:\n" COMMON_FIELDS
-	"\tfield:char name[64];\toffset:8;\tsize:64;\tsigned:0;\n"
-	"\tfield:u32 ring_id;\toffset:72;\tsize:4;\tsigned:0;\n"
-	"\tfield:u16 phase;\toffset:76;\tsize:2;\tsigned:0;\n"
-	"\tfield:u16 lane;\toffset:78;\tsize:2;\tsigned:0;\n\n"
-	"print fmt: \"%s\", REC->name\n";
+#define KS_JOB_SIZE	(offsetof(struct ks_job, ring) + 32)
+
+static const char * const fmt_lane[] = {
+	"name: lane\nID: 3\nformat:\n",
+	COMMON_FIELDS,
+	"\tfield:char name[64];\toffset:8;\tsize:64;\tsigned:0;\n",
+	"\tfield:u32 ring_id;\toffset:72;\tsize:4;\tsigned:0;\n",
+	"\tfield:u16 phase;\toffset:76;\tsize:2;\tsigned:0;\n",
+	"\tfield:u16 lane;\toffset:78;\tsize:2;\tsigned:0;\n\n",
+	"print fmt: \"%s\", REC->name\n",
+	NULL
+};
 
 struct ks_lane {
 	__u16 type;
@@ -155,9 +177,9 @@ struct ks_lane {
 	__u16 lane;
 };
 
-_Static_assert(sizeof(struct ks_switch) == 64, "sched_switch layout");
-_Static_assert(sizeof(struct ks_job) == 108, "job layout");
-_Static_assert(sizeof(struct ks_lane) == 80, "lane layout");
+static_assert(sizeof(struct ks_switch) == 64, "sched_switch layout");
+static_assert(KS_JOB_SIZE == 108, "job layout");
+static_assert(sizeof(struct ks_lane) == 80, "lane layout");
 
 /* The pages of one CPU's ring buffer */
 struct ks_cpu {
@@ -328,7 +350,7 @@ static void box(struct exporter *ex, struct ks_cpu *c, const struct slice *s)
 
 	memset(&sw, 0, sizeof(sw));
 	sw.type = ID_SWITCH;
-	strcpy(sw.prev_comm, "swapper");
+	copy_str(sw.prev_comm, sizeof(sw.prev_comm), "swapper");
 	sw.prev_prio = KS_PRIO;
 	copy_str(sw.next_comm, sizeof(sw.next_comm), comm);
 	sw.next_pid = pid;
@@ -353,7 +375,7 @@ static void box(struct exporter *ex, struct ks_cpu *c, const struct slice *s)
 		copy_str(jb.ring, sizeof(jb.ring), r->name);
 	else
 		snprintf(jb.ring, sizeof(jb.ring), "ring%u", s->ring);
-	put_event(c, start, &jb, sizeof(jb));
+	put_event(c, start, &jb, KS_JOB_SIZE);
 
 	memset(&sw, 0, sizeof(sw));
 	sw.type = ID_SWITCH;
@@ -362,7 +384,7 @@ static void box(struct exporter *ex, struct ks_cpu *c, const struct slice *s)
 	sw.prev_pid = pid;
 	sw.prev_prio = KS_PRIO;
 	sw.prev_state = 1;	/* done: sleeping */
-	strcpy(sw.next_comm, "swapper");
+	copy_str(sw.next_comm, sizeof(sw.next_comm), "swapper");
 	sw.next_prio = KS_PRIO;
 	put_event(c, s->end, &sw, sizeof(sw));
 	c->boxes++;
@@ -397,6 +419,19 @@ static void w_text64(FILE *f, const char *s)
 	fwrite(s, 1, strlen(s), f);
 }
 
+/* The same, of a text in pieces */
+static void w_pieces64(FILE *f, const char * const *pieces)
+{
+	const char * const *p;
+	__u64 len = 0;
+
+	for (p = pieces; *p; p++)
+		len += strlen(*p);
+	w_u64(f, len);
+	for (p = pieces; *p; p++)
+		fwrite(*p, 1, strlen(*p), f);
+}
+
 static char *cmdlines(const struct exporter *ex)
 {
 	char *buf = NULL, comm[64];
@@ -415,7 +450,7 @@ static char *cmdlines(const struct exporter *ex)
 
 static int write_file(struct exporter *ex, struct ks_file *ks, FILE *f)
 {
-	static const char * const formats[] = { fmt_job, fmt_lane };
+	static const char * const *formats[] = { fmt_job, fmt_lane };
 	char *cmd = cmdlines(ex);
 	char clock[64];
 	__u64 off;
@@ -430,18 +465,18 @@ static int write_file(struct exporter *ex, struct ks_file *ks, FILE *f)
 	fputc(sizeof(long), f);
 	w_u32(f, KS_PAGE);
 	w_str(f, "header_page");
-	w_text64(f, header_page);
+	w_pieces64(f, header_page);
 	w_str(f, "header_event");
-	w_text64(f, header_event);
+	w_pieces64(f, header_event);
 	w_u32(f, 0);			/* ftrace formats */
 	w_u32(f, 2);			/* systems */
 	w_str(f, "sched");
 	w_u32(f, 1);
-	w_text64(f, fmt_switch);
+	w_pieces64(f, fmt_switch);
 	w_str(f, "grtrace_lanes");
 	w_u32(f, ARRAY_SIZE(formats));
 	for (i = 0; i < ARRAY_SIZE(formats); i++)
-		w_text64(f, formats[i]);
+		w_pieces64(f, formats[i]);
 	w_u32(f, 0);			/* kallsyms */
 	w_u32(f, 0);			/* printk formats */
 	w_text64(f, cmd);
