@@ -5,9 +5,9 @@
  * KernelShark draws a box on a CPU's lane for each task that runs there,
  * from the sched_switch that switches it in to the one that switches it
  * out.  This file has one "CPU" per track of the Chrome export (a ring's
- * exec lane, its queue lane, and the extra lanes of phases that overlap)
- * and one task per job, switched in at the start of its phase and out at
- * its end, so every job is a box of its own colour.  KernelShark opens it
+ * queue lane, its exec lane, and the extra lanes of phases that overlap)
+ * and one task per job, switched in at the start of each phase and out at
+ * its end, so the boxes of a job have a colour of their own.  KernelShark opens it
  * next to the recording of the CPUs (kernelshark -i trace.dat -a
  * lanes.dat) on the same time axis, as the times are those of the input:
  * of the ring buffer for a trace.dat, CLOCK_MONOTONIC (ftrace's "mono")
@@ -289,31 +289,51 @@ static void lane_name(const struct exporter *ex, const struct ks_cpu *c,
 		snprintf(buf + strlen(buf), len - strlen(buf), " #%d", c->lane + 1);
 }
 
-/* One CPU per (ring, kind, lane), in that order. */
+static int cmp_cpu(const void *a, const void *b)
+{
+	const struct ks_cpu *x = a, *y = b;
+
+	if (x->ring != y->ring)
+		return x->ring < y->ring ? -1 : 1;
+	if (x->kind != y->kind)
+		return x->kind == QUEUE ? -1 : 1;
+	return x->lane - y->lane;
+}
+
+static int find_cpu(const struct ks_file *f, const struct slice *s)
+{
+	int k;
+
+	for (k = 0; k < f->nr_cpu; k++)
+		if (f->cpu[k].ring == s->ring && f->cpu[k].kind == s->kind &&
+		    f->cpu[k].lane == s->lane)
+			return k;
+	return -1;
+}
+
+/* One CPU per (ring, kind, lane): by ring, its queue lanes first. */
 static void make_cpus(struct exporter *ex, struct ks_file *f)
 {
 	size_t i;
 	int k;
 
-	f->cpu_of = xzalloc((ex->nr_sl + 1) * sizeof(*f->cpu_of));
 	for (i = 0; i < ex->nr_sl; i++) {
 		const struct slice *s = &ex->sl[i];
 
-		for (k = 0; k < f->nr_cpu; k++)
-			if (f->cpu[k].ring == s->ring && f->cpu[k].kind == s->kind &&
-			    f->cpu[k].lane == s->lane)
-				break;
-		if (k == f->nr_cpu) {
-			f->cpu = xrealloc(f->cpu, f->nr_cpu + 1, sizeof(*f->cpu));
-			memset(&f->cpu[k], 0, sizeof(f->cpu[k]));
-			f->cpu[k].ring = s->ring;
-			f->cpu[k].kind = s->kind;
-			f->cpu[k].lane = s->lane;
-			f->cpu[k].phase = slice_phase(ex, s);
-			f->nr_cpu++;
-		}
-		f->cpu_of[i] = k;
+		if (find_cpu(f, s) >= 0)
+			continue;
+		f->cpu = xrealloc(f->cpu, f->nr_cpu + 1, sizeof(*f->cpu));
+		k = f->nr_cpu++;
+		memset(&f->cpu[k], 0, sizeof(f->cpu[k]));
+		f->cpu[k].ring = s->ring;
+		f->cpu[k].kind = s->kind;
+		f->cpu[k].lane = s->lane;
+		f->cpu[k].phase = slice_phase(ex, s);
 	}
+	qsort(f->cpu, f->nr_cpu, sizeof(*f->cpu), cmp_cpu);
+	f->cpu_of = xzalloc((ex->nr_sl + 1) * sizeof(*f->cpu_of));
+	for (i = 0; i < ex->nr_sl; i++)
+		f->cpu_of[i] = find_cpu(f, &ex->sl[i]);
 }
 
 static void lane_events(struct exporter *ex, struct ks_file *f, __u64 t0)
