@@ -114,6 +114,10 @@ expected() {
 			com[k] = t
 		if (ev == "start" && !(k in sta))
 			sta[k] = t
+		if (ev == "end" && !(k in end_))
+			end_[k] = t
+		if (ev == "complete" && !(k in cpl))
+			cpl[k] = t
 		if (ev == "end" || ev == "complete")
 			last[k] = 1
 	}
@@ -122,7 +126,9 @@ expected() {
 			if ((k in sub_) || (k in com) || (k in sta)) {
 				split(k, a, " ")
 				n[a[1]]++
-				print a[2], ((k in com) ? com[k] : (k in sub_) ? sub_[k] : sta[k]), ((k in sta) ? sta[k] : "-") > starts
+				print a[2], ((k in com) ? com[k] : (k in sub_) ? sub_[k] : sta[k]),
+				      ((k in sta) ? sta[k] : "-"),
+				      ((k in end_) ? end_[k] : cpl[k]) > starts
 			}
 		for (r in n)
 			print r, n[r]
@@ -155,7 +161,11 @@ lanes_jobs() {
 		for (j = i; j <= NF; j++)
 			if ($j ~ /^fence=/)
 				f = substr($j, 7)
-		print f, t, $(i + 2) > boxes
+		d = ""
+		for (j = i; j <= NF; j++)
+			if ($j ~ /^dur_ns=/)
+				d = substr($j, 8)
+		print f, t, $(i + 2), d > boxes
 		if (!((ring[cpu + 0], f) in seen))
 			n[ring[cpu + 0]]++
 		seen[ring[cpu + 0], f] = 1
@@ -195,15 +205,20 @@ for dat in "${dats[@]}"; do
 	result $? "$name: one box per job, jobs per ring as in the recording ($(tr '\n' ' ' < "$OUT/got" | sed 's/ $//'))"
 
 	# Every box starts at its job's COMMIT/SUBMIT (queue, in flight) or
-	# START (exec) as recorded: the lanes share the recording's clock.
-	awk 'NR == FNR { first[$1] = $2; start[$1] = $3; next }
-	     { want = ($3 == "exec") ? start[$1] : first[$1]
+	# START (exec) and ends at its START (queue) or END/COMPLETE as
+	# recorded: the lanes share the recording's clock.
+	awk 'function ns(t, a) { split(t, a, "."); return a[1] * 1000000000 + a[2] }
+	     NR == FNR { first[$1] = $2; start[$1] = $3; end_[$1] = $4; next }
+	     { from = ($3 == "exec") ? start[$1] : first[$1]
+	       to = ($3 == "queue") ? start[$1] : end_[$1]
 	       if (!($1 in first)) { print "no job " $1 " in the recording"; bad++ }
-	       else if ($2 != want) { print $1 ": box at " $2 ", job " $3 " at " want; bad++ }
+	       else if ($2 != from) { print $1 ": box at " $2 ", job " $3 " at " from; bad++ }
+	       else if (ns($2) + $4 != ns(to)) {
+		       print $1 ": box ends " $4 " ns after " $2 ", job " $3 " at " to; bad++ }
 	       n++ }
 	     END { if (!n) print "no boxes"; exit bad > 0 || !n }' \
 		"$OUT/starts" "$OUT/boxes" > "$OUT/err"
-	result $? "$name: every box starts at its job's recorded time, to the ns ($(wc -l < "$OUT/boxes") boxes)"
+	result $? "$name: every box starts and ends at its job's recorded times, to the ns ($(wc -l < "$OUT/boxes") boxes)"
 done
 
 # The relay stream of the demo too: CLOCK_MONOTONIC, said in the file
