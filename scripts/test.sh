@@ -52,6 +52,7 @@ step guest "$ROOT/scripts/guest/test.sh"
 # These also read the recordings the guest just made.
 step cli "$ROOT/scripts/test-cli.sh"
 step plugin "$ROOT/scripts/test-plugin.sh"
+step kernelshark "$ROOT/scripts/test-kernelshark.sh"
 
 log "logs in $logdir"
 echo "$total_pass passed, $total_fail failed"

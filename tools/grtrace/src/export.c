@@ -19,58 +19,30 @@
 #include <string.h>
 
 #include "commands.h"
+#include "export.h"
 #include "jobs.h"
 #include "stream.h"
 #include "utils.h"
-
-#define LANES		500	/* tid = ring * 1000 + kind * LANES + lane + 1 */
-
-enum { EXEC, QUEUE };
-
-struct export_params {
-	const char *input;
-	const char *chrome;
-};
-
-struct slice {
-	size_t job;
-	__u32 ring;
-	int kind;
-	__u64 start;
-	__u64 end;
-	int lane;
-};
-
-struct exporter {
-	struct gr_trace t;
-	struct gr_jobs jobs;
-	struct slice *sl;
-	size_t nr_sl;
-	size_t cap_sl;
-	long *tids;		/* tracks named so far */
-	size_t nr_tids;
-	long *job_sl;		/* per job: [EXEC], [QUEUE] slice index or -1 */
-	char **devs;		/* pid - 1 -> device name */
-	int nr_devs;
-	FILE *f;
-	size_t events;
-};
 
 static void export_usage(const char *err)
 {
 	static const char * const msg[] = {
 		"",
-		"  usage: grtrace export [-h] [-D] --chrome FILE [-i FILE|DIR]",
+		"  usage: grtrace export [-h] [-D] [--chrome FILE] [--kernelshark FILE]",
+		"                        [-i FILE|DIR]",
 		"",
-		"  Write the jobs of a grtrace stream as a Chrome/Perfetto trace",
-		"  (ui.perfetto.dev, chrome://tracing): a process per device, a",
+		"  Write the jobs of a grtrace stream or trace.dat as a Chrome/Perfetto",
+		"  trace (ui.perfetto.dev, chrome://tracing): a process per device, a",
 		"  track per ring, queue and exec phases of every job, dependency",
-		"  arrows, errors and preemptions.",
+		"  arrows, errors and preemptions; or as KernelShark lanes: a",
+		"  trace-cmd data file with a CPU per ring and a task per job.",
 		"",
 		"    -c/--chrome FILE: the JSON output, - for stdout",
-		"    -i/--input FILE|DIR: a recorded file, or a directory of",
-		"                         events<N>[.bin] files; default: the live",
-		"                         relay files (reading them consumes their data)",
+		"    -k/--kernelshark FILE: the trace-cmd data file (KernelShark lanes)",
+		"    -i/--input FILE|DIR: a recorded file (relay stream or trace.dat),",
+		"                         or a directory of events<N>[.bin] files;",
+		"                         default: the live relay files (reading",
+		"                         them consumes their data)",
 		"    -D/--debug: print debug messages",
 		"    -h/--help: print this help",
 		NULL,
@@ -83,6 +55,7 @@ static void export_parse_args(int argc, char *argv[], struct export_params *p)
 {
 	static const struct option opts[] = {
 		{ "chrome",	required_argument,	NULL, 'c' },
+		{ "kernelshark", required_argument,	NULL, 'k' },
 		{ "input",	required_argument,	NULL, 'i' },
 		{ "debug",	no_argument,		NULL, 'D' },
 		{ "help",	no_argument,		NULL, 'h' },
@@ -91,10 +64,13 @@ static void export_parse_args(int argc, char *argv[], struct export_params *p)
 	int c;
 
 	memset(p, 0, sizeof(*p));
-	while ((c = getopt_long(argc, argv, "c:i:Dh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "c:k:i:Dh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
 			p->chrome = optarg;
+			break;
+		case 'k':
+			p->kernelshark = optarg;
 			break;
 		case 'i':
 			p->input = optarg;
@@ -111,8 +87,11 @@ static void export_parse_args(int argc, char *argv[], struct export_params *p)
 	}
 	if (optind < argc)
 		export_usage("unexpected argument");
-	if (!p->chrome)
-		export_usage("--chrome FILE is required");
+	if (!p->chrome && !p->kernelshark)
+		export_usage("--chrome FILE or --kernelshark FILE is required");
+	if (p->chrome && p->kernelshark && !strcmp(p->chrome, "-") &&
+	    !strcmp(p->kernelshark, "-"))
+		export_usage("only one output can go to stdout");
 }
 
 /* ---- tracks ---- */
@@ -457,11 +436,16 @@ int export_main(int argc, char *argv[])
 	for (i = 0; i < ex.jobs.nr; i++)
 		job_slices(&ex, i);
 	assign_lanes(&ex);
-	if (open_out(&ex, p.chrome))
+	if (p.kernelshark && export_kernelshark(&ex, p.kernelshark))
 		goto out;
-	write_trace(&ex);
-	if (!close_out(&ex, p.chrome))
-		ret = EXIT_SUCCESS;
+	if (p.chrome) {
+		if (open_out(&ex, p.chrome))
+			goto out;
+		write_trace(&ex);
+		if (close_out(&ex, p.chrome))
+			goto out;
+	}
+	ret = EXIT_SUCCESS;
 out:
 	for (d = 0; d < ex.nr_devs; d++)
 		free(ex.devs[d]);

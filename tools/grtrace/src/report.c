@@ -363,6 +363,8 @@ static void header_text(struct report *rp)
 			buf, (unsigned long long)si->start_ts / NSEC_PER_SEC,
 			(unsigned long long)si->start_ts % NSEC_PER_SEC, si->nr_cpus,
 			si->buffer_size / 1024);
+	} else if (t->is_tracedat) {
+		fprintf(f, "  session   a trace-cmd recording: its grtrace events, in its clock\n");
 	} else {
 		fprintf(f, "  session   unknown: no STREAM_INFO (the input starts mid-session)\n");
 	}

@@ -265,7 +265,7 @@ static void take_payload(struct gr_trace *t, void *dst, size_t known,
 		t->shorter++;
 }
 
-static struct gr_ring *ring_slot(struct gr_trace *t, __u32 id)
+struct gr_ring *gr_ring_slot(struct gr_trace *t, __u32 id)
 {
 	__u32 n = t->nr_rings;
 
@@ -327,7 +327,7 @@ static int take_ring(struct gr_trace *t, const struct gr_event *ev,
 			ri.ring_id, GR_MAX_RINGS - 1);
 		return -1;
 	}
-	r = ring_slot(t, ri.ring_id);
+	r = gr_ring_slot(t, ri.ring_id);
 	r->known = true;
 	r->engine = ri.engine;
 	memcpy(r->dev, ri.dev, sizeof(ri.dev));
@@ -346,7 +346,7 @@ static int take_job(struct gr_trace *t, struct gr_event *ev,
 			gr_type_name(ev->type), ev->job.ring_id, GR_MAX_RINGS - 1);
 		return -1;
 	}
-	r = ring_slot(t, ev->job.ring_id);
+	r = gr_ring_slot(t, ev->job.ring_id);
 	r->used = true;
 	r->by_type[ev->type]++;
 	if (!r->known)
@@ -362,6 +362,20 @@ static void take_stats(struct gr_trace *t, const void *p, size_t len)
 	memcpy(t->stats, p, len);
 }
 
+/* Returns: a new zeroed event at the end of @t->ev. */
+struct gr_event *gr_trace_add(struct gr_trace *t)
+{
+	struct gr_event *ev;
+
+	if (t->nr_ev == t->cap_ev) {
+		t->cap_ev = t->cap_ev ? 2 * t->cap_ev : 4096;
+		t->ev = xrealloc(t->ev, t->cap_ev, sizeof(*t->ev));
+	}
+	ev = &t->ev[t->nr_ev++];
+	memset(ev, 0, sizeof(*ev));
+	return ev;
+}
+
 static int add_record(struct gr_trace *t, int file,
 		      const struct grtrace_record *rec, __u64 off)
 {
@@ -373,12 +387,7 @@ static int add_record(struct gr_trace *t, int file,
 		take_stats(t, p, len);
 		return 0;
 	}
-	if (t->nr_ev == t->cap_ev) {
-		t->cap_ev = t->cap_ev ? 2 * t->cap_ev : 4096;
-		t->ev = xrealloc(t->ev, t->cap_ev, sizeof(*t->ev));
-	}
-	ev = &t->ev[t->nr_ev++];
-	memset(ev, 0, sizeof(*ev));
+	ev = gr_trace_add(t);
 	ev->ts = rec->ts;
 	ev->gseq = rec->gseq;
 	ev->cseq = rec->cseq;
@@ -474,7 +483,7 @@ static void live_rings(struct gr_trace *t)
 		if (sscanf(line, "%u %31s %32s %32s", &id, engine, dev, name) != 4 ||
 		    id >= GR_MAX_RINGS)
 			continue;
-		r = ring_slot(t, id);
+		r = gr_ring_slot(t, id);
 		if (r->known)
 			continue;
 		r->known = true;
@@ -557,6 +566,13 @@ int gr_trace_load(struct gr_trace *t, const char *path)
 	memset(t, 0, sizeof(*t));
 	if (find_files(t, path))
 		return -1;
+	if (!t->is_dir && !live && gr_is_tracedat(path)) {
+		t->is_tracedat = true;
+		if (gr_trace_load_dat(t, path))
+			return -1;
+		return merge(t);
+	}
+	t->clock = "mono";
 	for (i = 0; i < t->nr_files; i++)
 		if (load_file(t, i, live))
 			return -1;

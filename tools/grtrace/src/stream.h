@@ -68,6 +68,8 @@ struct gr_trace {
 	int nr_files;
 	const char *input;	/* as given, or the debugfs directory */
 	bool is_dir;
+	bool is_tracedat;	/* a trace-cmd recording (trace.dat) */
+	const char *clock;	/* ftrace clock name of the times, if known */
 	struct gr_event *ev;
 	size_t nr_ev;
 	size_t cap_ev;
@@ -88,6 +90,10 @@ struct gr_trace {
 };
 
 int gr_trace_load(struct gr_trace *t, const char *path);
+struct gr_event *gr_trace_add(struct gr_trace *t);
+struct gr_ring *gr_ring_slot(struct gr_trace *t, __u32 id);
+bool gr_is_tracedat(const char *path);
+int gr_trace_load_dat(struct gr_trace *t, const char *path);
 void gr_trace_free(struct gr_trace *t);
 
 const char *gr_type_name(unsigned int type);

@@ -78,7 +78,7 @@ expect_fail "report: bad --engine" "invalid --engine" report --engine gpu
 expect_fail "report: bad --since" "invalid --since" report --since 5parsecs
 expect_fail "record: -o required" "-o/--output FILE is required" record
 expect_fail "record: bad --duration" "invalid --duration" record -o x -d -1
-expect_fail "export: --chrome required" "--chrome FILE is required" export
+expect_fail "export: an output required" "--chrome FILE or --kernelshark FILE is required" export
 expect_fail "stop: no -b" "invalid or incomplete option" stop -b 4096
 
 # ---- report on the synthetic session ----
@@ -137,6 +137,22 @@ run export -i "$V" --chrome "$W/chrome.json" && python3 -m json.tool "$W/chrome.
 result $? "export --chrome: valid JSON, tracks, slices, flow"
 run export -i "$V" --chrome - && python3 -m json.tool "$W/out" > /dev/null
 result $? "export --chrome - (stdout)"
+# KernelShark lanes: a box (a job event, two sched_switch) per Chrome slice
+run export -i "$V" --kernelshark "$W/lanes.dat" --chrome "$W/chrome2.json" &&
+	grep -q '^  cpu 0: ' "$W/out" && cmp -s "$W/chrome.json" "$W/chrome2.json"
+result $? "export --kernelshark with --chrome: lanes listed, same JSON"
+if command -v trace-cmd > /dev/null; then
+	slices=$(python3 -c 'import json,sys
+print(sum(e["ph"] == "X" for e in json.load(open(sys.argv[1]))["traceEvents"]))' \
+		"$W/chrome.json")
+	trace-cmd report -i "$W/lanes.dat" > "$W/out" 2> "$W/err" &&
+		! grep -q 'FAILED TO PARSE' "$W/out" &&
+		[ "$(grep -c ' job: ' "$W/out")" = "$slices" ] &&
+		[ "$(grep -c ' sched_switch: ' "$W/out")" = $((2 * slices)) ]
+	result $? "export --kernelshark: trace-cmd reads it, $slices boxes as the Chrome slices"
+else
+	echo "SKIP cli: export --kernelshark read by trace-cmd (not installed)"
+fi
 
 # ---- other format versions ----
 run report -i "$W/gen/newer.bin" -f json && $C json "$E" "$W/out" 2> "$W/err" &&
@@ -214,7 +230,8 @@ if [ "${VALGRIND:-1}" != 0 ] && command -v valgrind > /dev/null; then
 	}
 	vg report -i "$V" --per-ring --per-ctx --per-process -f json &&
 		vg report -i "$V" --topn 3 && vg report -i "$V" --hist size &&
-		vg export -i "$V" --chrome /dev/null && vg report -i "$W/gen/newer.bin" -f csv
+		vg export -i "$V" --chrome /dev/null --kernelshark /dev/null &&
+		vg report -i "$W/gen/newer.bin" -f csv
 	result $? "valgrind: report, export"
 	ok=0
 	for f in "$W"/gen/*.bin; do

@@ -1,0 +1,408 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# KernelShark and the grtrace lanes: on each trace.dat recorded in the QEMU
+# guest (results/demo, the e2e test's share), "grtrace export --kernelshark"
+# writes a lanes file (one CPU per ring lane, one task per job); trace-cmd
+# must read it whole, with one box per job, each starting at the time of
+# its COMMIT (or SUBMIT, START) in the recording.  Then KernelShark 2.x
+# runs under Xvfb with the recording and the lanes file appended
+# (kernelshark -i trace.dat -a lanes.dat) and with a session zoomed on the
+# busiest jobs: it must load both, stay alive, map its window, load the
+# grtrace libtraceevent plugin and print nothing but its usual notices;
+# screenshots go to $KS_SHOTS (default results/test/kernelshark).
+# Prints one "PASS kernelshark: ..." or "FAIL kernelshark: ..." line per
+# check and "N passed, N failed" last; exits non-zero on any failure.
+source "$(dirname "$0")/lib.sh"
+
+OUT=$(mktemp -d /tmp/grtrace-kshark.XXXXXX)
+SHOTS=${KS_SHOTS:-$ROOT/results/test/kernelshark}
+TIMEOUT=${KS_TIMEOUT:-120}	# seconds for KernelShark to load and settle
+XVFB_PID= KS_PID=
+cleanup() {
+	[ -n "$KS_PID" ] && kill "$KS_PID" 2> /dev/null
+	[ -n "$XVFB_PID" ] && kill "$XVFB_PID" 2> /dev/null
+	rm -rf "$OUT"
+}
+trap cleanup EXIT
+pass=0
+fail=0
+
+result() {
+	if [ "$1" = 0 ]; then
+		echo "PASS kernelshark: $2"
+		pass=$((pass + 1))
+	else
+		echo "FAIL kernelshark: $2"
+		fail=$((fail + 1))
+		[ -s "$OUT/err" ] && sed 's/^/  /' "$OUT/err" | head -8
+	fi
+	: > "$OUT/err"
+}
+
+finish() {
+	echo "$pass passed, $fail failed"
+	[ "$fail" = 0 ]
+	exit
+}
+
+missing=
+for c in kernelshark Xvfb xwininfo xdotool import identify trace-cmd; do
+	command -v $c > /dev/null || missing+=" $c"
+done
+[ -z "$missing" ] || echo "missing:$missing (make deps)" > "$OUT/err"
+result $? "tools present (kernelshark, Xvfb, xwininfo, xdotool, imagemagick)"
+[ -z "$missing" ] || finish
+
+G=$OUT/grtrace/grtrace
+PLUG=$OUT/plugins
+nice make -s -C "$ROOT/tools/grtrace" O="$OUT/grtrace" UAPI_INCLUDE="$ROOT" \
+	> "$OUT/build.log" 2>&1 &&
+	nice make -s -C "$ROOT/tools/tracing/grtrace-plugin" O="$OUT/plugin" \
+	install plugin_dir="$PLUG" >> "$OUT/build.log" 2>&1
+rc=$?
+grep -E "warning|error|missing" "$OUT/build.log" > "$OUT/err"
+[ $rc = 0 ] && [ ! -s "$OUT/err" ] && [ -x "$G" ] && [ -f "$PLUG/plugin_grtrace.so" ]
+result $? "grtrace (with libtracecmd) and the plugin build"
+[ -x "$G" ] || finish
+
+# Recordings (copied first: a running guest test may rewrite them)
+dats=()
+for src in "$ROOT/results/demo/trace.dat" "$CACHE/guest-test/share/e2e/e2e.dat"; do
+	name=${src#"$ROOT/"}
+	name=${name#"$CACHE/"}
+	if [ ! -s "$src" ]; then
+		echo "SKIP kernelshark: real recording $name (none)"
+		continue
+	fi
+	mkdir -p "$OUT/real"
+	dat=$OUT/real/${name//\//_}
+	cp "$src" "$dat" && dats+=("$dat")
+done
+[ ${#dats[@]} -gt 0 ]
+result $? "recording present (results/demo/trace.dat or the e2e test's e2e.dat)"
+[ ${#dats[@]} -gt 0 ] || finish
+
+# Per ring of a recording, from the kernel's own print format: "RING N"
+# with N the jobs with a first stage (SUBMIT, COMMIT, START) and a last
+# one (END, COMPLETE); and "FENCE TS" of each job's COMMIT, else SUBMIT.
+expected() {
+	trace-cmd report -N -t -i "$1" 2> /dev/null | awk -v starts="$2" '
+	{
+		e = 0
+		for (i = 2; i <= NF; i++)
+			if ($i ~ /^grtrace_(submit|commit|start|end|complete):$/) {
+				e = i
+				break
+			}
+		if (!e)
+			next
+		ring = fence = ""
+		for (i = e + 1; i <= NF; i++) {
+			if ($i ~ /^ring=/)
+				ring = substr($i, 6)
+			if ($i ~ /^fence=/)
+				fence = substr($i, 7)
+		}
+		k = ring " " fence
+		t = $(e - 1)
+		sub(/:$/, "", t)
+		ev = substr($e, 9, length($e) - 9)
+		if (ev == "submit" && !(k in sub_))
+			sub_[k] = t
+		if (ev == "commit" && !(k in com))
+			com[k] = t
+		if (ev == "start" && !(k in sta))
+			sta[k] = t
+		if (ev == "end" && !(k in end_))
+			end_[k] = t
+		if (ev == "complete" && !(k in cpl))
+			cpl[k] = t
+		if (ev == "end" || ev == "complete")
+			last[k] = 1
+	}
+	END {
+		for (k in last)
+			if ((k in sub_) || (k in com) || (k in sta)) {
+				split(k, a, " ")
+				n[a[1]]++
+				print a[2], ((k in com) ? com[k] : (k in sub_) ? sub_[k] : sta[k]),
+				      ((k in sta) ? sta[k] : "-"),
+				      ((k in end_) ? end_[k] : cpl[k]) > starts
+			}
+		for (r in n)
+			print r, n[r]
+	}' | sort
+}
+
+# Per ring of a lanes file: "RING N" with N the jobs with boxes (a queue and
+# an exec box, or one in flight); "FENCE TS PHASE" of each box in "$2"
+lanes_jobs() {
+	trace-cmd report -t -i "$1" 2> "$OUT/lanes.err" | awk -v boxes="$2" '
+	/ lane: / {
+		split($0, a, / lane: +/)
+		split(a[2], b, " ")
+		sub(/.*\//, "", b[1])
+		cpu = $0
+		sub(/.*\[/, "", cpu)
+		sub(/\].*/, "", cpu)
+		ring[cpu + 0] = b[1]
+	}
+	/ job: / {
+		cpu = $0
+		sub(/.*\[/, "", cpu)
+		sub(/\].*/, "", cpu)
+		for (i = 1; i <= NF; i++)
+			if ($i == "job:")
+				break
+		t = $(i - 1)
+		sub(/:$/, "", t)
+		f = ""
+		for (j = i; j <= NF; j++)
+			if ($j ~ /^fence=/)
+				f = substr($j, 7)
+		d = ""
+		for (j = i; j <= NF; j++)
+			if ($j ~ /^dur_ns=/)
+				d = substr($j, 8)
+		print f, t, $(i + 2), d > boxes
+		if (!((ring[cpu + 0], f) in seen))
+			n[ring[cpu + 0]]++
+		seen[ring[cpu + 0], f] = 1
+		nbox++
+	}
+	/sched_switch:/ { sw++ }
+	END {
+		for (r in n)
+			print r, n[r]
+		if (sw != 2 * nbox)
+			print "switches:", sw, "boxes:", nbox
+	}' | sort
+}
+
+lanes=()
+for dat in "${dats[@]}"; do
+	name=real/$(basename "$dat")
+	lanes_dat=${dat%.dat}.lanes.dat
+	"$G" export --kernelshark "$lanes_dat" -i "$dat" > "$OUT/summary" 2> "$OUT/err"
+	rc=$?
+	[ $rc = 0 ] && [ -s "$lanes_dat" ]
+	result $? "$name: grtrace export --kernelshark ($(head -1 "$OUT/summary" | cut -d: -f2-))"
+	[ -s "$lanes_dat" ] || continue
+	lanes+=("$lanes_dat")
+
+	trace-cmd report -i "$lanes_dat" > "$OUT/report" 2> "$OUT/err"
+	rc=$?
+	grep -E 'FAILED TO PARSE|\[UNKNOWN' "$OUT/report" >> "$OUT/err"
+	[ $rc = 0 ] && [ ! -s "$OUT/err" ] && [ -s "$OUT/report" ]
+	result $? "$name: trace-cmd report reads the lanes file ($(grep -c . "$OUT/report") lines, $(head -1 "$OUT/report"))"
+
+	expected "$dat" "$OUT/starts" > "$OUT/expect"
+	lanes_jobs "$lanes_dat" "$OUT/boxes" > "$OUT/got"
+	cat "$OUT/lanes.err" > "$OUT/err"
+	diff "$OUT/expect" "$OUT/got" >> "$OUT/err" && [ -s "$OUT/expect" ] &&
+		[ ! -s "$OUT/lanes.err" ]
+	result $? "$name: one box per job, jobs per ring as in the recording ($(tr '\n' ' ' < "$OUT/got" | sed 's/ $//'))"
+
+	# Every box starts at its job's COMMIT/SUBMIT (queue, in flight) or
+	# START (exec) and ends at its START (queue) or END/COMPLETE as
+	# recorded: the lanes share the recording's clock.
+	awk 'function ns(t, a) { split(t, a, "."); return a[1] * 1000000000 + a[2] }
+	     NR == FNR { first[$1] = $2; start[$1] = $3; end_[$1] = $4; next }
+	     { from = ($3 == "exec") ? start[$1] : first[$1]
+	       to = ($3 == "queue") ? start[$1] : end_[$1]
+	       if (!($1 in first)) { print "no job " $1 " in the recording"; bad++ }
+	       else if ($2 != from) { print $1 ": box at " $2 ", job " $3 " at " from; bad++ }
+	       else if (ns($2) + $4 != ns(to)) {
+		       print $1 ": box ends " $4 " ns after " $2 ", job " $3 " at " to; bad++ }
+	       n++ }
+	     END { if (!n) print "no boxes"; exit bad > 0 || !n }' \
+		"$OUT/starts" "$OUT/boxes" > "$OUT/err"
+	result $? "$name: every box starts and ends at its job's recorded times, to the ns ($(wc -l < "$OUT/boxes") boxes)"
+done
+
+# The relay stream of the demo too: CLOCK_MONOTONIC, said in the file
+if ls "$ROOT"/results/demo/events[0-9]*.bin > /dev/null 2>&1; then
+	mkdir -p "$OUT/relay"
+	cp "$ROOT"/results/demo/events[0-9]*.bin "$OUT/relay/"
+	"$G" export -k "$OUT/relay.lanes.dat" -i "$OUT/relay" > /dev/null 2> "$OUT/err" &&
+		trace-cmd report -i "$OUT/relay.lanes.dat" > "$OUT/report" 2>> "$OUT/err" &&
+		! grep -q 'FAILED TO PARSE' "$OUT/report" &&
+		trace-cmd dump --options -i "$OUT/relay.lanes.dat" 2>> "$OUT/err" |
+		grep -qxF '[mono]'
+	result $? "results/demo relay stream: lanes file readable, clock mono"
+fi
+[ ${#lanes[@]} -gt 0 ] || finish
+
+# ---- KernelShark under Xvfb ----
+mkdir -p "$OUT/home" "$OUT/xdg" "$OUT/kscache" "$SHOTS"
+chmod 700 "$OUT/xdg"
+printf '[General]\nnoRootWarn=true\n' > "$OUT/kscache/setting.ini"
+exec 5> "$OUT/display"
+Xvfb -displayfd 5 -screen 0 1280x1024x24 -nolisten tcp > "$OUT/xvfb.log" 2>&1 &
+XVFB_PID=$!
+exec 5>&-
+for _ in $(seq 1 100); do
+	[ -s "$OUT/display" ] && break
+	sleep 0.1
+done
+export DISPLAY=:$(head -1 "$OUT/display")
+xwininfo -root > /dev/null 2> "$OUT/err"
+result $? "Xvfb runs (DISPLAY=$DISPLAY)"
+[ "$DISPLAY" != ":" ] || finish
+
+# Start KernelShark; wait until its window is up, both files are loaded
+# and two screenshots a second apart are the same (but for a few pixels).  Sets KS_PID, SETTLE.
+ks_run() {
+	local shot=$1 files=$2 t0=$SECONDS prev= win=
+	shift 2
+	: > "$OUT/ks.log"
+	HOME=$OUT/home XDG_RUNTIME_DIR=$OUT/xdg KS_USER_CACHE_DIR=$OUT/kscache \
+		TRACEEVENT_PLUGIN_DIR=$PLUG QT_X11_NO_MITSHM=1 \
+		kernelshark "$@" > "$OUT/ks.log" 2>&1 &
+	KS_PID=$!
+	SETTLE=
+	while [ $((SECONDS - t0)) -lt "$TIMEOUT" ] && kill -0 "$KS_PID" 2> /dev/null; do
+		sleep 1
+		[ "$(grep -c '^Loading ' "$OUT/ks.log")" -ge "$files" ] || continue
+		if [ -z "$win" ]; then
+			win=$(xdotool search --pid "$KS_PID" --name '^Kernel Shark' 2> /dev/null | head -1)
+			[ -n "$win" ] || continue
+			xdotool windowmove "$win" 0 0 windowsize "$win" 1200 980
+			continue
+		fi
+		import -window root "$shot" 2> /dev/null || continue
+		# a blinking text cursor is not a change
+		if [ -n "$prev" ] && [ "$(compare -metric AE "$shot" "$prev" null: 2>&1)" -lt 200 ] 2> /dev/null; then
+			SETTLE=$((SECONDS - t0))
+			return 0
+		fi
+		prev=$OUT/prev.png
+		cp "$shot" "$prev"
+	done
+	return 1
+}
+
+# Quit through the menu shortcut, as a user would; kill if that fails.
+ks_quit() {
+	local w
+
+	w=$(xdotool search --pid "$KS_PID" --name '^Kernel Shark' 2> /dev/null | head -1)
+	if [ -n "$w" ]; then
+		xdotool windowfocus "$w" 2> /dev/null
+		sleep 0.5
+		xdotool key ctrl+q 2> /dev/null
+	fi
+	for _ in $(seq 1 20); do
+		kill -0 "$KS_PID" 2> /dev/null || break
+		sleep 0.5
+	done
+	if kill -0 "$KS_PID" 2> /dev/null; then
+		kill "$KS_PID"
+		wait "$KS_PID" 2> /dev/null
+		KS_PID=
+		return 1
+	fi
+	wait "$KS_PID"
+	local rc=$?
+	KS_PID=
+	return $rc
+}
+
+# What KernelShark may print: the files it loads, its plugins that find
+# nothing to do in a stream (no KVM, no sched_switch), Qt's notices.
+ks_log_clean() {
+	grep -vE '^Loading +"[^"]*"$|^plugin "(kvm_combo|sched_events|missed_events)" failed to initialize on stream |^QStandardPaths: |^This plugin does not support |^$' \
+		"$OUT/ks.log"
+}
+
+# The session of the screenshot: both streams, every lane, zoomed on the
+# 120 ms with the most job starts
+session() {
+	local dat=$1 lanes_dat=$2 from ncpu_dat ncpu_lanes
+	from=$(trace-cmd report -t -i "$lanes_dat" 2> /dev/null | awk '
+		/ job: / { for (i = 1; i <= NF; i++) if ($i == "job:") break
+			   t = $(i - 1); sub(/:$/, "", t); split(t, a, ".")
+			   b = int((a[1] * 1000000000 + a[2]) / 10000000); n[b]++ }
+		END { for (b in n) {
+			      s = 0
+			      for (k = 0; k < 12; k++)
+				      s += n[b + k]
+			      if (s > best) {
+				      best = s
+				      at = b
+			      }
+		      }
+		      printf "%.0f\n", at * 10000000 }')
+	ncpu_dat=$(trace-cmd report --cpu 0 -i "$dat" 2>&1 | sed -n 's/^cpus=//p')
+	ncpu_lanes=$(trace-cmd report --cpu 0 -i "$lanes_dat" 2>&1 | sed -n 's/^cpus=//p')
+	python3 - "$dat" "$lanes_dat" "$from" "$ncpu_dat" "$ncpu_lanes" << 'EOF'
+import json, os, sys
+dat, lanes, start, n0, n1 = sys.argv[1:]
+def stream(i, path, ncpu):
+    return {"type": "kshark.config.stream", "stream id": i,
+            "data": {"type": "kshark.config.data", "file": path,
+                     "name": "top buffer", "time": int(os.stat(path).st_mtime)},
+            "filters": {"type": "kshark.config.filter", "filter mask": 7},
+            "plugins": {"type": "kshark.config.plugins", "registered": [
+                ["kvm_combo", True], ["missed_events", True],
+                ["sched_events", True]]},
+            "CPUPlots": list(range(int(ncpu))), "TaskPlots": []}
+start = int(start)
+print(json.dumps({
+    "type": "kshark.config.session",
+    "MainWindow": [1200, 980], "Splitter": [800, 120],
+    "Model": {"type": "kshark.config.model",
+              "range": [start, start + 120000000], "bins": 1000},
+    "data streams": [stream(0, dat, n0), stream(1, lanes, n1)],
+    "ComboPlots": [],
+    "Markers": {"type": "kshark.config.markers", "markA": {"isSet": False},
+                "markB": {"isSet": False}, "Active": "A"},
+    "ViewTop": 0, "ColorScheme": 0.75,
+    "User Plugins": {"type": "kshark.config.plugins", "obj. files": []}},
+    indent=1))
+EOF
+}
+
+for i in "${!lanes[@]}"; do
+	dat=${lanes[$i]%.lanes.dat}.dat
+	base=$(basename "${dat%.dat}")
+	name=real/$(basename "$dat")
+
+	ks_run "$SHOTS/$base.png" 2 -i "$dat" -a "${lanes[$i]}"
+	rc=$?
+	cp "$OUT/ks.log" "$SHOTS/$base.log"
+	{ tail -5 "$OUT/ks.log"; kill -0 "$KS_PID" 2> /dev/null || echo "kernelshark exited"; } > "$OUT/err"
+	result $rc "$name: kernelshark -i trace.dat -a lanes.dat loads both, window up, rendered (settled in ${SETTLE:-?} s)"
+	[ $rc = 0 ] || { ks_quit; continue; }
+
+	maps=$(cat "/proc/$KS_PID/maps" 2> /dev/null)
+	grep -qF "$PLUG/plugin_grtrace.so" <<< "$maps" &&
+		grep -q 'plugin-sched_events.so' <<< "$maps"
+	result $? "$name: KernelShark loaded the grtrace libtraceevent plugin (\$TRACEEVENT_PLUGIN_DIR) and its sched_events plugin"
+
+	xwininfo -root -tree | grep '"Kernel Shark' > "$OUT/err"
+	geo=$(grep -o '[0-9]*x[0-9]*+' "$OUT/err" | head -1)
+	colors=$(identify -format '%k' "$SHOTS/$base.png" 2> /dev/null)
+	: > "$OUT/err"
+	[ -n "$geo" ] && [ "${colors:-0}" -gt 50 ]
+	result $? "$name: window mapped (${geo%+}), screenshot $base.png with ${colors:-0} colours"
+
+	ks_log_clean > "$OUT/err"
+	[ ! -s "$OUT/err" ]
+	result $? "$name: no error in KernelShark's output"
+
+	ks_quit
+	result $? "$name: KernelShark quits cleanly (Ctrl+Q, exit status 0)"
+
+	session "$dat" "${lanes[$i]}" > "$OUT/session.json" 2> "$OUT/err"
+	ks_run "$SHOTS/$base-lanes.png" 0 -s "$OUT/session.json"
+	rc=$?
+	ks_log_clean >> "$OUT/err"
+	[ $rc = 0 ] && [ ! -s "$OUT/err" ] &&
+		import -window root -crop 1200x980+0+0 "$SHOTS/$base-lanes.png" 2>> "$OUT/err"
+	result $? "$name: session zoomed on the busiest 120 ms of jobs loads, no error ($base-lanes.png, ${SETTLE:-?} s)"
+	ks_quit
+done
+
+finish

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * grtrace export: the phases of the jobs, placed on tracks, shared by the
+ * output formats.
+ */
+#ifndef __GRTRACE_EXPORT_H
+#define __GRTRACE_EXPORT_H
+
+#include <stdio.h>
+
+#include "jobs.h"
+#include "stream.h"
+
+#define LANES		500	/* tid = ring * 1000 + kind * LANES + lane + 1 */
+
+enum { EXEC, QUEUE };
+
+struct export_params {
+	const char *input;
+	const char *chrome;
+	const char *kernelshark;
+};
+
+/* One phase of a job on a track: kind and lane (of the ring) */
+struct slice {
+	size_t job;
+	__u32 ring;
+	int kind;
+	__u64 start;
+	__u64 end;
+	int lane;
+};
+
+struct exporter {
+	struct gr_trace t;
+	struct gr_jobs jobs;
+	struct slice *sl;	/* by ring, kind, start */
+	size_t nr_sl;
+	size_t cap_sl;
+	long *tids;		/* tracks named so far */
+	size_t nr_tids;
+	long *job_sl;		/* per job: [EXEC], [QUEUE] slice index or -1 */
+	char **devs;		/* pid - 1 -> device name */
+	int nr_devs;
+	FILE *f;
+	size_t events;
+};
+
+int export_kernelshark(struct exporter *ex, const char *path);
+
+#endif /* __GRTRACE_EXPORT_H */

@@ -1,0 +1,596 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * grtrace export --kernelshark: GPU job lanes as a trace-cmd data file.
+ *
+ * KernelShark draws a box on a CPU's lane for each task that runs there,
+ * from the sched_switch that switches it in to the one that switches it
+ * out.  This file has one "CPU" per track of the Chrome export (a ring's
+ * queue lane, its exec lane, and the extra lanes of phases that overlap)
+ * and one task per job, switched in at the start of each phase and out at
+ * its end, so the boxes of a job have a colour of their own.  KernelShark opens it
+ * next to the recording of the CPUs (kernelshark -i trace.dat -a
+ * lanes.dat) on the same time axis, as the times are those of the input:
+ * of the ring buffer for a trace.dat, CLOCK_MONOTONIC (ftrace's "mono")
+ * for a relay stream.
+ *
+ * The file is version 6 of the format (trace-cmd.dat.v6(5)), uncompressed:
+ * headers, the event formats, the task names, then per CPU the pages of an
+ * ftrace ring buffer.  Its events:
+ *
+ *   lane                  at the first time, on every CPU: what the CPU is
+ *   sched/sched_switch    the job's task in and out: pid KS_PID_BASE + job,
+ *                         comm its fence "context:seqno"
+ *   grtrace_lanes/job     after the switch in: fence, ring, phase, length
+ */
+#define _GNU_SOURCE
+#include <assert.h>
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "export.h"
+#include "utils.h"
+
+#define KS_PAGE		4096
+#define KS_PAGE_HDR	16		/* u64 timestamp, local_t commit */
+#define KS_DATA		(KS_PAGE - KS_PAGE_HDR)
+#define KS_DELTA_BITS	27
+#define KS_TIME_EXTEND	30		/* type_len of a time extend */
+#define KS_PID_BASE	100000		/* task of job N: KS_PID_BASE + N */
+#define KS_PRIO		120
+
+/* trace-cmd.dat(5): magic, "tracing", version 6; option ids */
+#define TRACEDAT_MAGIC_6		"\027\010\104tracing6"
+#define TRACEDAT_OPTION_TRACECLOCK	4
+
+enum { ID_SWITCH = 1, ID_JOB, ID_LANE };
+enum { PH_EXEC, PH_QUEUE, PH_FLIGHT };
+
+static const char * const phase_names[] = { "exec", "queue", "in_flight" };
+
+/*
+ * The texts of the file, as lists of pieces: tracefs "format" files and
+ * the ring buffer headers, in the layout of a 64-bit kernel.
+ */
+#define COMMON_FIELDS \
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n", \
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n", \
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n", \
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+
+static const char * const header_page[] = {
+	"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n",
+	"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n",
+	"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n",
+	"\tfield: char data;\toffset:16;\tsize:4080;\tsigned:0;\n",
+	NULL
+};
+
+static const char * const header_event[] = {
+	"# compressed entry header\n",
+	"\ttype_len    :    5 bits\n",
+	"\ttime_delta  :   27 bits\n",
+	"\tarray       :   32 bits\n\n",
+	"\tpadding     : type == 29\n",
+	"\ttime_extend : type == 30\n",
+	"\ttime_stamp : type == 31\n",
+	"\tdata max type_len  == 28\n",
+	NULL
+};
+
+/* The layout of the kernel's sched_switch, a simpler print fmt */
+static const char * const fmt_switch[] = {
+	"name: sched_switch\nID: 1\nformat:\n",
+	COMMON_FIELDS,
+	"\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n",
+	"\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n",
+	"\tfield:int prev_prio;\toffset:28;\tsize:4;\tsigned:1;\n",
+	"\tfield:long prev_state;\toffset:32;\tsize:8;\tsigned:1;\n",
+	"\tfield:char next_comm[16];\toffset:40;\tsize:16;\tsigned:0;\n",
+	"\tfield:pid_t next_pid;\toffset:56;\tsize:4;\tsigned:1;\n",
+	"\tfield:int next_prio;\toffset:60;\tsize:4;\tsigned:1;\n\n",
+	"print fmt: \"prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s ==> ",
+	"next_comm=%s next_pid=%d next_prio=%d\", REC->prev_comm, REC->prev_pid, ",
+	"REC->prev_prio, REC->prev_state ? \"S\" : \"R\", REC->next_comm, ",
+	"REC->next_pid, REC->next_prio\n",
+	NULL
+};
+
+struct ks_switch {
+	__u16 type;
+	__u8 flags;
+	__u8 preempt;
+	__s32 pid;
+	char prev_comm[16];
+	__s32 prev_pid;
+	__s32 prev_prio;
+	__s64 prev_state;
+	char next_comm[16];
+	__s32 next_pid;
+	__s32 next_prio;
+};
+
+static const char * const fmt_job[] = {
+	"name: job\nID: 2\nformat:\n",
+	COMMON_FIELDS,
+	"\tfield:u64 fence_context;\toffset:8;\tsize:8;\tsigned:0;\n",
+	"\tfield:u64 fence_seqno;\toffset:16;\tsize:8;\tsigned:0;\n",
+	"\tfield:u64 ctx_id;\toffset:24;\tsize:8;\tsigned:0;\n",
+	"\tfield:u64 duration;\toffset:32;\tsize:8;\tsigned:0;\n",
+	"\tfield:u32 ring_id;\toffset:40;\tsize:4;\tsigned:0;\n",
+	"\tfield:u32 pid;\toffset:44;\tsize:4;\tsigned:0;\n",
+	"\tfield:u32 tgid;\toffset:48;\tsize:4;\tsigned:0;\n",
+	"\tfield:u16 engine;\toffset:52;\tsize:2;\tsigned:0;\n",
+	"\tfield:u16 phase;\toffset:54;\tsize:2;\tsigned:0;\n",
+	"\tfield:s32 status;\toffset:56;\tsize:4;\tsigned:1;\n",
+	"\tfield:char comm[16];\toffset:60;\tsize:16;\tsigned:0;\n",
+	"\tfield:char ring[32];\toffset:76;\tsize:32;\tsigned:0;\n\n",
+	"print fmt: \"%s %s fence=%llu:%llu ctx=%llu dur_ns=%llu pid=%u comm=%s status=%d\", ",
+	"REC->ring, __print_symbolic(REC->phase, { 0, \"exec\" }, { 1, \"queue\" }, ",
+	"{ 2, \"in_flight\" }), REC->fence_context, REC->fence_seqno, REC->ctx_id, ",
+	"REC->duration, REC->pid, REC->comm, REC->status\n",
+	NULL
+};
+
+/* Its record: naturally aligned, the size ends after ring[] */
+struct ks_job {
+	__u16 type;
+	__u8 flags;
+	__u8 preempt;
+	__s32 pid;
+	__u64 fence_context;
+	__u64 fence_seqno;
+	__u64 ctx_id;
+	__u64 duration;
+	__u32 ring_id;
+	__u32 job_pid;
+	__u32 tgid;
+	__u16 engine;
+	__u16 phase;
+	__s32 status;
+	char comm[16];
+	char ring[32];
+};
+
+#define KS_JOB_SIZE	(offsetof(struct ks_job, ring) + 32)
+
+static const char * const fmt_lane[] = {
+	"name: lane\nID: 3\nformat:\n",
+	COMMON_FIELDS,
+	"\tfield:char name[64];\toffset:8;\tsize:64;\tsigned:0;\n",
+	"\tfield:u32 ring_id;\toffset:72;\tsize:4;\tsigned:0;\n",
+	"\tfield:u16 phase;\toffset:76;\tsize:2;\tsigned:0;\n",
+	"\tfield:u16 lane;\toffset:78;\tsize:2;\tsigned:0;\n\n",
+	"print fmt: \"%s\", REC->name\n",
+	NULL
+};
+
+struct ks_lane {
+	__u16 type;
+	__u8 flags;
+	__u8 preempt;
+	__s32 pid;
+	char name[64];
+	__u32 ring_id;
+	__u16 phase;
+	__u16 lane;
+};
+
+static_assert(sizeof(struct ks_switch) == 64, "sched_switch layout");
+static_assert(KS_JOB_SIZE == 108, "job layout");
+static_assert(sizeof(struct ks_lane) == 80, "lane layout");
+
+/* The pages of one CPU's ring buffer */
+struct ks_cpu {
+	__u32 ring;
+	int kind;
+	int lane;
+	int phase;		/* of its first box */
+	size_t boxes;
+	unsigned char *buf;
+	size_t pages;
+	size_t used;		/* data bytes of the last page */
+	__u64 last_ts;
+};
+
+struct ks_file {
+	struct ks_cpu *cpu;
+	int nr_cpu;
+	int *cpu_of;		/* slice index -> cpu */
+};
+
+/* @src into @dst of @len bytes, cut, NUL terminated */
+static void copy_str(char *dst, size_t len, const char *src)
+{
+	size_t n = strnlen(src, len - 1);
+
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+static void put32(unsigned char *p, __u32 v)
+{
+	memcpy(p, &v, sizeof(v));
+}
+
+static void page_new(struct ks_cpu *c, __u64 ts)
+{
+	unsigned char *p;
+
+	c->buf = xrealloc(c->buf, (c->pages + 1) * KS_PAGE, 1);
+	p = c->buf + c->pages++ * KS_PAGE;
+	memset(p, 0, KS_PAGE);
+	memcpy(p, &ts, sizeof(ts));
+	c->used = 0;
+	c->last_ts = ts;
+}
+
+/* Append an event of @len bytes (a multiple of 4, at most 112) at @ts. */
+static void put_event(struct ks_cpu *c, __u64 ts, const void *data, size_t len)
+{
+	__u64 delta;
+	unsigned char *p, *commit;
+	size_t need;
+
+	if (c->pages && ts < c->last_ts)
+		ts = c->last_ts;
+	delta = c->pages ? ts - c->last_ts : 0;
+	need = 4 + len + (delta >> KS_DELTA_BITS ? 8 : 0);
+	if (!c->pages || c->used + need > KS_DATA) {
+		page_new(c, ts);
+		delta = 0;
+	}
+	p = c->buf + (c->pages - 1) * KS_PAGE + KS_PAGE_HDR + c->used;
+	if (delta >> KS_DELTA_BITS) {
+		put32(p, KS_TIME_EXTEND |
+		      (__u32)(delta & ((1U << KS_DELTA_BITS) - 1)) << 5);
+		put32(p + 4, delta >> KS_DELTA_BITS);
+		p += 8;
+		c->used += 8;
+		delta = 0;
+	}
+	put32(p, len / 4 | (__u32)delta << 5);
+	memcpy(p + 4, data, len);
+	c->used += 4 + len;
+	c->last_ts = ts;
+	commit = c->buf + (c->pages - 1) * KS_PAGE + 8;
+	memcpy(commit, &(__u64){ c->used }, 8);
+}
+
+/* The task name of a job: its fence "context:seqno" */
+static void job_comm(const struct exporter *ex, size_t job, char *buf, size_t len)
+{
+	const struct gr_job *j = &ex->jobs.job[job];
+
+	snprintf(buf, len, "%llu:%llu", (unsigned long long)j->fctx,
+		 (unsigned long long)j->fseq);
+}
+
+static int slice_phase(const struct exporter *ex, const struct slice *s)
+{
+	const struct gr_job *j = &ex->jobs.job[s->job];
+
+	if (s->kind == QUEUE)
+		return PH_QUEUE;
+	return j->seen & (1U << GRTRACE_EV_START) ? PH_EXEC : PH_FLIGHT;
+}
+
+static void lane_name(const struct exporter *ex, const struct ks_cpu *c,
+		      char *buf, size_t len)
+{
+	const struct gr_ring *r = gr_ring(&ex->t, c->ring);
+	char label[80];
+
+	gr_ring_label(&ex->t, c->ring, label, sizeof(label));
+	snprintf(buf, len, "%s %s %s", label, gr_engine_name(r->engine),
+		 c->kind == QUEUE ? "queue" : phase_names[c->phase]);
+	if (c->lane)
+		snprintf(buf + strlen(buf), len - strlen(buf), " #%d", c->lane + 1);
+}
+
+static int cmp_cpu(const void *a, const void *b)
+{
+	const struct ks_cpu *x = a, *y = b;
+
+	if (x->ring != y->ring)
+		return x->ring < y->ring ? -1 : 1;
+	if (x->kind != y->kind)
+		return x->kind == QUEUE ? -1 : 1;
+	return x->lane - y->lane;
+}
+
+static int find_cpu(const struct ks_file *f, const struct slice *s)
+{
+	int k;
+
+	for (k = 0; k < f->nr_cpu; k++)
+		if (f->cpu[k].ring == s->ring && f->cpu[k].kind == s->kind &&
+		    f->cpu[k].lane == s->lane)
+			return k;
+	return -1;
+}
+
+/* One CPU per (ring, kind, lane): by ring, its queue lanes first. */
+static void make_cpus(struct exporter *ex, struct ks_file *f)
+{
+	size_t i;
+	int k;
+
+	for (i = 0; i < ex->nr_sl; i++) {
+		const struct slice *s = &ex->sl[i];
+
+		if (find_cpu(f, s) >= 0)
+			continue;
+		f->cpu = xrealloc(f->cpu, f->nr_cpu + 1, sizeof(*f->cpu));
+		k = f->nr_cpu++;
+		memset(&f->cpu[k], 0, sizeof(f->cpu[k]));
+		f->cpu[k].ring = s->ring;
+		f->cpu[k].kind = s->kind;
+		f->cpu[k].lane = s->lane;
+		f->cpu[k].phase = slice_phase(ex, s);
+	}
+	qsort(f->cpu, f->nr_cpu, sizeof(*f->cpu), cmp_cpu);
+	f->cpu_of = xzalloc((ex->nr_sl + 1) * sizeof(*f->cpu_of));
+	for (i = 0; i < ex->nr_sl; i++)
+		f->cpu_of[i] = find_cpu(f, &ex->sl[i]);
+}
+
+static void lane_events(struct exporter *ex, struct ks_file *f, __u64 t0)
+{
+	struct ks_lane ev;
+	int k;
+
+	for (k = 0; k < f->nr_cpu; k++) {
+		memset(&ev, 0, sizeof(ev));
+		ev.type = ID_LANE;
+		lane_name(ex, &f->cpu[k], ev.name, sizeof(ev.name));
+		ev.ring_id = f->cpu[k].ring;
+		ev.phase = f->cpu[k].kind == QUEUE ? PH_QUEUE : f->cpu[k].phase;
+		ev.lane = f->cpu[k].lane;
+		put_event(&f->cpu[k], t0, &ev, sizeof(ev));
+	}
+}
+
+static void box(struct exporter *ex, struct ks_cpu *c, const struct slice *s)
+{
+	const struct gr_job *j = &ex->jobs.job[s->job];
+	const struct gr_ring *r = gr_ring(&ex->t, s->ring);
+	__s32 pid = KS_PID_BASE + s->job;
+	struct ks_switch sw;
+	struct ks_job jb;
+	char comm[64];
+	__u64 start = s->start;
+
+	if (c->pages && start < c->last_ts)	/* the last lane overflowed */
+		start = c->last_ts;
+	if (start > s->end)
+		return;
+	job_comm(ex, s->job, comm, sizeof(comm));
+
+	memset(&sw, 0, sizeof(sw));
+	sw.type = ID_SWITCH;
+	copy_str(sw.prev_comm, sizeof(sw.prev_comm), "swapper");
+	sw.prev_prio = KS_PRIO;
+	copy_str(sw.next_comm, sizeof(sw.next_comm), comm);
+	sw.next_pid = pid;
+	sw.next_prio = KS_PRIO;
+	put_event(c, start, &sw, sizeof(sw));
+
+	memset(&jb, 0, sizeof(jb));
+	jb.type = ID_JOB;
+	jb.pid = pid;
+	jb.fence_context = j->fctx;
+	jb.fence_seqno = j->fseq;
+	jb.ctx_id = j->ctx_id;
+	jb.duration = s->end - start;
+	jb.ring_id = s->ring;
+	jb.job_pid = j->pid;
+	jb.tgid = j->tgid;
+	jb.engine = r->engine;
+	jb.phase = slice_phase(ex, s);
+	jb.status = j->status;
+	memcpy(jb.comm, j->comm, sizeof(jb.comm));
+	if (r->known)
+		copy_str(jb.ring, sizeof(jb.ring), r->name);
+	else
+		snprintf(jb.ring, sizeof(jb.ring), "ring%u", s->ring);
+	put_event(c, start, &jb, KS_JOB_SIZE);
+
+	memset(&sw, 0, sizeof(sw));
+	sw.type = ID_SWITCH;
+	sw.pid = pid;
+	copy_str(sw.prev_comm, sizeof(sw.prev_comm), comm);
+	sw.prev_pid = pid;
+	sw.prev_prio = KS_PRIO;
+	sw.prev_state = 1;	/* done: sleeping */
+	copy_str(sw.next_comm, sizeof(sw.next_comm), "swapper");
+	sw.next_prio = KS_PRIO;
+	put_event(c, s->end, &sw, sizeof(sw));
+	c->boxes++;
+}
+
+/* ---- the file ---- */
+
+static void w_str(FILE *f, const char *s)
+{
+	fwrite(s, 1, strlen(s) + 1, f);
+}
+
+static void w_u16(FILE *f, __u16 v)
+{
+	fwrite(&v, sizeof(v), 1, f);
+}
+
+static void w_u32(FILE *f, __u32 v)
+{
+	fwrite(&v, sizeof(v), 1, f);
+}
+
+static void w_u64(FILE *f, __u64 v)
+{
+	fwrite(&v, sizeof(v), 1, f);
+}
+
+/* A u64 size, then the text without its NUL */
+static void w_text64(FILE *f, const char *s)
+{
+	w_u64(f, strlen(s));
+	fwrite(s, 1, strlen(s), f);
+}
+
+/* The same, of a text in pieces */
+static void w_pieces64(FILE *f, const char * const *pieces)
+{
+	const char * const *p;
+	__u64 len = 0;
+
+	for (p = pieces; *p; p++)
+		len += strlen(*p);
+	w_u64(f, len);
+	for (p = pieces; *p; p++)
+		fwrite(*p, 1, strlen(*p), f);
+}
+
+static char *cmdlines(const struct exporter *ex)
+{
+	char *buf = NULL, comm[64];
+	size_t len = 0, i;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (!m)
+		return NULL;
+	for (i = 0; i < ex->jobs.nr; i++) {
+		job_comm(ex, i, comm, sizeof(comm));
+		fprintf(m, "%zu %s\n", KS_PID_BASE + i, comm);
+	}
+	fclose(m);
+	return buf;
+}
+
+static int write_file(struct exporter *ex, struct ks_file *ks, FILE *f)
+{
+	static const char * const *formats[] = { fmt_job, fmt_lane };
+	char *cmd = cmdlines(ex);
+	char clock[64];
+	__u64 off;
+	long pos;
+	size_t i;
+	int k;
+
+	if (!cmd)
+		return -1;
+	fwrite(TRACEDAT_MAGIC_6, 1, sizeof(TRACEDAT_MAGIC_6), f);
+	fputc(0, f);			/* little endian */
+	fputc(sizeof(long), f);
+	w_u32(f, KS_PAGE);
+	w_str(f, "header_page");
+	w_pieces64(f, header_page);
+	w_str(f, "header_event");
+	w_pieces64(f, header_event);
+	w_u32(f, 0);			/* ftrace formats */
+	w_u32(f, 2);			/* systems */
+	w_str(f, "sched");
+	w_u32(f, 1);
+	w_pieces64(f, fmt_switch);
+	w_str(f, "grtrace_lanes");
+	w_u32(f, ARRAY_SIZE(formats));
+	for (i = 0; i < ARRAY_SIZE(formats); i++)
+		w_pieces64(f, formats[i]);
+	w_u32(f, 0);			/* kallsyms */
+	w_u32(f, 0);			/* printk formats */
+	w_text64(f, cmd);
+	free(cmd);
+	w_u32(f, ks->nr_cpu);
+	fwrite("options  ", 1, 10, f);
+	if (ex->t.clock) {
+		snprintf(clock, sizeof(clock), "[%s]\n", ex->t.clock);
+		w_u16(f, TRACEDAT_OPTION_TRACECLOCK);
+		w_u32(f, strlen(clock) + 1);
+		w_str(f, clock);
+	}
+	w_u16(f, 0);
+	fwrite("flyrecord", 1, 10, f);
+	pos = ftell(f);
+	if (pos < 0)
+		return -1;
+	off = pos + 16 * ks->nr_cpu;
+	off = (off + KS_PAGE - 1) / KS_PAGE * KS_PAGE;
+	for (k = 0; k < ks->nr_cpu; k++) {
+		w_u64(f, off);
+		w_u64(f, ks->cpu[k].pages * KS_PAGE);
+		off += ks->cpu[k].pages * KS_PAGE;
+	}
+	pos = ftell(f);
+	if (pos < 0)
+		return -1;
+	for (; pos % KS_PAGE; pos++)
+		fputc(0, f);
+	for (k = 0; k < ks->nr_cpu; k++)
+		fwrite(ks->cpu[k].buf, KS_PAGE, ks->cpu[k].pages, f);
+	return 0;
+}
+
+static void summary(struct exporter *ex, struct ks_file *ks, FILE *out,
+		    const char *path)
+{
+	char name[96];
+	int k;
+
+	fprintf(out, "%s: %d lanes, %zu jobs, clock %s\n", path, ks->nr_cpu,
+		ex->jobs.nr, ex->t.clock ? ex->t.clock : "of the input");
+	for (k = 0; k < ks->nr_cpu; k++) {
+		lane_name(ex, &ks->cpu[k], name, sizeof(name));
+		fprintf(out, "  cpu %d: %s: %zu jobs\n", k, name, ks->cpu[k].boxes);
+	}
+}
+
+/*
+ * export_kernelshark - write the jobs of @ex as KernelShark lanes to @path
+ *
+ * Returns: 0, or -1 with the problem printed.
+ */
+int export_kernelshark(struct exporter *ex, const char *path)
+{
+	struct ks_file ks = { 0 };
+	__u64 t0 = ~0ULL;
+	int k, ret = -1;
+	bool to_stdout;
+	size_t i;
+	FILE *f;
+
+	if (!ex->nr_sl) {
+		err_msg("%s: no job with two of its stages recorded: no lanes to write\n",
+			ex->t.input);
+		return -1;
+	}
+	make_cpus(ex, &ks);
+	for (i = 0; i < ex->nr_sl; i++)
+		if (ex->sl[i].start < t0)
+			t0 = ex->sl[i].start;
+	lane_events(ex, &ks, t0);
+	for (i = 0; i < ex->nr_sl; i++)
+		box(ex, &ks.cpu[ks.cpu_of[i]], &ex->sl[i]);
+
+	to_stdout = !strcmp(path, "-");
+	f = to_stdout ? stdout : fopen(path, "w");
+	if (!f) {
+		err_msg("%s: %s\n", path, strerror(errno));
+		goto out;
+	}
+	ret = write_file(ex, &ks, f);
+	if (ferror(f))
+		ret = -1;
+	if ((to_stdout ? fflush(f) : fclose(f)) || ret) {
+		err_msg("%s: write error\n", path);
+		ret = -1;
+	}
+	if (!ret)
+		summary(ex, &ks, to_stdout ? stderr : stdout, path);
+out:
+	for (k = 0; k < ks.nr_cpu; k++)
+		free(ks.cpu[k].buf);
+	free(ks.cpu);
+	free(ks.cpu_of);
+	return ret;
+}

@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * grtrace: the grtrace events of a trace-cmd recording (trace.dat) as an
+ * input, read with libtracecmd.
+ *
+ * "trace-cmd record -e grtrace" keeps the tracepoints of the same jobs as
+ * the relay stream, in the clock of the ftrace ring buffer.  Reading them
+ * gives the tool's reports and exports in that clock, which is also the
+ * clock of every other event of the recording.  Each grtrace_<type> event
+ * becomes a record of that type; its fields are those of the relay payload
+ * under the same names.  The recording holds no gseq: events get one in
+ * the order libtracecmd merges the CPUs (by time).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "stream.h"
+#include "utils.h"
+
+#ifdef HAVE_LIBTRACECMD
+#include <trace-cmd.h>
+#endif
+
+#define TRACEDAT_MAGIC		"\027\010\104tracing"
+
+/* Returns: whether @path starts like a trace-cmd data file. */
+bool gr_is_tracedat(const char *path)
+{
+	char buf[sizeof(TRACEDAT_MAGIC) - 1];
+	int fd = open(path, O_RDONLY);
+	bool ret;
+
+	if (fd < 0)
+		return false;
+	ret = read(fd, buf, sizeof(buf)) == sizeof(buf) &&
+	      !memcmp(buf, TRACEDAT_MAGIC, sizeof(buf));
+	close(fd);
+	return ret;
+}
+
+#ifdef HAVE_LIBTRACECMD
+
+struct dat_loader {
+	struct gr_trace *t;
+	struct tep_handle *tep;
+	__u64 gseq;
+	int err;
+};
+
+static __u64 num_field(struct tep_event *event, struct tep_record *rec,
+		       const char *name)
+{
+	struct tep_format_field *f = tep_find_field(event, name);
+	unsigned long long val;
+
+	if (!f || (unsigned int)(f->offset + f->size) > (unsigned int)rec->size ||
+	    tep_read_number_field(f, rec->data, &val))
+		return 0;
+	return val;
+}
+
+/* A string or char array field into @buf (NUL terminated), or "". */
+static void str_field(struct tep_event *event, struct tep_record *rec,
+		      const char *name, char *buf, size_t len)
+{
+	struct tep_format_field *f = tep_find_field(event, name);
+	const char *p = NULL;
+	int n = 0;
+
+	*buf = '\0';
+	if (f)
+		p = tep_get_field_raw(NULL, event, name, rec, &n, 0);
+	if (!p || n <= 0)
+		return;
+	if ((size_t)n >= len)
+		n = len - 1;
+	memcpy(buf, p, n);
+	buf[n] = '\0';
+}
+
+static int dat_type(const char *name)
+{
+	unsigned int i;
+
+	if (strncmp(name, "grtrace_", 8))
+		return -1;
+	for (i = 0; i < GRTRACE_EV_NR; i++)
+		if (!strcmp(name + 8, gr_type_name(i)))
+			return i;
+	return -1;
+}
+
+static int dat_record(struct tracecmd_input *handle, struct tep_record *rec,
+		      int cpu, void *data)
+{
+	struct dat_loader *l = data;
+	struct grtrace_job_payload *p;
+	struct tep_event *event;
+	struct gr_event *ev;
+	struct gr_ring *r;
+	char dev[sizeof(r->dev)], ring[sizeof(r->name)];
+	int type;
+
+	(void)handle;
+	event = tep_find_event_by_record(l->tep, rec);
+	if (!event || strcmp(event->system, "grtrace"))
+		return 0;
+	type = dat_type(event->name);
+	if (type < 0) {
+		l->t->unknown++;
+		return 0;
+	}
+	ev = gr_trace_add(l->t);
+	ev->ts = rec->ts;
+	ev->gseq = ++l->gseq;
+	ev->cseq = ev->gseq;
+	ev->cpu = cpu;
+	ev->type = type;
+	ev->size = GR_REC_MIN + sizeof(*p);
+	ev->off = rec->offset;
+	p = &ev->job;
+	p->ctx_id = num_field(event, rec, "ctx_id");
+	p->fence_context = num_field(event, rec, "fence_context");
+	p->fence_seqno = num_field(event, rec, "fence_seqno");
+	p->aux_context = num_field(event, rec, "aux_context");
+	p->aux_seqno = num_field(event, rec, "aux_seqno");
+	p->ring_id = num_field(event, rec, "ring_id");
+	p->engine = num_field(event, rec, "engine");
+	p->flags = num_field(event, rec, "flags");
+	p->status = (__s32)num_field(event, rec, "status");
+	p->depth = num_field(event, rec, "depth");
+	p->pid = num_field(event, rec, "pid");
+	p->tgid = num_field(event, rec, "tgid");
+	str_field(event, rec, "comm", p->comm, sizeof(p->comm));
+	if (p->ring_id >= GR_MAX_RINGS) {
+		err_msg("%s: offset %llu: %s event on ring id %u, beyond %u\n",
+			l->t->input, rec->offset, event->name, p->ring_id,
+			GR_MAX_RINGS - 1);
+		l->err = -1;
+		return 1;
+	}
+	r = gr_ring_slot(l->t, p->ring_id);
+	if (!r->known) {
+		str_field(event, rec, "dev", dev, sizeof(dev));
+		str_field(event, rec, "ring", ring, sizeof(ring));
+		if (*dev && *ring) {
+			r->known = true;
+			memcpy(r->dev, dev, sizeof(dev));
+			memcpy(r->name, ring, sizeof(ring));
+		}
+		r->engine = p->engine;
+	}
+	r->used = true;
+	r->by_type[type]++;
+	l->t->by_type[type]++;
+	return 0;
+}
+
+/*
+ * gr_trace_load_dat - the grtrace events of a trace.dat into @t
+ *
+ * Returns: 0, or -1 with the problem printed.
+ */
+int gr_trace_load_dat(struct gr_trace *t, const char *path)
+{
+	struct dat_loader l = { .t = t };
+	struct tracecmd_input *handle;
+
+	handle = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (!handle) {
+		err_msg("%s: not a trace-cmd data file libtracecmd can read\n", path);
+		return -1;
+	}
+	l.tep = tracecmd_get_tep(handle);
+	if (tracecmd_iterate_events(handle, NULL, 0, dat_record, &l) < 0 && !l.err) {
+		err_msg("%s: reading the events failed\n", path);
+		l.err = -1;
+	}
+	tracecmd_close(handle);
+	if (!l.err && !t->nr_ev) {
+		err_msg("%s: no grtrace events in this recording (trace-cmd record -e grtrace)\n",
+			path);
+		l.err = -1;
+	}
+	return l.err;
+}
+
+#else /* !HAVE_LIBTRACECMD */
+
+int gr_trace_load_dat(struct gr_trace *t, const char *path)
+{
+	(void)t;
+	err_msg("%s: a trace-cmd data file: grtrace was built without libtracecmd\n",
+		path);
+	return -1;
+}
+
+#endif /* HAVE_LIBTRACECMD */
