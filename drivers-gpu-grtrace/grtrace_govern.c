@@ -457,8 +457,8 @@ static int grtrace_filter_submitter(const struct grtrace_gov *g,
 				    const struct grtrace_event *ev, u64 ts)
 {
 	struct grtrace_jobs *jt = READ_ONCE(grtrace_jobs);
+	int why = g->nr_pids ? GRTRACE_FILT_PID : GRTRACE_FILT_UID;
 	struct grtrace_jobent *e;
-	int why = GRTRACE_FILT_PID;
 	int ret = -1;
 
 	if (grtrace_jobless(&ev->job))
@@ -911,9 +911,13 @@ static int grtrace_parse_u32(const char *val, u32 min, u32 max, u32 *out)
 	return 0;
 }
 
+/* Exactly "0" or "1": kstrtobool() would take "yesno" for yes. */
 static int grtrace_parse_bool(const char *val, bool *out)
 {
-	return kstrtobool(val, out) ? -EINVAL : 0;
+	if (strcmp(val, "0") && strcmp(val, "1"))
+		return -EINVAL;
+	*out = *val == '1';
+	return 0;
 }
 
 static int set_srate(struct grtrace_gov *g, const char *val)
@@ -1477,10 +1481,12 @@ static int grtrace_sampling_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "backpressure=%llu\n",
 		   t.dropped[GRTRACE_DROP_BACKPRESSURE]);
 	seq_printf(m, "held=%llu\n", grtrace_govern_held());
-	for_each_online_cpu(cpu)
-		seq_printf(m, "cpu%d_fill=%u cpu%d_rate=%u\n",
-			   cpu, READ_ONCE(per_cpu(grtrace_gcpu, cpu).fill),
-			   cpu, READ_ONCE(per_cpu(grtrace_gcpu, cpu).eff_rate));
+	for_each_online_cpu(cpu) {
+		seq_printf(m, "cpu%d_fill=%u\n", cpu,
+			   READ_ONCE(per_cpu(grtrace_gcpu, cpu).fill));
+		seq_printf(m, "cpu%d_rate=%u\n", cpu,
+			   READ_ONCE(per_cpu(grtrace_gcpu, cpu).eff_rate));
+	}
 	return 0;
 }
 
