@@ -16,6 +16,8 @@ int config_main(int argc, char *argv[]);
 int record_main(int argc, char *argv[]);
 int report_main(int argc, char *argv[]);
 int export_main(int argc, char *argv[]);
+int merge_main(int argc, char *argv[]);
+int timeline_main(int argc, char *argv[]);
 
 void print_usage(const char * const *msg, const char *err);
 const char *invalid_option(char *argv[]);

@@ -21,6 +21,8 @@ static const struct {
 	{ "record",	record_main },
 	{ "report",	report_main },
 	{ "export",	export_main },
+	{ "merge",	merge_main },
+	{ "timeline",	timeline_main },
 };
 
 /*
@@ -68,6 +70,8 @@ static void grtrace_usage(const char *err)
 		"     record  - save the relay stream of all CPUs to a file",
 		"     report  - per-job times, aggregates and histograms",
 		"     export  - write a Chrome/Perfetto trace of the jobs",
+		"     merge   - GPU jobs next to the DRM ioctls that submitted them",
+		"     timeline - a row per ring over time in the terminal; --latency",
 		"",
 		"  'grtrace COMMAND --help' describes each command.",
 		NULL,

@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * grtrace-bpf-annotate: the BPF side.  DRM ioctls (_IOC_TYPE(cmd) == 'd')
+ * entering and leaving, from the syscall tracepoints, into a ring buffer.
+ *
+ * No BTF of the kernel is needed (no CO-RE): the context structs are
+ * written from the tracepoints' format files, which are ABI.  Programs for
+ * syscalls/sys_{enter,exit}_ioctl and for raw_syscalls/sys_{enter,exit}
+ * (filtered on __NR_ioctl) are both here; the loader attaches one pair.
+ */
+#include <linux/types.h>
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+
+#include "grtrace_annotate.h"
+
+#define NR_IOCTL_X86_64	16
+#define DRM_IOCTL_BASE	'd'
+
+/* events/syscalls/sys_enter_ioctl/format */
+struct sys_enter_ioctl_args {
+	__u64 common;
+	__s32 syscall_nr;
+	__u32 pad;
+	__u64 fd;
+	__u64 cmd;
+	__u64 arg;
+};
+
+/* events/syscalls/sys_exit_ioctl/format */
+struct sys_exit_ioctl_args {
+	__u64 common;
+	__s32 syscall_nr;
+	__u32 pad;
+	__s64 ret;
+};
+
+/* events/raw_syscalls/sys_enter/format */
+struct raw_enter_args {
+	__u64 common;
+	__s64 id;
+	__u64 args[6];
+};
+
+/* events/raw_syscalls/sys_exit/format */
+struct raw_exit_args {
+	__u64 common;
+	__s64 id;
+	__s64 ret;
+};
+
+struct pending {
+	__u64 ts;
+	__u64 cmd;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 1 << 20);
+} events SEC(".maps");
+
+/* Threads inside a DRM ioctl */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 8192);
+	__type(key, __u32);
+	__type(value, struct pending);
+} inflight SEC(".maps");
+
+/* [0]: the process (tgid) to keep, 0 for all */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} filter SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, GA_CNT_NR);
+	__type(key, __u32);
+	__type(value, __u64);
+} counters SEC(".maps");
+
+static __always_inline void count(__u32 idx)
+{
+	__u64 *c = bpf_map_lookup_elem(&counters, &idx);
+
+	if (c)
+		__sync_fetch_and_add(c, 1);
+}
+
+static __always_inline int emit(__u32 type, __u64 ts, __u64 cmd, __u64 arg,
+				__s64 ret, __u64 duration, __u64 pid_tgid)
+{
+	struct ga_event *e;
+
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		count(GA_CNT_LOST);
+		return 0;
+	}
+	e->ts = ts;
+	e->cmd = cmd;
+	e->arg = arg;
+	e->ret = ret;
+	e->duration = duration;
+	e->tgid = pid_tgid >> 32;
+	e->tid = (__u32)pid_tgid;
+	e->type = type;
+	e->pad = 0;
+	bpf_get_current_comm(e->comm, sizeof(e->comm));
+	bpf_ringbuf_submit(e, 0);
+	return 0;
+}
+
+static __always_inline int ioctl_enter(__u64 cmd, __u64 arg)
+{
+	__u64 pid_tgid, ts;
+	struct pending p;
+	__u32 zero = 0, tid, *want;
+
+	if (((cmd >> 8) & 0xff) != DRM_IOCTL_BASE)
+		return 0;
+	pid_tgid = bpf_get_current_pid_tgid();
+	want = bpf_map_lookup_elem(&filter, &zero);
+	if (want && *want && *want != (__u32)(pid_tgid >> 32))
+		return 0;
+	ts = bpf_ktime_get_ns();
+	tid = (__u32)pid_tgid;
+	p.ts = ts;
+	p.cmd = cmd;
+	if (bpf_map_update_elem(&inflight, &tid, &p, BPF_NOEXIST))
+		count(GA_CNT_NESTED);
+	count(GA_CNT_ENTER);
+	return emit(GA_IOCTL_ENTER, ts, cmd, arg, 0, 0, pid_tgid);
+}
+
+static __always_inline int ioctl_exit(__s64 ret)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	__u32 tid = (__u32)pid_tgid;
+	struct pending *p;
+	__u64 ts, cmd, start;
+
+	p = bpf_map_lookup_elem(&inflight, &tid);
+	if (!p)
+		return 0;
+	ts = bpf_ktime_get_ns();
+	cmd = p->cmd;
+	start = p->ts;
+	bpf_map_delete_elem(&inflight, &tid);
+	count(GA_CNT_EXIT);
+	return emit(GA_IOCTL_EXIT, ts, cmd, 0, ret, ts - start, pid_tgid);
+}
+
+SEC("tracepoint/syscalls/sys_enter_ioctl")
+int enter_ioctl(struct sys_enter_ioctl_args *ctx)
+{
+	return ioctl_enter((__u32)ctx->cmd, ctx->arg);
+}
+
+SEC("tracepoint/syscalls/sys_exit_ioctl")
+int exit_ioctl(struct sys_exit_ioctl_args *ctx)
+{
+	return ioctl_exit(ctx->ret);
+}
+
+SEC("tracepoint/raw_syscalls/sys_enter")
+int raw_enter(struct raw_enter_args *ctx)
+{
+	if (ctx->id != NR_IOCTL_X86_64)
+		return 0;
+	return ioctl_enter((__u32)ctx->args[1], ctx->args[2]);
+}
+
+SEC("tracepoint/raw_syscalls/sys_exit")
+int raw_exit(struct raw_exit_args *ctx)
+{
+	if (ctx->id != NR_IOCTL_X86_64)
+		return 0;
+	return ioctl_exit(ctx->ret);
+}
+
+char LICENSE[] SEC("license") = "GPL";

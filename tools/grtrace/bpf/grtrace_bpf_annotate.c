@@ -1,0 +1,452 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * grtrace-bpf-annotate: print the DRM ioctls of processes, with their
+ * threads, commands, return values and durations, on the clock of the
+ * grtrace stream (CLOCK_MONOTONIC), so that "grtrace merge" can put every
+ * GPU job next to the ioctl that submitted it.
+ *
+ * The BPF program (grtrace_annotate.bpf.c) is linked into this binary and
+ * loaded with libbpf.  It needs neither BTF nor CO-RE: only a kernel with
+ * CONFIG_BPF_SYSCALL, CONFIG_BPF_EVENTS and CONFIG_FTRACE_SYSCALLS.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/types.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "grtrace_annotate.h"
+
+#ifndef VERSION
+#define VERSION "unknown"
+#endif
+
+#define NSEC_PER_SEC	1000000000ULL
+#define POLL_MS		100
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+#define err_msg(fmt, ...) \
+	fprintf(stderr, "grtrace-bpf-annotate: " fmt, ##__VA_ARGS__)
+
+#define ROOT_HINT	"run as root (CAP_BPF and CAP_PERFMON, or CAP_SYS_ADMIN)"
+#define CONFIG_HINT	"the kernel needs CONFIG_BPF_EVENTS and CONFIG_PERF_EVENTS"
+
+struct annotate_params {
+	unsigned int pid;
+	const char *output;
+	unsigned long long duration;	/* seconds, 0: until SIGINT */
+	bool quiet;
+	bool verbose;
+};
+
+struct tp_pair {
+	const char *system;
+	const char *enter;
+	const char *exit;
+	const char *enter_prog;
+	const char *exit_prog;
+};
+
+static const struct tp_pair tp_pairs[] = {
+	{ "syscalls", "sys_enter_ioctl", "sys_exit_ioctl", "enter_ioctl", "exit_ioctl" },
+	{ "raw_syscalls", "sys_enter", "sys_exit", "raw_enter", "raw_exit" },
+};
+
+static const char * const tracefs_roots[] = {
+	"/sys/kernel/tracing", "/sys/kernel/debug/tracing",
+};
+
+/* Set by the signal handler; lock-free, so async-signal-safe. */
+static atomic_int stop;
+static bool verbose;
+static FILE *out;
+static unsigned long long printed;
+
+static void stop_handler(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	if (level == LIBBPF_DEBUG && !verbose)
+		return 0;
+	if (level == LIBBPF_INFO && !verbose)
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
+static void annotate_usage(const char *err)
+{
+	static const char * const msg[] = {
+		"",
+		"  usage: grtrace-bpf-annotate [-h] [-v] [-q] [-p PID] [-o FILE] [-d SECONDS]",
+		"",
+		"  Print the DRM ioctls (_IOC_TYPE(cmd) == 'd') of every process, or of",
+		"  one, as they enter and leave the kernel:",
+		"",
+		"    [sec.nsec] IOCTL_ENTER pid= tid= comm= cmd= arg=",
+		"    [sec.nsec] IOCTL_EXIT pid= tid= comm= cmd= ret= duration_ns=",
+		"",
+		"  Times are CLOCK_MONOTONIC, the clock of the grtrace stream: give the",
+		"  output and a 'grtrace record' file to 'grtrace merge'.  Needs root",
+		"  (CAP_BPF and CAP_PERFMON) and a kernel with CONFIG_BPF_SYSCALL,",
+		"  CONFIG_BPF_EVENTS and CONFIG_FTRACE_SYSCALLS; no BTF.",
+		"",
+		"    -p/--pid PID: only the threads of process PID; stop when it exits",
+		"    -o/--output FILE: write to FILE instead of stdout",
+		"    -d/--duration SECONDS: stop after SECONDS (default: at SIGINT/SIGTERM)",
+		"    -q/--quiet: no summary on stderr at the end",
+		"    -v/--verbose: libbpf's messages too",
+		"    -h/--help: print this help",
+		NULL,
+	};
+	FILE *f = err ? stderr : stdout;
+	int i;
+
+	if (err)
+		err_msg("%s\n", err);
+	fprintf(f, "grtrace-bpf-annotate version %s", VERSION);
+	for (i = 0; msg[i]; i++)
+		fprintf(f, "%s\n", msg[i]);
+	exit(err ? EXIT_FAILURE : EXIT_SUCCESS);
+}
+
+static int parse_ull(const char *s, unsigned long long max, unsigned long long *val)
+{
+	char *end;
+
+	if (!s || *s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	*val = strtoull(s, &end, 10);
+	if (errno || *end || *val > max)
+		return -1;
+	return 0;
+}
+
+static void parse_args(int argc, char *argv[], struct annotate_params *p)
+{
+	static const struct option opts[] = {
+		{ "pid",	required_argument,	NULL, 'p' },
+		{ "output",	required_argument,	NULL, 'o' },
+		{ "duration",	required_argument,	NULL, 'd' },
+		{ "quiet",	no_argument,		NULL, 'q' },
+		{ "verbose",	no_argument,		NULL, 'v' },
+		{ "help",	no_argument,		NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	unsigned long long v;
+	int c;
+
+	opterr = 0;
+	memset(p, 0, sizeof(*p));
+	while ((c = getopt_long(argc, argv, "p:o:d:qvh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			if (parse_ull(optarg, INT_MAX, &v) || !v)
+				annotate_usage("invalid --pid: a process id is expected");
+			p->pid = v;
+			break;
+		case 'o':
+			p->output = optarg;
+			break;
+		case 'd':
+			if (parse_ull(optarg, 365ULL * 86400, &v) || !v)
+				annotate_usage("invalid --duration: whole seconds, 1 or more");
+			p->duration = v;
+			break;
+		case 'q':
+			p->quiet = true;
+			break;
+		case 'v':
+			p->verbose = true;
+			break;
+		case 'h':
+			annotate_usage(NULL);
+			break;
+		default:
+			annotate_usage("invalid or incomplete option");
+		}
+	}
+	if (optind < argc)
+		annotate_usage("unexpected argument");
+}
+
+static unsigned long long mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+
+/*
+ * Is there the tracepoint SYSTEM/NAME?  Then 1, else 0; -1: no tracefs,
+ * -2: tracefs not readable.
+ */
+static int have_tracepoint(const char *system, const char *name)
+{
+	char path[256];
+	bool any = false;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(tracefs_roots); i++) {
+		snprintf(path, sizeof(path), "%s/events", tracefs_roots[i]);
+		if (access(path, F_OK)) {
+			if (errno == EACCES)
+				return -2;
+			continue;
+		}
+		any = true;
+		snprintf(path, sizeof(path), "%s/events/%s/%s/id", tracefs_roots[i],
+			 system, name);
+		if (!access(path, F_OK))
+			return 1;
+	}
+	return any ? 0 : -1;
+}
+
+static const struct tp_pair *pick_tracepoints(void)
+{
+	size_t i;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(tp_pairs); i++) {
+		ret = have_tracepoint(tp_pairs[i].system, tp_pairs[i].enter);
+		if (ret == -2) {
+			err_msg("tracefs: permission denied: " ROOT_HINT "\n");
+			return NULL;
+		}
+		if (ret < 0) {
+			err_msg("tracefs is not mounted (%s)\n",
+				"mount -t tracefs nodev /sys/kernel/tracing");
+			return NULL;
+		}
+		if (ret && have_tracepoint(tp_pairs[i].system, tp_pairs[i].exit) == 1)
+			return &tp_pairs[i];
+	}
+	err_msg("this kernel has no syscall tracepoints: %s\n",
+		"it needs CONFIG_FTRACE_SYSCALLS");
+	return NULL;
+}
+
+static void bpf_failure(const char *what, int err)
+{
+	if (err == EPERM || err == EACCES)
+		err_msg("%s: %s: BPF is not permitted: " ROOT_HINT "\n", what, strerror(err));
+	else if (err == EINVAL || err == EOPNOTSUPP || err == ENOENT)
+		err_msg("%s: %s: no BPF programs on tracepoints: " CONFIG_HINT "\n",
+			what, strerror(err));
+	else
+		err_msg("%s: %s\n", what, strerror(err));
+}
+
+/* Keep a comm on one field: no blanks, nothing unprintable. */
+static void clean_comm(char *dst, const char *src)
+{
+	int i;
+
+	for (i = 0; i < GA_COMM_LEN - 1 && src[i]; i++)
+		dst[i] = (src[i] <= ' ' || src[i] >= 0x7f) ? '_' : src[i];
+	if (!i)
+		dst[i++] = '?';
+	dst[i] = '\0';
+}
+
+static int handle_event(void *ctx, void *data, size_t size)
+{
+	const struct ga_event *e = data;
+	char comm[GA_COMM_LEN];
+
+	(void)ctx;
+	if (size < sizeof(*e))
+		return 0;
+	clean_comm(comm, e->comm);
+	fprintf(out, "[%llu.%09llu] %s pid=%u tid=%u comm=%s cmd=0x%08llx",
+		(unsigned long long)(e->ts / NSEC_PER_SEC),
+		(unsigned long long)(e->ts % NSEC_PER_SEC),
+		e->type == GA_IOCTL_ENTER ? "IOCTL_ENTER" : "IOCTL_EXIT", e->tgid, e->tid,
+		comm, (unsigned long long)e->cmd);
+	if (e->type == GA_IOCTL_ENTER)
+		fprintf(out, " arg=0x%llx\n", (unsigned long long)e->arg);
+	else
+		fprintf(out, " ret=%lld duration_ns=%llu\n", (long long)e->ret,
+			(unsigned long long)e->duration);
+	printed++;
+	return 0;
+}
+
+static void counters(struct bpf_object *obj, __u64 *val)
+{
+	struct bpf_map *map = bpf_object__find_map_by_name(obj, "counters");
+	__u32 i;
+
+	memset(val, 0, GA_CNT_NR * sizeof(*val));
+	for (i = 0; map && i < GA_CNT_NR; i++)
+		bpf_map__lookup_elem(map, &i, sizeof(i), &val[i], sizeof(val[i]), 0);
+}
+
+int main(int argc, char *argv[])
+{
+	struct annotate_params p;
+	const struct tp_pair *tp;
+	struct bpf_object *obj = NULL;
+	struct bpf_program *prog, *penter, *pexit;
+	struct bpf_link *lenter = NULL, *lexit = NULL;
+	struct ring_buffer *rb = NULL;
+	struct sigaction sa = { .sa_handler = stop_handler };
+	unsigned long long deadline = 0;
+	__u64 cnt[GA_CNT_NR];
+	int ret = EXIT_FAILURE, err;
+	__u32 zero = 0;
+
+	parse_args(argc, argv, &p);
+	verbose = p.verbose;
+	libbpf_set_print(libbpf_print);
+	if (p.pid && kill(p.pid, 0) && errno == ESRCH) {
+		err_msg("no process %u\n", p.pid);
+		return EXIT_FAILURE;
+	}
+
+	tp = pick_tracepoints();
+	if (!tp)
+		return EXIT_FAILURE;
+	/* Only there with CONFIG_BPF_SYSCALL */
+	if (access("/proc/sys/kernel/unprivileged_bpf_disabled", F_OK) && errno == ENOENT) {
+		err_msg("BPF is not available: %s\n",
+			"this kernel has no bpf() system call (CONFIG_BPF_SYSCALL)");
+		return EXIT_FAILURE;
+	}
+
+	obj = bpf_object__open_mem(grtrace_annotate_bpf_obj,
+				   grtrace_annotate_bpf_obj_end - grtrace_annotate_bpf_obj,
+				   NULL);
+	if (!obj) {
+		err_msg("cannot open the BPF object: %s\n", strerror(errno));
+		return EXIT_FAILURE;
+	}
+	penter = bpf_object__find_program_by_name(obj, tp->enter_prog);
+	pexit = bpf_object__find_program_by_name(obj, tp->exit_prog);
+	if (!penter || !pexit) {
+		err_msg("BPF object without programs %s and %s\n", tp->enter_prog,
+			tp->exit_prog);
+		goto out;
+	}
+	bpf_object__for_each_program(prog, obj)
+		bpf_program__set_autoload(prog, prog == penter || prog == pexit);
+
+	if (bpf_object__load(obj)) {
+		bpf_failure("cannot load the BPF programs", errno);
+		goto out;
+	}
+	if (p.pid &&
+	    bpf_map__update_elem(bpf_object__find_map_by_name(obj, "filter"), &zero,
+				 sizeof(zero), &p.pid, sizeof(p.pid), BPF_ANY)) {
+		err_msg("cannot set the pid filter: %s\n", strerror(errno));
+		goto out;
+	}
+	lenter = bpf_program__attach_tracepoint(penter, tp->system, tp->enter);
+	err = errno;
+	if (!lenter) {
+		err_msg("cannot attach to %s/%s\n", tp->system, tp->enter);
+		bpf_failure("attach", err);
+		goto out;
+	}
+	lexit = bpf_program__attach_tracepoint(pexit, tp->system, tp->exit);
+	err = errno;
+	if (!lexit) {
+		err_msg("cannot attach to %s/%s\n", tp->system, tp->exit);
+		bpf_failure("attach", err);
+		goto out;
+	}
+	rb = ring_buffer__new(bpf_map__fd(bpf_object__find_map_by_name(obj, "events")),
+			      handle_event, NULL, NULL);
+	if (!rb) {
+		err_msg("cannot set up the ring buffer: %s\n", strerror(errno));
+		goto out;
+	}
+
+	out = stdout;
+	if (p.output) {
+		out = fopen(p.output, "w");
+		if (!out) {
+			err_msg("%s: %s\n", p.output, strerror(errno));
+			out = NULL;
+			goto out;
+		}
+	}
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	fprintf(out, "# grtrace-bpf-annotate %s: DRM ioctls, clock %s, tracepoints %s/%s %s/%s",
+		VERSION, "CLOCK_MONOTONIC ns", tp->system, tp->enter, tp->system, tp->exit);
+	if (p.pid)
+		fprintf(out, ", pid %u", p.pid);
+	fprintf(out, ", from [%llu.%09llu]\n", mono_ns() / NSEC_PER_SEC,
+		mono_ns() % NSEC_PER_SEC);
+	fflush(out);
+	if (!p.quiet)
+		err_msg("attached to %s/%s and %s, %s\n",
+			tp->system, tp->enter, tp->exit,
+			p.duration ? "for the given duration" : "Ctrl-C to stop");
+	if (p.duration)
+		deadline = mono_ns() + p.duration * NSEC_PER_SEC;
+
+	while (!stop) {
+		err = ring_buffer__poll(rb, POLL_MS);
+		if (err < 0 && err != -EINTR) {
+			err_msg("reading the ring buffer: %s\n", strerror(-err));
+			goto out;
+		}
+		if (fflush(out)) {
+			err_msg("%s: %s\n", p.output ? p.output : "stdout", strerror(errno));
+			goto out;
+		}
+		if (deadline && mono_ns() >= deadline)
+			break;
+		if (p.pid && kill(p.pid, 0) && errno == ESRCH)
+			break;
+	}
+	/* Whatever came in before the detach */
+	bpf_link__destroy(lenter);
+	bpf_link__destroy(lexit);
+	lenter = NULL;
+	lexit = NULL;
+	ring_buffer__consume(rb);
+	if (fflush(out)) {
+		err_msg("%s: %s\n", p.output ? p.output : "stdout", strerror(errno));
+		goto out;
+	}
+	counters(obj, cnt);
+	if (!p.quiet)
+		err_msg("%llu DRM ioctls entered, %llu left, %llu lines, %llu lost\n",
+			(unsigned long long)cnt[GA_CNT_ENTER],
+			(unsigned long long)cnt[GA_CNT_EXIT], printed,
+			(unsigned long long)cnt[GA_CNT_LOST]);
+	ret = EXIT_SUCCESS;
+out:
+	if (out && out != stdout && fclose(out)) {
+		err_msg("%s: %s\n", p.output, strerror(errno));
+		ret = EXIT_FAILURE;
+	}
+	ring_buffer__free(rb);
+	bpf_link__destroy(lenter);
+	bpf_link__destroy(lexit);
+	bpf_object__close(obj);
+	return ret;
+}

@@ -1,0 +1,635 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * grtrace timeline: the jobs of a recording drawn in the terminal, one row
+ * per ring over time, with the DRM ioctls of every thread when the output
+ * of grtrace-bpf-annotate is given; or, with --latency, where the time of
+ * the jobs went, phase by phase, per ring and for the slowest jobs.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "correlate.h"
+#include "utils.h"
+
+#define LABEL_W		22
+#define MIN_WIDTH	60
+#define MAX_WIDTH	1000
+#define DEF_WIDTH	100
+#define TICK_EVERY	20	/* columns between two time labels */
+
+/* Cell marks, weakest first */
+#define C_IDLE		'.'
+#define C_QUEUE		'-'
+#define C_FLIGHT	'='
+#define C_EXEC		'#'
+#define C_IOCTL		'i'
+#define C_SUBMIT	'^'
+#define C_ERROR		'X'
+
+struct timeline_params {
+	const char *gpu;
+	const char *cpu;
+	const char *output;
+	__s64 offset;
+	long long since;
+	long long until;
+	bool have_since;
+	bool have_until;
+	int width;
+	bool latency;
+	int top;
+};
+
+struct view {
+	__u64 t0;		/* first ns shown */
+	__u64 t1;		/* last ns shown */
+	__u64 per_col;		/* ns per column */
+	int cols;
+};
+
+static void timeline_usage(const char *err)
+{
+	static const char * const msg[] = {
+		"",
+		"  usage: grtrace timeline [-h] [-D] [-i FILE|DIR] [-c CPU.txt] [--clock-offset NS]",
+		"                          [-w WIDTH] [--since T] [--until T] [--latency [--top N]]",
+		"                          [-o FILE]",
+		"",
+		"  Draw the jobs of a grtrace recording in the terminal: a row per ring",
+		"  over time ('-' queued: SUBMIT to START, or to COMMIT when the driver",
+		"  reports no START; '#' executing: START to END; '=' in flight: COMMIT",
+		"  to END without START; 'X' error), and with -c a row per thread of",
+		"  its DRM ioctls ('i'), '^' where it submitted a job.  --latency shows",
+		"  instead where the time of the jobs went, per ring and for the slowest",
+		"  jobs.",
+		"",
+		"    -i/--input, -g/--gpu FILE|DIR: the recording; default: the live relay files",
+		"    -c/--cpu FILE: the output of grtrace-bpf-annotate",
+		"    --clock-offset NS: added to every GPU time ([-]N[ns|us|ms|s])",
+		"    -w/--width N: columns of the output (default: the terminal's, or 100)",
+		"    --since T, --until T: the time window, from the session start",
+		"                          (N[ns|us|ms|s])",
+		"    -l/--latency: latency phases instead of the timeline",
+		"    -n/--top N: with --latency, the N slowest jobs (default 10)",
+		"    -o/--output FILE: write to FILE instead of stdout",
+		"    -D/--debug: print debug messages",
+		"    -h/--help: print this help",
+		NULL,
+	};
+
+	print_usage(msg, err);
+}
+
+static int term_width(void)
+{
+	struct winsize ws;
+	const char *s = getenv("COLUMNS");
+	int w = s ? atoi(s) : 0;
+
+	if (w > 0)
+		return w;
+	if (isatty(STDOUT_FILENO) && !ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) && ws.ws_col)
+		return ws.ws_col;
+	return DEF_WIDTH;
+}
+
+static void timeline_parse_args(int argc, char *argv[], struct timeline_params *p)
+{
+	enum { OPT_OFFSET = 256, OPT_SINCE, OPT_UNTIL };
+	static const struct option opts[] = {
+		{ "input",		required_argument,	NULL, 'i' },
+		{ "gpu",		required_argument,	NULL, 'g' },
+		{ "cpu",		required_argument,	NULL, 'c' },
+		{ "clock-offset",	required_argument,	NULL, OPT_OFFSET },
+		{ "width",		required_argument,	NULL, 'w' },
+		{ "since",		required_argument,	NULL, OPT_SINCE },
+		{ "until",		required_argument,	NULL, OPT_UNTIL },
+		{ "latency",		no_argument,		NULL, 'l' },
+		{ "latency-only",	no_argument,		NULL, 'l' },
+		{ "top",		required_argument,	NULL, 'n' },
+		{ "output",		required_argument,	NULL, 'o' },
+		{ "debug",		no_argument,		NULL, 'D' },
+		{ "help",		no_argument,		NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	__u64 v;
+	int c;
+
+	memset(p, 0, sizeof(*p));
+	p->top = 10;
+	while ((c = getopt_long(argc, argv, "i:g:c:w:ln:o:Dh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+		case 'g':
+			p->gpu = optarg;
+			break;
+		case 'c':
+			p->cpu = optarg;
+			break;
+		case OPT_OFFSET:
+			if (parse_offset(optarg, &p->offset))
+				timeline_usage("invalid --clock-offset: [-]N[ns|us|ms|s]");
+			break;
+		case 'w':
+			if (parse_u64(optarg, &v) || v < MIN_WIDTH || v > MAX_WIDTH)
+				timeline_usage("invalid --width: 60 to 1000 columns");
+			p->width = v;
+			break;
+		case OPT_SINCE:
+			if (parse_ns(optarg, &p->since))
+				timeline_usage("invalid --since: N[ns|us|ms|s]");
+			p->have_since = true;
+			break;
+		case OPT_UNTIL:
+			if (parse_ns(optarg, &p->until))
+				timeline_usage("invalid --until: N[ns|us|ms|s]");
+			p->have_until = true;
+			break;
+		case 'l':
+			p->latency = true;
+			break;
+		case 'n':
+			if (parse_u64(optarg, &v) || v > 100000)
+				timeline_usage("invalid --top: 0 to 100000");
+			p->top = v;
+			break;
+		case 'o':
+			p->output = optarg;
+			break;
+		case 'D':
+			config_debug = 1;
+			break;
+		case 'h':
+			timeline_usage(NULL);
+			break;
+		default:
+			timeline_usage(invalid_option(argv));
+		}
+	}
+	if (optind < argc)
+		timeline_usage("unexpected argument");
+	if (p->have_since && p->have_until && p->until <= p->since)
+		timeline_usage("--until must be after --since");
+	if (!p->width)
+		p->width = term_width();
+	if (p->width < MIN_WIDTH)
+		p->width = MIN_WIDTH;
+	if (p->width > MAX_WIDTH)
+		p->width = MAX_WIDTH;
+}
+
+/* ---- the timeline ---- */
+
+static __u64 shifted(const struct gc_input *in, __u64 ts)
+{
+	__s64 t = (__s64)ts + in->offset;
+
+	return t < 0 ? 0 : t;
+}
+
+static int rank(char c)
+{
+	static const char order[] = { C_IDLE, C_QUEUE, C_FLIGHT, C_IOCTL, C_EXEC,
+				      C_SUBMIT, C_ERROR };
+	size_t i;
+
+	for (i = 0; i < sizeof(order); i++)
+		if (order[i] == c)
+			return i;
+	return -1;
+}
+
+/* Mark [a, b] on a row, keeping stronger marks */
+static void paint(const struct view *v, char *row, __u64 a, __u64 b, char c)
+{
+	__u64 x, y;
+
+	if (b < v->t0 || a > v->t1)
+		return;
+	if (a < v->t0)
+		a = v->t0;
+	if (b > v->t1)
+		b = v->t1;
+	x = (a - v->t0) / v->per_col;
+	y = (b - v->t0) / v->per_col;
+	if (y >= (__u64)v->cols)
+		y = v->cols - 1;
+	for (; x <= y; x++)
+		if (rank(row[x]) < rank(c))
+			row[x] = c;
+}
+
+static void put_row(FILE *f, const char *label, const char *row)
+{
+	fprintf(f, "%-*.*s |%s|\n", LABEL_W, LABEL_W, label, row);
+}
+
+static void fmt_span(__u64 ns, char *buf, size_t len)
+{
+	if (ns >= 10 * NSEC_PER_SEC)
+		snprintf(buf, len, "%.1fs", ns / 1e9);
+	else if (ns >= 10000000)
+		snprintf(buf, len, "%.1fms", ns / 1e6);
+	else if (ns >= 10000)
+		snprintf(buf, len, "%.1fus", ns / 1e3);
+	else
+		snprintf(buf, len, "%lluns", (unsigned long long)ns);
+}
+
+static void ruler(FILE *f, const struct view *v)
+{
+	char *lab = xzalloc(v->cols + 16), *tick = xzalloc(v->cols + 1), buf[32];
+	int c, n;
+
+	memset(lab, ' ', v->cols + 15);
+	memset(tick, '-', v->cols);
+	for (c = 0; c < v->cols; c += TICK_EVERY) {
+		tick[c] = '+';
+		fmt_span((__u64)c * v->per_col, buf, sizeof(buf));
+		n = strlen(buf);
+		if (c + n <= v->cols + 1)
+			memcpy(lab + c, buf, n);
+	}
+	lab[v->cols + 15] = '\0';
+	for (n = v->cols + 14; n >= 0 && lab[n] == ' '; n--)
+		lab[n] = '\0';
+	fprintf(f, "%-*s  %s\n", LABEL_W, "time from left edge", lab);
+	fprintf(f, "%-*s |%s|\n", LABEL_W, "", tick);
+	free(lab);
+	free(tick);
+}
+
+static void job_row(const struct gc_input *in, const struct view *v, const struct gr_job *j,
+		    char *row)
+{
+	__u64 sub = shifted(in, j->ts[GRTRACE_EV_SUBMIT]);
+	__u64 com = shifted(in, j->ts[GRTRACE_EV_COMMIT]);
+	__u64 start = shifted(in, j->ts[GRTRACE_EV_START]);
+	__u64 end = shifted(in, j->ts[GRTRACE_EV_END]);
+	bool s = gc_job_seen(j, GRTRACE_EV_SUBMIT), c = gc_job_seen(j, GRTRACE_EV_COMMIT);
+	bool st = gc_job_seen(j, GRTRACE_EV_START), e = gc_job_seen(j, GRTRACE_EV_END);
+
+	if (s)
+		paint(v, row, sub, st ? start : c ? com : sub, C_QUEUE);
+	if (st)
+		paint(v, row, start, e ? end : start, C_EXEC);
+	else if (c)
+		paint(v, row, com, e ? end : com, C_FLIGHT);
+}
+
+/* What the marks mean, as many per line as the width takes */
+static void legend(FILE *f, int width, bool cpu)
+{
+	static const char * const what[] = {
+		"- queued: SUBMIT..START, or ..COMMIT without START",
+		"# executing: START..END",
+		"= in flight: COMMIT..END, no START",
+		"X error",
+		"i in a DRM ioctl",
+		"^ SUBMIT of a job",
+	};
+	size_t i, n = cpu ? ARRAY_SIZE(what) : ARRAY_SIZE(what) - 2;
+	int col = 0, len;
+
+	fputc('\n', f);
+	for (i = 0; i < n; i++) {
+		len = strlen(what[i]);
+		if (col && col + 3 + len > width) {
+			fputc('\n', f);
+			col = 0;
+		}
+		col += fprintf(f, "%s%s", col ? "   " : "  ", what[i]);
+	}
+	fputc('\n', f);
+}
+
+static int draw_timeline(FILE *f, const struct gc_input *in, const struct timeline_params *p)
+{
+	struct view v;
+	char *row, label[80], buf[32], a[32], b[32];
+	size_t i, k, rows = 0;
+	__u32 r;
+
+	/* The job events, and the ioctls: not STREAM_INFO nor METADATA */
+	v.t0 = ULLONG_MAX;
+	v.t1 = 0;
+	for (i = 0; i < in->t.nr_ev; i++) {
+		if (in->t.ev[i].type >= GRTRACE_EV_NR)
+			continue;
+		if (shifted(in, in->t.ev[i].ts) < v.t0)
+			v.t0 = shifted(in, in->t.ev[i].ts);
+		if (shifted(in, in->t.ev[i].ts) > v.t1)
+			v.t1 = shifted(in, in->t.ev[i].ts);
+	}
+	if (in->have_cpu && in->cpu.nr) {
+		if (in->cpu.first_ts < v.t0)
+			v.t0 = in->cpu.first_ts;
+		if (in->cpu.last_ts > v.t1)
+			v.t1 = in->cpu.last_ts;
+	}
+	if (p->have_since)
+		v.t0 = shifted(in, in->t.start_ts + p->since);
+	if (p->have_until)
+		v.t1 = shifted(in, in->t.start_ts + p->until);
+	if (v.t0 == ULLONG_MAX || v.t1 <= v.t0) {
+		err_msg("nothing to draw: no job event, or an empty time window\n");
+		return -1;
+	}
+	v.cols = p->width - LABEL_W - 3;
+	v.per_col = (v.t1 - v.t0 + v.cols - 1) / v.cols;
+	if (!v.per_col)
+		v.per_col = 1;
+	row = xzalloc(v.cols + 1);
+
+	fmt_span(v.t1 - v.t0, buf, sizeof(buf));
+	fmt_span(v.per_col, label, sizeof(label));
+	fprintf(f, "grtrace timeline: %s .. %s s\n  %s, %d columns of %s\n",
+		gc_ts(v.t0, a, sizeof(a)), gc_ts(v.t1, b, sizeof(b)), buf, v.cols, label);
+	ruler(f, &v);
+
+	for (r = 0; r < in->t.nr_rings; r++) {
+		size_t n = 0;
+
+		if (!in->t.rings[r].used)
+			continue;
+		memset(row, C_IDLE, v.cols);
+		for (k = 0; k < in->jobs.nr; k++) {
+			if (in->jobs.job[k].ring_id != r)
+				continue;
+			job_row(in, &v, &in->jobs.job[k], row);
+			n++;
+		}
+		for (i = 0; i < in->t.nr_ev; i++) {
+			const struct gr_event *ev = &in->t.ev[i];
+
+			if (ev->type == GRTRACE_EV_ERROR && ev->job.ring_id == r)
+				paint(&v, row, shifted(in, ev->ts), shifted(in, ev->ts), C_ERROR);
+		}
+		gr_ring_label(&in->t, r, label, sizeof(label));
+		put_row(f, label, row);
+		rows++;
+		debug_msg("ring %u: %zu jobs\n", r, n);
+	}
+	if (!rows)
+		fprintf(f, "(no ring has events)\n");
+
+	/* A row per thread of the annotation */
+	for (i = 0; in->have_cpu && i < in->cpu.nr; ) {
+		const struct gc_ioctl *io = &in->cpu.io[i];
+		bool shown = false;
+
+		memset(row, C_IDLE, v.cols);
+		for (; i < in->cpu.nr && in->cpu.io[i].tid == io->tid; i++) {
+			const struct gc_ioctl *x = &in->cpu.io[i];
+
+			if (x->enter <= v.t1 && (x->have_exit ? x->exit : x->enter) >= v.t0)
+				shown = true;
+			paint(&v, row, x->enter, x->have_exit ? x->exit : x->enter, C_IOCTL);
+		}
+		for (k = 0; k < in->jobs.nr; k++) {
+			const struct gc_match *m = &in->m[k];
+
+			if (m->io >= 0 && in->cpu.io[m->io].tid == io->tid) {
+				__u64 t = shifted(in, in->jobs.job[k].ts[GRTRACE_EV_SUBMIT]);
+
+				paint(&v, row, t, t, C_SUBMIT);
+			}
+		}
+		if (!shown)
+			continue;
+		snprintf(label, sizeof(label), "%s/%u", io->comm[0] ? io->comm : "?", io->tid);
+		put_row(f, label, row);
+	}
+	legend(f, p->width, in->have_cpu);
+	free(row);
+	return 0;
+}
+
+/* ---- latency ---- */
+
+enum { PH_IOCTL, PH_QUEUE, PH_EXEC, PH_DONE, PH_NR };
+
+static const char ph_mark[PH_NR] = { C_IOCTL, C_QUEUE, C_EXEC, 'c' };
+static const char * const ph_names[PH_NR] = {
+	"ioctl->submit", "submit->start", "start->end", "end->complete",
+};
+
+/* The phases of a job; returns the bits of those known */
+static unsigned int phases(const struct gc_input *in, size_t k, __s64 *ph)
+{
+	const struct gr_job *j = &in->jobs.job[k];
+	const struct gc_match *m = &in->m[k];
+	unsigned int ok = 0;
+
+	memset(ph, 0, PH_NR * sizeof(*ph));
+	if (m->io >= 0 && (m->valid & BIT(GC_GAP_IOCTL))) {
+		ph[PH_IOCTL] = m->gap[GC_GAP_IOCTL];
+		ok |= BIT(PH_IOCTL);
+	}
+	if (m->valid & BIT(GC_GAP_QUEUE)) {
+		ph[PH_QUEUE] = m->gap[GC_GAP_QUEUE];
+		ok |= BIT(PH_QUEUE);
+	}
+	if (m->valid & BIT(GC_GAP_EXEC)) {
+		ph[PH_EXEC] = m->gap[GC_GAP_EXEC];
+		ok |= BIT(PH_EXEC);
+	}
+	if (gc_job_seen(j, GRTRACE_EV_END) && gc_job_seen(j, GRTRACE_EV_COMPLETE)) {
+		ph[PH_DONE] = (__s64)(j->ts[GRTRACE_EV_COMPLETE] - j->ts[GRTRACE_EV_END]);
+		ok |= BIT(PH_DONE);
+	}
+	return ok;
+}
+
+static __s64 total(const __s64 *ph, unsigned int ok)
+{
+	__s64 t = 0;
+	int i;
+
+	for (i = 0; i < PH_NR; i++)
+		if (ok & BIT(i) && ph[i] > 0)
+			t += ph[i];
+	return t;
+}
+
+/*
+ * A bar of @w columns: @total of @scale fills it in proportion, every phase
+ * known and above zero gets a column at least, the rest in proportion.
+ */
+static void bar(FILE *f, const __s64 *ph, unsigned int ok, __s64 scale, int w)
+{
+	__s64 sum = 0, cum = 0;
+	int i, j, k = 0, len, used = 0, end;
+
+	for (i = 0; i < PH_NR; i++) {
+		if (ok & BIT(i) && ph[i] > 0) {
+			sum += ph[i];
+			k++;
+		}
+	}
+	len = scale > 0 ? (int)((double)sum * w / scale + 0.5) : 0;
+	if (len < k)
+		len = k;
+	if (len > w)
+		len = w;
+	fputc('|', f);
+	for (i = 0, j = 0; i < PH_NR && k; i++) {
+		if (!(ok & BIT(i)) || ph[i] <= 0)
+			continue;
+		cum += ph[i];
+		/* a column each, the len - k others by the cumulative share */
+		end = ++j + (int)((double)cum * (len - k) / sum + 0.5);
+		for (; used < end; used++)
+			fputc(ph_mark[i], f);
+	}
+	for (; used < w; used++)
+		fputc(' ', f);
+	fputc('|', f);
+}
+
+static int cmp_s64(const void *a, const void *b)
+{
+	__s64 x = *(const __s64 *)a, y = *(const __s64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+struct slow {
+	__s64 total;
+	size_t job;
+};
+
+static int cmp_slow(const void *a, const void *b)
+{
+	const struct slow *x = a, *y = b;
+
+	if (x->total != y->total)
+		return x->total > y->total ? -1 : 1;
+	return x->job < y->job ? -1 : x->job > y->job;
+}
+
+static void print_latency(FILE *f, const struct gc_input *in, const struct timeline_params *p)
+{
+	__s64 ph[PH_NR], med[PH_NR], *v = xzalloc((in->jobs.nr + 1) * sizeof(*v));
+	char label[80], a[32], b[32], c[32], d[32];
+	struct slow *sl = xzalloc((in->jobs.nr + 1) * sizeof(*sl));
+	int w = p->width - LABEL_W - 40, i;
+	size_t k, n, nsl = 0;
+	unsigned int ok, med_ok;
+	__s64 scale = 0;
+	__u32 r;
+
+	if (w < 10)
+		w = 10;
+	fprintf(f, "grtrace timeline --latency: %zu jobs; us; phases: %c %s, %c %s (or ->COMMIT),\n"
+		"  %c %s (or COMMIT->END), %c %s\n", in->jobs.nr,
+		ph_mark[0], ph_names[0], ph_mark[1], ph_names[1], ph_mark[2], ph_names[2],
+		ph_mark[3], ph_names[3]);
+
+	for (r = 0; r < in->t.nr_rings; r++) {
+		if (!in->t.rings[r].used)
+			continue;
+		gr_ring_label(&in->t, r, label, sizeof(label));
+		fprintf(f, "\n%s\n  %-16s %8s %12s %12s %12s %12s\n", label, "phase", "n",
+			"min", "median", "p95", "max");
+		med_ok = 0;
+		for (i = 0; i < PH_NR; i++) {
+			n = 0;
+			for (k = 0; k < in->jobs.nr; k++) {
+				if (in->jobs.job[k].ring_id != r)
+					continue;
+				if (phases(in, k, ph) & BIT(i))
+					v[n++] = ph[i];
+			}
+			if (!n)
+				continue;
+			qsort(v, n, sizeof(*v), cmp_s64);
+			med[i] = v[n / 2];
+			med_ok |= BIT(i);
+			fprintf(f, "  %-16s %8zu %12s %12s %12s %12s\n", ph_names[i], n,
+				gc_dur(v[0], a, sizeof(a)), gc_dur(v[n / 2], b, sizeof(b)),
+				gc_dur(v[(n * 95) / 100], c, sizeof(c)),
+				gc_dur(v[n - 1], d, sizeof(d)));
+		}
+		if (med_ok) {
+			fprintf(f, "  %-16s ", "medians");
+			bar(f, med, med_ok, total(med, med_ok), w);
+			fprintf(f, " %s\n", gc_dur(total(med, med_ok), a, sizeof(a)));
+		}
+	}
+
+	for (k = 0; k < in->jobs.nr; k++) {
+		ok = phases(in, k, ph);
+		if (!ok)
+			continue;
+		sl[nsl].total = total(ph, ok);
+		sl[nsl++].job = k;
+	}
+	qsort(sl, nsl, sizeof(*sl), cmp_slow);
+	if (nsl > (size_t)p->top)
+		nsl = p->top;
+	if (nsl) {
+		scale = sl[0].total;
+		fprintf(f, "\nthe %zu slowest jobs (sum of the phases)\n", nsl);
+	}
+	for (k = 0; k < nsl; k++) {
+		const struct gr_job *j = &in->jobs.job[sl[k].job];
+		char fence[48];
+
+		const struct gr_ring *ring = gr_ring(&in->t, j->ring_id);
+
+		ok = phases(in, sl[k].job, ph);
+		if (ring->known)
+			snprintf(label, sizeof(label), "%s", ring->name);
+		else
+			snprintf(label, sizeof(label), "ring%u", j->ring_id);
+		snprintf(fence, sizeof(fence), "%llu:%llu", (unsigned long long)j->fctx,
+			 (unsigned long long)j->fseq);
+		fprintf(f, "  %-14s %-12.12s %-10.10s ", fence, label, j->comm[0] ? j->comm : "-");
+		bar(f, ph, ok, scale, w > 10 ? w - 8 : w);
+		fprintf(f, " %s\n", gc_dur(sl[k].total, a, sizeof(a)));
+	}
+	free(sl);
+	free(v);
+}
+
+int timeline_main(int argc, char *argv[])
+{
+	struct timeline_params p;
+	struct gc_input in;
+	int ret = EXIT_FAILURE;
+	FILE *f = stdout;
+
+	timeline_parse_args(argc, argv, &p);
+	if (gc_input_load(&in, p.gpu, p.cpu, p.offset))
+		goto out;
+	if (p.output && strcmp(p.output, "-")) {
+		f = fopen(p.output, "w");
+		if (!f) {
+			err_msg("%s: %s\n", p.output, strerror(errno));
+			f = stdout;
+			goto out;
+		}
+	}
+	if (p.latency)
+		print_latency(f, &in, &p);
+	else if (draw_timeline(f, &in, &p))
+		goto out;
+	ret = EXIT_SUCCESS;
+	if (fflush(f) || ferror(f)) {
+		err_msg("%s: %s\n", p.output ? p.output : "stdout", strerror(errno));
+		ret = EXIT_FAILURE;
+	}
+out:
+	if (f != stdout)
+		fclose(f);
+	gc_input_free(&in);
+	return ret;
+}

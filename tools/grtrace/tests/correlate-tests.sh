@@ -1,0 +1,293 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Host-side tests of CPU/GPU correlation: "grtrace merge", "grtrace
+# timeline" and grtrace-bpf-annotate.
+#
+#   GRTRACE=path/to/grtrace [ANNOTATE=path/to/grtrace-bpf-annotate] \
+#	tests/correlate-tests.sh [WORKDIR]
+#
+# Inputs with known answers come from gen-correlate.py.  Prints "PASS
+# correlate: NAME" or "FAIL correlate: NAME" per check ("SKIP ..." for what
+# this machine cannot run), then "N passed, N failed"; the exit status is
+# non-zero if any check failed.  VALGRIND=0 skips the valgrind checks.  The
+# annotator is only run for real as root on a kernel with BPF.
+
+TESTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+G=${GRTRACE:-$TESTS/../grtrace}
+A=${ANNOTATE:-}
+W=${1:-$(mktemp -d /tmp/grtrace-correlate.XXXXXX)}
+mkdir -p "$W" || exit 1
+[ -n "${1:-}" ] || trap 'rm -rf "$W"' EXIT
+pass=0
+fail=0
+
+result() {
+	if [ "$1" = 0 ]; then
+		echo "PASS correlate: $2"
+		pass=$((pass + 1))
+	else
+		echo "FAIL correlate: $2"
+		fail=$((fail + 1))
+		[ -s "$W/err" ] && sed 's/^/  /' "$W/err" | head -5
+	fi
+}
+
+run() {
+	timeout 20 "$G" "$@" > "$W/out" 2> "$W/err"
+}
+
+# expect_fail NAME PATTERN ARGS...: grtrace exits 1 with PATTERN on stderr
+expect_fail() {
+	local name=$1 pattern=$2 rc
+
+	shift 2
+	run "$@"
+	rc=$?
+	[ $rc = 1 ] && grep -Eq -- "$pattern" "$W/err"
+	result $? "$name"
+}
+
+D=$W/corr
+E=$D/expected.json
+C="python3 $TESTS/check-correlate.py"
+python3 "$TESTS/gen-correlate.py" "$D" > "$W/out" 2> "$W/err"
+result $? "generate synthetic inputs"
+
+# ---- usage ----
+for cmd in merge timeline; do
+	run $cmd --help && grep -q "usage: grtrace $cmd" "$W/out"
+	result $? "$cmd --help"
+done
+expect_fail "merge: -c required" "-c/--cpu FILE .* is required" merge -i "$D/gpu.bin"
+expect_fail "merge: bad --clock-offset" "invalid --clock-offset" merge -c x --clock-offset 5parsecs
+expect_fail "merge: bad --format" "invalid --format" merge -c x -f json
+expect_fail "merge: --stats-only with csv" "goes with neither" merge -c x -s -f csv
+expect_fail "timeline: bad --width" "invalid --width" timeline -w 59
+expect_fail "timeline: --until before --since" "--until must be after --since" \
+	timeline --since 2ms --until 1ms
+expect_fail "timeline: bad --top" "invalid --top" timeline --latency --top -1
+
+# ---- merge: known answers ----
+run merge -c "$D/cpu.txt" -i "$D/gpu.bin" -f csv && $C "$E" "$W/out" > "$W/err"
+result $? "merge csv: every job, its ioctl and gaps"
+jobs="^jobs: 9, matched to an ioctl: 5, not matched: 4 (SUBMIT not recorded: 1, "
+jobs+="SUBMIT without a submitter: 1, submitter made no DRM ioctl: 1, "
+jobs+="SUBMIT outside the submitter's ioctls: 1)$"
+ioctls="ioctls: 7, that submitted jobs: 4, without EXIT: 1, without ENTER: 1; "
+ioctls+="lines skipped: 0"
+submit="^\[5\.000040000\] GPU SUBMIT +virtio0/ctrlq job=300:1 .* "
+submit+="<- 5\.000 us after IOCTL_ENTER \(line 6\)$"
+before="^\[5\.000998000\] CPU IOCTL_ENTER +glxgears:cs0 .*\(entered before the annotation\)$"
+job="^300:1 +virtio0/ctrlq +dirtyfb/77 +MODE_DIRTYFB +5\.000035000 +5\.000 +1\.000\* "
+job+="+49\.000\* +5\.000$"
+run merge -c "$D/cpu.txt" -i "$D/gpu.bin" && cp "$W/out" "$W/merged.txt" &&
+	grep -q "$jobs" "$W/out" && grep -q "$ioctls" "$W/out" &&
+	grep -Eq "$submit" "$W/out" && grep -Eq "$before" "$W/out" && grep -Eq "$job" "$W/out" &&
+	grep -Eq "^ioctl->submit +5 +2\.000 +5\.000 +5\.200 +10\.000$" "$W/out"
+result $? "merge text: timeline, jobs, counts, gap statistics"
+sed -n 's/^\[\([0-9.]*\)\] .*/\1/p' "$W/merged.txt" | sort -c -n 2> "$W/err" &&
+	[ "$(grep -c '^\[' "$W/merged.txt")" = 49 ]
+result $? "merge text: 49 events in time order"
+run merge -c "$D/cpu.txt" -i "$D/gpu.bin" -j && ! grep -q '^\[' "$W/out" &&
+	grep -q "^100:4 " "$W/out" && grep -q "^jobs: 9," "$W/out"
+result $? "merge --jobs-only"
+run merge -c "$D/cpu.txt" -i "$D/gpu.bin" --stats-only &&
+	[ "$(head -c 14 "$W/out")" = "grtrace merge:" ] && [ "$(wc -l < "$W/out")" = 8 ]
+result $? "merge --stats-only"
+run merge -c "$D/cpu.txt" -i "$D/gpu.bin" -o "$W/o.txt" && [ ! -s "$W/out" ] &&
+	cmp -s "$W/o.txt" "$W/merged.txt"
+result $? "merge -o FILE"
+timeout 20 "$G" merge -c - -i "$D/gpu.bin" -f csv < "$D/cpu.txt" > "$W/out" 2> "$W/err" &&
+	$C "$E" "$W/out" > "$W/err"
+result $? "merge -c - (stdin)"
+run merge -c "$D/cpu-usec.txt" -i "$D/gpu.bin" -f csv && $C "$E" "$W/out" > "$W/err"
+result $? "merge: microsecond time stamps"
+
+# ---- clock offset ----
+run merge -c "$D/cpu-shift.txt" -i "$D/gpu.bin" -f csv --clock-offset 1ms &&
+	$C "$E" "$W/out" > "$W/err"
+result $? "merge --clock-offset 1ms: CPU clock 1 ms ahead"
+run merge -c "$D/cpu-shift.txt" -i "$D/gpu.bin" -f csv --clock-offset 1000000 &&
+	$C "$E" "$W/out" > "$W/err"
+result $? "merge --clock-offset 1000000 (ns)"
+run merge -c "$D/cpu-shift.txt" -i "$D/gpu.bin" -s &&
+	grep -q "matched to an ioctl: 0," "$W/out"
+result $? "merge: a 1 ms clock difference uncorrected matches nothing"
+run merge -c "$D/cpu.txt" -i "$D/gpu.bin" -f csv --clock-offset -1ms &&
+	[ "$(grep -c ',1,matched,' "$W/out")" = 0 ] &&
+	run merge -c "$D/cpu.txt" -i "$D/gpu.bin" -s --clock-offset=-1ms &&
+	grep -q "clock offset -1000000 ns" "$W/out"
+result $? "merge --clock-offset -1ms"
+
+# ---- bad input: reported with file:line, skipped, no crash ----
+run merge -c "$D/cpu-bad.txt" -i "$D/gpu.bin" -f csv &&
+	$C "$E" "$W/out" \
+	pid,tgid,matched,why,ioctl_to_submit_ns,submit_to_start_ns,start_to_end_ns > "$W/cmp"
+ok=$?
+for n in $(python3 -c 'import json,sys; print(*json.load(open(sys.argv[1]))["bad_lines"])' "$E"); do
+	grep -q "cpu-bad.txt:$n: .*line skipped" "$W/err" || ok=1
+done
+[ "$(grep -c 'line skipped' "$W/err")" = 15 ] || ok=1
+result $ok "merge: 15 malformed lines reported by line, skipped, answers unchanged"
+run merge -c "$D/empty.txt" -i "$D/gpu.bin" -s &&
+	grep -q "empty.txt:1: no IOCTL_ENTER or IOCTL_EXIT line in this file (empty)" "$W/err" &&
+	grep -q "matched to an ioctl: 0, not matched: 9" "$W/out"
+result $? "merge: empty CPU file"
+run merge -c "$D/comments.txt" -i "$D/gpu.bin" -s &&
+	grep -q "comments.txt:3: no IOCTL_ENTER" "$W/err"
+result $? "merge: CPU file of comments only"
+expect_fail "merge: missing CPU file" "nothere.txt: No such file" \
+	merge -c "$D/nothere.txt" -i "$D/gpu.bin"
+expect_fail "merge: missing GPU file" "nothere.bin: No such file" \
+	merge -c "$D/cpu.txt" -i "$D/nothere.bin"
+: > "$D/empty.bin"
+expect_fail "merge: empty GPU file" "empty.bin: offset 0: no grtrace records" \
+	merge -c "$D/cpu.txt" -i "$D/empty.bin"
+head -c 1000 "$D/gpu.bin" > "$D/cut.bin"
+expect_fail "merge: truncated GPU file" "cut.bin: offset [0-9]+: truncated record" \
+	merge -c "$D/cpu.txt" -i "$D/cut.bin"
+expect_fail "merge: CPU file given as GPU file" "cpu.txt: offset 0: bad record size" \
+	merge -c "$D/cpu.txt" -i "$D/cpu.txt"
+head -c 3000 /dev/urandom > "$D/random.txt"
+run merge -c "$D/random.txt" -i "$D/gpu.bin" -s && grep -q "matched to an ioctl: 0" "$W/out"
+result $? "merge: random bytes as CPU file"
+printf '[1.000000000] IOCTL_ENTER pid=1 tid=1 cmd=0xc01864b1\n' > "$D/far.txt"
+run merge -c "$D/far.txt" -i "$D/gpu.bin" -s && grep -q "do not overlap in time" "$W/err"
+result $? "merge: inputs of different boots are pointed out"
+
+# ---- timeline ----
+rep() {	# rep CHAR N: CHAR N times
+	printf "%${2}s" "" | tr ' ' "$1"
+}
+run timeline -i "$D/gpu.bin" -c "$D/cpu.txt" -w 100 --since 0 --until 150us &&
+	grep -q "^grtrace timeline: 5.000000000 .. 5.000150000 s$" "$W/out" &&
+	grep -q "^  150.0us, 75 columns of 2000ns$" "$W/out" &&
+	grep -qx "virtio0/ctrlq          |$(rep . 20)$(rep = 28)$(rep . 27)|" "$W/out" &&
+	grep -qx "0000:03:00.0/gfx_0.0.0 |.....-----$(rep '#' 51)$(rep . 14)|" "$W/out" &&
+	grep -qx "glxgears/1235          |....i^iiiiiiiiii$(rep . 59)|" "$W/out"
+result $? "timeline: rows of a known window"
+ok=0
+for w in 60 61 100 173 400; do
+	run timeline -i "$D/gpu.bin" -c "$D/cpu.txt" -w $w || ok=1
+	awk -v w=$w 'length($0) > w { exit 1 }' "$W/out" || ok=1
+	[ "$(grep -c '|$' "$W/out")" = 8 ] || ok=1
+done
+result $ok "timeline -w: no line longer than the width, a row per ring and thread"
+COLUMNS=64 timeout 20 "$G" timeline -i "$D/gpu.bin" > "$W/out" 2> "$W/err" &&
+	awk 'length($0) > 64 { exit 1 }' "$W/out" && [ "$(grep -c '|$' "$W/out")" = 4 ]
+result $? "timeline: COLUMNS, no CPU file"
+run timeline -i "$D/gpu.bin" -c "$D/cpu.txt" --latency --top 3 -w 100 &&
+	[ "$(sed -n '/slowest jobs/,$p' "$W/out" | awk 'NR > 1 { printf "%s ", $1 }')" = \
+	  "100:1 100:2 200:1 " ] &&
+	grep -Eq "^  start->end +3 +49\.000 +49\.000 +52\.000 +52\.000$" "$W/out" &&
+	grep -Eq "^  ioctl->submit +3 +2\.000 +2\.000 +10\.000 +10\.000$" "$W/out"
+result $? "timeline --latency: phases per ring, the slowest jobs"
+run timeline -i "$D/gpu.bin" -c "$D/cpu-bad.txt" -o "$W/t.txt" && [ -s "$W/t.txt" ] &&
+	grep -q "cpu-bad.txt:6: 'junk' is not KEY=VALUE" "$W/err"
+result $? "timeline: bad CPU lines skipped, -o FILE"
+expect_fail "timeline: empty GPU file" "no grtrace records" timeline -i "$D/empty.bin"
+
+# ---- valgrind ----
+if [ "${VALGRIND:-1}" != 0 ] && command -v valgrind > /dev/null; then
+	vg() {
+		timeout 120 valgrind -q --error-exitcode=99 --leak-check=full \
+			--errors-for-leak-kinds=definite "$G" "$@" > /dev/null 2> "$W/err"
+		[ $? != 99 ] && [ $? -lt 124 ]
+	}
+	ok=0
+	for cpu in cpu.txt cpu-bad.txt empty.txt comments.txt random.txt; do
+		vg merge -c "$D/$cpu" -i "$D/gpu.bin" || ok=1
+		vg merge -c "$D/$cpu" -i "$D/gpu.bin" -f csv || ok=1
+	done
+	vg merge -c "$D/cpu.txt" -i "$D/cut.bin" || ok=1
+	vg merge -c "$D/cpu.txt" -i "$D/empty.bin" || ok=1
+	result $ok "valgrind: merge, good and bad inputs"
+	ok=0
+	vg timeline -i "$D/gpu.bin" -c "$D/cpu.txt" -w 40 || ok=1
+	vg timeline -i "$D/gpu.bin" -c "$D/cpu-bad.txt" --since 10us --until 20us || ok=1
+	vg timeline -i "$D/gpu.bin" --latency --top 100 || ok=1
+	vg timeline -i "$D/gpu.bin" -c "$D/empty.txt" --latency || ok=1
+	result $ok "valgrind: timeline, --latency"
+fi
+
+# ---- the annotator ----
+if [ -z "$A" ] || [ ! -x "$A" ]; then
+	echo "SKIP correlate: grtrace-bpf-annotate not built (clang or libbpf missing)"
+else
+	timeout 20 "$A" --help > "$W/out" 2> "$W/err" &&
+		grep -q "usage: grtrace-bpf-annotate" "$W/out"
+	result $? "annotate --help"
+	ok=0
+	for args in "--bogus" "-p 0" "-p x" "-d 0" "-d 1s" "extra"; do
+		# shellcheck disable=SC2086
+		timeout 20 "$A" $args > "$W/out" 2> "$W/err"
+		[ $? = 1 ] && grep -q "^grtrace-bpf-annotate: " "$W/err" || ok=1
+	done
+	result $ok "annotate: bad options refused"
+	timeout 20 "$A" -p 2147483647 > "$W/out" 2> "$W/err"
+	[ $? = 1 ] && grep -q "no process 2147483647" "$W/err"
+	result $? "annotate -p: no such process"
+	if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null; then
+		timeout 20 setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+			"$A" -d 1 > "$W/out" 2> "$W/err"
+		[ $? = 1 ] && grep -q "run as root" "$W/err"
+		result $? "annotate: not root: a clear message, exit 1"
+	fi
+	# Real BPF: DRM-type ioctls on /dev/null (they fail with ENOTTY)
+	cat > "$W/ioctls.c" <<-'C'
+	#include <fcntl.h>
+	#include <stdio.h>
+	#include <sys/ioctl.h>
+	#include <unistd.h>
+	int main(void)
+	{
+		int fd = open("/dev/null", O_RDWR), i;
+
+		for (i = 0; i < 3; i++) {
+			ioctl(fd, 0xc01864b1, (void *)0x1234);	/* DRM_IOCTL_MODE_DIRTYFB */
+			ioctl(fd, 0x5401, 0);			/* TCGETS: not DRM */
+		}
+		printf("%d\n", getpid());
+		return 0;
+	}
+	C
+	if [ "$(id -u)" != 0 ]; then
+		echo "SKIP correlate: annotate on this kernel (not root)"
+	elif ! cc -o "$W/ioctls" "$W/ioctls.c" 2> "$W/err"; then
+		echo "SKIP correlate: annotate on this kernel (no C compiler)"
+	else
+		rm -f "$W/ann.txt" "$W/ann2.txt"
+		timeout 30 "$A" -d 3 -o "$W/ann.txt" 2> "$W/ann.err" &
+		apid=$!
+		for _ in $(seq 50); do
+			[ -s "$W/ann.txt" ] && break
+			kill -0 $apid 2> /dev/null || break
+			sleep 0.1
+		done
+		pid=$("$W/ioctls")
+		wait $apid
+		rc=$?
+		if [ $rc != 0 ] && grep -Eq "BPF|tracefs|syscall tracepoints" "$W/ann.err"; then
+			echo "SKIP correlate: annotate on this kernel: $(tail -1 "$W/ann.err")"
+		else
+			cp "$W/ann.err" "$W/err"
+			who="pid=$pid tid=$pid comm=ioctls cmd=0xc01864b1"
+			[ $rc = 0 ] &&
+				[ "$(grep -c "IOCTL_ENTER $who arg=0x1234$" "$W/ann.txt")" = 3 ] &&
+				[ "$(grep -c "IOCTL_EXIT $who ret=-25 " "$W/ann.txt")" = 3 ] &&
+				! grep -q "pid=$pid .*cmd=0x00005401" "$W/ann.txt"
+			result $? "annotate on this kernel: the DRM ioctls of a process, only those"
+			timeout 30 "$A" -q -p "$$" -d 2 -o "$W/ann2.txt" 2> "$W/err" &
+			apid=$!
+			sleep 1
+			"$W/ioctls" > /dev/null
+			wait $apid && ! grep -q IOCTL "$W/ann2.txt" &&
+				grep -q "pid $$" "$W/ann2.txt"
+			result $? "annotate -p: other processes left out"
+		fi
+	fi
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
