@@ -8,7 +8,7 @@ pkgs=(linux-source-6.12 build-essential flex bison bc libelf-dev libssl-dev
       dwarves kmod cpio rsync xz-utils python3 quilt sparse ccache patch git
       qemu-system-x86 qemu-system-data busybox-static
       trace-cmd libtracefs-dev libtraceevent-dev libtracecmd-dev pkg-config
-      valgrind
+      valgrind clang libbpf-dev
       kernelshark xvfb x11-utils xdotool imagemagick)
 
 missing=()

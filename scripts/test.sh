@@ -51,6 +51,7 @@ step initramfs "$ROOT/scripts/guest/build.sh"
 step guest "$ROOT/scripts/guest/test.sh"
 # These also read the recordings the guest just made.
 step cli "$ROOT/scripts/test-cli.sh"
+step correlate "$ROOT/scripts/test-correlate.sh"
 step plugin "$ROOT/scripts/test-plugin.sh"
 step kernelshark "$ROOT/scripts/test-kernelshark.sh"
 

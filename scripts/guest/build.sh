@@ -28,6 +28,12 @@ done
 # The grtrace tool, against this kernel's uapi header.
 make -C "$SRC/tools/grtrace" -s O="$CACHE/grtrace-tool" UAPI_INCLUDE="$BUILD/hdr/include"
 install -m 0755 "$CACHE/grtrace-tool/grtrace" "$stage/opt/grtrace/bin/"
+# The grtrace tool's DRM ioctl annotator (BPF; mkinitramfs copies its libraries)
+if [ -x "$CACHE/grtrace-tool/bpf/grtrace-bpf-annotate" ]; then
+	install -m 0755 "$CACHE/grtrace-tool/bpf/grtrace-bpf-annotate" "$stage/opt/grtrace/bin/"
+else
+	log "initramfs: no grtrace-bpf-annotate (clang or libbpf-dev missing)"
+fi
 # The paced emitter of the throughput benchmark.
 gcc -O2 -Wall -o "$stage/opt/grtrace/bin/emit-rate" "$ROOT/scripts/guest/emit-rate.c"
 
