@@ -48,6 +48,7 @@ struct annotate_params {
 	unsigned long long duration;	/* seconds, 0: until SIGINT */
 	bool quiet;
 	bool verbose;
+	bool raw;
 };
 
 struct tp_pair {
@@ -92,7 +93,7 @@ static void annotate_usage(const char *err)
 {
 	static const char * const msg[] = {
 		"",
-		"  usage: grtrace-bpf-annotate [-h] [-v] [-q] [-p PID] [-o FILE] [-d SECONDS]",
+		"  usage: grtrace-bpf-annotate [-h] [-v] [-q] [-r] [-p PID] [-o FILE] [-d SECONDS]",
 		"",
 		"  Print the DRM ioctls (_IOC_TYPE(cmd) == 'd') of every process, or of",
 		"  one, as they enter and leave the kernel:",
@@ -108,6 +109,8 @@ static void annotate_usage(const char *err)
 		"    -p/--pid PID: only the threads of process PID; stop when it exits",
 		"    -o/--output FILE: write to FILE instead of stdout",
 		"    -d/--duration SECONDS: stop after SECONDS (default: at SIGINT/SIGTERM)",
+		"    -r/--raw-syscalls: raw_syscalls/sys_{enter,exit} even if there are",
+		"                       syscalls/sys_{enter,exit}_ioctl",
 		"    -q/--quiet: no summary on stderr at the end",
 		"    -v/--verbose: libbpf's messages too",
 		"    -h/--help: print this help",
@@ -143,6 +146,7 @@ static void parse_args(int argc, char *argv[], struct annotate_params *p)
 		{ "pid",	required_argument,	NULL, 'p' },
 		{ "output",	required_argument,	NULL, 'o' },
 		{ "duration",	required_argument,	NULL, 'd' },
+		{ "raw-syscalls", no_argument,		NULL, 'r' },
 		{ "quiet",	no_argument,		NULL, 'q' },
 		{ "verbose",	no_argument,		NULL, 'v' },
 		{ "help",	no_argument,		NULL, 'h' },
@@ -153,7 +157,7 @@ static void parse_args(int argc, char *argv[], struct annotate_params *p)
 
 	opterr = 0;
 	memset(p, 0, sizeof(*p));
-	while ((c = getopt_long(argc, argv, "p:o:d:qvh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "p:o:d:rqvh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			if (parse_ull(optarg, INT_MAX, &v) || !v)
@@ -167,6 +171,9 @@ static void parse_args(int argc, char *argv[], struct annotate_params *p)
 			if (parse_ull(optarg, 365ULL * 86400, &v) || !v)
 				annotate_usage("invalid --duration: whole seconds, 1 or more");
 			p->duration = v;
+			break;
+		case 'r':
+			p->raw = true;
 			break;
 		case 'q':
 			p->quiet = true;
@@ -219,12 +226,12 @@ static int have_tracepoint(const char *system, const char *name)
 	return any ? 0 : -1;
 }
 
-static const struct tp_pair *pick_tracepoints(void)
+static const struct tp_pair *pick_tracepoints(bool raw)
 {
 	size_t i;
 	int ret;
 
-	for (i = 0; i < ARRAY_SIZE(tp_pairs); i++) {
+	for (i = raw ? 1 : 0; i < ARRAY_SIZE(tp_pairs); i++) {
 		ret = have_tracepoint(tp_pairs[i].system, tp_pairs[i].enter);
 		if (ret == -2) {
 			err_msg("tracefs: permission denied: " ROOT_HINT "\n");
@@ -321,7 +328,7 @@ int main(int argc, char *argv[])
 		return EXIT_FAILURE;
 	}
 
-	tp = pick_tracepoints();
+	tp = pick_tracepoints(p.raw);
 	if (!tp)
 		return EXIT_FAILURE;
 	/* Only there with CONFIG_BPF_SYSCALL */

@@ -257,7 +257,7 @@ else
 	elif ! cc -o "$W/ioctls" "$W/ioctls.c" 2> "$W/err"; then
 		echo "SKIP correlate: annotate on this kernel (no C compiler)"
 	else
-		rm -f "$W/ann.txt" "$W/ann2.txt"
+		rm -f "$W/ann.txt" "$W/ann2.txt" "$W/ann3.txt"
 		timeout 30 "$A" -d 3 -o "$W/ann.txt" 2> "$W/ann.err" &
 		apid=$!
 		for _ in $(seq 50); do
@@ -278,6 +278,13 @@ else
 				[ "$(grep -c "IOCTL_EXIT $who ret=-25 " "$W/ann.txt")" = 3 ] &&
 				! grep -q "pid=$pid .*cmd=0x00005401" "$W/ann.txt"
 			result $? "annotate on this kernel: the DRM ioctls of a process, only those"
+			timeout 30 "$A" -q -r -d 3 -o "$W/ann3.txt" 2> "$W/err" &
+			apid=$!
+			sleep 1
+			pid=$("$W/ioctls")
+			wait $apid && grep -q " raw_syscalls/sys_enter " "$W/ann3.txt" &&
+				[ "$(grep -c "IOCTL_EXIT pid=$pid .* ret=-25 " "$W/ann3.txt")" = 3 ]
+			result $? "annotate -r: the same from raw_syscalls"
 			timeout 30 "$A" -q -p "$$" -d 2 -o "$W/ann2.txt" 2> "$W/err" &
 			apid=$!
 			sleep 1
