@@ -62,8 +62,10 @@ configure() {
 	mkdir -p "$dir" "$dir-cfg"
 	make -C "$src" O="$dir-cfg" -s tinyconfig &&
 	# shellcheck disable=SC2086
-	"$src/scripts/kconfig/merge_config.sh" -m -O "$dir-cfg" "$dir-cfg/.config" $frags &&
-	"$src/scripts/config" --file "$dir-cfg/.config" "$@" || return 1
+	"$src/scripts/kconfig/merge_config.sh" -m -O "$dir-cfg" "$dir-cfg/.config" $frags || return 1
+	if [ $# -gt 0 ]; then
+		"$src/scripts/config" --file "$dir-cfg/.config" "$@" || return 1
+	fi
 	if ! cmp -s "$dir-cfg/.config" "$dir/.config.in" || [ ! -f "$dir/.config" ]; then
 		cp "$dir-cfg/.config" "$dir/.config.in"
 		cp "$dir-cfg/.config" "$dir/.config"
