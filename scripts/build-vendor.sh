@@ -98,10 +98,12 @@ check() {
 	fi
 }
 
-# The warnings of a C=1 W=1 build, without line numbers and directories.
+# The warnings of a C=1 W=1 build, without line numbers and directories,
+# each once: a header's warning repeats for every object including it, and
+# a new object (amdgpu_grtrace.o) must not count those again.
 warnings() {
 	grep -E '(warning|error):' "$1/log" |
-		sed -E 's#^(\.\./)*##; s#^'"$2"'/##; s#:[0-9]+(:[0-9]+)?:#:#' | sort
+		sed -E 's#^(\.\./)*##; s#^'"$2"'/##; s#:[0-9]+(:[0-9]+)?:#:#' | sort -u
 }
 
 mods="CONFIG_DRM_AMDGPU=m CONFIG_DRM_I915=m CONFIG_DRM_NOUVEAU=m"
@@ -117,7 +119,7 @@ if [ "$on_rc" = 0 ] && [ "$base_rc" = 0 ]; then
 	new=$(comm -13 <(warnings "$CACHE/build-vendor-base" "$bsrc") \
 		       <(warnings "$CACHE/build-vendor-on" "$SRC"))
 	if [ -z "$new" ]; then
-		ok "vendor sparse+W=1: no new warning ($(warnings "$CACHE/build-vendor-on" "$SRC" | wc -l) as without the patches)"
+		ok "vendor sparse+W=1: no new warning ($(warnings "$CACHE/build-vendor-on" "$SRC" | wc -l) distinct, as without the patches)"
 	else
 		ko "vendor sparse+W=1: new warnings"; echo "$new" | sed 's/^/    /'
 	fi
