@@ -41,14 +41,22 @@ base=$CACHE/vendor-base
 bsrc=$base/$(basename "$TARBALL" .tar.xz)
 bstamp=$(cd "$ROOT/patches" && cat "${before[@]}" | sha1sum | cut -d' ' -f1)
 if [ "$(cat "$base/stamp" 2>/dev/null)" != "$bstamp" ]; then
-	log "vendor: unpacking the tree without the vendor patches into $base"
-	rm -rf "$base"
-	mkdir -p "$base"
-	tar -C "$base" -xf "$TARBALL"
+	export QUILT_PATCHES=.vendor/patches QUILT_PC=.pc
+	if [ -f "$bsrc/.pc/applied-patches" ]; then
+		# As scripts/tree.sh: remove the old patches, keep the tree.
+		touched_base=$(cd "$bsrc/.pc" && find . -mindepth 2 -type f | cut -d/ -f3- | sort -u)
+		(cd "$bsrc" && quilt pop -a -f -q > /dev/null)
+		for f in $touched_base; do [ -e "$bsrc/$f" ] && touch "$bsrc/$f"; done
+	elif [ ! -f "$bsrc/Makefile" ]; then
+		log "vendor: unpacking the tree without the vendor patches into $base"
+		mkdir -p "$base"
+		tar -C "$base" -xf "$TARBALL"
+	fi
+	rm -rf "$bsrc/.vendor" "$bsrc/.pc"
 	mkdir -p "$bsrc/.vendor/patches"
 	(cd "$ROOT/patches" && cp "${before[@]}" "$bsrc/.vendor/patches/")
 	printf '%s\n' "${before[@]}" > "$bsrc/.vendor/patches/series"
-	(cd "$bsrc" && QUILT_PATCHES=.vendor/patches QUILT_PC=.pc quilt push -a -q >/dev/null) ||
+	(cd "$bsrc" && quilt push -a -q > /dev/null) ||
 		die "the patches before the vendor ones do not apply"
 	echo "$bstamp" > "$base/stamp"
 fi
