@@ -16,7 +16,8 @@ SHELL := /bin/bash
 S := scripts
 
 .PHONY: all help deps series check-series tree kernel uml-kunit initramfs \
-	guest-test test demo bench bisect bisect-full checkpatch gitam-check clean
+	guest-test test demo bench bisect bisect-full checkpatch gitam-check \
+	vendor-build clean
 
 all: help
 
@@ -58,6 +59,9 @@ bisect-full: kernel
 
 gitam-check: deps
 	@$(S)/gitam-check.sh
+
+vendor-build: tree
+	@$(S)/build-vendor.sh
 
 test: deps
 	@$(S)/test.sh

@@ -46,6 +46,7 @@ step build-n "$ROOT/scripts/build-config.sh" n var
 step build-nobridge "$ROOT/scripts/build-config.sh" nobridge var
 step build-novirtio "$ROOT/scripts/build-config.sh" novirtio var
 step build-nohooks "$ROOT/scripts/build-config.sh" nohooks var
+step build-vendor "$ROOT/scripts/build-vendor.sh"
 step uml-kunit "$ROOT/scripts/uml-kunit.sh"
 step initramfs "$ROOT/scripts/guest/build.sh"
 step guest "$ROOT/scripts/guest/test.sh"
