@@ -9,7 +9,8 @@ pkgs=(linux-source-6.12 build-essential flex bison bc libelf-dev libssl-dev
       qemu-system-x86 qemu-system-data busybox-static
       trace-cmd libtracefs-dev libtraceevent-dev libtracecmd-dev pkg-config
       valgrind clang libbpf-dev
-      kernelshark xvfb x11-utils xdotool imagemagick)
+      kernelshark xvfb x11-utils xdotool imagemagick
+      python3-sphinx python3-sphinx-rtd-theme)
 
 missing=()
 for p in "${pkgs[@]}"; do
