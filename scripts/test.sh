@@ -39,6 +39,7 @@ step tree "$ROOT/scripts/tree.sh"
 step gitam "$ROOT/scripts/gitam-check.sh"
 step checkpatch "$ROOT/scripts/checkpatch.sh"
 step kernel-doc "$ROOT/scripts/kernel-doc-check.sh"
+step htmldocs "$ROOT/scripts/htmldocs-check.sh"
 step kernel "$ROOT/scripts/kernel.sh"
 step bisect "$ROOT/scripts/bisect-check.sh"
 step build-m "$ROOT/scripts/build-config.sh" m
