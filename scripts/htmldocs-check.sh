@@ -32,5 +32,8 @@ if [ -f "$out/Documentation/output/gpu/grtrace/index.html" ] ||
 else
 	echo "FAIL htmldocs: gpu/grtrace/index.html not built"; fail=$((fail + 1))
 fi
+# Sphinx rebuilds only what changed: start afresh after a failure, so the
+# warnings of a page that did not change are not lost on the next run.
+[ $fail = 0 ] || rm -rf "$out"
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]
