@@ -757,7 +757,8 @@ static int grtrace_parse_level(const char *val, u32 *level)
 	return 0;
 }
 
-static int grtrace_parse_mask(const char *val, u32 all, u32 *mask)
+/* A mask of the bits in @all; U32_MAX means all of them. */
+int grtrace_parse_mask(const char *val, u32 all, u32 *mask)
 {
 	u32 m;
 
@@ -1462,21 +1463,6 @@ static int grtrace_latency_hist_show(struct seq_file *m, void *v)
 			   2ULL << i, n);
 	}
 	return 0;
-}
-
-/* A seq_file backed debugfs file; @writefn may be NULL. */
-#define GRTRACE_FILE(name, writefn)					\
-static int grtrace_##name##_open(struct inode *inode, struct file *file) \
-{									\
-	return single_open(file, grtrace_##name##_show, NULL);		\
-}									\
-static const struct file_operations grtrace_##name##_fops = {		\
-	.owner		= THIS_MODULE,					\
-	.open		= grtrace_##name##_open,			\
-	.read		= seq_read,					\
-	.write		= writefn,					\
-	.llseek		= seq_lseek,					\
-	.release	= single_release,				\
 }
 
 GRTRACE_FILE(control, grtrace_control_write);

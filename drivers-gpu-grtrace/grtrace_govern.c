@@ -1205,12 +1205,7 @@ static void show_filter_latency(struct seq_file *m, const struct grtrace_gov *g)
 
 static int set_filter_events(struct grtrace_gov *g, const char *val)
 {
-	u32 all = BIT(GRTRACE_EV_NR) - 1, mask;
-
-	if (kstrtou32(val, 0, &mask) || (mask & ~all && mask != U32_MAX))
-		return -EINVAL;
-	g->filter_events = mask & all;
-	return 0;
+	return grtrace_parse_mask(val, BIT(GRTRACE_EV_NR) - 1, &g->filter_events);
 }
 
 static void show_filter_events(struct seq_file *m, const struct grtrace_gov *g)
@@ -1636,22 +1631,9 @@ static int grtrace_proc_stats_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-#define GRTRACE_STATS_FILE(name)					\
-static int grtrace_##name##_open(struct inode *inode, struct file *file) \
-{									\
-	return single_open(file, grtrace_##name##_show, NULL);		\
-}									\
-static const struct file_operations grtrace_##name##_fops = {		\
-	.owner		= THIS_MODULE,					\
-	.open		= grtrace_##name##_open,			\
-	.read		= seq_read,					\
-	.llseek		= seq_lseek,					\
-	.release	= single_release,				\
-}
-
-GRTRACE_STATS_FILE(sampling_stats);
-GRTRACE_STATS_FILE(filter_stats);
-GRTRACE_STATS_FILE(aggregator_stats);
+GRTRACE_FILE(sampling_stats, NULL);
+GRTRACE_FILE(filter_stats, NULL);
+GRTRACE_FILE(aggregator_stats, NULL);
 
 /**
  * grtrace_govern_init - create the governance files

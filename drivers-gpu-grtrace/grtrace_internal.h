@@ -82,6 +82,23 @@ bool grtrace_write_job(u16 type, u64 ts, const struct grtrace_ring_info *ri,
 void grtrace_drop_held(int cause, u64 ts, u32 n);
 unsigned int grtrace_buffer_fill(void);
 
+int grtrace_parse_mask(const char *val, u32 all, u32 *mask);
+
+/* A seq_file backed debugfs file of grtrace_<name>_show(); @writefn may be NULL. */
+#define GRTRACE_FILE(name, writefn)					\
+static int grtrace_##name##_open(struct inode *inode, struct file *file) \
+{									\
+	return single_open(file, grtrace_##name##_show, NULL);		\
+}									\
+static const struct file_operations grtrace_##name##_fops = {		\
+	.owner		= THIS_MODULE,					\
+	.open		= grtrace_##name##_open,			\
+	.read		= seq_read,					\
+	.write		= writefn,					\
+	.llseek		= seq_lseek,					\
+	.release	= single_release,				\
+}
+
 int grtrace_govern(const struct grtrace_event *ev, u64 ts, int drop);
 void grtrace_govern_written(u16 type, u64 ts,
 			    const struct grtrace_job_payload *job, bool written);
