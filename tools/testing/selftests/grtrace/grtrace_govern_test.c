@@ -22,8 +22,8 @@
 #include <linux/grtrace.h>
 
 #include "../kselftest_harness.h"
+#include "grtrace_util.h"
 
-#define DIR "/sys/kernel/debug/grtrace/"
 #define ENGINE GRTRACE_ENGINE_COPY
 #define MAX_RECS 40000
 
@@ -36,48 +36,6 @@ static const char defaults[] =
 	"filter_enabled=0\nfilter_pid=\nfilter_uid=-1\nfilter_latency=0\n"
 	"filter_events=0x3ff\naggregator_enable=0\naggregator_window=1000\n"
 	"reset_stats=1\n";
-
-static int write_file(const char *name, const char *val)
-{
-	int fd = open(name, O_WRONLY);
-	ssize_t ret;
-
-	if (fd < 0)
-		return -errno;
-	ret = write(fd, val, strlen(val));
-	ret = ret < 0 ? -errno : 0;
-	close(fd);
-	return ret;
-}
-
-static ssize_t read_file(const char *name, char *buf, size_t len)
-{
-	int fd = open(name, O_RDONLY);
-	ssize_t n, total = 0;
-
-	if (fd < 0)
-		return -errno;
-	while (total < (ssize_t)len - 1 &&
-	       (n = read(fd, buf + total, len - 1 - total)) > 0)
-		total += n;
-	close(fd);
-	buf[total] = '\0';
-	return total;
-}
-
-static long long stat_value(const char *name, const char *key)
-{
-	static char buf[16384];
-	size_t klen = strlen(key);
-	char *p;
-
-	if (read_file(name, buf, sizeof(buf)) < 0)
-		return -1;
-	for (p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
-		if (!strncmp(p, key, klen) && p[klen] == '=')
-			return strtoll(p + klen + 1, NULL, 0);
-	return -1;
-}
 
 static long long drops(void)
 {
@@ -129,23 +87,7 @@ static int emit1(const char *type, unsigned long long ctx, int ring,
 	return emit_n(type, ctx, ring, seq, 1);
 }
 
-struct rec {
-	struct grtrace_record h;
-	union {
-		struct grtrace_job_payload job;
-		struct grtrace_stream_info si;
-		struct grtrace_ring_info ri;
-	};
-};
-
 static struct rec recs[MAX_RECS];
-
-static int cmp_gseq(const void *a, const void *b)
-{
-	const struct rec *x = a, *y = b;
-
-	return x->h.gseq < y->h.gseq ? -1 : x->h.gseq > y->h.gseq;
-}
 
 /* The job records of the stopped session, gseq order; -1 if malformed. */
 static int read_jobs(void)

@@ -13,66 +13,7 @@
 #include <linux/grtrace.h>
 
 #include "../kselftest_harness.h"
-
-#define DIR "/sys/kernel/debug/grtrace/"
-
-static int write_file(const char *name, const char *val)
-{
-	int fd = open(name, O_WRONLY);
-	ssize_t ret;
-
-	if (fd < 0)
-		return -errno;
-	ret = write(fd, val, strlen(val));
-	ret = ret < 0 ? -errno : 0;
-	close(fd);
-	return ret;
-}
-
-static ssize_t read_file(const char *name, char *buf, size_t len)
-{
-	int fd = open(name, O_RDONLY);
-	ssize_t n, total = 0;
-
-	if (fd < 0)
-		return -errno;
-	while (total < (ssize_t)len - 1 &&
-	       (n = read(fd, buf + total, len - 1 - total)) > 0)
-		total += n;
-	close(fd);
-	buf[total] = '\0';
-	return total;
-}
-
-/* Value of "key=value" line @key in debugfs file @name, or -1. */
-static long long stat_value(const char *name, const char *key)
-{
-	char buf[4096], *p;
-	size_t klen = strlen(key);
-
-	if (read_file(name, buf, sizeof(buf)) < 0)
-		return -1;
-	for (p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
-		if (!strncmp(p, key, klen) && p[klen] == '=')
-			return strtoll(p + klen + 1, NULL, 0);
-	return -1;
-}
-
-struct rec {
-	struct grtrace_record h;
-	union {
-		struct grtrace_job_payload job;
-		struct grtrace_stream_info si;
-		struct grtrace_ring_info ri;
-	};
-};
-
-static int cmp_gseq(const void *a, const void *b)
-{
-	const struct rec *x = a, *y = b;
-
-	return x->h.gseq < y->h.gseq ? -1 : x->h.gseq > y->h.gseq;
-}
+#include "grtrace_util.h"
 
 /* Read every events<N> file into @recs; returns count or -1 if malformed. */
 static int read_stream(struct rec *recs, int max)
