@@ -38,6 +38,7 @@ step check-series python3 "$ROOT/scripts/gen-series.py" --check
 step tree "$ROOT/scripts/tree.sh"
 step gitam "$ROOT/scripts/gitam-check.sh"
 step checkpatch "$ROOT/scripts/checkpatch.sh"
+step maintainers "$ROOT/scripts/maintainers-check.sh"
 step kernel-doc "$ROOT/scripts/kernel-doc-check.sh"
 step htmldocs "$ROOT/scripts/htmldocs-check.sh"
 step kernel "$ROOT/scripts/kernel.sh"
