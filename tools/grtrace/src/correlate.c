@@ -564,3 +564,32 @@ void gc_input_free(struct gc_input *in)
 	free(in->m);
 	memset(in, 0, sizeof(*in));
 }
+
+/* The output of merge and timeline: @path, or stdout for NULL or "-". */
+FILE *gc_output_open(const char *path)
+{
+	FILE *f;
+
+	if (!path || !strcmp(path, "-"))
+		return stdout;
+	f = fopen(path, "w");
+	if (!f)
+		err_msg("%s: %s\n", path, strerror(errno));
+	return f;
+}
+
+/* Flush and close @f of gc_output_open(); -1 if a write failed. */
+int gc_output_close(FILE *f, const char *path)
+{
+	int ret = 0;
+
+	if (fflush(f) || ferror(f)) {
+		err_msg("%s: %s\n", path ? path : "stdout", strerror(errno));
+		ret = -1;
+	}
+	if (f != stdout && fclose(f) && !ret) {
+		err_msg("%s: %s\n", path, strerror(errno));
+		ret = -1;
+	}
+	return ret;
+}

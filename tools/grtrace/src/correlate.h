@@ -88,6 +88,8 @@ struct gc_input {
 
 int gc_input_load(struct gc_input *in, const char *gpu, const char *cpu, __s64 offset);
 void gc_input_free(struct gc_input *in);
+FILE *gc_output_open(const char *path);
+int gc_output_close(FILE *f, const char *path);
 
 __u64 gc_job_ts(const struct gc_input *in, const struct gr_job *j, int type);
 bool gc_job_seen(const struct gr_job *j, int type);

@@ -540,19 +540,14 @@ int merge_main(int argc, char *argv[])
 	struct merge_params p;
 	struct gc_input in;
 	int ret = EXIT_FAILURE;
-	FILE *f = stdout;
+	FILE *f = NULL;
 
 	merge_parse_args(argc, argv, &p);
 	if (gc_input_load(&in, p.gpu, p.cpu, p.offset))
 		goto out;
-	if (p.output && strcmp(p.output, "-")) {
-		f = fopen(p.output, "w");
-		if (!f) {
-			err_msg("%s: %s\n", p.output, strerror(errno));
-			f = stdout;
-			goto out;
-		}
-	}
+	f = gc_output_open(p.output);
+	if (!f)
+		goto out;
 	if (p.fmt == FMT_CSV) {
 		print_jobs_csv(f, &in);
 	} else {
@@ -563,13 +558,9 @@ int merge_main(int argc, char *argv[])
 		print_stats(f, &in, &p);
 	}
 	ret = EXIT_SUCCESS;
-	if (fflush(f) || ferror(f)) {
-		err_msg("%s: %s\n", p.output ? p.output : "stdout", strerror(errno));
-		ret = EXIT_FAILURE;
-	}
 out:
-	if (f != stdout)
-		fclose(f);
+	if (f && gc_output_close(f, p.output))
+		ret = EXIT_FAILURE;
 	gc_input_free(&in);
 	return ret;
 }

@@ -67,6 +67,13 @@ expect_fail "timeline: bad --width" "invalid --width" timeline -w 59
 expect_fail "timeline: --until before --since" "--until must be after --since" \
 	timeline --since 2ms --until 1ms
 expect_fail "timeline: bad --top" "invalid --top" timeline --latency --top -1
+for cmd in merge timeline; do
+	expect_fail "$cmd: unwritable -o" "^grtrace: $W/nodir/out: No such file" \
+		$cmd -c "$D/cpu.txt" -i "$D/gpu.bin" -o "$W/nodir/out"
+	[ -e /dev/full ] && expect_fail "$cmd: write error reported" \
+		"^grtrace: /dev/full: No space left on device" \
+		$cmd -c "$D/cpu.txt" -i "$D/gpu.bin" -o /dev/full
+done
 
 # ---- merge: known answers ----
 run merge -c "$D/cpu.txt" -i "$D/gpu.bin" -f csv && $C "$E" "$W/out" > "$W/err"
