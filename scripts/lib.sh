@@ -20,3 +20,32 @@ series_created() {
 }
 log() { printf '%s\n' "grtrace: $*" >&2; }
 die() { log "$*"; exit 1; }
+
+# For the host test scripts, which set CHECK (the name their lines carry)
+# and OUT (their work directory).  result RC NAME: count a check and print
+# "PASS $CHECK: NAME", or "FAIL ..." followed by the start of $OUT/err;
+# $OUT/err is emptied for the next check.
+pass=0 fail=0
+result() {
+	if [ "$1" = 0 ]; then
+		echo "PASS $CHECK: $2"
+		pass=$((pass + 1))
+	else
+		echo "FAIL $CHECK: $2"
+		fail=$((fail + 1))
+		[ -s "$OUT/err" ] && sed 's/^/  /' "$OUT/err" | head -"${ERR_LINES:-5}"
+	fi
+	: > "$OUT/err"
+}
+# build_check NAME FILE MAKE-ARGS...: "make V=1 MAKE-ARGS" succeeds with no
+# warning or error in its output, and leaves FILE.
+build_check() {
+	local name=$1 file=$2 rc
+
+	shift 2
+	nice make V=1 "$@" > "$OUT/build.log" 2>&1
+	rc=$?
+	grep -E "warning|error" "$OUT/build.log" > "$OUT/err"
+	[ $rc = 0 ] && [ ! -s "$OUT/err" ] && [ -e "$file" ]
+	result $? "$name"
+}

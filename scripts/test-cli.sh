@@ -11,26 +11,10 @@ source "$(dirname "$0")/lib.sh"
 OUT=$(mktemp -d /tmp/grtrace-cli.XXXXXX)
 trap 'rm -rf "$OUT"' EXIT
 G=$OUT/build/grtrace
-pass=0
-fail=0
+CHECK=cli
 
-result() {
-	if [ "$1" = 0 ]; then
-		echo "PASS cli: $2"
-		pass=$((pass + 1))
-	else
-		echo "FAIL cli: $2"
-		fail=$((fail + 1))
-		[ -s "$OUT/err" ] && sed 's/^/  /' "$OUT/err" | head -5
-	fi
-}
-
-nice make -C "$ROOT/tools/grtrace" O="$OUT/build" UAPI_INCLUDE="$ROOT" V=1 \
-	> "$OUT/build.log" 2>&1
-rc=$?
-grep -E "warning|error" "$OUT/build.log" > "$OUT/err"
-[ $rc = 0 ] && [ ! -s "$OUT/err" ] && [ -x "$G" ]
-result $? "build (make O=, -Wall -Wextra, no warnings)"
+build_check "build (make O=, -Wall -Wextra, no warnings)" "$G" \
+	-C "$ROOT/tools/grtrace" O="$OUT/build" UAPI_INCLUDE="$ROOT"
 if [ ! -x "$G" ]; then
 	echo "$pass passed, $fail failed"
 	exit 1

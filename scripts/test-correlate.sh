@@ -13,31 +13,12 @@ OUT=$(mktemp -d /tmp/grtrace-correlate.XXXXXX)
 trap 'rm -rf "$OUT"' EXIT
 G=$OUT/build/grtrace
 A=$OUT/bpf/grtrace-bpf-annotate
-pass=0
-fail=0
+CHECK=correlate
 
-result() {
-	if [ "$1" = 0 ]; then
-		echo "PASS correlate: $2"
-		pass=$((pass + 1))
-	else
-		echo "FAIL correlate: $2"
-		fail=$((fail + 1))
-		[ -s "$OUT/err" ] && sed 's/^/  /' "$OUT/err" | head -5
-	fi
-}
-
-nice make -C "$ROOT/tools/grtrace" O="$OUT/build" UAPI_INCLUDE="$ROOT" V=1 \
-	> "$OUT/build.log" 2>&1
-rc=$?
-grep -E "warning|error" "$OUT/build.log" > "$OUT/err"
-[ $rc = 0 ] && [ ! -s "$OUT/err" ] && [ -x "$G" ]
-result $? "build grtrace (merge, timeline), no warnings"
-nice make -C "$ROOT/tools/grtrace/bpf" O="$OUT/bpf" V=1 > "$OUT/build.log" 2>&1
-rc=$?
-grep -E "warning|error" "$OUT/build.log" > "$OUT/err"
-[ $rc = 0 ] && [ ! -s "$OUT/err" ] && [ -x "$A" ]
-result $? "build grtrace-bpf-annotate (clang, libbpf), no warnings"
+build_check "build grtrace (merge, timeline), no warnings" "$G" \
+	-C "$ROOT/tools/grtrace" O="$OUT/build" UAPI_INCLUDE="$ROOT"
+build_check "build grtrace-bpf-annotate (clang, libbpf), no warnings" "$A" \
+	-C "$ROOT/tools/grtrace/bpf" O="$OUT/bpf"
 make -s -C "$ROOT/tools/grtrace/bpf" O="$OUT/bpf" install DESTDIR="$OUT/inst" PREFIX=/usr \
 	> /dev/null 2> "$OUT/err" && [ -x "$OUT/inst/usr/bin/grtrace-bpf-annotate" ]
 result $? "grtrace-bpf-annotate: make install DESTDIR= PREFIX="

@@ -25,20 +25,7 @@ cleanup() {
 	rm -rf "$OUT"
 }
 trap cleanup EXIT
-pass=0
-fail=0
-
-result() {
-	if [ "$1" = 0 ]; then
-		echo "PASS kernelshark: $2"
-		pass=$((pass + 1))
-	else
-		echo "FAIL kernelshark: $2"
-		fail=$((fail + 1))
-		[ -s "$OUT/err" ] && sed 's/^/  /' "$OUT/err" | head -8
-	fi
-	: > "$OUT/err"
-}
+CHECK=kernelshark ERR_LINES=8
 
 finish() {
 	echo "$pass passed, $fail failed"

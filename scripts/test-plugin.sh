@@ -19,20 +19,7 @@ PLUG=$OUT/plugins
 export HOME=$OUT/home
 unset TRACEEVENT_PLUGIN_DIR
 mkdir -p "$HOME"
-pass=0
-fail=0
-
-result() {
-	if [ "$1" = 0 ]; then
-		echo "PASS plugin: $2"
-		pass=$((pass + 1))
-	else
-		echo "FAIL plugin: $2"
-		fail=$((fail + 1))
-		[ -s "$OUT/err" ] && sed 's/^/  /' "$OUT/err" | head -5
-	fi
-	: > "$OUT/err"
-}
+CHECK=plugin
 
 finish() {
 	echo "$pass passed, $fail failed"
@@ -43,11 +30,8 @@ finish() {
 # trace-cmd report with the plugin under test only, or without plugins
 report() { TRACEEVENT_PLUGIN_DIR=$PLUG trace-cmd report "$@"; }
 
-nice make -C "$PDIR" O="$OUT/build" V=1 > "$OUT/build.log" 2>&1
-rc=$?
-grep -E "warning|error" "$OUT/build.log" > "$OUT/err"
-[ $rc = 0 ] && [ ! -s "$OUT/err" ] && [ -f "$OUT/build/plugin_grtrace.so" ]
-result $? "build (make O=, -Wall -Wextra, no warnings)"
+build_check "build (make O=, -Wall -Wextra, no warnings)" "$OUT/build/plugin_grtrace.so" \
+	-C "$PDIR" O="$OUT/build"
 [ -f "$OUT/build/plugin_grtrace.so" ] || finish
 
 make -s -C "$PDIR" O="$OUT/build" install DESTDIR="$OUT/inst" \
