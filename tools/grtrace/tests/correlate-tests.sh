@@ -14,39 +14,9 @@
 # annotator is only run for real as root on a kernel with BPF.
 
 TESTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-G=${GRTRACE:-$TESTS/../grtrace}
 A=${ANNOTATE:-}
-W=${1:-$(mktemp -d /tmp/grtrace-correlate.XXXXXX)}
-mkdir -p "$W" || exit 1
-[ -n "${1:-}" ] || trap 'rm -rf "$W"' EXIT
-pass=0
-fail=0
-
-result() {
-	if [ "$1" = 0 ]; then
-		echo "PASS correlate: $2"
-		pass=$((pass + 1))
-	else
-		echo "FAIL correlate: $2"
-		fail=$((fail + 1))
-		[ -s "$W/err" ] && sed 's/^/  /' "$W/err" | head -5
-	fi
-}
-
-run() {
-	timeout 20 "$G" "$@" > "$W/out" 2> "$W/err"
-}
-
-# expect_fail NAME PATTERN ARGS...: grtrace exits 1 with PATTERN on stderr
-expect_fail() {
-	local name=$1 pattern=$2 rc
-
-	shift 2
-	run "$@"
-	rc=$?
-	[ $rc = 1 ] && grep -Eq -- "$pattern" "$W/err"
-	result $? "$name"
-}
+SUITE=correlate
+. "$TESTS/lib.sh" "${1:-}"
 
 D=$W/corr
 E=$D/expected.json
