@@ -37,15 +37,44 @@ result() {
 	fi
 	: > "$OUT/err"
 }
-# build_check NAME FILE MAKE-ARGS...: "make V=1 MAKE-ARGS" succeeds with no
-# warning or error in its output, and leaves FILE.
+# build_check NAME -x|-f FILE MAKE-ARGS...: "make V=1 MAKE-ARGS" succeeds
+# with no warning or error in its output, and leaves FILE, an executable
+# (-x) or a regular file (-f).
 build_check() {
-	local name=$1 file=$2 rc
+	local name=$1 test=$2 file=$3 rc
 
-	shift 2
+	shift 3
 	nice make V=1 "$@" > "$OUT/build.log" 2>&1
 	rc=$?
 	grep -E "warning|error" "$OUT/build.log" > "$OUT/err"
-	[ $rc = 0 ] && [ ! -s "$OUT/err" ] && [ -e "$file" ]
+	[ $rc = 0 ] && [ ! -s "$OUT/err" ] && [ "$test" "$file" ]
 	result $? "$name"
+}
+# finish: print the counts and exit, non-zero if a check failed.
+finish() {
+	echo "$pass passed, $fail failed"
+	[ "$fail" = 0 ]
+	exit
+}
+# guest_recordings: copy the trace.dat files the guest recorded (make demo,
+# and the guest test's e2e.dat) to $OUT/real, listed in the array dats:
+# copied first, as a running guest test may rewrite them.  Counts a check
+# that there is at least one.
+guest_recordings() {
+	local src name dat
+
+	dats=()
+	for src in "$ROOT/results/demo/trace.dat" "$CACHE/guest-test/share/e2e/e2e.dat"; do
+		name=${src#"$ROOT/"}
+		name=${name#"$CACHE/"}
+		if [ ! -s "$src" ]; then
+			echo "SKIP $CHECK: real recording $name (none)"
+			continue
+		fi
+		mkdir -p "$OUT/real"
+		dat=$OUT/real/${name//\//_}
+		cp "$src" "$dat" && dats+=("$dat")
+	done
+	[ ${#dats[@]} -gt 0 ]
+	result $? "recording present (results/demo/trace.dat or the e2e test's e2e.dat)"
 }

@@ -13,12 +13,9 @@ trap 'rm -rf "$OUT"' EXIT
 G=$OUT/build/grtrace
 CHECK=cli
 
-build_check "build (make O=, -Wall -Wextra, no warnings)" "$G" \
+build_check "build (make O=, -Wall -Wextra, no warnings)" -x "$G" \
 	-C "$ROOT/tools/grtrace" O="$OUT/build" UAPI_INCLUDE="$ROOT"
-if [ ! -x "$G" ]; then
-	echo "$pass passed, $fail failed"
-	exit 1
-fi
+[ -x "$G" ] || finish
 
 make -s -C "$ROOT/tools/grtrace" O="$OUT/build" install DESTDIR="$OUT/inst" PREFIX=/usr \
 	> /dev/null 2> "$OUT/err" && [ -x "$OUT/inst/usr/bin/grtrace" ]
@@ -56,5 +53,4 @@ for src in "$ROOT/results/demo" "$CACHE/guest-test/share/e2e"; do
 	result $? "real recording $name: export --chrome"
 done
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish

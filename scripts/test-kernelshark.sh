@@ -27,12 +27,6 @@ cleanup() {
 trap cleanup EXIT
 CHECK=kernelshark ERR_LINES=8
 
-finish() {
-	echo "$pass passed, $fail failed"
-	[ "$fail" = 0 ]
-	exit
-}
-
 missing=
 for c in kernelshark Xvfb xwininfo xdotool import identify trace-cmd; do
 	command -v $c > /dev/null || missing+=" $c"
@@ -53,21 +47,7 @@ grep -E "warning|error|missing" "$OUT/build.log" > "$OUT/err"
 result $? "grtrace (with libtracecmd) and the plugin build"
 [ -x "$G" ] || finish
 
-# Recordings (copied first: a running guest test may rewrite them)
-dats=()
-for src in "$ROOT/results/demo/trace.dat" "$CACHE/guest-test/share/e2e/e2e.dat"; do
-	name=${src#"$ROOT/"}
-	name=${name#"$CACHE/"}
-	if [ ! -s "$src" ]; then
-		echo "SKIP kernelshark: real recording $name (none)"
-		continue
-	fi
-	mkdir -p "$OUT/real"
-	dat=$OUT/real/${name//\//_}
-	cp "$src" "$dat" && dats+=("$dat")
-done
-[ ${#dats[@]} -gt 0 ]
-result $? "recording present (results/demo/trace.dat or the e2e test's e2e.dat)"
+guest_recordings
 [ ${#dats[@]} -gt 0 ] || finish
 
 # Per ring of a recording, from the kernel's own print format: "RING N"

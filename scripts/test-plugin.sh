@@ -21,16 +21,11 @@ unset TRACEEVENT_PLUGIN_DIR
 mkdir -p "$HOME"
 CHECK=plugin
 
-finish() {
-	echo "$pass passed, $fail failed"
-	[ "$fail" = 0 ]
-	exit
-}
-
 # trace-cmd report with the plugin under test only, or without plugins
 report() { TRACEEVENT_PLUGIN_DIR=$PLUG trace-cmd report "$@"; }
 
-build_check "build (make O=, -Wall -Wextra, no warnings)" "$OUT/build/plugin_grtrace.so" \
+build_check "build (make O=, -Wall -Wextra, no warnings)" \
+	-f "$OUT/build/plugin_grtrace.so" \
 	-C "$PDIR" O="$OUT/build"
 [ -f "$OUT/build/plugin_grtrace.so" ] || finish
 
@@ -55,21 +50,7 @@ make -s -C "$PDIR" O="$OUT/build" install plugin_dir="$PLUG" > /dev/null 2> "$OU
 	grep -qxF "  $PLUG/plugin_grtrace.so"
 result $? "trace-cmd list -P finds it in \$TRACEEVENT_PLUGIN_DIR"
 
-# Recordings (copied first: a running guest test may rewrite them)
-dats=()
-for src in "$ROOT/results/demo/trace.dat" "$CACHE/guest-test/share/e2e/e2e.dat"; do
-	name=${src#"$ROOT/"}
-	name=${name#"$CACHE/"}
-	if [ ! -s "$src" ]; then
-		echo "SKIP plugin: real recording $name (none)"
-		continue
-	fi
-	dat=$OUT/real/${name//\//_}
-	mkdir -p "$OUT/real"
-	cp "$src" "$dat" && dats+=("$dat")
-done
-[ ${#dats[@]} -gt 0 ]
-result $? "recording present (results/demo/trace.dat or the e2e test's e2e.dat)"
+guest_recordings
 
 # Checks the plugin's lines of "trace-cmd report -t": the format of every
 # line, and every duration against the (nanosecond) timestamps printed.
