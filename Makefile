@@ -15,7 +15,7 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: all help deps series check-series tree kernel uml-kunit initramfs \
+.PHONY: all help deps edit export series check-series tree kernel uml-kunit initramfs \
 	guest-test test demo bench bisect bisect-full checkpatch gitam-check \
 	vendor-build clean
 
@@ -27,11 +27,18 @@ help:
 deps:
 	@$(S)/deps.sh
 
-series:
-	@python3 $(S)/gen-series.py
+# The series: patches/ is the series; the folders are exported from it.
+edit: deps
+	@$(S)/series.sh edit
 
-check-series:
-	@python3 $(S)/gen-series.py --check
+export:
+	@$(S)/series.sh export
+
+series: deps
+	@$(S)/series.sh fold
+
+check-series: deps
+	@$(S)/series.sh check
 
 tree: deps check-series
 	@$(S)/tree.sh

@@ -12,7 +12,7 @@ export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$CACHE}
 export CCACHE_NOHASHDIR=1
 JOBS=${JOBS:-$(nproc)}
 # The patches of the series, in order.
-series_patches() { grep -v '^#' "$ROOT/series" | sed '/^$/d'; }
+series_patches() { grep -v '^#' "$ROOT/patches/series" | sed '/^$/d'; }
 # Kernel paths of the files the series creates.
 series_created() {
 	series_patches | sed "s#^#$ROOT/patches/#" | xargs cat |

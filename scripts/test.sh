@@ -34,7 +34,7 @@ step() {
 }
 
 step verdict-selftest "$ROOT/scripts/guest/test-verdict.sh"
-step check-series python3 "$ROOT/scripts/gen-series.py" --check
+step check-series "$ROOT/scripts/series.sh" check
 step tree "$ROOT/scripts/tree.sh"
 step gitam "$ROOT/scripts/gitam-check.sh"
 step checkpatch "$ROOT/scripts/checkpatch.sh"

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Report what the DRM scheduler cannot see of amdgpu jobs to grtrace.
+ */
+
+#include <linux/grtrace.h>
+
+#include "amdgpu.h"
+#include "amdgpu_grtrace.h"
+
+/**
+ * DOC: grtrace
+ *
+ * With CONFIG_GRTRACE_AMDGPU, amdgpu adds to the events the DRM scheduler
+ * reports for its jobs (SUBMIT, COMMIT, END, COMPLETE, dependency waits,
+ * timeouts and resets, see drivers/gpu/drm/scheduler/sched_grtrace.c) what
+ * only amdgpu knows, on the scheduler's own grtrace ring, so that every
+ * event of a job is recorded once:
+ *
+ * ============= ============================== ============================
+ * event         where                          why there
+ * ============= ============================== ============================
+ * (ring class)  amdgpu_device_init_schedulers() the engine class of the ring
+ *                                              from its &amdgpu_ring_funcs
+ *                                              type instead of a guess from
+ *                                              the scheduler's name
+ * IRQ           amdgpu_fence_process()         an IP block's end-of-pipe
+ *                                              interrupt handler processes
+ *                                              the ring's fences; the
+ *                                              scheduler's END and COMPLETE
+ *                                              of the jobs it completes
+ *                                              follow
+ * ERROR(reset)  amdgpu_job_timedout()          soft recovery killed the
+ *                                              waves of a timed out job:
+ *                                              the job ends without the
+ *                                              scheduler being stopped
+ * ============= ============================== ============================
+ *
+ * Submission (amdgpu_cs_ioctl() pushing the job to its entity, in the
+ * submitting task) and the doorbell (amdgpu_ring_commit(), called from the
+ * scheduler's run_job callback) are already reported by the scheduler as
+ * SUBMIT and COMMIT; the hardware writes a job's fence at its end of pipe
+ * only, so there is no START.  Rings without a scheduler (KIQ, MES) and
+ * direct submissions that bypass it (ring and IB tests, some VM updates)
+ * are not traced.
+ */
+
+static u16 amdgpu_grtrace_engine(const struct amdgpu_ring *ring)
+{
+	switch (ring->funcs->type) {
+	case AMDGPU_RING_TYPE_GFX:
+		return GRTRACE_ENGINE_GRAPHICS;
+	case AMDGPU_RING_TYPE_COMPUTE:
+		return GRTRACE_ENGINE_COMPUTE;
+	case AMDGPU_RING_TYPE_SDMA:
+		return GRTRACE_ENGINE_COPY;
+	case AMDGPU_RING_TYPE_UVD:
+	case AMDGPU_RING_TYPE_VCN_DEC:
+	case AMDGPU_RING_TYPE_VCN_JPEG:
+		return GRTRACE_ENGINE_VIDEO_DECODE;
+	case AMDGPU_RING_TYPE_UVD_ENC:
+	case AMDGPU_RING_TYPE_VCE:
+	case AMDGPU_RING_TYPE_VCN_ENC:
+		/* VCN 4+ unified rings decode too; they are VCN_ENC rings. */
+		return GRTRACE_ENGINE_VIDEO_ENCODE;
+	default:
+		return GRTRACE_ENGINE_OTHER;
+	}
+}
+
+/**
+ * amdgpu_grtrace_ring_init - trace a ring whose scheduler was initialized
+ * @ring: the ring, right after drm_sched_init() succeeded on it
+ *
+ * Sets the engine class of the scheduler's grtrace ring from the ring type;
+ * no job can be on the ring yet.
+ */
+void amdgpu_grtrace_ring_init(struct amdgpu_ring *ring)
+{
+	WRITE_ONCE(ring->sched.grtrace_ring.engine, amdgpu_grtrace_engine(ring));
+	ring->grtrace = drm_sched_grtrace_ring(&ring->sched);
+}
+
+/**
+ * amdgpu_grtrace_ring_fini - stop tracing a ring
+ * @ring: the ring, before drm_sched_fini() on it
+ */
+void amdgpu_grtrace_ring_fini(struct amdgpu_ring *ring)
+{
+	ring->grtrace = NULL;
+}
+
+/**
+ * amdgpu_grtrace_irq - report a fence interrupt of a ring
+ * @ring: the ring
+ */
+void amdgpu_grtrace_irq(struct amdgpu_ring *ring)
+{
+	struct grtrace_job gj = { .ring = ring->grtrace };
+
+	if (gj.ring)
+		grtrace_irq(&gj);
+}
+
+/**
+ * amdgpu_grtrace_error - report an error of a ring
+ * @ring: the ring
+ * @s_job: the job at fault, or NULL
+ * @code: enum grtrace_error
+ *
+ * The job is named as the scheduler names it: its finished fence, and the
+ * entity's scheduled fence context as its context.
+ */
+void amdgpu_grtrace_error(struct amdgpu_ring *ring,
+			  struct drm_sched_job *s_job, s32 code)
+{
+	struct grtrace_job gj = {
+		.ring = ring->grtrace,
+		.status = code,
+	};
+
+	if (!gj.ring)
+		return;
+	if (s_job && s_job->s_fence) {
+		gj.ctx_id = s_job->s_fence->scheduled.context;
+		gj.fence_context = s_job->s_fence->finished.context;
+		gj.fence_seqno = s_job->s_fence->finished.seqno;
+	}
+	grtrace_error(&gj);
+}

@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Report virtio-gpu commands to grtrace.
+ */
+
+#include <linux/dma-fence.h>
+#include <linux/grtrace.h>
+
+#include "virtgpu_drv.h"
+#include "virtgpu_grtrace.h"
+
+/**
+ * DOC: grtrace
+ *
+ * With CONFIG_GRTRACE_VIRTIO_GPU, the control and cursor virtqueues of each
+ * device are grtrace rings named ``control`` and ``cursor``.  Every command
+ * is a job, identified by a fence context of its queue and the queue's
+ * command sequence number (the ``seqno`` of the virtio_gpu_cmd_queue and
+ * virtio_gpu_cmd_response tracepoints); ``ctx_id`` is the command's
+ * virtio-gpu context.
+ *
+ * ========= ============================== ===============================
+ * event     where                          why there
+ * ========= ============================== ===============================
+ * SUBMIT    virtio_gpu_queue_ctrl_sgs(),   the command was added to the
+ *           virtio_gpu_queue_cursor()      virtqueue by the submitting task
+ * COMMIT    virtio_gpu_queue_ctrl_sgs(),   the command is in the available
+ *           virtio_gpu_queue_cursor()      ring, where the device may take
+ *                                          it even before the next notify
+ *                                          (the doorbell)
+ * IRQ       virtio_gpu_ctrl_ack(),         the virtqueue interrupt
+ *           virtio_gpu_cursor_ack()
+ * END       virtio_gpu_dequeue_*_func()    the device's response was taken
+ *                                          off the virtqueue
+ * COMPLETE  virtio_gpu_dequeue_ctrl_func() the response was processed and
+ *                                          the command's fence, if any,
+ *                                          signalled; status -EIO for an
+ *                                          error response
+ * ========= ============================== ===============================
+ *
+ * The device executes a command between COMMIT and END; it reports no
+ * START.  virtio-gpu does not use the DRM scheduler, so no event is seen
+ * twice.
+ */
+
+static void virtio_gpu_grtrace_ring(struct virtio_gpu_device *vgdev,
+				    struct virtio_gpu_queue *q,
+				    const char *name, u16 engine)
+{
+	q->grtrace_ring.dev = dev_name(vgdev->ddev->dev);
+	q->grtrace_ring.name = name;
+	q->grtrace_ring.engine = engine;
+	q->grtrace_context = dma_fence_context_alloc(1);
+	grtrace_ring_register(&q->grtrace_ring);
+}
+
+/**
+ * virtio_gpu_grtrace_init - register the virtqueues as grtrace rings
+ * @vgdev: the device, before any command is queued
+ */
+void virtio_gpu_grtrace_init(struct virtio_gpu_device *vgdev)
+{
+	virtio_gpu_grtrace_ring(vgdev, &vgdev->ctrlq, "control",
+				GRTRACE_ENGINE_GRAPHICS);
+	virtio_gpu_grtrace_ring(vgdev, &vgdev->cursorq, "cursor",
+				GRTRACE_ENGINE_OTHER);
+}
+
+/**
+ * virtio_gpu_grtrace_fini - unregister the rings of a device
+ * @vgdev: the device, with no command in flight
+ */
+void virtio_gpu_grtrace_fini(struct virtio_gpu_device *vgdev)
+{
+	grtrace_ring_unregister(&vgdev->ctrlq.grtrace_ring);
+	grtrace_ring_unregister(&vgdev->cursorq.grtrace_ring);
+}
+
+/**
+ * virtio_gpu_grtrace_cmd - report an event of one command
+ * @q: the virtqueue
+ * @type: GRTRACE_EV_SUBMIT, _COMMIT, _END or _COMPLETE
+ * @seqno: the command's sequence number in @q
+ * @ctx_id: the command's virtio-gpu context
+ * @arg: queue depth for SUBMIT, status for COMPLETE
+ */
+void virtio_gpu_grtrace_cmd(struct virtio_gpu_queue *q, u16 type, u32 seqno,
+			    u32 ctx_id, s32 arg)
+{
+	struct grtrace_job gj = {
+		.ring = &q->grtrace_ring,
+		.ctx_id = ctx_id,
+		.fence_context = q->grtrace_context,
+		.fence_seqno = seqno,
+	};
+
+	switch (type) {
+	case GRTRACE_EV_SUBMIT:
+		gj.depth = arg;
+		grtrace_submit(&gj);
+		break;
+	case GRTRACE_EV_COMMIT:
+		grtrace_commit(&gj);
+		break;
+	case GRTRACE_EV_END:
+		grtrace_end(&gj);
+		break;
+	case GRTRACE_EV_COMPLETE:
+		gj.status = arg;
+		grtrace_complete(&gj);
+		break;
+	}
+}
+
+/**
+ * virtio_gpu_grtrace_commit - report commands put in the available ring
+ * @q: the virtqueue
+ * @last: sequence number of the last command
+ * @n: number of commands, ending with @last
+ */
+void virtio_gpu_grtrace_commit(struct virtio_gpu_queue *q, u32 last, u32 n)
+{
+	for (; n; n--)
+		virtio_gpu_grtrace_cmd(q, GRTRACE_EV_COMMIT, last - n + 1, 0, 0);
+}
+
+/**
+ * virtio_gpu_grtrace_irq - report a virtqueue interrupt
+ * @q: the virtqueue
+ */
+void virtio_gpu_grtrace_irq(struct virtio_gpu_queue *q)
+{
+	struct grtrace_job gj = { .ring = &q->grtrace_ring };
+
+	grtrace_irq(&gj);
+}

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef VIRTIO_GPU_GRTRACE_H
+#define VIRTIO_GPU_GRTRACE_H
+
+#include <linux/grtrace.h>
+#include <linux/virtio_gpu.h>
+
+struct virtio_gpu_device;
+struct virtio_gpu_queue;
+
+/* Status of a command for its COMPLETE event. */
+static inline s32 virtio_gpu_grtrace_status(const struct virtio_gpu_ctrl_hdr *resp)
+{
+	return le32_to_cpu(resp->type) >= VIRTIO_GPU_RESP_ERR_UNSPEC ? -EIO : 0;
+}
+
+#if IS_ENABLED(CONFIG_GRTRACE_VIRTIO_GPU)
+
+/* A patched-out branch while nothing consumes grtrace events. */
+static inline bool virtio_gpu_grtrace_enabled(void)
+{
+	return grtrace_enabled();
+}
+
+void virtio_gpu_grtrace_init(struct virtio_gpu_device *vgdev);
+void virtio_gpu_grtrace_fini(struct virtio_gpu_device *vgdev);
+void virtio_gpu_grtrace_cmd(struct virtio_gpu_queue *q, u16 type, u32 seqno,
+			    u32 ctx_id, s32 arg);
+void virtio_gpu_grtrace_commit(struct virtio_gpu_queue *q, u32 last, u32 n);
+void virtio_gpu_grtrace_irq(struct virtio_gpu_queue *q);
+
+#else
+
+static inline bool virtio_gpu_grtrace_enabled(void) { return false; }
+static inline void virtio_gpu_grtrace_init(struct virtio_gpu_device *vgdev) { }
+static inline void virtio_gpu_grtrace_fini(struct virtio_gpu_device *vgdev) { }
+static inline void virtio_gpu_grtrace_cmd(struct virtio_gpu_queue *q, u16 type,
+					  u32 seqno, u32 ctx_id, s32 arg) { }
+static inline void virtio_gpu_grtrace_commit(struct virtio_gpu_queue *q,
+					     u32 last, u32 n) { }
+static inline void virtio_gpu_grtrace_irq(struct virtio_gpu_queue *q) { }
+
+#endif
+
+#endif /* VIRTIO_GPU_GRTRACE_H */

@@ -1,0 +1,284 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The series and its round trip through git.
+#
+# patches/ (git format-patch output and the quilt file patches/series) is
+# what the series is.  The folders of this repository (drivers-gpu-grtrace/,
+# drivers-gpu-drm/, include-*/, Documentation/, tools/) hold every file the
+# series creates, as it is after the last patch: a view to read, exported
+# from the series and checked against it.
+#
+#   series.sh edit     a git work tree of the kernel ($EDIT) with the base
+#                      tree as tag grtrace-base and the series as commits on
+#                      branch grtrace; fixup commits, rebase -i --autosquash,
+#                      rebase -x for per-commit builds work as usual
+#   series.sh export   write patches/, patches/series (with its # banners),
+#                      the cover letter (from the branch description) and
+#                      the folders from the edit tree
+#   series.sh fold     turn edits of folder files into fixup commits of the
+#                      last patch that touches each file, autosquash, export
+#   series.sh check    apply patches/ with git am to the files it touches;
+#                      the created files must equal the folders, one for one
+#   series.sh apply D  the same git am into directory D (kept, for the
+#                      maintainers check: MAINTAINERS after each commit)
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+EDIT=${GRTRACE_EDIT:-$CACHE/edit/linux}
+BASE_TAG=grtrace-base
+BRANCH=grtrace
+# Reproducible commits: the same tree gives the same base-commit anywhere.
+export GIT_COMMITTER_NAME=grtrace GIT_COMMITTER_EMAIL=grtrace@localhost
+git_edit() { git -C "$EDIT" -c core.abbrev=12 -c diff.noprefix=false \
+	-c diff.mnemonicPrefix=false -c diff.renames=false "$@"; }
+
+# Repository folder of a kernel path; empty when the series may not create
+# a file there.
+folder_of() {
+	case $1 in
+	drivers/gpu/grtrace/*)	echo "drivers-gpu-grtrace/${1#drivers/gpu/grtrace/}" ;;
+	drivers/gpu/drm/*)	echo "drivers-gpu-drm/${1#drivers/gpu/drm/}" ;;
+	include/trace/events/*)	echo "include-trace-events/${1#include/trace/events/}" ;;
+	include/uapi/linux/*)	echo "include-uapi-linux/${1#include/uapi/linux/}" ;;
+	include/linux/*)	echo "include-linux/${1#include/linux/}" ;;
+	Documentation/* | tools/*) echo "$1" ;;
+	esac
+}
+FOLDERS="drivers-gpu-grtrace drivers-gpu-drm include-trace-events include-uapi-linux include-linux Documentation tools"
+kernel_of() {
+	case $1 in
+	drivers-gpu-grtrace/*)	echo "drivers/gpu/grtrace/${1#drivers-gpu-grtrace/}" ;;
+	drivers-gpu-drm/*)	echo "drivers/gpu/drm/${1#drivers-gpu-drm/}" ;;
+	include-trace-events/*)	echo "include/trace/events/${1#include-trace-events/}" ;;
+	include-uapi-linux/*)	echo "include/uapi/linux/${1#include-uapi-linux/}" ;;
+	include-linux/*)	echo "include/linux/${1#include-linux/}" ;;
+	*)			echo "$1" ;;
+	esac
+}
+# Every file in the folders, as kernel paths.
+folder_files() {
+	local d
+	for d in $FOLDERS; do
+		[ -d "$ROOT/$d" ] && (cd "$ROOT" && find "$d" -type f)
+	done | while read -r f; do kernel_of "$f"; done | sort
+}
+patch_files() { series_patches | sed "s#^#$ROOT/patches/#"; }
+
+# stamp: what patches/ was when the edit tree last matched it.
+stamp_now() { cat "$ROOT/patches/series" $(patch_files) | sha1sum | cut -d' ' -f1; }
+
+# import: (re)build the branch from the base tag and patches/.
+import() {
+	local cover desc
+	git_edit checkout -q -B "$BRANCH" "$BASE_TAG"
+	# shellcheck disable=SC2046
+	git_edit am -q --committer-date-is-author-date $(patch_files) ||
+		die "git am of patches/ failed in $EDIT (git am --abort there)"
+	# The cover letter's subject and text up to its shortlog.
+	cover=$ROOT/patches/0000-cover-letter.patch
+	if [ -f "$cover" ]; then
+		desc=$(awk '/^Subject: / {sub(/^Subject: \[PATCH[^]]*\] /, ""); print; print ""; next}
+			    body && /^[^ ].* \([0-9]+\):$/ {exit}
+			    /^$/ && !body {body = 1; next}
+			    body' "$cover")
+		git_edit config "branch.$BRANCH.description" "$desc"
+	fi
+	record_stamp
+}
+record_stamp() {
+	echo "$(stamp_now) $(git_edit rev-parse HEAD)" > "$EDIT/.git/grtrace-stamp"
+}
+
+edit() {
+	local top name stamp head
+	if [ ! -d "$EDIT/.git" ]; then
+		top=$(basename "$TARBALL" .tar.xz)
+		log "edit: unpacking $TARBALL into $(dirname "$EDIT")"
+		mkdir -p "$(dirname "$EDIT")"
+		rm -rf "$(dirname "$EDIT")/$top.tmp"
+		mkdir "$(dirname "$EDIT")/$top.tmp"
+		tar -C "$(dirname "$EDIT")/$top.tmp" -xf "$TARBALL"
+		mv "$(dirname "$EDIT")/$top.tmp/$top" "$EDIT"
+		rmdir "$(dirname "$EDIT")/$top.tmp"
+		log "edit: committing the base tree (about a minute)"
+		git -C "$EDIT" init -q -b "$BRANCH"
+		git -C "$EDIT" add -A -f .
+		name=$(tar -xOf "$TARBALL" "$top/Makefile" |
+			awk '/^VERSION/ {v=$3} /^PATCHLEVEL/ {p=$3} /^SUBLEVEL/ {s=$3} END {print v "." p "." s}')
+		GIT_AUTHOR_NAME=grtrace GIT_AUTHOR_EMAIL=grtrace@localhost \
+		GIT_AUTHOR_DATE="@0 +0000" GIT_COMMITTER_DATE="@0 +0000" \
+			git -C "$EDIT" commit -q -m "$top $name ($(basename "$TARBALL"))"
+		git -C "$EDIT" tag "$BASE_TAG"
+		# Debian's .gitignore ignores the top level ("/*"): let git see
+		# new files in the work tree without changing the base commit.
+		sed -i '\#^/\*$#d' "$EDIT/.gitignore"
+		git -C "$EDIT" update-index --skip-worktree .gitignore
+		import
+		log "edit: $EDIT, branch $BRANCH: $(git_edit rev-list --count "$BASE_TAG..") commits"
+		return
+	fi
+	read -r stamp head < "$EDIT/.git/grtrace-stamp" || stamp=
+	[ "$stamp" = "$(stamp_now)" ] && { log "edit: $EDIT is up to date"; return; }
+	if [ "$(git_edit rev-parse HEAD)" != "$head" ] || [ -n "$(git_edit status --porcelain -uno)" ]; then
+		die "edit: patches/ changed and $EDIT has work not exported; export it or reset it (git -C $EDIT reset --hard $head)"
+	fi
+	log "edit: patches/ changed: importing it again"
+	import
+}
+
+# The files the series creates, as kernel paths.
+created_in() { git -C "$1" diff --name-only --diff-filter=A "$2" "$3" | sort; }
+
+export_series() {
+	local tmp n i f dst cover date
+	[ -d "$EDIT/.git" ] || die "no edit tree: make edit"
+	[ -z "$(git_edit status --porcelain -uno)" ] || die "export: $EDIT has uncommitted changes"
+	[ -z "$(git_edit rev-parse -q --verify REBASE_HEAD 2>/dev/null)" ] || die "export: a rebase is in progress in $EDIT"
+	n=$(git_edit rev-list --count "$BASE_TAG..HEAD")
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' RETURN
+	git_edit format-patch -q --zero-commit --no-signature --numbered --filename-max-length=100 \
+		--base="$BASE_TAG" --cover-letter --cover-from-description=subject \
+		-o "$tmp" "$BASE_TAG..HEAD"
+	# The cover letter is dated as the newest patch, not the export.
+	cover=$tmp/0000-cover-letter.patch
+	date=$(git_edit log -1 --format=%aD)
+	sed -i "0,/^Date: /s/^Date: .*/Date: $date/" "$cover"
+	# patches/series: the file names, with the # banners of the old one
+	# kept before the patch at the same position.
+	awk -v n="$n" '
+		FNR == NR { if (/^#/ || /^$/) { pend = pend $0 "\n" } else { ban[++k] = pend; pend = "" } next }
+		{ i++; printf "%s%s\n", ban[i], $0 }
+	' "$ROOT/patches/series" <(cd "$tmp" && ls [0-9]*.patch | grep -v '^0000-cover-letter') > "$tmp/series"
+	rm -f "$ROOT"/patches/*.patch
+	cp "$tmp"/*.patch "$tmp/series" "$ROOT/patches/"
+	# The folders: every created file as after the last patch, nothing else.
+	created_in "$EDIT" "$BASE_TAG" HEAD > "$tmp/created"
+	while read -r f; do
+		dst=$(folder_of "$f")
+		[ -n "$dst" ] || die "export: the series creates $f, which no folder holds"
+		mkdir -p "$ROOT/$(dirname "$dst")"
+		git_edit show "HEAD:$f" > "$ROOT/$dst"
+		if [ "$(git_edit ls-tree HEAD -- "$f" | cut -c1-6)" = 100755 ]; then
+			chmod 755 "$ROOT/$dst"
+		else
+			chmod 644 "$ROOT/$dst"
+		fi
+	done < "$tmp/created"
+	folder_files | comm -23 - "$tmp/created" | while read -r f; do
+		log "export: removing $(folder_of "$f") (no longer created by the series)"
+		rm -f "$ROOT/$(folder_of "$f")"
+	done
+	for i in $FOLDERS; do
+		[ -d "$ROOT/$i" ] && find "$ROOT/$i" -type d -empty -delete
+	done
+	record_stamp
+	log "export: $n patches, $(wc -l < "$tmp/created") files in the folders"
+}
+
+fold() {
+	local f dst subj changed=0
+	edit
+	[ -z "$(git_edit status --porcelain -uno)" ] || die "fold: $EDIT has uncommitted changes"
+	declare -A by_subject=()
+	while read -r f; do
+		dst=$(folder_of "$f")
+		if [ ! -f "$ROOT/$dst" ]; then
+			git_edit rm -q -- "$f"
+		elif git_edit show "HEAD:$f" 2>/dev/null | cmp -s - "$ROOT/$dst"; then
+			continue
+		else
+			cp "$ROOT/$dst" "$EDIT/$f"
+		fi
+		subj=$(git_edit log -1 --format=%s "$BASE_TAG..HEAD" -- "$f")
+		by_subject[$subj]+=" $f"
+		changed=1
+	done < <(created_in "$EDIT" "$BASE_TAG" HEAD)
+	f=$(folder_files | comm -13 <(created_in "$EDIT" "$BASE_TAG" HEAD) - | head -1)
+	[ -z "$f" ] || die "fold: $(folder_of "$f") is new: add it in the patch it belongs to (make edit)"
+	[ "$changed" = 1 ] || { log "fold: the folders equal the series"; export_series; return; }
+	for subj in "${!by_subject[@]}"; do
+		# shellcheck disable=SC2086
+		git_edit add -- ${by_subject[$subj]}
+		git_edit commit -q -m "fixup! $subj"
+		log "fold:${by_subject[$subj]} -> $subj"
+	done
+	if ! GIT_SEQUENCE_EDITOR=: git_edit rebase -q -i --autosquash \
+		--committer-date-is-author-date "$BASE_TAG"; then
+		git_edit rebase --abort
+		die "fold: the fixups do not apply to the series; $EDIT is as before them plus fixup commits"
+	fi
+	export_series
+}
+
+# apply DIR: the files the series touches, from the tarball, as one base
+# commit, and the series on it with git am (as a user would apply it).
+apply() {
+	local dir=$1 top touched created existing
+	top=$(basename "$TARBALL" .tar.xz)
+	# shellcheck disable=SC2046
+	touched=$(cat $(patch_files) | sed -n 's#^diff --git a/\([^ ]*\) b/.*#\1#p' | sort -u)
+	# shellcheck disable=SC2046
+	created=$(cat $(patch_files) | awk '/^diff --git/ {f=$3; sub("^a/", "", f)} /^new file mode/ {print f}' | sort -u)
+	existing=$(comm -23 <(echo "$touched") <(echo "$created"))
+	rm -rf "$dir"
+	mkdir -p "$dir/tar" "$dir/git"
+	# shellcheck disable=SC2046
+	[ -z "$existing" ] || tar -C "$dir/tar" -xf "$TARBALL" $(sed "s#^#$top/#" <<<"$existing")
+	[ -z "$existing" ] || (cd "$dir/tar/$top" && cp --parents $existing "$dir/git/")
+	rm -rf "$dir/tar"
+	cd "$dir/git"
+	git init -q
+	git add -A -f .
+	git -c user.name=grtrace -c user.email=grtrace@localhost commit -q --allow-empty -m base
+	git tag base
+	# shellcheck disable=SC2046
+	git -c user.name=grtrace -c user.email=grtrace@localhost am -q $(patch_files)
+}
+
+check() {
+	local tmp f dst bad=0 nc
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' RETURN
+	while read -r f; do
+		[ -f "$ROOT/patches/$f" ] || { echo "FAIL series: patches/$f missing"; bad=1; }
+	done < <(series_patches)
+	for f in "$ROOT"/patches/*.patch; do
+		f=$(basename "$f")
+		[ "$f" = 0000-cover-letter.patch ] || series_patches | grep -qxF "$f" ||
+			{ echo "FAIL series: patches/$f is not in patches/series"; bad=1; }
+	done
+	if ! (apply "$tmp/am") > "$tmp/log" 2>&1; then
+		echo "FAIL series: git am of patches/ failed"; sed 's/^/    /' "$tmp/log"
+		return 1
+	fi
+	created_in "$tmp/am/git" base HEAD > "$tmp/created"
+	nc=$(wc -l < "$tmp/created")
+	while read -r f; do
+		dst=$(folder_of "$f")
+		if [ -z "$dst" ]; then
+			echo "FAIL series: creates $f, which no folder holds"; bad=1
+		elif ! cmp -s "$tmp/am/git/$f" "$ROOT/$dst"; then
+			echo "FAIL series: $dst differs from $f after the series"; bad=1
+		fi
+	done < "$tmp/created"
+	folder_files | comm -13 "$tmp/created" - | while read -r f; do
+		echo "FAIL series: $(folder_of "$f") is not created by the series"
+	done | tee "$tmp/extra"
+	[ -s "$tmp/extra" ] && bad=1
+	if [ "$bad" = 0 ]; then
+		echo "series: $(series_patches | wc -l) patches; the $nc files they create equal the folders"
+	else
+		echo "series: the folders and patches/ disagree; after editing folder files run 'make series', after editing the edit tree 'make export'"
+	fi
+	return "$bad"
+}
+
+case ${1:-} in
+edit)	edit ;;
+export)	export_series ;;
+fold)	fold ;;
+check)	check ;;
+apply)	apply "${2:?usage: series.sh apply DIR}" ;;
+*)	die "usage: series.sh edit|export|fold|check|apply DIR" ;;
+esac
