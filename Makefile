@@ -8,6 +8,10 @@
 #   make test    every test; the last line is "N passed, N failed"
 #   make bench   cost per event of each sink vs a bare TRACE_EVENT
 #
+#   make edit    a git tree of the kernel with the series as commits
+#   make export  patches/ and the folders from that tree
+#   make series  folder edits -> fixup commits -> patches/ (via make edit)
+#
 # Caches live in $(GRTRACE_CACHE) (default ~/.cache/grtrace).  Set
 # KERNEL_SRC=/path to use a kernel tree of your own instead of the
 # unpacked Debian one (the series is applied to it with quilt).
@@ -16,13 +20,12 @@ SHELL := /bin/bash
 S := scripts
 
 .PHONY: all help deps edit export series check-series tree kernel uml-kunit initramfs \
-	guest-test test demo bench bisect bisect-full checkpatch gitam-check \
-	vendor-build clean
+	guest-test test demo bench bisect configs checkpatch clean
 
 all: help
 
 help:
-	@sed -n '3,15s/^# \{0,1\}//p' Makefile
+	@sed -n '3,19s/^# \{0,1\}//p' Makefile
 
 deps:
 	@$(S)/deps.sh
@@ -58,17 +61,11 @@ guest-test: initramfs
 checkpatch: tree
 	@$(S)/checkpatch.sh
 
+configs: kernel
+	@$(S)/build-config.sh
+
 bisect: kernel
 	@$(S)/bisect-check.sh
-
-bisect-full: kernel
-	@FULL=1 $(S)/bisect-check.sh
-
-gitam-check: deps
-	@$(S)/gitam-check.sh
-
-vendor-build: tree
-	@$(S)/build-vendor.sh
 
 test: deps
 	@$(S)/test.sh

@@ -1,78 +1,172 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Every prefix of the series builds.  For k = 1..N, apply the first k
-# patches to a pristine tree of its own and build, with CONFIG_GRTRACE=y, =m
-# and =n, the directories the series touches (the cheap subset make test
-# runs; FULL=1 builds vmlinux and modules instead).  The cheap subset also
-# enables amdgpu, i915 and nouveau (scripts/config/vendor.config) and builds
-# the objects of theirs that the vendor patches touch, as far as they exist
-# at that prefix.
-# Prints PASS/FAIL per prefix and configuration, "N passed, N failed" last.
+# Every prefix of the series builds, in the tree of step "tree" ($SRC):
+# walk it back to the base with quilt and forward one patch at a time.
+#
+# Build directories (seeded from the guest kernel's, $BUILD, the first
+# time) with the guest configuration plus scripts/config/vendor.config
+# (amdgpu, i915, nouveau as modules with their hooks) and CONFIG_GRTRACE=y,
+# =m or =n.  The targets: drivers/gpu/grtrace/, drivers/gpu/drm/scheduler/,
+# drivers/gpu/drm/virtio/ and every vendor driver C file the series
+# touches, as far as it exists at that prefix.
+#
+#   prefix 0 (no patch)   =y: the targets with sparse (C=1) and W=1: the
+#                         warnings the tree has without the series
+#   prefix k < N          =y, =m, =n, for a patch that touches kernel
+#                         sources; a patch under tools/ builds what it
+#                         touches there instead; one that touches neither
+#                         (Documentation/) leaves the kernel of prefix k-1
+#   prefix N (the series) =y with C=1 W=1: no warning the base lacks;
+#                         =m; =n; every hook option off; the DRM scheduler
+#                         hooks off (amdgpu's depend on them) with the
+#                         others on.  The full =y/=m/=n kernels are steps
+#                         "kernel" and "configs".
+#
+# $SRC is left as it was, file times included, so that the other build
+# directories see no change.  KTAP: one result per build.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-work=$CACHE/bisect
-src=$work/linux
-[ -f "$BUILD/.config" ] || die "build the main kernel first (scripts/kernel.sh)"
-if [ ! -f "$src/Makefile" ]; then
-	log "bisect: unpacking a pristine tree into $work"
-	mkdir -p "$work"
-	tar -C "$work" -xf "$TARBALL"
-	mv "$work/$(basename "$TARBALL" .tar.xz)" "$src"
-fi
+ktap_begin
+CHECK=bisect
+OUT=$(mktemp -d)
+trap 'rm -rf "$OUT"' EXIT
+[ -f "$BUILD/.config" ] || { result 1 "the guest kernel is built (step kernel)"; finish; }
+[ "$(cat "$SRC/.grtrace-stamp" 2>/dev/null)" = "$(series_stamp)" ] ||
+	{ result 1 "$SRC holds the series (step tree)"; finish; }
 
 mapfile -t patches < <(series_patches)
-export QUILT_PATCHES=.bisect/patches QUILT_PC=.pc
-cd "$src"
-[ -f .pc/applied-patches ] && quilt pop -a -f -q > /dev/null
-rm -rf .pc .bisect
-mkdir -p .bisect/patches
-cp "$ROOT"/patches/*.patch .bisect/patches/
-printf '%s\n' "${patches[@]}" > .bisect/patches/series
+N=${#patches[@]}
+export QUILT_PATCHES=$ROOT/patches QUILT_PC=.pc
+cat_patches() { local p; for p in "$@"; do cat "$ROOT/patches/$p"; done; }
+touched_by() { cat_patches "$@" | sed -n 's#^diff --git a/\([^ ]*\) b/.*#\1#p' | sort -u; }
 
-targets="drivers/gpu/grtrace/ drivers/gpu/drm/scheduler/ drivers/gpu/drm/virtio/"
-# The vendor drivers' C files the series touches (built only in the subset).
-vendor=$(series_patches | grep -E '^[0-9]+-drm-(amdgpu|i915|nouveau)-' |
-	sed "s#^#$ROOT/patches/#" | xargs -r cat |
-	sed -n 's#^diff --git a/\(drivers/gpu/drm/[^ ]*\)\.c b/.*#\1#p' | sort -u)
-created=$(series_created)
-[ "${FULL:-0}" = 1 ] && targets="vmlinux modules" vendor=""
+all_touched=$(touched_by "${patches[@]}")
+created=$(cat_patches "${patches[@]}" |
+	awk '/^diff --git/ {f=$3; sub("^a/", "", f)} /^new file mode/ {print f}' | sort -u)
+# The vendor drivers' C files the series touches, as objects.
+vendor=$(echo "$all_touched" | grep -E '^drivers/gpu/drm/(amd|i915|nouveau)/.*\.c$' | sed 's/\.c$/.o/')
+dirs="drivers/gpu/grtrace/ drivers/gpu/drm/scheduler/ drivers/gpu/drm/virtio/"
 
-pass=0 fail=0
-for k in "${!patches[@]}"; do
-	quilt push -q > /dev/null || { echo "FAIL bisect: ${patches[$k]} does not apply"; exit 1; }
-	for mode in y m n; do
-		dir=$work/build-$mode
+# The file times of the applied tree, restored at the end.
+(cd "$SRC" && for f in $all_touched; do [ -e "$f" ] && stat -c '%Y %n' "$f"; done) > "$OUT/times"
+
+# configure DIR MODE: guest + vendor configuration, CONFIG_GRTRACE=MODE and
+# the hook options of MODE; .config (and its time) kept when unchanged.
+configure() {
+	local dir=$1 mode=$2 opts
+	case $mode in
+	y)        opts="-e GRTRACE" ;;
+	m)        opts="-m GRTRACE -m GRTRACE_KUNIT_TEST -m GRTRACE_SCHED_KUNIT_TEST" ;;
+	n)        opts="-d GRTRACE" ;;
+	nohooks)  opts="-e GRTRACE -d GRTRACE_DRM_BRIDGE -d GRTRACE_VIRTIO_GPU -d GRTRACE_AMDGPU -d GRTRACE_I915 -d GRTRACE_NOUVEAU" ;;
+	nobridge) opts="-e GRTRACE -d GRTRACE_DRM_BRIDGE" ;;
+	esac
+	if [ ! -f "$dir/Makefile" ]; then
+		log "bisect: seeding $dir from $BUILD"
 		mkdir -p "$dir"
-		cp "$BUILD/.config" "$dir/.config"
-		case $mode in
-		y) "$src/scripts/config" --file "$dir/.config" -e GRTRACE ;;
-		m) "$src/scripts/config" --file "$dir/.config" -m GRTRACE \
-			-m GRTRACE_KUNIT_TEST -m GRTRACE_SCHED_KUNIT_TEST ;;
-		n) "$src/scripts/config" --file "$dir/.config" -d GRTRACE ;;
-		esac
-		objs=""
-		if [ -n "$vendor" ]; then
-			"$src/scripts/kconfig/merge_config.sh" -m -O "$dir" "$dir/.config" \
-				"$ROOT/scripts/config/vendor.config" > /dev/null
-			for f in $vendor; do
-				# Files the series creates exist from their patch on,
-				# and are built only with the hooks (not with =n).
-				[ -f "$f.c" ] || continue
-				[ "$mode" = n ] && grep -qx "$f.c" <<<"$created" && continue
-				objs+=" $f.o"
-			done
+		(cd "$BUILD" && tar --exclude=./modroot --exclude=./hdr -cf - .) | (cd "$dir" && tar -xf -)
+		rm -f "$dir/.config.in"
+	fi
+	cp "$BUILD/.config" "$OUT/config"
+	"$SRC/scripts/kconfig/merge_config.sh" -m -O "$OUT" "$OUT/config" \
+		"$ROOT/scripts/config/vendor.config" > /dev/null 2>&1
+	mv "$OUT/.config" "$OUT/config" 2> /dev/null
+	# shellcheck disable=SC2086
+	"$SRC/scripts/config" --file "$OUT/config" $opts
+	if ! cmp -s "$OUT/config" "$dir/.config.in"; then
+		cp "$OUT/config" "$dir/.config.in"
+		cp "$OUT/config" "$dir/.config"
+	fi
+	make -C "$SRC" O="$dir" -s olddefconfig
+}
+
+# build K MODE [FLAGS]: build the targets as they exist at prefix K.
+build() {
+	local k=$1 mode=$2 flags=${3:-} dir objs="" o t start=$SECONDS name
+	# One directory per CONFIG_GRTRACE value; the hook variants of =y
+	# share =y's, rebuilding only what their options change.
+	case $mode in m | n) dir=$CACHE/bisect-$mode ;; *) dir=$CACHE/bisect-y ;; esac
+	name="$(printf '%02d' "$k") $mode"
+	[ "$k" -gt 0 ] && name+=" (${patches[$((k - 1))]%.patch})"
+	for o in $vendor; do
+		[ -f "$SRC/${o%.o}.c" ] || continue
+		# Files the series creates are built only with their hooks.
+		if grep -qx "${o%.o}.c" <<<"$created"; then
+			case $mode in n | nohooks | nobridge) continue ;; esac
 		fi
-		name="$(printf '%02d' $((k + 1))) CONFIG_GRTRACE=$mode"
-		# shellcheck disable=SC2086
-		if make -C "$src" O="$dir" CC="ccache gcc" -j"$JOBS" -s olddefconfig > "$dir/log" 2>&1 &&
-		   make -C "$src" O="$dir" CC="ccache gcc" -j"$JOBS" -s $targets $objs >> "$dir/log" 2>&1; then
-			echo "PASS bisect: $name"; pass=$((pass + 1))
-		else
-			echo "FAIL bisect: $name (${patches[$k]})"; tail -15 "$dir/log" | sed 's/^/    /'
-			fail=$((fail + 1))
-		fi
+		objs+=" $o"
 	done
+	t=""
+	for o in $dirs; do [ -d "$SRC/$o" ] && t+=" $o"; done
+	if ! configure "$dir" "${mode%%-*}" > "$OUT/err" 2>&1; then
+		result 1 "$name: configuration"; return 1
+	fi
+	if [ -n "$flags" ]; then
+		# Sparse and W=1 speak only when a file is compiled.
+		for o in $t; do find "$dir/$o" -name '*.o' -delete 2> /dev/null; done
+		# shellcheck disable=SC2086
+		(cd "$dir" && rm -f $objs)
+	fi
+	# shellcheck disable=SC2086
+	make -C "$SRC" O="$dir" CC="ccache gcc" -j"$JOBS" -s $flags $t $objs > "$dir/log" 2>&1
+	local rc=$?
+	grep -E 'error|Error' "$dir/log" | head -20 > "$OUT/err"
+	result $rc "$name: $(wc -w <<<"$t $objs") targets ($((SECONDS - start)) s)"
+	return $rc
+}
+
+# warnings DIR: the distinct warnings of a C=1 W=1 build, without line
+# numbers and directories: a header's warning repeats per object.
+warnings() {
+	grep -E '(warning|error):' "$1/log" |
+		sed -E 's#^(\.\./)*##; s#^'"$SRC"'/##; s#:[0-9]+(:[0-9]+)?:#:#' | sort -u
+}
+
+log "bisect: back to the base tree"
+(cd "$SRC" && quilt pop -a -f -q > "$OUT/err" 2>&1) || { result 1 "quilt pop -a"; finish; }
+# quilt restores the old files with their old times: make must see them.
+(cd "$SRC" && for f in $all_touched; do [ -e "$f" ] && touch "$f"; done)
+
+build 0 y-base "C=1 W=1" && warnings "$CACHE/bisect-y" > "$OUT/base-warnings"
+
+for ((k = 1; k <= N; k++)); do
+	p=${patches[$((k - 1))]}
+	if ! (cd "$SRC" && quilt push -q > "$OUT/err" 2>&1); then
+		result 1 "$(printf '%02d' "$k") ($p) applies"; break
+	fi
+	files=$(touched_by "$p")
+	if [ "$k" -lt "$N" ]; then
+		if grep -qvE '^(Documentation/|tools/|MAINTAINERS$)' <<<"$files"; then
+			for mode in y m n; do build "$k" $mode; done
+		else
+			echo "# $(printf '%02d' "$k") ($p): no kernel source; its kernel is that of prefix $((k - 1))"
+		fi
+		if grep -q '^tools/grtrace/' <<<"$files"; then
+			build_check "$(printf '%02d' "$k") tools/grtrace ($p)" -x "$OUT/tool-$k/grtrace" \
+				-C "$SRC/tools/grtrace" O="$OUT/tool-$k"
+		fi
+		if grep -q '^tools/tracing/grtrace-plugin/' <<<"$files"; then
+			mkdir -p "$OUT/plugin-$k"
+			build_check "$(printf '%02d' "$k") tools/tracing/grtrace-plugin ($p)" \
+				-f "$OUT/plugin-$k/plugin_grtrace.so" \
+				-C "$SRC/tools/tracing/grtrace-plugin" OUTPUT="$OUT/plugin-$k/"
+		fi
+		continue
+	fi
+	if build "$k" y-on "C=1 W=1"; then
+		warnings "$CACHE/bisect-y" > "$OUT/warnings"
+		comm -13 "$OUT/base-warnings" "$OUT/warnings" > "$OUT/err"
+		result "$([ ! -s "$OUT/err" ]; echo $?)" "sparse+W=1: no warning the tree without the series lacks ($(wc -l < "$OUT/warnings") distinct, $(wc -l < "$OUT/base-warnings") in the base)"
+	fi
+	for mode in m n nohooks nobridge; do build "$k" $mode; done
 done
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+
+# Back to the applied series with its old file times.
+(cd "$SRC" && while [ "$(quilt applied 2> /dev/null | wc -l)" -lt "$N" ]; do
+	quilt push -q > /dev/null 2>&1 || break
+done)
+(cd "$SRC" && while read -r t f; do touch -d "@$t" "$f"; done) < "$OUT/times"
+[ "$(cd "$SRC" && quilt applied 2> /dev/null | wc -l)" = "$N" ]
+result $? "$SRC is the applied series again"
+finish

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Run the tree's checkpatch.pl --strict on every patch of the series,
 # leaving out the messages justified in scripts/checkpatch-justified.txt.
-# Prints one PASS/FAIL line per patch and "N passed, N failed" last.
+# KTAP: one result per patch.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -15,7 +15,10 @@ justified() {
 	return 1
 }
 
-pass=0 fail=0
+ktap_begin
+CHECK=checkpatch
+OUT=$(mktemp -d)
+trap 'rm -rf "$OUT"' EXIT
 for p in $(series_patches); do
 	msgs=$(cd "$SRC" && perl scripts/checkpatch.pl --strict --no-tree -q --terse \
 		--showfile --ignore FILE_PATH_CHANGES "$ROOT/patches/$p" 2>&1 |
@@ -24,12 +27,7 @@ for p in $(series_patches); do
 	while IFS= read -r m; do
 		[ -n "$m" ] && ! justified "$m" && left+="$m"$'\n'
 	done <<<"$msgs"
-	if [ -z "$left" ]; then
-		echo "PASS checkpatch: $p"; pass=$((pass + 1))
-	else
-		echo "FAIL checkpatch: $p"; printf '%s' "$left" | sed 's/^/    /'
-		fail=$((fail + 1))
-	fi
+	printf '%s' "$left" > "$OUT/err"
+	ERR_LINES=40 result "$([ -z "$left" ]; echo $?)" "$p"
 done
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish

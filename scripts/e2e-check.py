@@ -8,7 +8,7 @@ queue, the grtrace tracepoints (trace.dat) and, separately, the relay stream
 command, with SUBMIT <= COMMIT <= END <= COMPLETE in time, and the jobs of
 the dumb-buffer program must carry its pid and comm.
 
-usage: e2e-check.py DIR      (prints PASS/FAIL lines, then "N passed, N failed")
+usage: e2e-check.py DIR      (prints KTAP)
 """
 
 import collections
@@ -26,13 +26,14 @@ TYPES = ['submit', 'commit', 'start', 'end', 'complete', 'ctx_switch', 'irq',
          'sync_wait_enter', 'sync_wait_exit', 'error']
 METADATA = 0x101
 
-results = []
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ktap import Ktap                   # pylint: disable=wrong-import-position
+
+OUT = None
 
 
 def check(name, ok, detail=''):
-    results.append(ok)
-    print(('PASS' if ok else 'FAIL') + ' e2e: ' + name +
-          ('' if ok or not detail else '  (' + detail + ')'))
+    OUT.result(ok, name, detail)
 
 
 def read_trace(path):
@@ -114,6 +115,8 @@ def check_jobs(sink, queued, answered, jobs, prog_pid):
 
 
 def main():
+    global OUT                          # pylint: disable=global-statement
+    OUT = Ktap('e2e: ')
     if len(sys.argv) != 2:
         sys.exit(__doc__)
     d = sys.argv[1]
@@ -124,8 +127,7 @@ def main():
         relay, rings = read_relay(d)
     except (OSError, ValueError, AttributeError, subprocess.CalledProcessError) as e:
         check('recording present and readable', False, str(e))
-        print(f'{sum(results)} passed, {len(results) - sum(results)} failed')
-        sys.exit(1)
+        sys.exit(OUT.finish())
     check('recording present and readable', True)
 
     queued = [int(f['seqno']) for _ts, name, f in events
@@ -150,8 +152,7 @@ def main():
     # The relay session outlives trace-cmd by a second: every command completed.
     check_jobs('relay', queued, set(queued), relay_jobs, prog_pid)
 
-    print(f'{sum(results)} passed, {len(results) - sum(results)} failed')
-    sys.exit(0 if all(results) else 1)
+    sys.exit(OUT.finish())
 
 
 if __name__ == '__main__':

@@ -13,27 +13,16 @@ make -C "$SRC" O="$out" SPHINXDIRS=gpu htmldocs > "$out.log" 2>&1
 rc=$?
 ours=$(series_created | sed 's/[.[\*^$]/\\&/g' | paste -sd'|')
 bad=$(grep -iE 'warning|error' "$out.log" | grep -E "$ours" || true)
-pass=0 fail=0
-if [ $rc = 0 ]; then
-	echo "PASS htmldocs: make SPHINXDIRS=gpu htmldocs"; pass=$((pass + 1))
-else
-	echo "FAIL htmldocs: make SPHINXDIRS=gpu htmldocs exited $rc"; fail=$((fail + 1))
-fi
-if [ -z "$bad" ]; then
-	echo "PASS htmldocs: no warning in the files the series creates"; pass=$((pass + 1))
-else
-	echo "FAIL htmldocs: warnings in the files the series creates:"
-	echo "$bad" | sed 's/^/    /'
-	fail=$((fail + 1))
-fi
-if [ -f "$out/Documentation/output/gpu/grtrace/index.html" ] ||
-   [ -n "$(find "$out" -path '*gpu/grtrace/index.html' -print -quit)" ]; then
-	echo "PASS htmldocs: gpu/grtrace/index.html built"; pass=$((pass + 1))
-else
-	echo "FAIL htmldocs: gpu/grtrace/index.html not built"; fail=$((fail + 1))
-fi
+ktap_begin
+CHECK=htmldocs
+[ $rc = 0 ] || tail -5 "$out.log" | sed 's/^/# /'
+result $rc "make SPHINXDIRS=gpu htmldocs"
+[ -z "$bad" ] || echo "$bad" | sed 's/^/#   /'
+result "$([ -z "$bad" ]; echo $?)" "no warning in the files the series creates"
+[ -f "$out/Documentation/output/gpu/grtrace/index.html" ] ||
+   [ -n "$(find "$out" -path '*gpu/grtrace/index.html' -print -quit)" ]
+result $? "gpu/grtrace/index.html built"
 # Sphinx rebuilds only what changed: start afresh after a failure, so the
 # warnings of a page that did not change are not lost on the next run.
-[ $fail = 0 ] || rm -rf "$out"
-echo "$pass passed, $fail failed"
-[ $fail = 0 ]
+[ "$KTAP_CNT_FAIL" = 0 ] || rm -rf "$out"
+finish

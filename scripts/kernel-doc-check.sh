@@ -5,14 +5,12 @@
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
+ktap_begin
+CHECK=kernel-doc
+OUT=$(mktemp -d)
+trap 'rm -rf "$OUT"' EXIT
 files=$(series_created | grep -E '\.[ch]$' | grep -v '^tools/')
-out=$(cd "$SRC" && scripts/kernel-doc -none -Wall $files 2>&1)
-if [ -z "$out" ]; then
-	echo "PASS kernel-doc: $(wc -w <<<"$files") files"
-	echo "1 passed, 0 failed"
-else
-	echo "$out"
-	echo "FAIL kernel-doc"
-	echo "0 passed, 1 failed"
-	exit 1
-fi
+# shellcheck disable=SC2086
+(cd "$SRC" && scripts/kernel-doc -none -Wall $files) > "$OUT/err" 2>&1
+ERR_LINES=40 result "$([ ! -s "$OUT/err" ]; echo $?)" "scripts/kernel-doc -none -Wall: $(wc -w <<<"$files") files, no warning"
+finish

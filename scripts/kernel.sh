@@ -2,15 +2,25 @@
 # SPDX-License-Identifier: GPL-2.0
 # Configure (tinyconfig + scripts/config/guest.config) and build the guest
 # kernel and its modules out of tree, with ccache.
-set -euo pipefail
+# KTAP: one result.
+set -uo pipefail
 . "$(dirname "$0")/lib.sh"
+
+ktap_begin
+CHECK=kernel
+OUT=$(mktemp -d)
+trap 'rm -rf "$OUT"' EXIT
+start=$SECONDS
+# configure_and_build: as a function, so that any failure is one result.
+configure_and_build() {
+	set -e
 
 mkdir -p "$BUILD" "$CCACHE_DIR"
 make_k() { make -C "$SRC" O="$BUILD" CC="ccache gcc" -j"$JOBS" "$@"; }
 
 frag="$ROOT/scripts/config/guest.config"
 if [ ! -f "$BUILD/.config" ] || [ "$frag" -nt "$BUILD/.config" ] ||
-   [ "$SRC/.grtrace/stamp" -nt "$BUILD/.config" ]; then
+   [ "$SRC/.grtrace-stamp" -nt "$BUILD/.config" ]; then
 	log "configuring $BUILD"
 	make_k -s tinyconfig
 	"$SRC/scripts/kconfig/merge_config.sh" -m -O "$BUILD" "$BUILD/.config" "$frag" >/dev/null
@@ -33,3 +43,9 @@ make_k -s bzImage modules
 rm -rf "$BUILD/modroot"
 make_k -s INSTALL_MOD_PATH="$BUILD/modroot" modules_install >/dev/null
 log "kernel: $BUILD/arch/x86/boot/bzImage"
+}
+(configure_and_build) > "$OUT/log" 2>&1
+rc=$?
+grep -E 'error|Error|did not stick|incomplete' "$OUT/log" | head -20 > "$OUT/err"
+result $rc "guest kernel (tinyconfig + guest.config, CONFIG_GRTRACE=y): bzImage and modules ($((SECONDS - start)) s)"
+finish

@@ -21,22 +21,34 @@ series_created() {
 log() { printf '%s\n' "grtrace: $*" >&2; }
 die() { log "$*"; exit 1; }
 
+# The result protocol of every test step: KTAP, written with the kernel's
+# tools/testing/selftests/kselftest/ktap_helpers.sh (from the tree the
+# series is applied to).  A step calls ktap_begin, then one result per
+# check, then finish; scripts/test.sh reads every step's KTAP with the
+# kernel's KTAP parser (scripts/ktap.py) and prints the sum.
+ktap_begin() {
+	local helpers=$SRC/tools/testing/selftests/kselftest/ktap_helpers.sh
+	[ -f "$helpers" ] || die "$helpers missing: unpack the tree first (scripts/tree.sh)"
+	# shellcheck source=/dev/null
+	. "$helpers"
+	ktap_print_header
+}
 # For the host test scripts, which set CHECK (the name their lines carry)
-# and OUT (their work directory).  result RC NAME: count a check and print
-# "PASS $CHECK: NAME", or "FAIL ..." followed by the start of $OUT/err;
-# $OUT/err is emptied for the next check.
-pass=0 fail=0
+# and OUT (their work directory).  result RC NAME: one KTAP result
+# "ok N $CHECK: NAME", or "not ok ..." followed by the start of $OUT/err
+# as diagnostic lines; $OUT/err is emptied for the next check.
 result() {
 	if [ "$1" = 0 ]; then
-		echo "PASS $CHECK: $2"
-		pass=$((pass + 1))
+		ktap_test_pass "$CHECK: $2"
 	else
-		echo "FAIL $CHECK: $2"
-		fail=$((fail + 1))
-		[ -s "$OUT/err" ] && sed 's/^/  /' "$OUT/err" | head -"${ERR_LINES:-5}"
+		ktap_test_fail "$CHECK: $2"
+		[ -s "${OUT:-/nonexistent}/err" ] && sed 's/^/#   /' "$OUT/err" | head -"${ERR_LINES:-5}"
 	fi
-	: > "$OUT/err"
+	[ -z "${OUT:-}" ] || : > "$OUT/err"
+	[ "$1" = 0 ]
 }
+# skip NAME REASON: a check that cannot run here.
+skip() { ktap_test_skip "$CHECK: $1 ($2)"; }
 # build_check NAME -x|-f FILE MAKE-ARGS...: "make V=1 MAKE-ARGS" succeeds
 # with no warning or error in its output, and leaves FILE, an executable
 # (-x) or a regular file (-f).
@@ -50,31 +62,55 @@ build_check() {
 	[ $rc = 0 ] && [ ! -s "$OUT/err" ] && [ "$test" "$file" ]
 	result $? "$name"
 }
-# finish: print the counts and exit, non-zero if a check failed.
+# finish: the KTAP totals line; exit non-zero if a check failed.
 finish() {
-	echo "$pass passed, $fail failed"
-	[ "$fail" = 0 ]
+	ktap_print_totals
+	[ "$KTAP_CNT_FAIL" = 0 ]
 	exit
 }
-# guest_recordings: copy the trace.dat files the guest recorded (make demo,
-# and the guest test's e2e.dat) to $OUT/real, listed in the array dats:
-# copied first, as a running guest test may rewrite them.  Counts a check
-# that there is at least one.
+# The recordings of this run's guest test (scripts/guest/test.sh), which
+# the host steps after it read: $RUN/guest/share.
+RUN=${GRTRACE_RUN:-$ROOT/results/test}
+GUEST_SHARE=$RUN/guest/share
+# guest_recordings: copy the trace.dat files this run's guest test
+# recorded to $OUT/real, listed in the array dats; one check that they are
+# there.
 guest_recordings() {
-	local src name dat
+	local src dat
 
 	dats=()
-	for src in "$ROOT/results/demo/trace.dat" "$CACHE/guest-test/share/e2e/e2e.dat"; do
-		name=${src#"$ROOT/"}
-		name=${name#"$CACHE/"}
-		if [ ! -s "$src" ]; then
-			echo "SKIP $CHECK: real recording $name (none)"
-			continue
-		fi
+	for src in "$GUEST_SHARE/e2e/e2e.dat"; do
+		[ -s "$src" ] || continue
 		mkdir -p "$OUT/real"
-		dat=$OUT/real/${name//\//_}
+		dat=$OUT/real/$(basename "$(dirname "$src")").dat
 		cp "$src" "$dat" && dats+=("$dat")
 	done
 	[ ${#dats[@]} -gt 0 ]
-	result $? "recording present (results/demo/trace.dat or the e2e test's e2e.dat)"
+	result $? "guest recordings present ($GUEST_SHARE/e2e/e2e.dat)"
+}
+# readme_cmd WORD: the README's command for users that starts with WORD
+# ("QUILT_PATCHES=", "git am"), with /path/to/grtrace made this checkout:
+# the steps run the README's own commands.
+readme_cmd() {
+	local cmd
+	cmd=$(sed -n "s#^    \($1[^\#]*\).*#\1#p" "$ROOT/README.md" | head -1)
+	[ -n "$cmd" ] || die "README.md has no command starting with '$1'"
+	echo "${cmd//\/path\/to\/grtrace/$ROOT}" | sed 's/ *$//'
+}
+# series_stamp: changes whenever patches/ does.
+series_stamp() {
+	(cd "$ROOT/patches" && cat series $(series_patches)) | sha1sum | cut -d' ' -f1
+}
+# ktap_merge FILE: the results of another KTAP document (a test program's
+# output), renumbered into this one; its diagnostics kept.
+ktap_merge() {
+	local line d
+	while IFS= read -r line; do
+		case $line in
+		"ok "*" # SKIP"*) d=${line#ok [0-9]* }; ktap_test_skip "${d% # SKIP*}" ;;
+		"ok "*) ktap_test_pass "${line#ok [0-9]* }" ;;
+		"not ok "*) ktap_test_fail "${line#not ok [0-9]* }" ;;
+		"#   "*) echo "$line" ;;
+		esac
+	done < "$1"
 }

@@ -21,7 +21,7 @@
 #                      the created files must equal the folders, one for one
 #   series.sh apply D  the same git am into directory D (kept, for the
 #                      maintainers check: MAINTAINERS after each commit)
-set -euo pipefail
+set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 EDIT=${GRTRACE_EDIT:-$CACHE/edit/linux}
@@ -212,9 +212,9 @@ fold() {
 }
 
 # apply DIR: the files the series touches, from the tarball, as one base
-# commit, and the series on it with git am (as a user would apply it).
+# commit (tag base), and the series on it with the README's git am command.
 apply() {
-	local dir=$1 top touched created existing
+	local dir=$1 top touched created existing cmd
 	top=$(basename "$TARBALL" .tar.xz)
 	# shellcheck disable=SC2046
 	touched=$(cat $(patch_files) | sed -n 's#^diff --git a/\([^ ]*\) b/.*#\1#p' | sort -u)
@@ -225,59 +225,75 @@ apply() {
 	mkdir -p "$dir/tar" "$dir/git"
 	# shellcheck disable=SC2046
 	[ -z "$existing" ] || tar -C "$dir/tar" -xf "$TARBALL" $(sed "s#^#$top/#" <<<"$existing")
+	# shellcheck disable=SC2086
 	[ -z "$existing" ] || (cd "$dir/tar/$top" && cp --parents $existing "$dir/git/")
 	rm -rf "$dir/tar"
-	cd "$dir/git"
+	cd "$dir/git" || return 1
 	git init -q
 	git add -A -f .
-	git -c user.name=grtrace -c user.email=grtrace@localhost commit -q --allow-empty -m base
+	GIT_AUTHOR_NAME=grtrace GIT_AUTHOR_EMAIL=grtrace@localhost \
+		git commit -q --allow-empty -m base
 	git tag base
-	# shellcheck disable=SC2046
-	git -c user.name=grtrace -c user.email=grtrace@localhost am -q $(patch_files)
+	cmd=$(readme_cmd "git am")
+	log "$cmd"
+	bash -c "$cmd"
 }
 
+# check: KTAP.  The series in patches/series is complete; the README's git
+# am command applies it; the files it creates equal the folders, one for
+# one; every file it touches equals the quilt-applied tree ($SRC, step
+# tree).  Leaves the git am tree in $CACHE/series-am for the maintainers
+# step.
 check() {
-	local tmp f dst bad=0 nc
-	tmp=$(mktemp -d)
-	trap 'rm -rf "$tmp"' RETURN
+	local am=$CACHE/series-am f dst bad missing=0 extra
+	ktap_begin
+	CHECK=series
+	OUT=$(mktemp -d)
+	trap 'rm -rf "$OUT"' RETURN
 	while read -r f; do
-		[ -f "$ROOT/patches/$f" ] || { echo "FAIL series: patches/$f missing"; bad=1; }
+		[ -f "$ROOT/patches/$f" ] || { echo "patches/$f missing" >> "$OUT/err"; missing=1; }
 	done < <(series_patches)
 	for f in "$ROOT"/patches/*.patch; do
 		f=$(basename "$f")
 		[ "$f" = 0000-cover-letter.patch ] || series_patches | grep -qxF "$f" ||
-			{ echo "FAIL series: patches/$f is not in patches/series"; bad=1; }
+			{ echo "patches/$f is not in patches/series" >> "$OUT/err"; missing=1; }
 	done
-	if ! (apply "$tmp/am") > "$tmp/log" 2>&1; then
-		echo "FAIL series: git am of patches/ failed"; sed 's/^/    /' "$tmp/log"
-		return 1
-	fi
-	created_in "$tmp/am/git" base HEAD > "$tmp/created"
-	nc=$(wc -l < "$tmp/created")
+	result "$missing" "patches/series lists every patch of patches/"
+	(apply "$am") > "$OUT/err" 2>&1
+	result $? "README's git am command applies patches/ ($(series_patches | wc -l) patches)"
+	[ -d "$am/git/.git" ] && git -C "$am/git" rev-parse -q --verify HEAD~1 > /dev/null || finish
+	created_in "$am/git" base HEAD > "$OUT/created"
+	bad=0
 	while read -r f; do
 		dst=$(folder_of "$f")
 		if [ -z "$dst" ]; then
-			echo "FAIL series: creates $f, which no folder holds"; bad=1
-		elif ! cmp -s "$tmp/am/git/$f" "$ROOT/$dst"; then
-			echo "FAIL series: $dst differs from $f after the series"; bad=1
+			echo "creates $f, which no folder holds" >> "$OUT/err"; bad=1
+		elif ! cmp -s "$am/git/$f" "$ROOT/$dst"; then
+			echo "$dst differs from $f after the series" >> "$OUT/err"; bad=1
 		fi
-	done < "$tmp/created"
-	folder_files | comm -13 "$tmp/created" - | while read -r f; do
-		echo "FAIL series: $(folder_of "$f") is not created by the series"
-	done | tee "$tmp/extra"
-	[ -s "$tmp/extra" ] && bad=1
-	if [ "$bad" = 0 ]; then
-		echo "series: $(series_patches | wc -l) patches; the $nc files they create equal the folders"
+	done < "$OUT/created"
+	extra=$(folder_files | comm -13 "$OUT/created" -)
+	for f in $extra; do
+		echo "$(folder_of "$f") is not created by the series" >> "$OUT/err"; bad=1
+	done
+	[ "$bad" = 0 ] || echo "after editing folder files run 'make series', after editing the edit tree 'make export'" >> "$OUT/err"
+	result "$bad" "the $(wc -l < "$OUT/created") files the series creates equal the folders, and no other file is there"
+	bad=0
+	if [ -f "$SRC/.grtrace-stamp" ] && [ "$(cat "$SRC/.grtrace-stamp")" = "$(series_stamp)" ]; then
+		while read -r f; do
+			cmp -s "$am/git/$f" "$SRC/$f" || { echo "git am and quilt differ on $f" >> "$OUT/err"; bad=1; }
+		done < <(git -C "$am/git" diff --name-only base HEAD)
 	else
-		echo "series: the folders and patches/ disagree; after editing folder files run 'make series', after editing the edit tree 'make export'"
+		echo "$SRC does not hold this series (step tree)" >> "$OUT/err"; bad=1
 	fi
-	return "$bad"
+	result "$bad" "git am and quilt give identical files ($(git -C "$am/git" diff --name-only base HEAD | wc -l) touched)"
+	finish
 }
 
 case ${1:-} in
-edit)	edit ;;
-export)	export_series ;;
-fold)	fold ;;
+edit)	set -e; edit ;;
+export)	set -e; export_series ;;
+fold)	set -e; fold ;;
 check)	check ;;
 apply)	apply "${2:?usage: series.sh apply DIR}" ;;
 *)	die "usage: series.sh edit|export|fold|check|apply DIR" ;;

@@ -4,9 +4,9 @@
 # The grtrace command line tool (tools/grtrace): build it out of tree into
 # a temporary directory, run its host-side tests (tools/grtrace/tests), and
 # read the real relay files of a QEMU guest when there are some.
-# Prints one "PASS cli: ..." or "FAIL cli: ..." line per check and
-# "N passed, N failed" last; exits non-zero on any failure.
+# KTAP; exits non-zero on any failure.  Reads the guest step's share.
 source "$(dirname "$0")/lib.sh"
+ktap_begin
 
 OUT=$(mktemp -d /tmp/grtrace-cli.XXXXXX)
 trap 'rm -rf "$OUT"' EXIT
@@ -22,21 +22,15 @@ make -s -C "$ROOT/tools/grtrace" O="$OUT/build" install DESTDIR="$OUT/inst" PREF
 result $? "make install DESTDIR= PREFIX="
 
 GRTRACE=$G "$ROOT/tools/grtrace/tests/run-tests.sh" "$OUT/tests" > "$OUT/tests.log" 2>&1
-grep -vE '^[0-9]+ passed, [0-9]+ failed$' "$OUT/tests.log"
-pass=$((pass + $(grep -c '^PASS cli:' "$OUT/tests.log")))
-fail=$((fail + $(grep -c '^FAIL cli:' "$OUT/tests.log")))
+ktap_merge "$OUT/tests.log"
 
-# Relay files saved from a guest: results/demo, and the e2e test's share
-# (copied first: a running guest test may rewrite it)
-for src in "$ROOT/results/demo" "$CACHE/guest-test/share/e2e"; do
-	name=${src#"$ROOT/"}
-	name=${name#"$CACHE/"}
+# The relay files of this run's guest (its e2e test).
+for src in "$GUEST_SHARE/e2e"; do
+	name=guest-e2e
 	dir=$OUT/real/$name
 	mkdir -p "$dir"
-	if ! cp "$src"/events*.bin "$dir" 2> /dev/null; then
-		echo "SKIP cli: real recording $name (no events*.bin)"
-		continue
-	fi
+	cp "$src"/events*.bin "$dir" 2> "$OUT/err"
+	result $? "real recording $name: relay files present" || continue
 	cp "$src"/*stats*.txt "$dir" 2> /dev/null
 	timeout 60 "$G" report -i "$dir" > "$OUT/out" 2> "$OUT/err" &&
 		grep -q "^grtrace report: " "$OUT/out"

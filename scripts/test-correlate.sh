@@ -5,9 +5,9 @@
 # and timeline on synthetic inputs with known answers and on malformed
 # ones, under valgrind; the annotator on this kernel when BPF is allowed),
 # and check again on the host what the guest's 50-correlate test recorded.
-# Prints "PASS correlate: ..." or "FAIL correlate: ..." per check and
-# "N passed, N failed" last; exits non-zero on any failure.
+# KTAP; exits non-zero on any failure.  Reads the guest step's share.
 source "$(dirname "$0")/lib.sh"
+ktap_begin
 
 OUT=$(mktemp -d /tmp/grtrace-correlate.XXXXXX)
 trap 'rm -rf "$OUT"' EXIT
@@ -30,14 +30,12 @@ result $? "grtrace-bpf-annotate: skipped cleanly without clang"
 
 GRTRACE=$G ANNOTATE=$A "$ROOT/tools/grtrace/tests/correlate-tests.sh" "$OUT/tests" \
 	> "$OUT/tests.log" 2>&1
-grep -vE '^[0-9]+ passed, [0-9]+ failed$' "$OUT/tests.log"
-pass=$((pass + $(grep -c '^PASS correlate:' "$OUT/tests.log")))
-fail=$((fail + $(grep -c '^FAIL correlate:' "$OUT/tests.log")))
+ktap_merge "$OUT/tests.log"
 
 # What the guest recorded (copied first: a running guest test may rewrite it)
-src=$CACHE/guest-test/share/correlate
+src=$GUEST_SHARE/correlate
 if [ ! -s "$src/gpu.grt" ] || [ ! -s "$src/cpu.txt" ] || [ ! -s "$src/dirtyfb.pid" ]; then
-	echo "SKIP correlate: guest recording (no $src/{gpu.grt,cpu.txt,dirtyfb.pid})"
+	result 1 "guest recording present ($src/{gpu.grt,cpu.txt,dirtyfb.pid})"
 else
 	cp -r "$src" "$OUT/guest"
 	d=$OUT/guest

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # KernelShark and the grtrace lanes: on each trace.dat recorded in the QEMU
-# guest (results/demo, the e2e test's share), "grtrace export --kernelshark"
+# guest (this run's e2e test's share), "grtrace export --kernelshark"
 # writes a lanes file (one CPU per ring lane, one task per job); trace-cmd
 # must read it whole, with one box per job, each starting at the time of
 # its COMMIT (or SUBMIT, START) in the recording.  Then KernelShark 2.x
@@ -11,12 +11,12 @@
 # busiest jobs: it must load both, stay alive, map its window, load the
 # grtrace libtraceevent plugin and print nothing but its usual notices;
 # screenshots go to $KS_SHOTS (default results/test/kernelshark).
-# Prints one "PASS kernelshark: ..." or "FAIL kernelshark: ..." line per
-# check and "N passed, N failed" last; exits non-zero on any failure.
+# KTAP; exits non-zero on any failure.
 source "$(dirname "$0")/lib.sh"
+ktap_begin
 
 OUT=$(mktemp -d /tmp/grtrace-kshark.XXXXXX)
-SHOTS=${KS_SHOTS:-$ROOT/results/test/kernelshark}
+SHOTS=${KS_SHOTS:-$RUN/kernelshark}
 TIMEOUT=${KS_TIMEOUT:-120}	# seconds for KernelShark to load and settle
 XVFB_PID= KS_PID=
 cleanup() {
@@ -188,16 +188,17 @@ for dat in "${dats[@]}"; do
 	result $? "$name: every box starts and ends at its job's recorded times, to the ns ($(wc -l < "$OUT/boxes") boxes)"
 done
 
-# The relay stream of the demo too: CLOCK_MONOTONIC, said in the file
-if ls "$ROOT"/results/demo/events[0-9]*.bin > /dev/null 2>&1; then
-	mkdir -p "$OUT/relay"
-	cp "$ROOT"/results/demo/events[0-9]*.bin "$OUT/relay/"
+# The relay stream of the guest's e2e test too: CLOCK_MONOTONIC, said in the file
+mkdir -p "$OUT/relay"
+if cp "$GUEST_SHARE"/e2e/events[0-9]*.bin "$OUT/relay/" 2> "$OUT/err"; then
 	"$G" export -k "$OUT/relay.lanes.dat" -i "$OUT/relay" > /dev/null 2> "$OUT/err" &&
 		trace-cmd report -i "$OUT/relay.lanes.dat" > "$OUT/report" 2>> "$OUT/err" &&
 		! grep -q 'FAILED TO PARSE' "$OUT/report" &&
 		trace-cmd dump --options -i "$OUT/relay.lanes.dat" 2>> "$OUT/err" |
 		grep -qxF '[mono]'
-	result $? "results/demo relay stream: lanes file readable, clock mono"
+	result $? "guest relay stream: lanes file readable, clock mono"
+else
+	result 1 "guest relay stream present ($GUEST_SHARE/e2e/events*.bin)"
 fi
 [ ${#lanes[@]} -gt 0 ] || finish
 

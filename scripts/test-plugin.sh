@@ -4,12 +4,12 @@
 # The libtraceevent plugin of the grtrace events (tools/tracing/grtrace-plugin):
 # build it out of tree into a temporary directory, check its install
 # directories, that trace-cmd loads it, and its lines on the trace.dat files
-# recorded in the QEMU guest (results/demo, the e2e test's share); then every
+# recorded by this run's guest test (its e2e test's share); then every
 # grtrace event type, missing fields and eviction on synthetic records with
 # the field layout of those recordings.
-# Prints one "PASS plugin: ..." or "FAIL plugin: ..." line per check and
-# "N passed, N failed" last; exits non-zero on any failure.
+# KTAP; exits non-zero on any failure.
 source "$(dirname "$0")/lib.sh"
+ktap_begin
 
 OUT=$(mktemp -d /tmp/grtrace-plugin.XXXXXX)
 trap 'rm -rf "$OUT"' EXIT
@@ -352,7 +352,7 @@ if [ ${#VALGRIND[@]} -gt 0 ]; then
 	[ ! -s "$OUT/vg" ]
 	result $? "synthetic: valgrind, no memory error, nothing leaked after the unloader"
 else
-	echo "SKIP plugin: valgrind (not installed)"
+	skip "synthetic: valgrind" "not installed"
 fi
 
 finish

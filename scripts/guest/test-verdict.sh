@@ -4,7 +4,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 shopt -s lastpipe   # so check() at the end of a pipe updates the counters
-pass=0 fail=0
+. "$here/../lib.sh"
+ktap_begin
 
 kunit() { # KTAP output of one suite; $1 = result line of the second case
 	cat <<-KTAP
@@ -28,15 +29,18 @@ kunit() { # KTAP output of one suite; $1 = result line of the second case
 }
 guest() { printf '%s\n' 'GRTRACE-TEST: boot.debugfs PASS' 'GRTRACE-TEST: 00-boot PASS'; }
 
-# check NAME EXPECTED-EXIT EXPECTED-SUMMARY < LOG
+# check NAME EXPECTED-EXIT EXPECTED-SUMMARY < LOG: verdict.py's exit
+# status and its KTAP totals (pass:N fail:N skip:N).
 check() {
 	cat > "$tmp/$1.log"
 	out=$("$here/verdict.py" "$tmp/$1.log"); rc=$?
-	if [ $rc = "$2" ] && [ "$(echo "$out" | tail -n 1)" = "$3" ]; then
-		echo "PASS $1"; pass=$((pass + 1))
+	tot=$(echo "$out" | tail -n 1 | sed -n 's/^# Totals: pass:\([0-9]*\) fail:\([0-9]*\) .* skip:\([0-9]*\) .*/\1 passed, \2 failed, \3 skipped/p')
+	tot=${tot%, 0 skipped}
+	if [ $rc = "$2" ] && [ "$tot" = "$3" ]; then
+		ktap_test_pass "verdict-selftest: $1"
 	else
-		echo "FAIL $1: exit $rc, expected $2; output:"; echo "$out" | sed 's/^/    /'
-		fail=$((fail + 1))
+		ktap_test_fail "verdict-selftest: $1: exit $rc, expected $2; totals $tot, expected $3"
+		echo "$out" | sed 's/^/#   /'
 	fi
 }
 
@@ -55,5 +59,5 @@ guest | check no-done 1 '2 passed, 1 failed'
 { echo GRTRACE-TEST: 01-x FAIL; echo GRTRACE-DONE; } | check guest-fail 1 '0 passed, 1 failed'
 echo GRTRACE-DONE | check empty 1 '0 passed, 1 failed'
 
-echo "$pass passed, $fail failed"
-[ $fail = 0 ]
+ktap_print_totals
+[ "$KTAP_CNT_FAIL" = 0 ]

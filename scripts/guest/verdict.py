@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Turn a grtrace guest serial log into PASS/FAIL lines and an exit code."""
+"""Turn a grtrace guest serial log into KTAP results and an exit code."""
+import os
 import re
 import sys
 
@@ -56,22 +57,21 @@ def verdict(lines):
 def main():
     if len(sys.argv) != 2:
         sys.exit('usage: verdict.py SERIAL.LOG')
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+    from ktap import Ktap               # pylint: disable=import-outside-toplevel
     with open(sys.argv[1], errors='replace') as f:
         results = list(verdict(f))
-    counts = {'PASS': 0, 'FAIL': 0, 'SKIP': 0}
+    out = Ktap()
     tests = 0
     for status, kind, text in results:
-        print(f'{status} {kind}: {text}')
-        counts[status] += 1
+        if status == 'SKIP':
+            out.skip(f'{kind}: {text}', 'skipped')
+        else:
+            out.result(status == 'PASS', f'{kind}: {text}')
         tests += kind != 'kernel'
     if tests == 0:
-        print('FAIL verdict: no test results found')
-        counts['FAIL'] += 1
-    summary = f"{counts['PASS']} passed, {counts['FAIL']} failed"
-    if counts['SKIP']:
-        summary += f", {counts['SKIP']} skipped"
-    print(summary)
-    sys.exit(1 if counts['FAIL'] else 0)
+        out.result(False, 'verdict: test results found')
+    sys.exit(out.finish())
 
 
 if __name__ == '__main__':

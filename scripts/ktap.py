@@ -1,0 +1,154 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""KTAP for the grtrace test steps.
+
+As a module: Ktap, the writer the Python checkers use (the same lines as
+the kernel's ktap_helpers.sh).  As a command:
+
+  ktap.py sum STEP=LOG...   read each step's log with the kernel's KTAP
+                            parser (tools/testing/kunit/kunit_parser.py, what
+                            "kunit.py parse" runs) and print, per step, its
+                            counts and the name of every test that did not
+                            pass; the last line is "N passed, N failed".
+  ktap.py leaves LOG        the log's leaf results, flattened, as KTAP lines
+                            (kernel logs: printk prefixes are handled by the
+                            parser)
+
+The kunit tool is found in $KUNIT_DIR or $SRC/tools/testing/kunit.
+"""
+
+import contextlib
+import os
+import sys
+
+
+class Ktap:
+    """Write KTAP: header at creation, one line per result, totals."""
+
+    def __init__(self, prefix=''):
+        self.prefix = prefix
+        self.n = 0
+        self.counts = {'pass': 0, 'fail': 0, 'skip': 0}
+        print('TAP version 13', flush=True)
+
+    def result(self, ok, name, detail=''):
+        self.n += 1
+        self.counts['pass' if ok else 'fail'] += 1
+        print(f'{"ok" if ok else "not ok"} {self.n} {self.prefix}{name}', flush=True)
+        if not ok and detail:
+            for line in str(detail).splitlines()[:10]:
+                print(f'#   {line}')
+
+    def skip(self, name, why):
+        self.n += 1
+        self.counts['skip'] += 1
+        print(f'ok {self.n} {self.prefix}{name} # SKIP {why}', flush=True)
+
+    def diag(self, msg):
+        print(f'# {msg}')
+
+    def finish(self):
+        c = self.counts
+        print(f'# Totals: pass:{c["pass"]} fail:{c["fail"]} xfail:0 xpass:0 '
+              f'skip:{c["skip"]} error:0', flush=True)
+        return 1 if c['fail'] else 0
+
+
+def kunit_parser():
+    kdir = os.environ.get('KUNIT_DIR') or os.path.join(
+        os.environ.get('SRC', ''), 'tools/testing/kunit')
+    sys.path.insert(0, kdir)
+    try:
+        import kunit_parser as kp       # pylint: disable=import-outside-toplevel
+    except ImportError:
+        sys.exit(f'ktap.py: no kunit_parser in {kdir} (set SRC or KUNIT_DIR)')
+    return kp
+
+
+def parse(path):
+    """The kernel's parser on one log; its own report goes to stderr."""
+    kp = kunit_parser()
+    with open(path, errors='replace') as f:
+        lines = f.readlines()
+    import kunit_printer                # pylint: disable=import-outside-toplevel
+    kp.stdout = kunit_printer.Printer(sys.stderr)
+    with contextlib.redirect_stdout(sys.stderr):
+        return kp, kp.parse_run_tests(lines)
+
+
+def leaves(kp, test, path=None):
+    """(name, status) of every test without subtests, below @test."""
+    name = () if path is None else path + ((test.name,) if test.name else ())
+    if not test.subtests:
+        yield '.'.join(name), test.status
+        return
+    for sub in test.subtests:
+        yield from leaves(kp, sub, name)
+
+
+def classify(kp, status):
+    s = kp.TestStatus
+    if status == s.SUCCESS:
+        return 'pass'
+    if status == s.SKIPPED:
+        return 'skip'
+    return 'fail'
+
+
+def cmd_sum(args):
+    total = {'pass': 0, 'fail': 0, 'skip': 0}
+    for arg in args:
+        step, _, path = arg.partition('=')
+        kp, root = parse(path)
+        got = {'pass': 0, 'fail': 0, 'skip': 0}
+        bad = []
+        if not root.subtests:
+            got['fail'] += 1
+            bad.append('no KTAP results')
+        for name, status in leaves(kp, root):
+            if not root.subtests:
+                break
+            c = classify(kp, status)
+            got[c] += 1
+            if c == 'fail':
+                bad.append(name)
+        # A parse error (a missing or broken result) is a failure too.
+        if root.subtests and root.counts.errors:
+            got['fail'] += root.counts.errors
+            bad.append(f'{root.counts.errors} KTAP parse error(s)')
+        print(f'{step}: {got["pass"]} passed, {got["fail"]} failed, '
+              f'{got["skip"]} skipped')
+        for b in bad:
+            print(f'  not ok: {b}')
+        for k in total:
+            total[k] += got[k]
+    print(f'{total["pass"]} passed, {total["fail"]} failed')
+    return 1 if total['fail'] else 0
+
+
+def cmd_leaves(path, prefix):
+    kp, root = parse(path)
+    out = Ktap(prefix)
+    if not root.subtests:
+        out.result(False, 'KTAP output', 'none found')
+    for name, status in leaves(kp, root):
+        c = classify(kp, status)
+        if c == 'skip':
+            out.skip(name, 'skipped')
+        else:
+            out.result(c == 'pass', name)
+    if root.counts.errors:
+        out.result(False, 'KTAP parse', f'{root.counts.errors} error(s)')
+    return out.finish()
+
+
+def main():
+    if len(sys.argv) >= 3 and sys.argv[1] == 'sum':
+        sys.exit(cmd_sum(sys.argv[2:]))
+    if len(sys.argv) in (3, 4) and sys.argv[1] == 'leaves':
+        sys.exit(cmd_leaves(sys.argv[2], sys.argv[3] if len(sys.argv) == 4 else ''))
+    sys.exit(__doc__)
+
+
+if __name__ == '__main__':
+    main()
