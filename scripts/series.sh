@@ -136,7 +136,7 @@ export_series() {
 	[ -z "$(git_edit rev-parse -q --verify REBASE_HEAD 2>/dev/null)" ] || die "export: a rebase is in progress in $EDIT"
 	n=$(git_edit rev-list --count "$BASE_TAG..HEAD")
 	tmp=$(mktemp -d)
-	trap 'rm -rf "$tmp"' RETURN
+	trap 'rm -rf "$tmp"; trap - RETURN' RETURN
 	git_edit format-patch -q --zero-commit --no-signature --numbered --filename-max-length=100 \
 		--base="$BASE_TAG" --cover-letter --cover-from-description=subject \
 		-o "$tmp" "$BASE_TAG..HEAD"
