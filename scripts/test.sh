@@ -15,6 +15,7 @@
 # kernel-doc   $SRC (tree)                       -
 # htmldocs     $SRC (tree)                       $CACHE/htmldocs
 # kernel       $SRC (tree)                       $BUILD: =y, the guest kernel
+# layering     $BUILD (kernel), $SRC (tree)      -: the layers call one way
 # configs      $BUILD (kernel)                   =m, =n, hooks-off kernels
 # bisect       patches/, $SRC, $BUILD (kernel)   every prefix built; $SRC as before
 # initramfs    $BUILD (kernel)                   $CACHE/initramfs.cpio.gz
@@ -57,6 +58,7 @@ step maintainers "$ROOT/scripts/maintainers-check.sh"
 step kernel-doc "$ROOT/scripts/kernel-doc-check.sh"
 step htmldocs "$ROOT/scripts/htmldocs-check.sh"
 step kernel "$ROOT/scripts/kernel.sh"
+step layering "$ROOT/scripts/layering-check.sh"
 step configs "$ROOT/scripts/build-config.sh"
 step bisect "$ROOT/scripts/bisect-check.sh"
 step initramfs "$ROOT/scripts/guest/build.sh"
