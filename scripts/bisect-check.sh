@@ -74,11 +74,18 @@ configure() {
 	mv "$OUT/.config" "$OUT/config" 2> /dev/null
 	# shellcheck disable=SC2086
 	"$SRC/scripts/config" --file "$OUT/config" $opts
-	if ! cmp -s "$OUT/config" "$dir/.config.in"; then
-		cp "$OUT/config" "$dir/.config.in"
-		cp "$OUT/config" "$dir/.config"
-	fi
-	make -C "$SRC" O="$dir" -s olddefconfig
+	# Always from the fragment: a symbol that an earlier prefix lacked
+	# (olddefconfig dropped it) must come back.  Kconfig rewrites only what
+	# changed, so an unchanged configuration rebuilds nothing.
+	cp "$OUT/config" "$dir/.config"
+	make -C "$SRC" O="$dir" -s olddefconfig || return 1
+	# Once drivers/gpu/grtrace exists, CONFIG_GRTRACE must be what MODE says.
+	[ -f "$SRC/drivers/gpu/grtrace/Kconfig" ] || return 0
+	case $mode in
+	m) grep -qx 'CONFIG_GRTRACE=m' "$dir/.config" ;;
+	n) grep -qx '# CONFIG_GRTRACE is not set' "$dir/.config" ;;
+	*) grep -qx 'CONFIG_GRTRACE=y' "$dir/.config" ;;
+	esac || { echo "CONFIG_GRTRACE of $mode did not stick"; return 1; }
 }
 
 # build K MODE [FLAGS]: build the targets as they exist at prefix K.

@@ -5,6 +5,8 @@
 # a temporary directory, run its host-side tests (tools/grtrace/tests), and
 # read the real relay files of a QEMU guest when there are some.
 # KTAP; exits non-zero on any failure.  Reads the guest step's share.
+# The tool's own tests run from the tree of step tree (they source the
+# kernel's ktap_helpers.sh).
 source "$(dirname "$0")/lib.sh"
 ktap_begin
 
@@ -21,7 +23,7 @@ make -s -C "$ROOT/tools/grtrace" O="$OUT/build" install DESTDIR="$OUT/inst" PREF
 	> /dev/null 2> "$OUT/err" && [ -x "$OUT/inst/usr/bin/grtrace" ]
 result $? "make install DESTDIR= PREFIX="
 
-GRTRACE=$G "$ROOT/tools/grtrace/tests/run-tests.sh" "$OUT/tests" > "$OUT/tests.log" 2>&1
+GRTRACE=$G "$SRC/tools/grtrace/tests/run-tests.sh" "$OUT/tests" > "$OUT/tests.log" 2>&1
 ktap_merge "$OUT/tests.log"
 
 # The relay files of this run's guest (its e2e test).

@@ -28,7 +28,7 @@ make -C "$ROOT/tools/grtrace/bpf" O="$OUT/nobpf" CLANG=no-such-clang > "$OUT/out
 result $? "grtrace-bpf-annotate: skipped cleanly without clang"
 [ -x "$G" ] || finish
 
-GRTRACE=$G ANNOTATE=$A "$ROOT/tools/grtrace/tests/correlate-tests.sh" "$OUT/tests" \
+GRTRACE=$G ANNOTATE=$A "$SRC/tools/grtrace/tests/correlate-tests.sh" "$OUT/tests" \
 	> "$OUT/tests.log" 2>&1
 ktap_merge "$OUT/tests.log"
 

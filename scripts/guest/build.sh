@@ -2,8 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0
 # Build the guest userspace (kselftests against the kernel's uapi headers)
 # and the initramfs that runs the tests.
-set -euo pipefail
+# KTAP: one result.
+set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
+ktap_begin
+CHECK=initramfs
+OUT=$(mktemp -d)
+trap 'rm -rf "$OUT"' EXIT
+build_initramfs() {
+set -e
 
 stage=$CACHE/guest-stage
 rm -rf "$stage"
@@ -41,3 +48,9 @@ extra="$stage/opt/grtrace:/opt/grtrace"
 [ -d "$BUILD/modroot/lib/modules" ] && extra="$extra $BUILD/modroot/lib/modules:/lib/modules"
 GUEST_EXTRA_DIRS="$extra" "$ROOT/scripts/guest/mkinitramfs.sh" "$CACHE/initramfs.cpio.gz"
 log "initramfs: $CACHE/initramfs.cpio.gz"
+}
+(build_initramfs) > "$OUT/log" 2>&1
+rc=$?
+tail -5 "$OUT/log" > "$OUT/err"
+result $rc "guest userspace (kselftests, grtrace tool, trace-cmd) and $CACHE/initramfs.cpio.gz"
+finish

@@ -5,21 +5,14 @@
 #ifndef __GRTRACE_COMMANDS_H
 #define __GRTRACE_COMMANDS_H
 
-#ifndef VERSION
-#define VERSION "unknown"
-#endif
-
-int start_main(int argc, char *argv[]);
-int stop_main(int argc, char *argv[]);
-int status_main(int argc, char *argv[]);
-int config_main(int argc, char *argv[]);
-int record_main(int argc, char *argv[]);
-int report_main(int argc, char *argv[]);
-int export_main(int argc, char *argv[]);
-int merge_main(int argc, char *argv[]);
-int timeline_main(int argc, char *argv[]);
-
-void print_usage(const char * const *msg, const char *err);
-const char *invalid_option(char *argv[]);
+int gr_start_main(int argc, char *argv[]);
+int gr_stop_main(int argc, char *argv[]);
+int gr_status_main(int argc, char *argv[]);
+int gr_config_main(int argc, char *argv[]);
+int gr_record_main(int argc, char *argv[]);
+int gr_report_main(int argc, char *argv[]);
+int gr_export_main(int argc, char *argv[]);
+int gr_merge_main(int argc, char *argv[]);
+int gr_timeline_main(int argc, char *argv[]);
 
 #endif /* __GRTRACE_COMMANDS_H */

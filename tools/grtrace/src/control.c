@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * grtrace start, stop, status and config: control of the relay stream
- * through the grtrace debugfs files.
+ * through the grtrace files of the kernel (input.c).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "input.h"
 #include "trace.h"
 #include "utils.h"
 
@@ -97,27 +98,27 @@ static void control_parse_args(int argc, char *argv[], const char * const *msg,
 		switch (c) {
 		case 'b':
 			if (!(flags & CTL_SIZE))
-				print_usage(msg, invalid_option(argv));
-			if (parse_u64(optarg, &p->buffer_size) || !p->buffer_size)
-				print_usage(msg, "invalid --buffer-size: a number of bytes");
+				gr_print_usage(msg, gr_invalid_option(argv));
+			if (gr_parse_u64(optarg, &p->buffer_size) || !p->buffer_size)
+				gr_print_usage(msg, "invalid --buffer-size: a number of bytes");
 			break;
 		case 't':
 			if (!(flags & CTL_FTRACE))
-				print_usage(msg, invalid_option(argv));
+				gr_print_usage(msg, gr_invalid_option(argv));
 			p->ftrace = true;
 			break;
 		case 'D':
-			config_debug = 1;
+			gr_debug = 1;
 			break;
 		case 'h':
-			print_usage(msg, NULL);
+			gr_print_usage(msg, NULL);
 			break;
 		default:
-			print_usage(msg, invalid_option(argv));
+			gr_print_usage(msg, gr_invalid_option(argv));
 		}
 	}
 	if (!(flags & CTL_ARGS) && optind < argc)
-		print_usage(msg, "unexpected argument");
+		gr_print_usage(msg, "unexpected argument");
 }
 
 static int set_buffer_size(__u64 size)
@@ -126,59 +127,59 @@ static int set_buffer_size(__u64 size)
 	int ret;
 
 	snprintf(buf, sizeof(buf), "%llu\n", (unsigned long long)size);
-	ret = grtrace_write("buffer_size", buf);
+	ret = gr_kernel_write("buffer_size", buf);
 	if (ret == -EBUSY)
-		err_msg("cannot change the buffer size while a session runs\n");
+		gr_err_msg("cannot change the buffer size while a session runs\n");
 	else if (ret == -EINVAL)
-		err_msg("buffer size %llu rejected: use a page multiple, 16 KiB to 256 MiB\n",
-			(unsigned long long)size);
+		gr_err_msg("buffer size %llu rejected: use a page multiple, 16 KiB to 256 MiB\n",
+			   (unsigned long long)size);
 	else if (ret)
-		err_msg("cannot set the buffer size: %s\n", strerror(-ret));
+		gr_err_msg("cannot set the buffer size: %s\n", strerror(-ret));
 	return ret;
 }
 
-int start_main(int argc, char *argv[])
+int gr_start_main(int argc, char *argv[])
 {
 	struct control_params p;
 	int ret;
 
 	control_parse_args(argc, argv, start_msg, &p, CTL_SIZE | CTL_FTRACE);
-	if (grtrace_dir_check())
+	if (gr_kernel_check())
 		return EXIT_FAILURE;
 	if (p.buffer_size && set_buffer_size(p.buffer_size))
 		return EXIT_FAILURE;
-	ret = grtrace_write("control", "start\n");
+	ret = gr_kernel_write("control", "start\n");
 	if (ret == -EINVAL) {
-		err_msg("a session is already running ('grtrace stop' first)\n");
+		gr_err_msg("a session is already running ('grtrace stop' first)\n");
 		return EXIT_FAILURE;
 	}
 	if (ret) {
-		err_msg("cannot start: %s\n", strerror(-ret));
+		gr_err_msg("cannot start: %s\n", strerror(-ret));
 		return EXIT_FAILURE;
 	}
-	if (p.ftrace && ftrace_events_set(true))
+	if (p.ftrace && gr_ftrace_events_set(true))
 		return EXIT_FAILURE;
 	printf("grtrace: started\n");
 	return EXIT_SUCCESS;
 }
 
-int stop_main(int argc, char *argv[])
+int gr_stop_main(int argc, char *argv[])
 {
 	struct control_params p;
 	int ret;
 
 	control_parse_args(argc, argv, stop_msg, &p, CTL_FTRACE);
-	if (grtrace_dir_check())
+	if (gr_kernel_check())
 		return EXIT_FAILURE;
-	if (p.ftrace && ftrace_events_set(false))
+	if (p.ftrace && gr_ftrace_events_set(false))
 		return EXIT_FAILURE;
-	ret = grtrace_write("control", "stop\n");
+	ret = gr_kernel_write("control", "stop\n");
 	if (ret == -EINVAL) {
-		err_msg("no session is running\n");
+		gr_err_msg("no session is running\n");
 		return EXIT_FAILURE;
 	}
 	if (ret) {
-		err_msg("cannot stop: %s\n", strerror(-ret));
+		gr_err_msg("cannot stop: %s\n", strerror(-ret));
 		return EXIT_FAILURE;
 	}
 	printf("grtrace: stopped\n");
@@ -191,7 +192,7 @@ static void print_joined(const char *title, const char *s, const char *skip)
 	const char *line;
 
 	printf("%-9s", title);
-	for (line = s; line; line = next_line(line)) {
+	for (line = s; line; line = gr_next_line(line)) {
 		int len = strcspn(line, "\n");
 		int klen = strcspn(line, "=\n");
 
@@ -204,7 +205,7 @@ static void print_joined(const char *title, const char *s, const char *skip)
 	printf("\n");
 }
 
-int status_main(int argc, char *argv[])
+int gr_status_main(int argc, char *argv[])
 {
 	char *stats, *types, *config, *rings, *size;
 	char session[32] = "none";
@@ -212,26 +213,26 @@ int status_main(int argc, char *argv[])
 	struct control_params p;
 
 	control_parse_args(argc, argv, status_msg, &p, 0);
-	if (grtrace_dir_check())
+	if (gr_kernel_check())
 		return EXIT_FAILURE;
-	running = grtrace_running();
-	stats = grtrace_read("stats");
-	types = grtrace_read("events_by_type");
-	config = grtrace_read("config");
-	rings = grtrace_read("rings");
-	size = grtrace_read("buffer_size");
+	running = gr_session_running();
+	stats = gr_kernel_read("stats");
+	types = gr_kernel_read("events_by_type");
+	config = gr_kernel_read("config");
+	rings = gr_kernel_read("rings");
+	size = gr_kernel_read("buffer_size");
 	if (running < 0 || !stats || !types || !config || !rings || !size)
 		goto out;
 
-	stats_get(stats, "session_id", session, sizeof(session));
+	gr_stats_get(stats, "session_id", session, sizeof(session));
 	printf("grtrace: %s, session %s, buffer %llu KiB per cpu (%s)\n",
 	       running ? "running" : "stopped", session,
-	       strtoull(size, NULL, 0) / 1024, grtrace_dir());
+	       strtoull(size, NULL, 0) / 1024, gr_kernel_dir());
 	print_joined("stats:", stats, "session_id");
 	print_joined("events:", types, NULL);
 	print_joined("config:", config, "reset_stats");
 	printf("ftrace:   grtrace events of tracefs instance %s: %s\n",
-	       GRTRACE_INSTANCE, ftrace_events_state());
+	       GR_FTRACE_INSTANCE, gr_ftrace_events_state());
 	printf("rings:\n%s", rings);
 	ret = EXIT_SUCCESS;
 out:
@@ -248,7 +249,7 @@ static bool config_has_key(const char *config, const char *key, size_t klen)
 {
 	const char *line;
 
-	for (line = config; line; line = next_line(line))
+	for (line = config; line; line = gr_next_line(line))
 		if (strcspn(line, "=\n") == klen && !strncmp(line, key, klen))
 			return true;
 	return false;
@@ -258,7 +259,7 @@ static void print_keys(const char *config)
 {
 	const char *line;
 
-	for (line = config; line; line = next_line(line))
+	for (line = config; line; line = gr_next_line(line))
 		fprintf(stderr, " %.*s", (int)strcspn(line, "=\n"), line);
 	fputc('\n', stderr);
 }
@@ -271,11 +272,11 @@ static int config_check(const char *config, int argc, char *argv[])
 		size_t klen = strcspn(argv[i], "=");
 
 		if (!argv[i][klen] || !klen || strchr(argv[i], '\n')) {
-			err_msg("'%s' is not KEY=VALUE\n", argv[i]);
+			gr_err_msg("'%s' is not KEY=VALUE\n", argv[i]);
 			return -1;
 		}
 		if (!config_has_key(config, argv[i], klen)) {
-			err_msg("unknown config key '%.*s'; the keys are:", (int)klen, argv[i]);
+			gr_err_msg("unknown config key '%.*s'; the keys are:", (int)klen, argv[i]);
 			print_keys(config);
 			return -1;
 		}
@@ -291,30 +292,30 @@ static int config_write(int argc, char *argv[])
 
 	for (i = 0; i < argc; i++)
 		len += strlen(argv[i]) + 1;
-	buf = xzalloc(len);
+	buf = gr_zalloc(len);
 	for (i = 0; i < argc; i++) {
 		strcat(buf, argv[i]);
 		strcat(buf, "\n");
 	}
-	ret = grtrace_write("config", buf);
+	ret = gr_kernel_write("config", buf);
 	if (ret == -EINVAL)
-		err_msg("the kernel rejected a value (EINVAL): nothing was changed\n");
+		gr_err_msg("the kernel rejected a value (EINVAL): nothing was changed\n");
 	else if (ret)
-		err_msg("cannot write the configuration: %s\n", strerror(-ret));
+		gr_err_msg("cannot write the configuration: %s\n", strerror(-ret));
 	free(buf);
 	return ret;
 }
 
-int config_main(int argc, char *argv[])
+int gr_config_main(int argc, char *argv[])
 {
 	struct control_params p;
 	int ret = EXIT_FAILURE;
 	char *config;
 
 	control_parse_args(argc, argv, config_msg, &p, CTL_ARGS);
-	if (grtrace_dir_check())
+	if (gr_kernel_check())
 		return EXIT_FAILURE;
-	config = grtrace_read("config");
+	config = gr_kernel_read("config");
 	if (!config)
 		return EXIT_FAILURE;
 	if (optind < argc) {
@@ -322,7 +323,7 @@ int config_main(int argc, char *argv[])
 		    config_write(argc - optind, argv + optind))
 			goto out;
 		free(config);
-		config = grtrace_read("config");
+		config = gr_kernel_read("config");
 		if (!config)
 			return EXIT_FAILURE;
 	}

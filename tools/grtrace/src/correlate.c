@@ -21,28 +21,29 @@
 #include <string.h>
 
 #include "correlate.h"
+#include "input.h"
 #include "utils.h"
 
 #define MAX_REPORTED	20	/* bad lines reported one by one */
 #define FRAC_DIGITS	9
 
-const char * const gc_why_names[GC_WHY_NR] = {
-	[GC_MATCHED]		= "matched",
-	[GC_NO_SUBMIT]		= "SUBMIT not recorded",
-	[GC_NO_SUBMITTER]	= "SUBMIT without a submitter",
-	[GC_NO_THREAD]		= "submitter made no DRM ioctl",
-	[GC_OUTSIDE]		= "SUBMIT outside the submitter's ioctls",
+const char * const gr_why_names[GR_WHY_NR] = {
+	[GR_MATCHED]		= "matched",
+	[GR_NO_SUBMIT]		= "SUBMIT not recorded",
+	[GR_NO_SUBMITTER]	= "SUBMIT without a submitter",
+	[GR_NO_THREAD]		= "submitter made no DRM ioctl",
+	[GR_OUTSIDE]		= "SUBMIT outside the submitter's ioctls",
 };
 
-const char * const gc_gap_names[GC_GAP_NR] = {
-	[GC_GAP_IOCTL]	= "ioctl->submit",
-	[GC_GAP_QUEUE]	= "submit->start",
-	[GC_GAP_EXEC]	= "start->end",
-	[GC_GAP_RETURN]	= "submit->ioctl_exit",
+const char * const gr_gap_names[GR_GAP_NR] = {
+	[GR_GAP_IOCTL]	= "ioctl->submit",
+	[GR_GAP_QUEUE]	= "submit->start",
+	[GR_GAP_EXEC]	= "start->end",
+	[GR_GAP_RETURN]	= "submit->ioctl_exit",
 };
 
 /* A line of the annotator, before pairing */
-struct gc_line {
+struct gr_line {
 	__u64 ts;
 	__u64 cmd;
 	__u64 arg;
@@ -91,7 +92,7 @@ static const struct {
 };
 
 /* DRM_IOCTL_BASE 'd': core ioctls by number, the driver range as DRIVER+n */
-const char *gc_ioctl_name(__u64 cmd, char *buf, size_t len)
+const char *gr_ioctl_name(__u64 cmd, char *buf, size_t len)
 {
 	unsigned int nr = cmd & 0xff;
 	size_t i;
@@ -114,7 +115,7 @@ const char *gc_ioctl_name(__u64 cmd, char *buf, size_t len)
 	return buf;
 }
 
-const char *gc_ts(__u64 ns, char *buf, size_t len)
+const char *gr_ts(__u64 ns, char *buf, size_t len)
 {
 	snprintf(buf, len, "%llu.%09llu", (unsigned long long)(ns / NSEC_PER_SEC),
 		 (unsigned long long)(ns % NSEC_PER_SEC));
@@ -122,7 +123,7 @@ const char *gc_ts(__u64 ns, char *buf, size_t len)
 }
 
 /* ns as microseconds with 3 decimals */
-const char *gc_dur(__s64 ns, char *buf, size_t len)
+const char *gr_dur(__s64 ns, char *buf, size_t len)
 {
 	unsigned long long a = ns < 0 ? -(unsigned long long)ns : (unsigned long long)ns;
 
@@ -131,14 +132,14 @@ const char *gc_dur(__s64 ns, char *buf, size_t len)
 }
 
 /* [-]N[ns|us|ms|s] */
-int parse_offset(const char *s, __s64 *ns)
+int gr_parse_offset(const char *s, __s64 *ns)
 {
 	long long v;
 	bool neg = *s == '-';
 
 	if (*s == '-' || *s == '+')
 		s++;
-	if (parse_ns(s, &v))
+	if (gr_parse_ns(s, &v))
 		return -1;
 	*ns = neg ? -v : v;
 	return 0;
@@ -206,7 +207,7 @@ static const char *parse_stamp(const char *s, __u64 *ts)
  * Read one line into @l.  Returns: 1 with an event, 0 for a comment or a
  * blank line, -1 with the problem in @why.
  */
-static int parse_line(char *s, struct gc_line *l, char *why, size_t len)
+static int parse_line(char *s, struct gr_line *l, char *why, size_t len)
 {
 	bool have_pid = false, have_tid = false;
 	char *tok, *save = NULL, *eq;
@@ -283,7 +284,7 @@ bad:
 
 static int cmp_line(const void *a, const void *b)
 {
-	const struct gc_line *x = a, *y = b;
+	const struct gr_line *x = a, *y = b;
 
 	if (x->tid != y->tid)
 		return x->tid < y->tid ? -1 : 1;
@@ -292,13 +293,13 @@ static int cmp_line(const void *a, const void *b)
 	return x->line < y->line ? -1 : x->line > y->line;
 }
 
-static struct gc_ioctl *new_ioctl(struct gc_cpu *c, size_t *cap, const struct gc_line *l)
+static struct gr_ioctl *new_ioctl(struct gr_cpu *c, size_t *cap, const struct gr_line *l)
 {
-	struct gc_ioctl *io;
+	struct gr_ioctl *io;
 
 	if (c->nr == *cap) {
 		*cap = *cap ? 2 * *cap : 256;
-		c->io = xrealloc(c->io, *cap, sizeof(*c->io));
+		c->io = gr_realloc(c->io, *cap, sizeof(*c->io));
 	}
 	io = &c->io[c->nr++];
 	memset(io, 0, sizeof(*io));
@@ -311,13 +312,13 @@ static struct gc_ioctl *new_ioctl(struct gc_cpu *c, size_t *cap, const struct gc
 }
 
 /* Pair ENTER and EXIT lines per thread; the lines are sorted by tid, time. */
-static void pair(struct gc_cpu *c, const struct gc_line *l, size_t n)
+static void pair(struct gr_cpu *c, const struct gr_line *l, size_t n)
 {
-	struct gc_ioctl *open = NULL;
+	struct gr_ioctl *open = NULL;
 	size_t i, cap = 0;
 
 	for (i = 0; i < n; i++) {
-		struct gc_ioctl *io;
+		struct gr_ioctl *io;
 
 		if (i && l[i].tid != l[i - 1].tid) {
 			if (open)
@@ -359,15 +360,15 @@ static void pair(struct gc_cpu *c, const struct gc_line *l, size_t n)
 }
 
 /*
- * gc_cpu_load - read the output of grtrace-bpf-annotate
+ * gr_cpu_load - read the output of grtrace-bpf-annotate
  *
  * Bad lines are reported (file:line: problem) and skipped.  Returns: 0,
  * or -1 if the file cannot be read (printed).  A file without any event
  * line is reported, and loads as no ioctls.
  */
-int gc_cpu_load(struct gc_cpu *c, const char *path)
+int gr_cpu_load(struct gr_cpu *c, const char *path)
 {
-	struct gc_line *lines = NULL;
+	struct gr_line *lines = NULL;
 	size_t nr = 0, cap = 0, blen = 0, i;
 	unsigned int lineno = 0;
 	char *buf = NULL, why[128];
@@ -379,7 +380,7 @@ int gc_cpu_load(struct gc_cpu *c, const char *path)
 	c->path = path;
 	f = strcmp(path, "-") ? fopen(path, "r") : stdin;
 	if (!f) {
-		err_msg("%s: %s\n", path, strerror(errno));
+		gr_err_msg("%s: %s\n", path, strerror(errno));
 		return -1;
 	}
 	while ((got = getline(&buf, &blen, f)) >= 0) {
@@ -392,13 +393,13 @@ int gc_cpu_load(struct gc_cpu *c, const char *path)
 		} else {
 			if (nr == cap) {
 				cap = cap ? 2 * cap : 1024;
-				lines = xrealloc(lines, cap, sizeof(*lines));
+				lines = gr_realloc(lines, cap, sizeof(*lines));
 			}
 			ret = parse_line(buf, &lines[nr], why, sizeof(why));
 		}
 		if (ret < 0) {
 			if (c->bad++ < MAX_REPORTED)
-				err_msg("%s:%u: %s: line skipped\n", path, lineno, why);
+				gr_err_msg("%s:%u: %s: line skipped\n", path, lineno, why);
 			continue;
 		}
 		if (!ret)
@@ -411,26 +412,26 @@ int gc_cpu_load(struct gc_cpu *c, const char *path)
 		nr++;
 	}
 	if (ferror(f))
-		err_msg("%s:%u: read error: %s\n", path, lineno + 1, strerror(errno));
+		gr_err_msg("%s:%u: read error: %s\n", path, lineno + 1, strerror(errno));
 	if (f != stdin)
 		fclose(f);
 	free(buf);
 	if (c->bad > MAX_REPORTED)
-		err_msg("%s: %zu more bad lines skipped\n", path, c->bad - MAX_REPORTED);
+		gr_err_msg("%s: %zu more bad lines skipped\n", path, c->bad - MAX_REPORTED);
 	if (!nr)
-		err_msg("%s:%u: no IOCTL_ENTER or IOCTL_EXIT line in this file%s\n",
-			path, lineno ? lineno : 1, lineno ? "" : " (empty)");
+		gr_err_msg("%s:%u: no IOCTL_ENTER or IOCTL_EXIT line in this file%s\n",
+			   path, lineno ? lineno : 1, lineno ? "" : " (empty)");
 	c->lines = nr;
 	qsort(lines, nr, sizeof(*lines), cmp_line);
 	pair(c, lines, nr);
 	for (i = 0; i < nr; i++)
-		debug_msg("%s:%u: %s tid %u\n", path, lines[i].line,
-			  lines[i].exit ? "exit" : "enter", lines[i].tid);
+		gr_debug_msg("%s:%u: %s tid %u\n", path, lines[i].line,
+			     lines[i].exit ? "exit" : "enter", lines[i].tid);
 	free(lines);
 	return 0;
 }
 
-void gc_cpu_free(struct gc_cpu *c)
+void gr_cpu_free(struct gr_cpu *c)
 {
 	free(c->io);
 	memset(c, 0, sizeof(*c));
@@ -438,13 +439,13 @@ void gc_cpu_free(struct gc_cpu *c)
 
 /* ---- matching jobs with ioctls ---- */
 
-bool gc_job_seen(const struct gr_job *j, int type)
+bool gr_job_seen(const struct gr_job *j, int type)
 {
 	return j->seen & (1U << type);
 }
 
 /* A time of a job, on the CPU side's clock */
-__u64 gc_job_ts(const struct gc_input *in, const struct gr_job *j, int type)
+__u64 gr_corr_job_ts(const struct gr_corr *in, const struct gr_job *j, int type)
 {
 	__s64 t = (__s64)j->ts[type] + in->offset;
 
@@ -452,7 +453,7 @@ __u64 gc_job_ts(const struct gc_input *in, const struct gr_job *j, int type)
 }
 
 /* End of the window of an ioctl: its exit, or the next ioctl of the thread */
-static __u64 window_end(const struct gc_cpu *c, size_t i)
+static __u64 window_end(const struct gr_cpu *c, size_t i)
 {
 	if (c->io[i].have_exit)
 		return c->io[i].exit;
@@ -461,7 +462,7 @@ static __u64 window_end(const struct gc_cpu *c, size_t i)
 	return ULLONG_MAX;
 }
 
-static enum gc_why find_ioctl(const struct gc_cpu *c, __u32 tid, __u64 t, long *found)
+static enum gr_why find_ioctl(const struct gr_cpu *c, __u32 tid, __u64 t, long *found)
 {
 	size_t lo = 0, hi = c->nr, mid;
 
@@ -476,74 +477,74 @@ static enum gc_why find_ioctl(const struct gc_cpu *c, __u32 tid, __u64 t, long *
 	}
 	if (lo && c->io[lo - 1].tid == tid && t <= window_end(c, lo - 1)) {
 		*found = lo - 1;
-		return GC_MATCHED;
+		return GR_MATCHED;
 	}
 	if ((lo && c->io[lo - 1].tid == tid) || (lo < c->nr && c->io[lo].tid == tid))
-		return GC_OUTSIDE;
-	return GC_NO_THREAD;
+		return GR_OUTSIDE;
+	return GR_NO_THREAD;
 }
 
-static void match_job(struct gc_input *in, const struct gr_job *j, struct gc_match *m)
+static void match_job(struct gr_corr *in, const struct gr_job *j, struct gr_match *m)
 {
 	__u64 sub, start;
 	int from;
 
 	memset(m, 0, sizeof(*m));
 	m->io = -1;
-	from = gc_job_seen(j, GRTRACE_EV_START) ? GRTRACE_EV_START :
-	       gc_job_seen(j, GRTRACE_EV_COMMIT) ? GRTRACE_EV_COMMIT : -1;
+	from = gr_job_seen(j, GRTRACE_EV_START) ? GRTRACE_EV_START :
+	       gr_job_seen(j, GRTRACE_EV_COMMIT) ? GRTRACE_EV_COMMIT : -1;
 	m->by_commit = from == GRTRACE_EV_COMMIT;
-	if (from >= 0 && gc_job_seen(j, GRTRACE_EV_END)) {
-		start = gc_job_ts(in, j, from);
-		m->gap[GC_GAP_EXEC] = (__s64)(gc_job_ts(in, j, GRTRACE_EV_END) - start);
-		m->valid |= BIT(GC_GAP_EXEC);
+	if (from >= 0 && gr_job_seen(j, GRTRACE_EV_END)) {
+		start = gr_corr_job_ts(in, j, from);
+		m->gap[GR_GAP_EXEC] = (__s64)(gr_corr_job_ts(in, j, GRTRACE_EV_END) - start);
+		m->valid |= BIT(GR_GAP_EXEC);
 	}
-	if (!gc_job_seen(j, GRTRACE_EV_SUBMIT)) {
-		m->why = GC_NO_SUBMIT;
+	if (!gr_job_seen(j, GRTRACE_EV_SUBMIT)) {
+		m->why = GR_NO_SUBMIT;
 		return;
 	}
-	sub = gc_job_ts(in, j, GRTRACE_EV_SUBMIT);
+	sub = gr_corr_job_ts(in, j, GRTRACE_EV_SUBMIT);
 	if (from >= 0) {
-		m->gap[GC_GAP_QUEUE] = (__s64)(gc_job_ts(in, j, from) - sub);
-		m->valid |= BIT(GC_GAP_QUEUE);
+		m->gap[GR_GAP_QUEUE] = (__s64)(gr_corr_job_ts(in, j, from) - sub);
+		m->valid |= BIT(GR_GAP_QUEUE);
 	}
 	if (!j->pid) {
-		m->why = GC_NO_SUBMITTER;
+		m->why = GR_NO_SUBMITTER;
 		return;
 	}
 	m->why = find_ioctl(&in->cpu, j->pid, sub, &m->io);
 	if (m->io < 0)
 		return;
 	in->cpu.io[m->io].jobs++;
-	m->gap[GC_GAP_IOCTL] = (__s64)(sub - in->cpu.io[m->io].enter);
-	m->valid |= BIT(GC_GAP_IOCTL);
+	m->gap[GR_GAP_IOCTL] = (__s64)(sub - in->cpu.io[m->io].enter);
+	m->valid |= BIT(GR_GAP_IOCTL);
 	if (in->cpu.io[m->io].have_exit) {
-		m->gap[GC_GAP_RETURN] = (__s64)(in->cpu.io[m->io].exit - sub);
-		m->valid |= BIT(GC_GAP_RETURN);
+		m->gap[GR_GAP_RETURN] = (__s64)(in->cpu.io[m->io].exit - sub);
+		m->valid |= BIT(GR_GAP_RETURN);
 	}
 }
 
 /*
- * gc_input_load - a recording, and the annotator's output if @cpu
+ * gr_corr_load - a recording, and the annotator's output if @cpu
  * @offset: ns added to every time of the recording
  *
  * Returns: 0, or -1 with the problem printed.
  */
-int gc_input_load(struct gc_input *in, const char *gpu, const char *cpu, __s64 offset)
+int gr_corr_load(struct gr_corr *in, const char *gpu, const char *cpu, __s64 offset)
 {
 	size_t i;
 
 	memset(in, 0, sizeof(*in));
 	in->offset = offset;
 	if (cpu) {
-		if (gc_cpu_load(&in->cpu, cpu))
+		if (gr_cpu_load(&in->cpu, cpu))
 			return -1;
 		in->have_cpu = true;
 	}
-	if (gr_trace_load(&in->t, gpu))
+	if (gr_input_load(&in->t, gpu))
 		return -1;
 	gr_jobs_build(&in->jobs, &in->t);
-	in->m = xzalloc((in->jobs.nr + 1) * sizeof(*in->m));
+	in->m = gr_zalloc((in->jobs.nr + 1) * sizeof(*in->m));
 	for (i = 0; i < in->jobs.nr; i++) {
 		match_job(in, &in->jobs.job[i], &in->m[i]);
 		in->nr_why[in->m[i].why]++;
@@ -551,22 +552,22 @@ int gc_input_load(struct gc_input *in, const char *gpu, const char *cpu, __s64 o
 	if (in->have_cpu && in->cpu.nr &&
 	    ((__s64)in->t.first_ts + offset > (__s64)in->cpu.last_ts ||
 	     (__s64)in->t.last_ts + offset < (__s64)in->cpu.first_ts))
-		err_msg("%s and %s do not overlap in time: %s\n", cpu, gpu,
-			"not the same boot, or the clocks differ (see --clock-offset)");
+		gr_err_msg("%s and %s do not overlap in time: %s\n", cpu, gpu,
+			   "not the same boot, or the clocks differ (see --clock-offset)");
 	return 0;
 }
 
-void gc_input_free(struct gc_input *in)
+void gr_corr_free(struct gr_corr *in)
 {
 	gr_trace_free(&in->t);
 	gr_jobs_free(&in->jobs);
-	gc_cpu_free(&in->cpu);
+	gr_cpu_free(&in->cpu);
 	free(in->m);
 	memset(in, 0, sizeof(*in));
 }
 
 /* The output of merge and timeline: @path, or stdout for NULL or "-". */
-FILE *gc_output_open(const char *path)
+FILE *gr_output_open(const char *path)
 {
 	FILE *f;
 
@@ -574,21 +575,21 @@ FILE *gc_output_open(const char *path)
 		return stdout;
 	f = fopen(path, "w");
 	if (!f)
-		err_msg("%s: %s\n", path, strerror(errno));
+		gr_err_msg("%s: %s\n", path, strerror(errno));
 	return f;
 }
 
-/* Flush and close @f of gc_output_open(); -1 if a write failed. */
-int gc_output_close(FILE *f, const char *path)
+/* Flush and close @f of gr_output_open(); -1 if a write failed. */
+int gr_output_close(FILE *f, const char *path)
 {
 	int ret = 0;
 
 	if (fflush(f) || ferror(f)) {
-		err_msg("%s: %s\n", path ? path : "stdout", strerror(errno));
+		gr_err_msg("%s: %s\n", path ? path : "stdout", strerror(errno));
 		ret = -1;
 	}
 	if (f != stdout && fclose(f) && !ret) {
-		err_msg("%s: %s\n", path, strerror(errno));
+		gr_err_msg("%s: %s\n", path, strerror(errno));
 		ret = -1;
 	}
 	return ret;

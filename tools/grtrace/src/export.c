@@ -20,8 +20,8 @@
 
 #include "commands.h"
 #include "export.h"
+#include "input.h"
 #include "jobs.h"
-#include "stream.h"
 #include "utils.h"
 
 static void export_usage(const char *err)
@@ -48,10 +48,10 @@ static void export_usage(const char *err)
 		NULL,
 	};
 
-	print_usage(msg, err);
+	gr_print_usage(msg, err);
 }
 
-static void export_parse_args(int argc, char *argv[], struct export_params *p)
+static void export_parse_args(int argc, char *argv[], struct gr_export_params *p)
 {
 	static const struct option opts[] = {
 		{ "chrome",	required_argument,	NULL, 'c' },
@@ -76,13 +76,13 @@ static void export_parse_args(int argc, char *argv[], struct export_params *p)
 			p->input = optarg;
 			break;
 		case 'D':
-			config_debug = 1;
+			gr_debug = 1;
 			break;
 		case 'h':
 			export_usage(NULL);
 			break;
 		default:
-			export_usage(invalid_option(argv));
+			export_usage(gr_invalid_option(argv));
 		}
 	}
 	if (optind < argc)
@@ -96,7 +96,7 @@ static void export_parse_args(int argc, char *argv[], struct export_params *p)
 
 /* ---- tracks ---- */
 
-static int dev_pid(struct exporter *ex, __u32 ring)
+static int dev_pid(struct gr_exporter *ex, __u32 ring)
 {
 	const struct gr_ring *r = gr_ring(&ex->t, ring);
 	const char *dev = r->known ? r->dev : "unknown device";
@@ -105,25 +105,25 @@ static int dev_pid(struct exporter *ex, __u32 ring)
 	for (i = 0; i < ex->nr_devs; i++)
 		if (!strcmp(ex->devs[i], dev))
 			return i + 1;
-	ex->devs = xrealloc(ex->devs, ex->nr_devs + 1, sizeof(*ex->devs));
-	ex->devs[ex->nr_devs++] = xstrdup(dev);
+	ex->devs = gr_realloc(ex->devs, ex->nr_devs + 1, sizeof(*ex->devs));
+	ex->devs[ex->nr_devs++] = gr_strdup(dev);
 	return ex->nr_devs;
 }
 
 static long tid_of(__u32 ring, int kind, int lane)
 {
-	return (long)ring * 1000 + kind * LANES + lane + 1;
+	return (long)ring * 1000 + kind * GR_LANES + lane + 1;
 }
 
-static void add_slice(struct exporter *ex, size_t job, int kind, __u64 start, __u64 end)
+static void add_slice(struct gr_exporter *ex, size_t job, int kind, __u64 start, __u64 end)
 {
-	struct slice *s;
+	struct gr_slice *s;
 
 	if (end < start)
 		return;
 	if (ex->nr_sl == ex->cap_sl) {
 		ex->cap_sl = ex->cap_sl ? 2 * ex->cap_sl : 1024;
-		ex->sl = xrealloc(ex->sl, ex->cap_sl, sizeof(*ex->sl));
+		ex->sl = gr_realloc(ex->sl, ex->cap_sl, sizeof(*ex->sl));
 	}
 	s = &ex->sl[ex->nr_sl++];
 	s->job = job;
@@ -133,7 +133,7 @@ static void add_slice(struct exporter *ex, size_t job, int kind, __u64 start, __
 	s->end = end;
 }
 
-static void job_slices(struct exporter *ex, size_t i)
+static void job_slices(struct gr_exporter *ex, size_t i)
 {
 	const struct gr_job *j = &ex->jobs.job[i];
 	int from = j->seen & (1U << GRTRACE_EV_COMMIT) ? GRTRACE_EV_COMMIT : GRTRACE_EV_SUBMIT;
@@ -141,19 +141,19 @@ static void job_slices(struct exporter *ex, size_t i)
 
 	if (j->seen & (1U << GRTRACE_EV_START)) {
 		if (has_from)
-			add_slice(ex, i, QUEUE, j->ts[from], j->ts[GRTRACE_EV_START]);
+			add_slice(ex, i, GR_QUEUE, j->ts[from], j->ts[GRTRACE_EV_START]);
 		if (j->seen & (1U << GRTRACE_EV_END))
-			add_slice(ex, i, EXEC, j->ts[GRTRACE_EV_START], j->ts[GRTRACE_EV_END]);
+			add_slice(ex, i, GR_EXEC, j->ts[GRTRACE_EV_START], j->ts[GRTRACE_EV_END]);
 	} else if (has_from && j->seen & (1U << GRTRACE_EV_END)) {
-		add_slice(ex, i, EXEC, j->ts[from], j->ts[GRTRACE_EV_END]);
+		add_slice(ex, i, GR_EXEC, j->ts[from], j->ts[GRTRACE_EV_END]);
 	} else if (has_from && j->seen & (1U << GRTRACE_EV_COMPLETE)) {
-		add_slice(ex, i, EXEC, j->ts[from], j->ts[GRTRACE_EV_COMPLETE]);
+		add_slice(ex, i, GR_EXEC, j->ts[from], j->ts[GRTRACE_EV_COMPLETE]);
 	}
 }
 
 static int cmp_slice(const void *a, const void *b)
 {
-	const struct slice *x = a, *y = b;
+	const struct gr_slice *x = a, *y = b;
 
 	if (x->ring != y->ring)
 		return x->ring < y->ring ? -1 : 1;
@@ -165,24 +165,24 @@ static int cmp_slice(const void *a, const void *b)
 }
 
 /* Put every slice on the first track of its ring and kind where it fits. */
-static void assign_lanes(struct exporter *ex)
+static void assign_lanes(struct gr_exporter *ex)
 {
-	__u64 lane_end[LANES];
+	__u64 lane_end[GR_LANES];
 	size_t i, a;
 	int k, nr = 0;
 
 	qsort(ex->sl, ex->nr_sl, sizeof(*ex->sl), cmp_slice);
 	for (i = 0; i < ex->nr_sl; i++) {
-		struct slice *s = &ex->sl[i];
+		struct gr_slice *s = &ex->sl[i];
 
 		a = i ? i - 1 : 0;
 		if (!i || s->ring != ex->sl[a].ring || s->kind != ex->sl[a].kind)
 			nr = 0;
 		for (k = 0; k < nr && lane_end[k] > s->start; k++)
 			;
-		if (k == LANES)
-			k = LANES - 1;
-		if (k == nr && nr < LANES)
+		if (k == GR_LANES)
+			k = GR_LANES - 1;
+		if (k == nr && nr < GR_LANES)
 			nr++;
 		lane_end[k] = s->end;
 		s->lane = k;
@@ -192,7 +192,7 @@ static void assign_lanes(struct exporter *ex)
 
 /* ---- output ---- */
 
-static void ev_begin(struct exporter *ex)
+static void ev_begin(struct gr_exporter *ex)
 {
 	fputs(ex->events++ ? ",\n" : "\n", ex->f);
 }
@@ -204,12 +204,12 @@ static void us(FILE *f, const char *key, long long ns)
 		(ns < 0 ? -ns : ns) / 1000, (ns < 0 ? -ns : ns) % 1000);
 }
 
-static void ts_us(FILE *f, const struct exporter *ex, __u64 ts)
+static void ts_us(FILE *f, const struct gr_exporter *ex, __u64 ts)
 {
 	us(f, "ts", (long long)(ts - ex->t.start_ts));
 }
 
-static void meta(struct exporter *ex, const char *what, int pid, long tid,
+static void meta(struct gr_exporter *ex, const char *what, int pid, long tid,
 		 const char *name, long sort)
 {
 	ev_begin(ex);
@@ -217,7 +217,7 @@ static void meta(struct exporter *ex, const char *what, int pid, long tid,
 	if (tid)
 		fprintf(ex->f, ", \"tid\": %ld", tid);
 	fputs(", \"args\": {\"name\": ", ex->f);
-	json_str(ex->f, name);
+	gr_json_str(ex->f, name);
 	fputs("}}", ex->f);
 	ev_begin(ex);
 	fprintf(ex->f, "{\"ph\": \"M\", \"name\": \"%s_sort_index\", \"pid\": %d", what, pid);
@@ -226,7 +226,7 @@ static void meta(struct exporter *ex, const char *what, int pid, long tid,
 	fprintf(ex->f, ", \"args\": {\"sort_index\": %ld}}", sort);
 }
 
-static void track_name(struct exporter *ex, __u32 ring, int kind, int lane)
+static void track_name(struct gr_exporter *ex, __u32 ring, int kind, int lane)
 {
 	const struct gr_ring *r = gr_ring(&ex->t, ring);
 	long tid = tid_of(ring, kind, lane);
@@ -236,14 +236,14 @@ static void track_name(struct exporter *ex, __u32 ring, int kind, int lane)
 	for (i = 0; i < ex->nr_tids; i++)
 		if (ex->tids[i] == tid)
 			return;
-	ex->tids = xrealloc(ex->tids, ex->nr_tids + 1, sizeof(*ex->tids));
+	ex->tids = gr_realloc(ex->tids, ex->nr_tids + 1, sizeof(*ex->tids));
 	ex->tids[ex->nr_tids++] = tid;
 	if (r->known)
 		snprintf(name, sizeof(name), "%s", r->name);
 	else
 		snprintf(name, sizeof(name), "ring%u", ring);
 	snprintf(name + strlen(name), sizeof(name) - strlen(name), "%s (%s)",
-		 kind == QUEUE ? " queue" : "", gr_engine_name(r->engine));
+		 kind == GR_QUEUE ? " queue" : "", gr_engine_name(r->engine));
 	if (lane)
 		snprintf(name + strlen(name), sizeof(name) - strlen(name), " #%d",
 			 lane + 1);
@@ -251,19 +251,19 @@ static void track_name(struct exporter *ex, __u32 ring, int kind, int lane)
 }
 
 /* A track for every ring with events, more for overlapping phases. */
-static void track_names(struct exporter *ex)
+static void track_names(struct gr_exporter *ex)
 {
 	size_t i;
 	__u32 id;
 
 	for (id = 0; id < ex->t.nr_rings; id++)
 		if (ex->t.rings[id].used)
-			track_name(ex, id, EXEC, 0);
+			track_name(ex, id, GR_EXEC, 0);
 	for (i = 0; i < ex->nr_sl; i++)
 		track_name(ex, ex->sl[i].ring, ex->sl[i].kind, ex->sl[i].lane);
 }
 
-static void slice_event(struct exporter *ex, const struct slice *s)
+static void slice_event(struct gr_exporter *ex, const struct gr_slice *s)
 {
 	const struct gr_job *j = &ex->jobs.job[s->job];
 	char buf[128];
@@ -271,10 +271,10 @@ static void slice_event(struct exporter *ex, const struct slice *s)
 	ev_begin(ex);
 	fputs("{\"ph\": \"X\", \"name\": ", ex->f);
 	snprintf(buf, sizeof(buf), "%s%s", j->comm[0] ? j->comm : "job",
-		 s->kind == QUEUE ? " (queue)" : "");
-	json_str(ex->f, buf);
+		 s->kind == GR_QUEUE ? " (queue)" : "");
+	gr_json_str(ex->f, buf);
 	fprintf(ex->f, ", \"cat\": \"%s\", \"pid\": %d, \"tid\": %ld, ",
-		s->kind == QUEUE ? "queue" : "exec", dev_pid(ex, s->ring),
+		s->kind == GR_QUEUE ? "queue" : "exec", dev_pid(ex, s->ring),
 		tid_of(s->ring, s->kind, s->lane));
 	ts_us(ex->f, ex, s->start);
 	fputs(", ", ex->f);
@@ -283,17 +283,17 @@ static void slice_event(struct exporter *ex, const struct slice *s)
 		(unsigned long long)j->fctx, (unsigned long long)j->fseq,
 		(unsigned long long)j->ctx_id);
 	fprintf(ex->f, "\"pid\": %u, \"tgid\": %u, \"status\": ", j->pid, j->tgid);
-	json_str(ex->f, gr_job_status(j, buf, sizeof(buf)));
+	gr_json_str(ex->f, gr_job_status(j, buf, sizeof(buf)));
 	gr_job_labels(j, buf, sizeof(buf));
 	fputs(", \"labels\": ", ex->f);
-	json_str(ex->f, buf);
+	gr_json_str(ex->f, buf);
 	fputs("}}", ex->f);
 }
 
-static void flow_end(struct exporter *ex, const char *ph, long si, __u64 ts,
+static void flow_end(struct gr_exporter *ex, const char *ph, long si, __u64 ts,
 		     unsigned long id)
 {
-	const struct slice *s = &ex->sl[si];
+	const struct gr_slice *s = &ex->sl[si];
 
 	ev_begin(ex);
 	fprintf(ex->f, "{\"ph\": \"%s\", \"name\": \"dependency\", \"cat\": \"dep\", ", ph);
@@ -303,7 +303,7 @@ static void flow_end(struct exporter *ex, const char *ph, long si, __u64 ts,
 	fputs(*ph == 'f' ? ", \"bp\": \"e\"}" : "}", ex->f);
 }
 
-static __u64 clamp_ts(__u64 ts, const struct slice *s)
+static __u64 clamp_ts(__u64 ts, const struct gr_slice *s)
 {
 	return ts < s->start ? s->start : ts > s->end ? s->end : ts;
 }
@@ -312,10 +312,10 @@ static __u64 clamp_ts(__u64 ts, const struct slice *s)
  * An arrow for each dependency: from the end of the job waited for to the
  * end of the wait (or the start) in the waiting job.
  */
-static void flows(struct exporter *ex)
+static void flows(struct gr_exporter *ex)
 {
 	unsigned long id = 0;
-	const struct slice *a;
+	const struct gr_slice *a;
 	long from, to;
 	__u64 ts;
 	size_t i;
@@ -325,12 +325,12 @@ static void flows(struct exporter *ex)
 
 		if (d->dep < 0)
 			continue;
-		from = ex->job_sl[2 * d->dep + EXEC];
+		from = ex->job_sl[2 * d->dep + GR_EXEC];
 		if (from < 0)
-			from = ex->job_sl[2 * d->dep + QUEUE];
-		to = ex->job_sl[2 * d->waiter + QUEUE];
+			from = ex->job_sl[2 * d->dep + GR_QUEUE];
+		to = ex->job_sl[2 * d->waiter + GR_QUEUE];
 		if (to < 0)
-			to = ex->job_sl[2 * d->waiter + EXEC];
+			to = ex->job_sl[2 * d->waiter + GR_EXEC];
 		if (from < 0 || to < 0)
 			continue;
 		a = &ex->sl[from];
@@ -341,7 +341,7 @@ static void flows(struct exporter *ex)
 }
 
 /* Errors and preemptions, on the ring's first track. */
-static void instants(struct exporter *ex)
+static void instants(struct gr_exporter *ex)
 {
 	static const char * const codes[] = { "error", "timeout", "reset" };
 	char name[96];
@@ -364,15 +364,15 @@ static void instants(struct exporter *ex)
 			continue;
 		ev_begin(ex);
 		fputs("{\"ph\": \"i\", \"s\": \"t\", \"name\": ", ex->f);
-		json_str(ex->f, name);
+		gr_json_str(ex->f, name);
 		fprintf(ex->f, ", \"pid\": %d, \"tid\": %ld, ", dev_pid(ex, p->ring_id),
-			tid_of(p->ring_id, EXEC, 0));
+			tid_of(p->ring_id, GR_EXEC, 0));
 		ts_us(ex->f, ex, ev->ts);
 		fputc('}', ex->f);
 	}
 }
 
-static void write_trace(struct exporter *ex)
+static void write_trace(struct gr_exporter *ex)
 {
 	char sid[32] = "";
 	size_t i;
@@ -382,9 +382,9 @@ static void write_trace(struct exporter *ex)
 	fputs("\"otherData\": {\"tool\": \"grtrace\", \"session_id\": ", ex->f);
 	if (ex->t.have_info)
 		snprintf(sid, sizeof(sid), "%016llx", (unsigned long long)ex->t.info.session_id);
-	json_str(ex->f, sid);
+	gr_json_str(ex->f, sid);
 	fputs(", \"input\": ", ex->f);
-	json_str(ex->f, ex->t.input);
+	gr_json_str(ex->f, ex->t.input);
 	fputs("},\n\"traceEvents\": [", ex->f);
 	for (i = 0; i < ex->t.nr_rings; i++)
 		if (ex->t.rings[i].used)
@@ -399,44 +399,44 @@ static void write_trace(struct exporter *ex)
 	fputs("\n]}\n", ex->f);
 }
 
-static int open_out(struct exporter *ex, const char *path)
+static int open_out(struct gr_exporter *ex, const char *path)
 {
 	ex->f = strcmp(path, "-") ? fopen(path, "w") : stdout;
 	if (!ex->f) {
-		err_msg("%s: %s\n", path, strerror(errno));
+		gr_err_msg("%s: %s\n", path, strerror(errno));
 		return -1;
 	}
 	return 0;
 }
 
-static int close_out(struct exporter *ex, const char *path)
+static int close_out(struct gr_exporter *ex, const char *path)
 {
 	int ret = ferror(ex->f);
 
 	ret |= ex->f == stdout ? fflush(ex->f) : fclose(ex->f);
 	if (ret)
-		err_msg("%s: write error\n", path);
+		gr_err_msg("%s: write error\n", path);
 	return ret ? -1 : 0;
 }
 
-int export_main(int argc, char *argv[])
+int gr_export_main(int argc, char *argv[])
 {
-	struct export_params p;
-	struct exporter ex = { 0 };
+	struct gr_export_params p;
+	struct gr_exporter ex = { 0 };
 	int d, ret = EXIT_FAILURE;
 	size_t i;
 
 	export_parse_args(argc, argv, &p);
-	if (gr_trace_load(&ex.t, p.input))
+	if (gr_input_load(&ex.t, p.input))
 		goto out;
 	gr_jobs_build(&ex.jobs, &ex.t);
-	ex.job_sl = xzalloc((2 * ex.jobs.nr + 1) * sizeof(*ex.job_sl));
+	ex.job_sl = gr_zalloc((2 * ex.jobs.nr + 1) * sizeof(*ex.job_sl));
 	for (i = 0; i < 2 * ex.jobs.nr; i++)
 		ex.job_sl[i] = -1;
 	for (i = 0; i < ex.jobs.nr; i++)
 		job_slices(&ex, i);
 	assign_lanes(&ex);
-	if (p.kernelshark && export_kernelshark(&ex, p.kernelshark))
+	if (p.kernelshark && gr_export_kernelshark(&ex, p.kernelshark))
 		goto out;
 	if (p.chrome) {
 		if (open_out(&ex, p.chrome))

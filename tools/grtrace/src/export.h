@@ -8,21 +8,21 @@
 
 #include <stdio.h>
 
+#include "events.h"
 #include "jobs.h"
-#include "stream.h"
 
-#define LANES		500	/* tid = ring * 1000 + kind * LANES + lane + 1 */
+#define GR_LANES	500	/* tid = ring * 1000 + kind * GR_LANES + lane + 1 */
 
-enum { EXEC, QUEUE };
+enum { GR_EXEC, GR_QUEUE };
 
-struct export_params {
+struct gr_export_params {
 	const char *input;
 	const char *chrome;
 	const char *kernelshark;
 };
 
 /* One phase of a job on a track: kind and lane (of the ring) */
-struct slice {
+struct gr_slice {
 	size_t job;
 	__u32 ring;
 	int kind;
@@ -31,21 +31,21 @@ struct slice {
 	int lane;
 };
 
-struct exporter {
+struct gr_exporter {
 	struct gr_trace t;
 	struct gr_jobs jobs;
-	struct slice *sl;	/* by ring, kind, start */
+	struct gr_slice *sl;	/* by ring, kind, start */
 	size_t nr_sl;
 	size_t cap_sl;
 	long *tids;		/* tracks named so far */
 	size_t nr_tids;
-	long *job_sl;		/* per job: [EXEC], [QUEUE] slice index or -1 */
+	long *job_sl;		/* per job: [GR_EXEC], [GR_QUEUE] slice index or -1 */
 	char **devs;		/* pid - 1 -> device name */
 	int nr_devs;
 	FILE *f;
 	size_t events;
 };
 
-int export_kernelshark(struct exporter *ex, const char *path);
+int gr_export_kernelshark(struct gr_exporter *ex, const char *path);
 
 #endif /* __GRTRACE_EXPORT_H */

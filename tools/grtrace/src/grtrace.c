@@ -14,47 +14,16 @@ static const struct {
 	const char *name;
 	int (*main)(int argc, char *argv[]);
 } commands[] = {
-	{ "start",	start_main },
-	{ "stop",	stop_main },
-	{ "status",	status_main },
-	{ "config",	config_main },
-	{ "record",	record_main },
-	{ "report",	report_main },
-	{ "export",	export_main },
-	{ "merge",	merge_main },
-	{ "timeline",	timeline_main },
+	{ "start",	gr_start_main },
+	{ "stop",	gr_stop_main },
+	{ "status",	gr_status_main },
+	{ "config",	gr_config_main },
+	{ "record",	gr_record_main },
+	{ "report",	gr_report_main },
+	{ "export",	gr_export_main },
+	{ "merge",	gr_merge_main },
+	{ "timeline",	gr_timeline_main },
 };
-
-/*
- * print_usage - print a usage text and exit
- * @msg: NULL terminated lines
- * @err: what was wrong, or NULL for --help
- *
- * With @err, print to stderr and exit with failure, else to stdout with
- * success.
- */
-void print_usage(const char * const *msg, const char *err)
-{
-	FILE *f = err ? stderr : stdout;
-	int i;
-
-	if (err)
-		fprintf(stderr, "grtrace: %s\n", err);
-	fprintf(f, "grtrace version %s", VERSION);
-	for (i = 0; msg[i]; i++)
-		fprintf(f, "%s\n", msg[i]);
-	exit(err ? EXIT_FAILURE : EXIT_SUCCESS);
-}
-
-/* The message for the option getopt() just refused. */
-const char *invalid_option(char *argv[])
-{
-	static char buf[96];
-
-	snprintf(buf, sizeof(buf), "invalid or incomplete option '%.64s'",
-		 optind > 0 ? argv[optind - 1] : "?");
-	return buf;
-}
 
 static void grtrace_usage(const char *err)
 {
@@ -77,7 +46,7 @@ static void grtrace_usage(const char *err)
 		NULL,
 	};
 
-	print_usage(msg, err);
+	gr_print_usage(msg, err);
 }
 
 int main(int argc, char *argv[])

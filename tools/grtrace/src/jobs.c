@@ -64,7 +64,7 @@ static long new_job(struct gr_jobs *jobs, const struct gr_event *ev)
 
 	if (jobs->nr == jobs->cap) {
 		jobs->cap = jobs->cap ? 2 * jobs->cap : 1024;
-		jobs->job = xrealloc(jobs->job, jobs->cap, sizeof(*j));
+		jobs->job = gr_realloc(jobs->job, jobs->cap, sizeof(*j));
 	}
 	j = &jobs->job[jobs->nr];
 	memset(j, 0, sizeof(*j));
@@ -108,7 +108,7 @@ static void dep_enter(struct gr_jobs *jobs, long waiter, const struct gr_event *
 
 	if (jobs->nr_dep == jobs->cap_dep) {
 		jobs->cap_dep = jobs->cap_dep ? 2 * jobs->cap_dep : 256;
-		jobs->dep = xrealloc(jobs->dep, jobs->cap_dep, sizeof(*d));
+		jobs->dep = gr_realloc(jobs->dep, jobs->cap_dep, sizeof(*d));
 	}
 	d = &jobs->dep[jobs->nr_dep];
 	memset(d, 0, sizeof(*d));
@@ -244,7 +244,7 @@ static int cmp_lv(const void *a, const void *b)
 /* Label the jobs whose @metric is above the threshold of their ring. */
 static void label_outliers(struct gr_jobs *jobs, int metric, __u32 label, __s64 fixed)
 {
-	struct lv *lv = xzalloc((jobs->nr + 1) * sizeof(*lv));
+	struct lv *lv = gr_zalloc((jobs->nr + 1) * sizeof(*lv));
 	size_t n = 0, a, b, k;
 	__s64 thresh;
 
@@ -300,7 +300,7 @@ void gr_jobs_build(struct gr_jobs *jobs, const struct gr_trace *t)
 	jobs->hash_size = 1024;
 	while (jobs->hash_size < t->nr_ev / 2)
 		jobs->hash_size *= 2;
-	jobs->hash = xzalloc(jobs->hash_size * sizeof(*jobs->hash));
+	jobs->hash = gr_zalloc(jobs->hash_size * sizeof(*jobs->hash));
 
 	for (i = 0; i < t->nr_ev; i++)
 		if (t->ev[i].type < GRTRACE_EV_NR)

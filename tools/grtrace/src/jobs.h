@@ -5,7 +5,7 @@
 #ifndef __GRTRACE_JOBS_H
 #define __GRTRACE_JOBS_H
 
-#include "stream.h"
+#include "events.h"
 #include "utils.h"
 
 /* Derived per-job times, ns */

@@ -218,7 +218,7 @@ static void page_new(struct ks_cpu *c, __u64 ts)
 {
 	unsigned char *p;
 
-	c->buf = xrealloc(c->buf, (c->pages + 1) * KS_PAGE, 1);
+	c->buf = gr_realloc(c->buf, (c->pages + 1) * KS_PAGE, 1);
 	p = c->buf + c->pages++ * KS_PAGE;
 	memset(p, 0, KS_PAGE);
 	memcpy(p, &ts, sizeof(ts));
@@ -259,7 +259,7 @@ static void put_event(struct ks_cpu *c, __u64 ts, const void *data, size_t len)
 }
 
 /* The task name of a job: its fence "context:seqno" */
-static void job_comm(const struct exporter *ex, size_t job, char *buf, size_t len)
+static void job_comm(const struct gr_exporter *ex, size_t job, char *buf, size_t len)
 {
 	const struct gr_job *j = &ex->jobs.job[job];
 
@@ -267,16 +267,16 @@ static void job_comm(const struct exporter *ex, size_t job, char *buf, size_t le
 		 (unsigned long long)j->fseq);
 }
 
-static int slice_phase(const struct exporter *ex, const struct slice *s)
+static int slice_phase(const struct gr_exporter *ex, const struct gr_slice *s)
 {
 	const struct gr_job *j = &ex->jobs.job[s->job];
 
-	if (s->kind == QUEUE)
+	if (s->kind == GR_QUEUE)
 		return PH_QUEUE;
 	return j->seen & (1U << GRTRACE_EV_START) ? PH_EXEC : PH_FLIGHT;
 }
 
-static void lane_name(const struct exporter *ex, const struct ks_cpu *c,
+static void lane_name(const struct gr_exporter *ex, const struct ks_cpu *c,
 		      char *buf, size_t len)
 {
 	const struct gr_ring *r = gr_ring(&ex->t, c->ring);
@@ -284,7 +284,7 @@ static void lane_name(const struct exporter *ex, const struct ks_cpu *c,
 
 	gr_ring_label(&ex->t, c->ring, label, sizeof(label));
 	snprintf(buf, len, "%s %s %s", label, gr_engine_name(r->engine),
-		 c->kind == QUEUE ? "queue" : phase_names[c->phase]);
+		 c->kind == GR_QUEUE ? "queue" : phase_names[c->phase]);
 	if (c->lane)
 		snprintf(buf + strlen(buf), len - strlen(buf), " #%d", c->lane + 1);
 }
@@ -296,11 +296,11 @@ static int cmp_cpu(const void *a, const void *b)
 	if (x->ring != y->ring)
 		return x->ring < y->ring ? -1 : 1;
 	if (x->kind != y->kind)
-		return x->kind == QUEUE ? -1 : 1;
+		return x->kind == GR_QUEUE ? -1 : 1;
 	return x->lane - y->lane;
 }
 
-static int find_cpu(const struct ks_file *f, const struct slice *s)
+static int find_cpu(const struct ks_file *f, const struct gr_slice *s)
 {
 	int k;
 
@@ -312,17 +312,17 @@ static int find_cpu(const struct ks_file *f, const struct slice *s)
 }
 
 /* One CPU per (ring, kind, lane): by ring, its queue lanes first. */
-static void make_cpus(struct exporter *ex, struct ks_file *f)
+static void make_cpus(struct gr_exporter *ex, struct ks_file *f)
 {
 	size_t i;
 	int k;
 
 	for (i = 0; i < ex->nr_sl; i++) {
-		const struct slice *s = &ex->sl[i];
+		const struct gr_slice *s = &ex->sl[i];
 
 		if (find_cpu(f, s) >= 0)
 			continue;
-		f->cpu = xrealloc(f->cpu, f->nr_cpu + 1, sizeof(*f->cpu));
+		f->cpu = gr_realloc(f->cpu, f->nr_cpu + 1, sizeof(*f->cpu));
 		k = f->nr_cpu++;
 		memset(&f->cpu[k], 0, sizeof(f->cpu[k]));
 		f->cpu[k].ring = s->ring;
@@ -331,12 +331,12 @@ static void make_cpus(struct exporter *ex, struct ks_file *f)
 		f->cpu[k].phase = slice_phase(ex, s);
 	}
 	qsort(f->cpu, f->nr_cpu, sizeof(*f->cpu), cmp_cpu);
-	f->cpu_of = xzalloc((ex->nr_sl + 1) * sizeof(*f->cpu_of));
+	f->cpu_of = gr_zalloc((ex->nr_sl + 1) * sizeof(*f->cpu_of));
 	for (i = 0; i < ex->nr_sl; i++)
 		f->cpu_of[i] = find_cpu(f, &ex->sl[i]);
 }
 
-static void lane_events(struct exporter *ex, struct ks_file *f, __u64 t0)
+static void lane_events(struct gr_exporter *ex, struct ks_file *f, __u64 t0)
 {
 	struct ks_lane ev;
 	int k;
@@ -346,13 +346,13 @@ static void lane_events(struct exporter *ex, struct ks_file *f, __u64 t0)
 		ev.type = ID_LANE;
 		lane_name(ex, &f->cpu[k], ev.name, sizeof(ev.name));
 		ev.ring_id = f->cpu[k].ring;
-		ev.phase = f->cpu[k].kind == QUEUE ? PH_QUEUE : f->cpu[k].phase;
+		ev.phase = f->cpu[k].kind == GR_QUEUE ? PH_QUEUE : f->cpu[k].phase;
 		ev.lane = f->cpu[k].lane;
 		put_event(&f->cpu[k], t0, &ev, sizeof(ev));
 	}
 }
 
-static void box(struct exporter *ex, struct ks_cpu *c, const struct slice *s)
+static void box(struct gr_exporter *ex, struct ks_cpu *c, const struct gr_slice *s)
 {
 	const struct gr_job *j = &ex->jobs.job[s->job];
 	const struct gr_ring *r = gr_ring(&ex->t, s->ring);
@@ -452,7 +452,7 @@ static void w_pieces64(FILE *f, const char * const *pieces)
 		fwrite(*p, 1, strlen(*p), f);
 }
 
-static char *cmdlines(const struct exporter *ex)
+static char *cmdlines(const struct gr_exporter *ex)
 {
 	char *buf = NULL, comm[64];
 	size_t len = 0, i;
@@ -468,7 +468,7 @@ static char *cmdlines(const struct exporter *ex)
 	return buf;
 }
 
-static int write_file(struct exporter *ex, struct ks_file *ks, FILE *f)
+static int write_file(struct gr_exporter *ex, struct ks_file *ks, FILE *f)
 {
 	static const char * const *formats[] = { fmt_job, fmt_lane };
 	char *cmd = cmdlines(ex);
@@ -531,7 +531,7 @@ static int write_file(struct exporter *ex, struct ks_file *ks, FILE *f)
 	return 0;
 }
 
-static void summary(struct exporter *ex, struct ks_file *ks, FILE *out,
+static void summary(struct gr_exporter *ex, struct ks_file *ks, FILE *out,
 		    const char *path)
 {
 	char name[96];
@@ -546,11 +546,11 @@ static void summary(struct exporter *ex, struct ks_file *ks, FILE *out,
 }
 
 /*
- * export_kernelshark - write the jobs of @ex as KernelShark lanes to @path
+ * gr_export_kernelshark - write the jobs of @ex as KernelShark lanes to @path
  *
  * Returns: 0, or -1 with the problem printed.
  */
-int export_kernelshark(struct exporter *ex, const char *path)
+int gr_export_kernelshark(struct gr_exporter *ex, const char *path)
 {
 	struct ks_file ks = { 0 };
 	__u64 t0 = ~0ULL;
@@ -560,8 +560,8 @@ int export_kernelshark(struct exporter *ex, const char *path)
 	FILE *f;
 
 	if (!ex->nr_sl) {
-		err_msg("%s: no job with two of its stages recorded: no lanes to write\n",
-			ex->t.input);
+		gr_err_msg("%s: no job with two of its stages recorded: no lanes to write\n",
+			   ex->t.input);
 		return -1;
 	}
 	make_cpus(ex, &ks);
@@ -575,14 +575,14 @@ int export_kernelshark(struct exporter *ex, const char *path)
 	to_stdout = !strcmp(path, "-");
 	f = to_stdout ? stdout : fopen(path, "w");
 	if (!f) {
-		err_msg("%s: %s\n", path, strerror(errno));
+		gr_err_msg("%s: %s\n", path, strerror(errno));
 		goto out;
 	}
 	ret = write_file(ex, &ks, f);
 	if (ferror(f))
 		ret = -1;
 	if ((to_stdout ? fflush(f) : fclose(f)) || ret) {
-		err_msg("%s: write error\n", path);
+		gr_err_msg("%s: write error\n", path);
 		ret = -1;
 	}
 	if (!ret)

@@ -19,7 +19,7 @@ struct merge_params {
 	const char *cpu;
 	const char *output;
 	__s64 offset;
-	enum out_fmt fmt;
+	enum gr_fmt fmt;
 	bool stats_only;
 	bool jobs_only;
 };
@@ -63,7 +63,7 @@ static void merge_usage(const char *err)
 		NULL,
 	};
 
-	print_usage(msg, err);
+	gr_print_usage(msg, err);
 }
 
 static void merge_parse_args(int argc, char *argv[], struct merge_params *p)
@@ -95,7 +95,7 @@ static void merge_parse_args(int argc, char *argv[], struct merge_params *p)
 			p->gpu = optarg;
 			break;
 		case OPT_OFFSET:
-			if (parse_offset(optarg, &p->offset))
+			if (gr_parse_offset(optarg, &p->offset))
 				merge_usage("invalid --clock-offset: [-]N[ns|us|ms|s]");
 			break;
 		case 's':
@@ -105,27 +105,27 @@ static void merge_parse_args(int argc, char *argv[], struct merge_params *p)
 			p->jobs_only = true;
 			break;
 		case 'f':
-			if (parse_format(optarg, &p->fmt) || p->fmt == FMT_JSON)
+			if (gr_parse_format(optarg, &p->fmt) || p->fmt == GR_FMT_JSON)
 				merge_usage("invalid --format: text or csv");
 			break;
 		case 'o':
 			p->output = optarg;
 			break;
 		case 'D':
-			config_debug = 1;
+			gr_debug = 1;
 			break;
 		case 'h':
 			merge_usage(NULL);
 			break;
 		default:
-			merge_usage(invalid_option(argv));
+			merge_usage(gr_invalid_option(argv));
 		}
 	}
 	if (optind < argc)
 		merge_usage("unexpected argument");
 	if (!p->cpu)
 		merge_usage("-c/--cpu FILE (the annotator's output) is required");
-	if (p->stats_only && (p->jobs_only || p->fmt == FMT_CSV))
+	if (p->stats_only && (p->jobs_only || p->fmt == GR_FMT_CSV))
 		merge_usage("--stats-only goes with neither --jobs-only nor --format csv");
 }
 
@@ -142,15 +142,15 @@ static int cmp_mline(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-static void print_ioctl_line(FILE *f, const struct gc_ioctl *io, bool exit)
+static void print_ioctl_line(FILE *f, const struct gr_ioctl *io, bool exit)
 {
 	char ts[32], name[32];
 
 	fprintf(f, "[%s] CPU %-16s %s pid=%u tid=%u cmd=0x%08llx %s",
-		gc_ts(exit ? io->exit : io->enter, ts, sizeof(ts)),
+		gr_ts(exit ? io->exit : io->enter, ts, sizeof(ts)),
 		exit ? "IOCTL_EXIT" : "IOCTL_ENTER", io->comm[0] ? io->comm : "?",
 		io->pid, io->tid, (unsigned long long)io->cmd,
-		gc_ioctl_name(io->cmd, name, sizeof(name)));
+		gr_ioctl_name(io->cmd, name, sizeof(name)));
 	if (exit)
 		fprintf(f, " ret=%lld duration_ns=%llu", (long long)io->ret,
 			(unsigned long long)(io->exit - io->enter));
@@ -181,11 +181,11 @@ static int cmp_job_idx(const void *a, const void *b)
 }
 
 /* The job of every stage event, in t.ev order; -1 for other events */
-static long *event_jobs(const struct gc_input *in)
+static long *event_jobs(const struct gr_corr *in)
 {
 	const struct gr_jobs *jobs = &in->jobs;
-	long *of = xzalloc((in->t.nr_ev + 1) * sizeof(*of));
-	size_t *idx = xzalloc((jobs->nr + 1) * sizeof(*idx));
+	long *of = gr_zalloc((in->t.nr_ev + 1) * sizeof(*of));
+	size_t *idx = gr_zalloc((jobs->nr + 1) * sizeof(*idx));
 	size_t i, k, lo, hi, mid;
 
 	for (k = 0; k < jobs->nr; k++)
@@ -215,7 +215,7 @@ static long *event_jobs(const struct gc_input *in)
 			if (cmp_job_key(j, p->ring_id, p->fence_context, p->fence_seqno))
 				break;
 
-			if (gc_job_seen(j, ev->type) && j->ts[ev->type] == ev->ts) {
+			if (gr_job_seen(j, ev->type) && j->ts[ev->type] == ev->ts) {
 				of[i] = idx[k];
 				break;
 			}
@@ -225,10 +225,10 @@ static long *event_jobs(const struct gc_input *in)
 	return of;
 }
 
-static void print_gpu_line(FILE *f, const struct gc_input *in, const struct gr_event *ev,
+static void print_gpu_line(FILE *f, const struct gr_corr *in, const struct gr_event *ev,
 			   long job)
 {
-	const struct gc_match *m = job >= 0 ? &in->m[job] : NULL;
+	const struct gr_match *m = job >= 0 ? &in->m[job] : NULL;
 	const struct gr_job *j = job >= 0 ? &in->jobs.job[job] : NULL;
 	char ts[32], ring[80], d[32];
 	__s64 t = (__s64)ev->ts + in->offset;
@@ -239,7 +239,7 @@ static void print_gpu_line(FILE *f, const struct gc_input *in, const struct gr_e
 	for (i = 0; type[i]; i++)
 		type[i] = type[i] >= 'a' && type[i] <= 'z' ? type[i] - 32 : type[i];
 	gr_ring_label(&in->t, ev->job.ring_id, ring, sizeof(ring));
-	fprintf(f, "[%s] GPU %-16s %s", gc_ts(t < 0 ? 0 : t, ts, sizeof(ts)), type, ring);
+	fprintf(f, "[%s] GPU %-16s %s", gr_ts(t < 0 ? 0 : t, ts, sizeof(ts)), type, ring);
 	if (ev->type != GRTRACE_EV_IRQ)
 		fprintf(f, " job=%llu:%llu ctx=%llu",
 			(unsigned long long)ev->job.fence_context,
@@ -251,32 +251,32 @@ static void print_gpu_line(FILE *f, const struct gc_input *in, const struct gr_e
 			ev->job.tgid, ev->job.pid);
 		if (m && m->io >= 0)
 			fprintf(f, "  <- %s us after IOCTL_ENTER (line %u)",
-				gc_dur(m->gap[GC_GAP_IOCTL], d, sizeof(d)),
+				gr_dur(m->gap[GR_GAP_IOCTL], d, sizeof(d)),
 				in->cpu.io[m->io].line);
 		else if (m)
-			fprintf(f, "  <- no ioctl: %s", gc_why_names[m->why]);
+			fprintf(f, "  <- no ioctl: %s", gr_why_names[m->why]);
 		break;
 	case GRTRACE_EV_COMMIT:
-		if (m && m->by_commit && (m->valid & BIT(GC_GAP_QUEUE)))
+		if (m && m->by_commit && (m->valid & BIT(GR_GAP_QUEUE)))
 			fprintf(f, "  <- %s us after SUBMIT (no START)",
-				gc_dur(m->gap[GC_GAP_QUEUE], d, sizeof(d)));
+				gr_dur(m->gap[GR_GAP_QUEUE], d, sizeof(d)));
 		break;
 	case GRTRACE_EV_START:
-		if (m && (m->valid & BIT(GC_GAP_QUEUE)))
+		if (m && (m->valid & BIT(GR_GAP_QUEUE)))
 			fprintf(f, "  <- %s us after SUBMIT",
-				gc_dur(m->gap[GC_GAP_QUEUE], d, sizeof(d)));
+				gr_dur(m->gap[GR_GAP_QUEUE], d, sizeof(d)));
 		break;
 	case GRTRACE_EV_END:
-		if (m && (m->valid & BIT(GC_GAP_EXEC)))
+		if (m && (m->valid & BIT(GR_GAP_EXEC)))
 			fprintf(f, "  <- %s us after %s",
-				gc_dur(m->gap[GC_GAP_EXEC], d, sizeof(d)),
+				gr_dur(m->gap[GR_GAP_EXEC], d, sizeof(d)),
 				m->by_commit ? "COMMIT" : "START");
 		break;
 	case GRTRACE_EV_COMPLETE:
 		fprintf(f, " status=%d", ev->job.status);
-		if (j && gc_job_seen(j, GRTRACE_EV_END))
+		if (j && gr_job_seen(j, GRTRACE_EV_END))
 			fprintf(f, "  <- %s us after END",
-				gc_dur((__s64)(j->ts[GRTRACE_EV_COMPLETE] - j->ts[GRTRACE_EV_END]),
+				gr_dur((__s64)(j->ts[GRTRACE_EV_COMPLETE] - j->ts[GRTRACE_EV_END]),
 				       d, sizeof(d)));
 		break;
 	case GRTRACE_EV_CTX_SWITCH:
@@ -295,15 +295,15 @@ static void print_gpu_line(FILE *f, const struct gc_input *in, const struct gr_e
 	fputc('\n', f);
 }
 
-static void print_timeline(FILE *f, const struct gc_input *in)
+static void print_timeline(FILE *f, const struct gr_corr *in)
 {
 	size_t n = 0, i;
 	struct mline *ml;
 	long *of;
 
-	ml = xzalloc((2 * in->cpu.nr + in->t.nr_ev + 1) * sizeof(*ml));
+	ml = gr_zalloc((2 * in->cpu.nr + in->t.nr_ev + 1) * sizeof(*ml));
 	for (i = 0; i < in->cpu.nr; i++) {
-		const struct gc_ioctl *io = &in->cpu.io[i];
+		const struct gr_ioctl *io = &in->cpu.io[i];
 
 		ml[n++] = (struct mline){ io->enter, ORD_ENTER, i, i };
 		if (io->have_exit)
@@ -334,7 +334,7 @@ static void print_timeline(FILE *f, const struct gc_input *in)
 
 /* ---- jobs ---- */
 
-static void gap_cell(FILE *f, const struct gc_match *m, int gap, bool mark)
+static void gap_cell(FILE *f, const struct gr_match *m, int gap, bool mark)
 {
 	char d[32];
 
@@ -342,13 +342,13 @@ static void gap_cell(FILE *f, const struct gc_match *m, int gap, bool mark)
 		fprintf(f, " %13s", "-");
 		return;
 	}
-	gc_dur(m->gap[gap], d, sizeof(d));
+	gr_dur(m->gap[gap], d, sizeof(d));
 	if (mark && m->by_commit)
 		strcat(d, "*");
 	fprintf(f, " %13s", d);
 }
 
-static void job_labels(const struct gc_input *in, size_t k, char *ring, size_t rlen,
+static void job_labels(const struct gr_corr *in, size_t k, char *ring, size_t rlen,
 		       char *who, size_t wlen)
 {
 	const struct gr_job *j = &in->jobs.job[k];
@@ -360,7 +360,7 @@ static void job_labels(const struct gc_input *in, size_t k, char *ring, size_t r
 		snprintf(who, wlen, "-");
 }
 
-static void print_jobs_text(FILE *f, const struct gc_input *in)
+static void print_jobs_text(FILE *f, const struct gr_corr *in)
 {
 	char ring[80], fence[48], who[48], name[32], ts[32];
 	int wr = 4, ww = 9, wf = 3;
@@ -383,32 +383,32 @@ static void print_jobs_text(FILE *f, const struct gc_input *in)
 		"start->end", "->ioctl_exit");
 	for (k = 0; k < in->jobs.nr; k++) {
 		const struct gr_job *j = &in->jobs.job[k];
-		const struct gc_match *m = &in->m[k];
+		const struct gr_match *m = &in->m[k];
 
 		snprintf(fence, sizeof(fence), "%llu:%llu", (unsigned long long)j->fctx,
 			 (unsigned long long)j->fseq);
 		job_labels(in, k, ring, sizeof(ring), who, sizeof(who));
 		fprintf(f, "%-*s %-*s %-*s ", wf, fence, wr, ring, ww, who);
 		if (m->io >= 0) {
-			const struct gc_ioctl *io = &in->cpu.io[m->io];
+			const struct gr_ioctl *io = &in->cpu.io[m->io];
 
-			fprintf(f, "%-22s %-20s", gc_ioctl_name(io->cmd, name, sizeof(name)),
-				gc_ts(io->enter, ts, sizeof(ts)));
+			fprintf(f, "%-22s %-20s", gr_ioctl_name(io->cmd, name, sizeof(name)),
+				gr_ts(io->enter, ts, sizeof(ts)));
 		} else {
 			fprintf(f, "%-22s %-20s", "-", "-");
 		}
-		gap_cell(f, m, GC_GAP_IOCTL, false);
-		gap_cell(f, m, GC_GAP_QUEUE, true);
-		gap_cell(f, m, GC_GAP_EXEC, true);
-		gap_cell(f, m, GC_GAP_RETURN, false);
+		gap_cell(f, m, GR_GAP_IOCTL, false);
+		gap_cell(f, m, GR_GAP_QUEUE, true);
+		gap_cell(f, m, GR_GAP_EXEC, true);
+		gap_cell(f, m, GR_GAP_RETURN, false);
 		if (m->io < 0)
-			fprintf(f, "  (%s)", gc_why_names[m->why]);
+			fprintf(f, "  (%s)", gr_why_names[m->why]);
 		fputc('\n', f);
 	}
 	fputc('\n', f);
 }
 
-static void csv_gap(FILE *f, const struct gc_match *m, int gap)
+static void csv_gap(FILE *f, const struct gr_match *m, int gap)
 {
 	if (m->valid & BIT(gap))
 		fprintf(f, ",%lld", (long long)m->gap[gap]);
@@ -416,7 +416,7 @@ static void csv_gap(FILE *f, const struct gc_match *m, int gap)
 		fputc(',', f);
 }
 
-static void print_jobs_csv(FILE *f, const struct gc_input *in)
+static void print_jobs_csv(FILE *f, const struct gr_corr *in)
 {
 	static const char * const cols[] = {
 		"fence", "ring", "ctx", "pid", "tgid", "comm", "submit_ns", "matched",
@@ -432,26 +432,26 @@ static void print_jobs_csv(FILE *f, const struct gc_input *in)
 	fputc('\n', f);
 	for (k = 0; k < in->jobs.nr; k++) {
 		const struct gr_job *j = &in->jobs.job[k];
-		const struct gc_match *m = &in->m[k];
+		const struct gr_match *m = &in->m[k];
 
 		gr_ring_label(&in->t, j->ring_id, ring, sizeof(ring));
 		fprintf(f, "%llu:%llu,", (unsigned long long)j->fctx,
 			(unsigned long long)j->fseq);
-		csv_str(f, ring);
+		gr_csv_str(f, ring);
 		fprintf(f, ",%llu,%u,%u,", (unsigned long long)j->ctx_id, j->pid, j->tgid);
-		csv_str(f, j->comm);
-		if (gc_job_seen(j, GRTRACE_EV_SUBMIT))
+		gr_csv_str(f, j->comm);
+		if (gr_job_seen(j, GRTRACE_EV_SUBMIT))
 			fprintf(f, ",%llu",
-				(unsigned long long)gc_job_ts(in, j, GRTRACE_EV_SUBMIT));
+				(unsigned long long)gr_corr_job_ts(in, j, GRTRACE_EV_SUBMIT));
 		else
 			fputc(',', f);
 		fprintf(f, ",%d,", m->io >= 0);
-		csv_str(f, gc_why_names[m->why]);
+		gr_csv_str(f, gr_why_names[m->why]);
 		if (m->io >= 0) {
-			const struct gc_ioctl *io = &in->cpu.io[m->io];
+			const struct gr_ioctl *io = &in->cpu.io[m->io];
 
 			fprintf(f, ",%u,0x%08llx,%s,%llu,", io->line, (unsigned long long)io->cmd,
-				gc_ioctl_name(io->cmd, name, sizeof(name)),
+				gr_ioctl_name(io->cmd, name, sizeof(name)),
 				(unsigned long long)io->enter);
 			if (io->have_exit)
 				fprintf(f, "%llu,%lld", (unsigned long long)io->exit,
@@ -462,10 +462,10 @@ static void print_jobs_csv(FILE *f, const struct gc_input *in)
 			fprintf(f, ",,,,,,");
 		}
 		fprintf(f, ",%d", m->by_commit);
-		csv_gap(f, m, GC_GAP_IOCTL);
-		csv_gap(f, m, GC_GAP_QUEUE);
-		csv_gap(f, m, GC_GAP_EXEC);
-		csv_gap(f, m, GC_GAP_RETURN);
+		csv_gap(f, m, GR_GAP_IOCTL);
+		csv_gap(f, m, GR_GAP_QUEUE);
+		csv_gap(f, m, GR_GAP_EXEC);
+		csv_gap(f, m, GR_GAP_RETURN);
 		fputc('\n', f);
 	}
 }
@@ -479,10 +479,10 @@ static int cmp_s64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static void print_stats(FILE *f, const struct gc_input *in, const struct merge_params *p)
+static void print_stats(FILE *f, const struct gr_corr *in, const struct merge_params *p)
 {
-	const struct gc_cpu *c = &in->cpu;
-	size_t matched = in->nr_why[GC_MATCHED], k, n, threads = 0, submitting = 0;
+	const struct gr_cpu *c = &in->cpu;
+	size_t matched = in->nr_why[GR_MATCHED], k, n, threads = 0, submitting = 0;
 	char a[32], b[32], d[32], e[32];
 	__s64 *v, sum;
 	bool first = true;
@@ -499,10 +499,10 @@ static void print_stats(FILE *f, const struct gc_input *in, const struct merge_p
 		in->jobs.nr, in->t.nr_ev, (long long)in->offset);
 	fprintf(f, "jobs: %zu, matched to an ioctl: %zu, not matched: %zu",
 		in->jobs.nr, matched, in->jobs.nr - matched);
-	for (w = GC_MATCHED + 1; w < GC_WHY_NR; w++) {
+	for (w = GR_MATCHED + 1; w < GR_WHY_NR; w++) {
 		if (!in->nr_why[w])
 			continue;
-		fprintf(f, "%s%s: %zu", first ? " (" : ", ", gc_why_names[w], in->nr_why[w]);
+		fprintf(f, "%s%s: %zu", first ? " (" : ", ", gr_why_names[w], in->nr_why[w]);
 		first = false;
 	}
 	fprintf(f, "%s\n", first ? "" : ")");
@@ -510,10 +510,10 @@ static void print_stats(FILE *f, const struct gc_input *in, const struct merge_p
 		submitting, c->no_exit);
 	fprintf(f, "without ENTER: %zu; lines skipped: %zu\n", c->no_enter, c->bad);
 
-	v = xzalloc((in->jobs.nr + 1) * sizeof(*v));
+	v = gr_zalloc((in->jobs.nr + 1) * sizeof(*v));
 	fprintf(f, "%-20s %8s %13s %13s %13s %13s  (us, matched jobs)\n", "gap", "n", "min",
 		"median", "avg", "max");
-	for (g = 0; g < GC_GAP_NR; g++) {
+	for (g = 0; g < GR_GAP_NR; g++) {
 		n = 0;
 		sum = 0;
 		for (k = 0; k < in->jobs.nr; k++) {
@@ -523,32 +523,32 @@ static void print_stats(FILE *f, const struct gc_input *in, const struct merge_p
 			sum += in->m[k].gap[g];
 		}
 		if (!n) {
-			fprintf(f, "%-20s %8d %13s %13s %13s %13s\n", gc_gap_names[g], 0,
+			fprintf(f, "%-20s %8d %13s %13s %13s %13s\n", gr_gap_names[g], 0,
 				"-", "-", "-", "-");
 			continue;
 		}
 		qsort(v, n, sizeof(*v), cmp_s64);
-		fprintf(f, "%-20s %8zu %13s %13s %13s %13s\n", gc_gap_names[g], n,
-			gc_dur(v[0], a, sizeof(a)), gc_dur(v[n / 2], b, sizeof(b)),
-			gc_dur(sum / (__s64)n, d, sizeof(d)), gc_dur(v[n - 1], e, sizeof(e)));
+		fprintf(f, "%-20s %8zu %13s %13s %13s %13s\n", gr_gap_names[g], n,
+			gr_dur(v[0], a, sizeof(a)), gr_dur(v[n / 2], b, sizeof(b)),
+			gr_dur(sum / (__s64)n, d, sizeof(d)), gr_dur(v[n - 1], e, sizeof(e)));
 	}
 	free(v);
 }
 
-int merge_main(int argc, char *argv[])
+int gr_merge_main(int argc, char *argv[])
 {
 	struct merge_params p;
-	struct gc_input in;
+	struct gr_corr in;
 	int ret = EXIT_FAILURE;
 	FILE *f = NULL;
 
 	merge_parse_args(argc, argv, &p);
-	if (gc_input_load(&in, p.gpu, p.cpu, p.offset))
+	if (gr_corr_load(&in, p.gpu, p.cpu, p.offset))
 		goto out;
-	f = gc_output_open(p.output);
+	f = gr_output_open(p.output);
 	if (!f)
 		goto out;
-	if (p.fmt == FMT_CSV) {
+	if (p.fmt == GR_FMT_CSV) {
 		print_jobs_csv(f, &in);
 	} else {
 		if (!p.stats_only && !p.jobs_only)
@@ -559,8 +559,8 @@ int merge_main(int argc, char *argv[])
 	}
 	ret = EXIT_SUCCESS;
 out:
-	if (f && gc_output_close(f, p.output))
+	if (f && gr_output_close(f, p.output))
 		ret = EXIT_FAILURE;
-	gc_input_free(&in);
+	gr_corr_free(&in);
 	return ret;
 }

@@ -26,8 +26,8 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "input.h"
 #include "stream.h"
-#include "trace.h"
 #include "utils.h"
 
 #define POLL_MS		200
@@ -92,7 +92,7 @@ static void record_usage(const char *err)
 		NULL,
 	};
 
-	print_usage(msg, err);
+	gr_print_usage(msg, err);
 }
 
 static void record_parse_args(int argc, char *argv[], struct record_params *p)
@@ -115,7 +115,7 @@ static void record_parse_args(int argc, char *argv[], struct record_params *p)
 			p->output = optarg;
 			break;
 		case 'd':
-			if (parse_seconds(optarg, &p->duration) || !p->duration)
+			if (gr_parse_seconds(optarg, &p->duration) || !p->duration)
 				record_usage("invalid --duration: seconds above 0, or Nm, Nh");
 			break;
 		case 's':
@@ -125,13 +125,13 @@ static void record_parse_args(int argc, char *argv[], struct record_params *p)
 			p->quiet = true;
 			break;
 		case 'D':
-			config_debug = 1;
+			gr_debug = 1;
 			break;
 		case 'h':
 			record_usage(NULL);
 			break;
 		default:
-			record_usage(invalid_option(argv));
+			record_usage(gr_invalid_option(argv));
 		}
 	}
 	if (optind < argc)
@@ -156,7 +156,7 @@ static int write_all(struct recorder *rc, const void *buf, size_t len)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			err_msg("%s: write error: %s\n", rc->p->output, strerror(errno));
+			gr_err_msg("%s: write error: %s\n", rc->p->output, strerror(errno));
 			return -1;
 		}
 		p += n;
@@ -171,11 +171,11 @@ static void add_pending(struct recorder *rc, const struct grtrace_record *rec)
 
 	if (rc->arena_len + rec->size > rc->arena_cap) {
 		rc->arena_cap = (rc->arena_cap + rec->size) * 2;
-		rc->arena = xrealloc(rc->arena, rc->arena_cap, 1);
+		rc->arena = gr_realloc(rc->arena, rc->arena_cap, 1);
 	}
 	if (rc->nr_pend == rc->cap_pend) {
 		rc->cap_pend = rc->cap_pend ? 2 * rc->cap_pend : 4096;
-		rc->pend = xrealloc(rc->pend, rc->cap_pend, sizeof(*rc->pend));
+		rc->pend = gr_realloc(rc->pend, rc->cap_pend, sizeof(*rc->pend));
 	}
 	pd = &rc->pend[rc->nr_pend++];
 	pd->gseq = rec->gseq;
@@ -232,7 +232,7 @@ static int flush(struct recorder *rc, __u64 last)
 	if (!i)
 		return 0;
 	/* Keep the rest, compacted */
-	keep = xzalloc(rc->arena_cap);
+	keep = gr_zalloc(rc->arena_cap);
 	for (k = i; k < rc->nr_pend; k++) {
 		memcpy(keep + len, rc->arena + rc->pend[k].off, rc->pend[k].size);
 		rc->pend[k - i] = rc->pend[k];
@@ -256,11 +256,11 @@ static int write_stats(struct recorder *rc, const char *stats)
 	if (len > GR_REC_MAX - GR_REC_MIN)
 		len = GR_REC_MAX - GR_REC_MIN;
 	size = GR_REC_MIN + ((len + 7) & ~7UL);
-	rec = xzalloc(size);
+	rec = gr_zalloc(size);
 	rec->type = GR_TOOL_STATS;
 	rec->size = size;
 	rec->cpu = GR_TOOL_CPU;
-	rec->ts = now_ns();
+	rec->ts = gr_now_ns();
 	rec->gseq = rc->out_gseq + 1;
 	memcpy(rec + 1, stats, len - 1);
 	ret = write_all(rc, rec, size);
@@ -270,18 +270,18 @@ static int write_stats(struct recorder *rc, const char *stats)
 
 static __u64 kernel_dropped(void)
 {
-	char *stats = grtrace_read("stats");
+	char *stats = gr_kernel_read("stats");
 	char buf[32] = "0";
 
 	if (stats)
-		stats_get(stats, "dropped", buf, sizeof(buf));
+		gr_stats_get(stats, "dropped", buf, sizeof(buf));
 	free(stats);
 	return strtoull(buf, NULL, 10);
 }
 
 static void status_line(struct recorder *rc)
 {
-	__u64 sec = (now_ns() - rc->t0) / NSEC_PER_SEC;
+	__u64 sec = (gr_now_ns() - rc->t0) / NSEC_PER_SEC;
 
 	fprintf(stderr, "\rgrtrace record: %llu records, %llu KiB, %llu dropped, %llu s ",
 		(unsigned long long)rc->records, (unsigned long long)rc->bytes / 1024,
@@ -293,20 +293,20 @@ static int open_inputs(struct recorder *rc)
 {
 	int i;
 
-	rc->files = gr_list_events(grtrace_dir());
+	rc->files = gr_kernel_relay_files();
 	if (!rc->files) {
-		err_msg("%s: %s\n", grtrace_dir(), strerror(errno));
+		gr_err_msg("%s: %s\n", gr_kernel_dir(), strerror(errno));
 		return -1;
 	}
 	while (rc->files[rc->nr_files])
 		rc->nr_files++;
 	if (!rc->nr_files) {
-		err_msg("%s: no events<N> files: no session since grtrace was loaded (try -s)\n",
-			grtrace_dir());
+		gr_err_msg("%s: no events<N> files: no session since grtrace was loaded (try -s)\n",
+			   gr_kernel_dir());
 		return -1;
 	}
-	rc->rd = xzalloc(rc->nr_files * sizeof(*rc->rd));
-	rc->pfd = xzalloc(rc->nr_files * sizeof(*rc->pfd));
+	rc->rd = gr_zalloc(rc->nr_files * sizeof(*rc->rd));
+	rc->pfd = gr_zalloc(rc->nr_files * sizeof(*rc->pfd));
 	for (i = 0; i < rc->nr_files; i++) {
 		rc->rd[i].fd = -1;
 		if (gr_reader_open(&rc->rd[i], rc->files[i], true))
@@ -325,7 +325,7 @@ static int open_output(struct recorder *rc)
 	}
 	rc->out = open(rc->p->output, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	if (rc->out < 0) {
-		err_msg("%s: %s\n", rc->p->output, strerror(errno));
+		gr_err_msg("%s: %s\n", rc->p->output, strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -334,16 +334,16 @@ static int open_output(struct recorder *rc)
 /* Start a session for -s.  Returns: 1 if running, 0 if stopped, -1. */
 static int record_start(struct recorder *rc)
 {
-	int running = grtrace_running();
+	int running = gr_session_running();
 	int ret;
 
 	if (running || !rc->p->start)
 		return running;
-	ret = grtrace_write("config", "reset_stats=1\n");
+	ret = gr_kernel_write("config", "reset_stats=1\n");
 	if (!ret)
-		ret = grtrace_write("control", "start\n");
+		ret = gr_kernel_write("control", "start\n");
 	if (ret) {
-		err_msg("cannot start a session: %s\n", strerror(-ret));
+		gr_err_msg("cannot start a session: %s\n", strerror(-ret));
 		return -1;
 	}
 	rc->started = true;
@@ -365,19 +365,19 @@ static int record_loop(struct recorder *rc)
 	__u64 next_tick = 0, last;
 	long n;
 
-	while (!record_stop && (!end || now_ns() < end)) {
+	while (!record_stop && (!end || gr_now_ns() < end)) {
 		if (poll(rc->pfd, rc->nr_files, POLL_MS) < 0 && errno != EINTR) {
-			err_msg("poll: %s\n", strerror(errno));
+			gr_err_msg("poll: %s\n", strerror(errno));
 			return -1;
 		}
 		last = rc->seen_gseq;
 		n = drain(rc);
 		if (n < 0 || flush(rc, last))
 			return -1;
-		if (now_ns() >= next_tick) {
-			next_tick = now_ns() + NSEC_PER_SEC;
-			if (!rc->started && grtrace_running() == 0) {
-				debug_msg("the session was stopped\n");
+		if (gr_now_ns() >= next_tick) {
+			next_tick = gr_now_ns() + NSEC_PER_SEC;
+			if (!rc->started && gr_session_running() == 0) {
+				gr_debug_msg("the session was stopped\n");
 				break;
 			}
 			if (tty)
@@ -394,7 +394,7 @@ static int record_loop(struct recorder *rc)
 static void print_totals(struct recorder *rc, const char *stats)
 {
 	FILE *f = rc->out == STDOUT_FILENO ? stderr : stdout;
-	double sec = (now_ns() - rc->t0) / 1e9;
+	double sec = (gr_now_ns() - rc->t0) / 1e9;
 	const char *line;
 	char buf[64];
 
@@ -404,11 +404,11 @@ static void print_totals(struct recorder *rc, const char *stats)
 	if (!stats)
 		return;
 	fprintf(f, "  kernel: offered %s",
-		stats_get(stats, "offered", buf, sizeof(buf)) ?: "?");
-	fprintf(f, ", written %s", stats_get(stats, "written", buf, sizeof(buf)) ?: "?");
+		gr_stats_get(stats, "offered", buf, sizeof(buf)) ?: "?");
+	fprintf(f, ", written %s", gr_stats_get(stats, "written", buf, sizeof(buf)) ?: "?");
 	fprintf(f, ", dropped %s (counters since the last reset_stats)\n",
-		stats_get(stats, "dropped", buf, sizeof(buf)) ?: "?");
-	for (line = stats; line; line = next_line(line))
+		gr_stats_get(stats, "dropped", buf, sizeof(buf)) ?: "?");
+	for (line = stats; line; line = gr_next_line(line))
 		if (!strncmp(line, "dropped_", 8))
 			fprintf(f, "  dropped %.*s\n", (int)strcspn(line + 8, "\n"), line + 8);
 }
@@ -433,13 +433,13 @@ static int record_finish(struct recorder *rc)
 	char *stats;
 	int i, ret = 0;
 
-	if (rc->started && grtrace_write("control", "stop\n"))
-		err_msg("cannot stop the session\n");
+	if (rc->started && gr_kernel_write("control", "stop\n"))
+		gr_err_msg("cannot stop the session\n");
 	if (drain(rc) < 0 || flush(rc, ~0ULL))
 		return -1;
 	for (i = 0; i < rc->nr_files; i++)
 		ret |= gr_reader_finish(&rc->rd[i]);
-	stats = grtrace_read("stats");
+	stats = gr_kernel_read("stats");
 	if (stats)
 		ret |= write_stats(rc, stats);
 	print_totals(rc, stats);
@@ -447,7 +447,7 @@ static int record_finish(struct recorder *rc)
 	return ret ? -1 : 0;
 }
 
-int record_main(int argc, char *argv[])
+int gr_record_main(int argc, char *argv[])
 {
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct record_params params;
@@ -455,7 +455,7 @@ int record_main(int argc, char *argv[])
 	int running, ret = EXIT_FAILURE;
 
 	record_parse_args(argc, argv, &params);
-	if (grtrace_dir_check())
+	if (gr_kernel_check())
 		return EXIT_FAILURE;
 	running = record_start(&rc);
 	if (running < 0 || open_inputs(&rc) || open_output(&rc))
@@ -463,7 +463,7 @@ int record_main(int argc, char *argv[])
 
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	rc.t0 = now_ns();
+	rc.t0 = gr_now_ns();
 	rc.dropped0 = kernel_dropped();
 	if (!running)
 		fprintf(stderr, "grtrace: no session running: saving what the relay files hold\n");
@@ -473,7 +473,7 @@ int record_main(int argc, char *argv[])
 		ret = EXIT_SUCCESS;
 out:
 	if (ret && rc.started)
-		grtrace_write("control", "stop\n");
+		gr_kernel_write("control", "stop\n");
 	record_cleanup(&rc);
 	return ret;
 }

@@ -10,8 +10,8 @@
 #include <time.h>
 
 #include "commands.h"
+#include "input.h"
 #include "jobs.h"
-#include "stream.h"
 #include "table.h"
 #include "utils.h"
 
@@ -24,7 +24,7 @@ enum hist_kind {
 
 struct report_params {
 	const char *input;
-	enum out_fmt fmt;
+	enum gr_fmt fmt;
 	bool per_ring;
 	bool per_ctx;
 	bool per_process;
@@ -46,7 +46,7 @@ struct report {
 	struct gr_jobs jobs;
 	size_t *sel;
 	size_t nr_sel;
-	struct out o;
+	struct gr_out o;
 };
 
 static void report_usage(const char *err)
@@ -86,7 +86,7 @@ static void report_usage(const char *err)
 		NULL,
 	};
 
-	print_usage(msg, err);
+	gr_print_usage(msg, err);
 }
 
 enum {
@@ -105,11 +105,11 @@ enum {
 
 static int parse_engines(const char *arg, __u32 *mask)
 {
-	char *s = xstrdup(arg), *tok, *save = NULL;
+	char *s = gr_strdup(arg), *tok, *save = NULL;
 	__u64 m;
 	int e, ret = 0;
 
-	if (!parse_u64(arg, &m)) {
+	if (!gr_parse_u64(arg, &m)) {
 		*mask = m;
 		free(s);
 		return m ? 0 : -1;
@@ -160,15 +160,15 @@ static void report_parse_args(int argc, char *argv[], struct report_params *p)
 			p->input = optarg;
 			break;
 		case 'f':
-			if (parse_format(optarg, &p->fmt))
+			if (gr_parse_format(optarg, &p->fmt))
 				report_usage("invalid --format: use text, csv or json");
 			break;
 		case 'n':
-			if (parse_u64(optarg, &p->topn) || !p->topn)
+			if (gr_parse_u64(optarg, &p->topn) || !p->topn)
 				report_usage("invalid --topn: a number above 0");
 			break;
 		case 'D':
-			config_debug = 1;
+			gr_debug = 1;
 			break;
 		case 'h':
 			report_usage(NULL);
@@ -200,27 +200,27 @@ static void report_parse_args(int argc, char *argv[], struct report_params *p)
 			p->ring = optarg;
 			break;
 		case OPT_SINCE:
-			if (parse_ns(optarg, &p->since))
+			if (gr_parse_ns(optarg, &p->since))
 				report_usage("invalid --since: a time such as 1500000, 10us, 5ms");
 			break;
 		case OPT_UNTIL:
-			if (parse_ns(optarg, &p->until))
+			if (gr_parse_ns(optarg, &p->until))
 				report_usage("invalid --until: a time such as 1500000, 10us, 5ms");
 			break;
 		case OPT_LIMIT:
-			if (parse_u64(optarg, &p->limit) || !p->limit)
+			if (gr_parse_u64(optarg, &p->limit) || !p->limit)
 				report_usage("invalid --limit: a number above 0");
 			break;
 		case OPT_QUEUE_THRESH:
-			if (parse_ns(optarg, &p->queue_thresh) || !p->queue_thresh)
+			if (gr_parse_ns(optarg, &p->queue_thresh) || !p->queue_thresh)
 				report_usage("invalid --queue-thresh: a time above 0");
 			break;
 		case OPT_EXEC_THRESH:
-			if (parse_ns(optarg, &p->exec_thresh) || !p->exec_thresh)
+			if (gr_parse_ns(optarg, &p->exec_thresh) || !p->exec_thresh)
 				report_usage("invalid --exec-thresh: a time above 0");
 			break;
 		default:
-			report_usage(invalid_option(argv));
+			report_usage(gr_invalid_option(argv));
 		}
 	}
 	if (optind < argc)
@@ -235,7 +235,7 @@ static bool ring_matches(const struct gr_trace *t, __u32 id, const char *name)
 	char label[80];
 	__u64 n;
 
-	if (!parse_u64(name, &n))
+	if (!gr_parse_u64(name, &n))
 		return n == id;
 	gr_ring_label(t, id, label, sizeof(label));
 	return !strcmp(label, name) || (r->known && !strcmp(r->name, name));
@@ -266,11 +266,11 @@ static int select_jobs(struct report *rp)
 			if (ring_matches(&rp->t, id, rp->p->ring))
 				break;
 		if (id == rp->t.nr_rings) {
-			err_msg("no ring '%s' in the input\n", rp->p->ring);
+			gr_err_msg("no ring '%s' in the input\n", rp->p->ring);
 			return -1;
 		}
 	}
-	rp->sel = xzalloc((rp->jobs.nr + 1) * sizeof(*rp->sel));
+	rp->sel = gr_zalloc((rp->jobs.nr + 1) * sizeof(*rp->sel));
 	for (i = 0; i < rp->jobs.nr; i++)
 		if (job_selected(rp, &rp->jobs.job[i]))
 			rp->sel[rp->nr_sel++] = i;
@@ -321,12 +321,12 @@ static void drops_str(const char *stats, char *buf, size_t len)
 	size_t n;
 	int k = 0;
 
-	if (!stats || !stats_get(stats, "dropped", total, sizeof(total))) {
+	if (!stats || !gr_stats_get(stats, "dropped", total, sizeof(total))) {
 		snprintf(buf, len, "unknown (no kernel stats in the input)");
 		return;
 	}
 	n = snprintf(buf, len, "%s", total);
-	for (line = stats; line && n < len; line = next_line(line)) {
+	for (line = stats; line && n < len; line = gr_next_line(line)) {
 		int klen = strcspn(line, "=\n");
 
 		if (strncmp(line, "dropped_", 8) || line[klen] != '=')
@@ -408,7 +408,7 @@ static void json_stats(FILE *f, const char *stats)
 		return;
 	}
 	fputc('{', f);
-	for (line = stats; line; line = next_line(line)) {
+	for (line = stats; line; line = gr_next_line(line)) {
 		int klen = strcspn(line, "=\n");
 		char key[64], val[64];
 
@@ -418,12 +418,12 @@ static void json_stats(FILE *f, const char *stats)
 		snprintf(val, sizeof(val), "%.*s", (int)strcspn(line + klen + 1, "\n"),
 			 line + klen + 1);
 		fputs(n++ ? ", " : "", f);
-		json_str(f, key);
+		gr_json_str(f, key);
 		fputs(": ", f);
-		if (is_decimal(val) && strcmp(key, "session_id"))
+		if (gr_is_decimal(val) && strcmp(key, "session_id"))
 			fputs(val, f);
 		else
-			json_str(f, val);
+			gr_json_str(f, val);
 	}
 	fputc('}', f);
 }
@@ -436,14 +436,14 @@ static void header_json(struct report *rp)
 	char buf[64];
 	int k;
 
-	out_member(&rp->o, "session");
+	gr_out_member(&rp->o, "session");
 	fputs("{\"input\": ", f);
-	json_str(f, t->input);
+	gr_json_str(f, t->input);
 	fprintf(f, ", \"files\": %d, ", t->nr_files);
 	if (t->have_info) {
 		snprintf(buf, sizeof(buf), "%016llx", (unsigned long long)si->session_id);
 		fputs("\"session_id\": ", f);
-		json_str(f, buf);
+		gr_json_str(f, buf);
 		fprintf(f, ", \"format_version\": %u, \"newer_format\": %s, ", si->version,
 			si->version > GRTRACE_FORMAT_VERSION ? "true" : "false");
 		json_u64(f, "features", si->features, true);
@@ -475,7 +475,7 @@ static void header_json(struct report *rp)
 
 static void rings_table(struct report *rp)
 {
-	static const struct col cols[] = {
+	static const struct gr_col cols[] = {
 		{ "id", "ID", 4, true },
 		{ "engine", "ENGINE", -12, false },
 		{ "dev", "DEVICE", -16, false },
@@ -494,7 +494,7 @@ static void rings_table(struct report *rp)
 
 	for (k = 0; k < (int)ARRAY_SIZE(cols); k++)
 		cells[k] = b[k];
-	tbl_begin(&rp->o, "rings", "rings:", cols, ARRAY_SIZE(cols));
+	gr_tbl_begin(&rp->o, "rings", "rings:", cols, ARRAY_SIZE(cols));
 	for (id = 0; id < t->nr_rings; id++) {
 		const struct gr_ring *r = &t->rings[id];
 
@@ -511,14 +511,14 @@ static void rings_table(struct report *rp)
 		snprintf(b[6], 64, "%llu", (unsigned long long)r->by_type[GRTRACE_EV_CTX_SWITCH]);
 		snprintf(b[7], 64, "%llu", (unsigned long long)r->by_type[GRTRACE_EV_ERROR]);
 		snprintf(b[8], 64, "%llu", (unsigned long long)ring_jobs(rp, id));
-		tbl_row(&rp->o, cells);
+		gr_tbl_row(&rp->o, cells);
 	}
-	tbl_end(&rp->o);
+	gr_tbl_end(&rp->o);
 }
 
 /* ---- jobs ---- */
 
-static const struct col job_cols[] = {
+static const struct gr_col job_cols[] = {
 	{ "time", "TIME", 12, true },
 	{ "ring", "RING", -22, false },
 	{ "fence", "FENCE", -12, false },
@@ -554,13 +554,13 @@ static void deps_str(const struct gr_jobs *jobs, const struct gr_job *j, char *b
 static void job_row(struct report *rp, const struct gr_job *j)
 {
 	char b[NR_JOB_COLS][128], *cells[NR_JOB_COLS];
-	const struct out *o = &rp->o;
+	const struct gr_out *o = &rp->o;
 	__s64 v;
 	int k;
 
 	for (k = 0; k < (int)NR_JOB_COLS; k++)
 		cells[k] = b[k];
-	cell_ns(o, b[0], 128, true, (long long)(j->first_ts - rp->t.start_ts));
+	gr_cell_ns(o, b[0], 128, true, (long long)(j->first_ts - rp->t.start_ts));
 	gr_ring_label(&rp->t, j->ring_id, b[1], 128);
 	snprintf(b[2], 128, "%llu:%llu", (unsigned long long)j->fctx,
 		 (unsigned long long)j->fseq);
@@ -572,22 +572,22 @@ static void job_row(struct report *rp, const struct gr_job *j)
 	for (k = 0; k < GR_M_NR; k++) {
 		bool valid = gr_job_metric(j, k, &v);
 
-		cell_ns(o, b[6 + k], 128, valid, v);
+		gr_cell_ns(o, b[6 + k], 128, valid, v);
 	}
 	gr_job_status(j, b[12], 128);
 	deps_str(&rp->jobs, j, b[13], 128);
 	gr_job_labels(j, b[14], 128);
-	tbl_row(&rp->o, cells);
+	gr_tbl_row(&rp->o, cells);
 }
 
 static void jobs_table(struct report *rp, const size_t *idx, size_t n, const char *title)
 {
 	size_t i;
 
-	tbl_begin(&rp->o, "jobs", title, job_cols, NR_JOB_COLS);
+	gr_tbl_begin(&rp->o, "jobs", title, job_cols, NR_JOB_COLS);
 	for (i = 0; i < n && (!rp->p->limit || i < rp->p->limit); i++)
 		job_row(rp, &rp->jobs.job[idx[i]]);
-	tbl_end(&rp->o);
+	gr_tbl_end(&rp->o);
 }
 
 static const struct gr_jobs *cmp_jobs;
@@ -605,7 +605,7 @@ static int cmp_latency(const void *a, const void *b)
 
 static void topn_table(struct report *rp)
 {
-	size_t *idx = xzalloc((rp->nr_sel + 1) * sizeof(*idx));
+	size_t *idx = gr_zalloc((rp->nr_sel + 1) * sizeof(*idx));
 	size_t i, n = 0;
 	char title[64];
 	__s64 v;
@@ -651,7 +651,7 @@ static int cmp_ll(const void *a, const void *b)
 }
 
 /* n, avg, min, p50, p99, max of @v as cells; empty when n is 0 */
-static void stat_cells(const struct out *o, long long *v, size_t n, char (*b)[64])
+static void stat_cells(const struct gr_out *o, long long *v, size_t n, char (*b)[64])
 {
 	long double sum = 0;
 	size_t i;
@@ -660,11 +660,11 @@ static void stat_cells(const struct out *o, long long *v, size_t n, char (*b)[64
 	for (i = 0; i < n; i++)
 		sum += v[i];
 	snprintf(b[0], 64, "%zu", n);
-	cell_ns(o, b[1], 64, n, n ? (long long)(sum / n + 0.5) : 0);
-	cell_ns(o, b[2], 64, n, n ? v[0] : 0);
-	cell_ns(o, b[3], 64, n, n ? v[(n + 1) / 2 - 1] : 0);
-	cell_ns(o, b[4], 64, n, n ? v[(n * 99 + 99) / 100 - 1] : 0);
-	cell_ns(o, b[5], 64, n, n ? v[n - 1] : 0);
+	gr_cell_ns(o, b[1], 64, n, n ? (long long)(sum / n + 0.5) : 0);
+	gr_cell_ns(o, b[2], 64, n, n ? v[0] : 0);
+	gr_cell_ns(o, b[3], 64, n, n ? v[(n + 1) / 2 - 1] : 0);
+	gr_cell_ns(o, b[4], 64, n, n ? v[(n * 99 + 99) / 100 - 1] : 0);
+	gr_cell_ns(o, b[5], 64, n, n ? v[n - 1] : 0);
 }
 
 static void group_key(const struct report *rp, const struct gr_job *j, int by, char *buf)
@@ -682,8 +682,8 @@ static void group_key(const struct report *rp, const struct gr_job *j, int by, c
 static void group_row(struct report *rp, struct gkey *g, size_t n)
 {
 	char b[14][64], *cells[14];
-	long long *lat = xzalloc(n * sizeof(*lat) + 1);
-	long long *exec = xzalloc(n * sizeof(*exec) + 1);
+	long long *lat = gr_zalloc(n * sizeof(*lat) + 1);
+	long long *exec = gr_zalloc(n * sizeof(*exec) + 1);
 	size_t i, nl = 0, ne = 0;
 	__s64 v;
 
@@ -701,7 +701,7 @@ static void group_row(struct report *rp, struct gkey *g, size_t n)
 	snprintf(b[1], 64, "%zu", n);
 	stat_cells(&rp->o, lat, nl, &b[2]);
 	stat_cells(&rp->o, exec, ne, &b[8]);
-	tbl_row(&rp->o, cells);
+	gr_tbl_row(&rp->o, cells);
 	free(lat);
 	free(exec);
 }
@@ -712,7 +712,7 @@ static void group_table(struct report *rp, int by)
 	static const char * const titles[] = {
 		"per ring:", "per context:", "per process:",
 	};
-	static const struct col cols[] = {
+	static const struct gr_col cols[] = {
 		{ "group", "GROUP", -22, false },
 		{ "jobs", "JOBS", 6, true },
 		{ "lat_n", "LAT_N", 6, true },
@@ -728,7 +728,7 @@ static void group_table(struct report *rp, int by)
 		{ "exec_p99", "EXEC_P99", 10, true },
 		{ "exec_max", "EXEC_MAX", 0, true },
 	};
-	struct gkey *g = xzalloc((rp->nr_sel + 1) * sizeof(*g));
+	struct gkey *g = gr_zalloc((rp->nr_sel + 1) * sizeof(*g));
 	size_t i, a;
 
 	for (i = 0; i < rp->nr_sel; i++) {
@@ -736,13 +736,13 @@ static void group_table(struct report *rp, int by)
 		group_key(rp, &rp->jobs.job[g[i].job], by, g[i].key);
 	}
 	qsort(g, rp->nr_sel, sizeof(*g), cmp_gkey);
-	tbl_begin(&rp->o, keys[by], titles[by], cols, ARRAY_SIZE(cols));
+	gr_tbl_begin(&rp->o, keys[by], titles[by], cols, ARRAY_SIZE(cols));
 	for (a = 0; a < rp->nr_sel; a = i) {
 		for (i = a; i < rp->nr_sel && !strcmp(g[i].key, g[a].key); i++)
 			;
 		group_row(rp, g + a, i - a);
 	}
-	tbl_end(&rp->o);
+	gr_tbl_end(&rp->o);
 	free(g);
 }
 
@@ -750,7 +750,7 @@ static void group_table(struct report *rp, int by)
 
 static void hist_lat(struct report *rp)
 {
-	static const struct col cols[] = {
+	static const struct gr_col cols[] = {
 		{ "from_ns", "FROM(ns)", 14, true },
 		{ "to_ns", "TO(ns)", 14, true },
 		{ "jobs", "JOBS", 0, true },
@@ -769,15 +769,15 @@ static void hist_lat(struct report *rp)
 		lo = k < lo ? k : lo;
 		hi = k > hi ? k : hi;
 	}
-	tbl_begin(&rp->o, "hist_lat", "latency (COMPLETE - SUBMIT), log2 buckets [from, to):",
-		  cols, 3);
+	gr_tbl_begin(&rp->o, "hist_lat", "latency (COMPLETE - SUBMIT), log2 buckets [from, to):",
+		     cols, 3);
 	for (k = lo; k <= hi; k++) {
 		snprintf(b[0], 32, "%llu", k ? 1ULL << k : 0ULL);
 		snprintf(b[1], 32, "%llu", 2ULL << k);
 		snprintf(b[2], 32, "%llu", (unsigned long long)count[k]);
-		tbl_row(&rp->o, cells);
+		gr_tbl_row(&rp->o, cells);
 	}
-	tbl_end(&rp->o);
+	gr_tbl_end(&rp->o);
 }
 
 static int type_bit(unsigned int type)
@@ -793,7 +793,7 @@ static int type_bit(unsigned int type)
 
 static void hist_size(struct report *rp)
 {
-	static const struct col cols[] = {
+	static const struct gr_col cols[] = {
 		{ "size", "SIZE", 6, true },
 		{ "records", "RECORDS", 9, true },
 		{ "bytes", "BYTES", 11, true },
@@ -801,8 +801,8 @@ static void hist_size(struct report *rp)
 	};
 	enum { NR = GR_REC_MAX / 8 + 1 };
 	char b[4][256], *cells[4] = { b[0], b[1], b[2], b[3] };
-	__u64 *count = xzalloc(NR * sizeof(*count));
-	__u32 *types = xzalloc(NR * sizeof(*types));
+	__u64 *count = gr_zalloc(NR * sizeof(*count));
+	__u32 *types = gr_zalloc(NR * sizeof(*types));
 	static const unsigned int extra[] = {
 		GRTRACE_EV_STREAM_INFO, GRTRACE_EV_METADATA, 0xffff,
 	};
@@ -813,7 +813,7 @@ static void hist_size(struct report *rp)
 		count[rp->t.ev[i].size / 8]++;
 		types[rp->t.ev[i].size / 8] |= 1U << type_bit(rp->t.ev[i].type);
 	}
-	tbl_begin(&rp->o, "hist_size", "record sizes:", cols, 4);
+	gr_tbl_begin(&rp->o, "hist_size", "record sizes:", cols, 4);
 	for (i = 0; i < NR; i++) {
 		if (!count[i])
 			continue;
@@ -825,16 +825,16 @@ static void hist_size(struct report *rp)
 				n += snprintf(b[3] + n, 256 - n, "%s%s", n ? " " : "",
 					      gr_type_name(k < GRTRACE_EV_NR ? (unsigned int)k :
 							   extra[k - GRTRACE_EV_NR]));
-		tbl_row(&rp->o, cells);
+		gr_tbl_row(&rp->o, cells);
 	}
-	tbl_end(&rp->o);
+	gr_tbl_end(&rp->o);
 	free(count);
 	free(types);
 }
 
 static void hist_result(struct report *rp)
 {
-	static const struct col cols[] = {
+	static const struct gr_col cols[] = {
 		{ "status", "STATUS", -10, false },
 		{ "jobs", "JOBS", 0, true },
 	};
@@ -857,13 +857,13 @@ static void hist_result(struct report *rp)
 		}
 		res[k].n++;
 	}
-	tbl_begin(&rp->o, "hist_result", "job results:", cols, 2);
+	gr_tbl_begin(&rp->o, "hist_result", "job results:", cols, 2);
 	for (k = 0; k < nr; k++) {
 		cells[0] = res[k].name;
 		snprintf(b[1], 32, "%llu", (unsigned long long)res[k].n);
-		tbl_row(&rp->o, cells);
+		gr_tbl_row(&rp->o, cells);
 	}
-	tbl_end(&rp->o);
+	gr_tbl_end(&rp->o);
 }
 
 static void report_print(struct report *rp)
@@ -871,12 +871,12 @@ static void report_print(struct report *rp)
 	const struct report_params *p = rp->p;
 	bool other = p->per_ring || p->per_ctx || p->per_process || p->hist;
 
-	out_begin(&rp->o, stdout, p->fmt);
-	if (p->fmt == FMT_TEXT)
+	gr_out_begin(&rp->o, stdout, p->fmt);
+	if (p->fmt == GR_FMT_TEXT)
 		header_text(rp);
-	else if (p->fmt == FMT_JSON)
+	else if (p->fmt == GR_FMT_JSON)
 		header_json(rp);
-	if (p->fmt != FMT_CSV)
+	if (p->fmt != GR_FMT_CSV)
 		rings_table(rp);
 	if (p->per_ring)
 		group_table(rp, BY_RING);
@@ -895,17 +895,17 @@ static void report_print(struct report *rp)
 	else if (!other)
 		jobs_table(rp, rp->sel, rp->nr_sel,
 			   "jobs (times in us; TIME from the session start):");
-	out_end(&rp->o);
+	gr_out_end(&rp->o);
 }
 
-int report_main(int argc, char *argv[])
+int gr_report_main(int argc, char *argv[])
 {
 	struct report_params params;
 	struct report rp = { .p = &params };
 	int ret = EXIT_FAILURE;
 
 	report_parse_args(argc, argv, &params);
-	if (gr_trace_load(&rp.t, params.input))
+	if (gr_input_load(&rp.t, params.input))
 		goto out;
 	rp.jobs.queue_thresh = params.queue_thresh;
 	rp.jobs.exec_thresh = params.exec_thresh;

@@ -1,26 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * grtrace: reading the binary stream (include/uapi/linux/grtrace.h).
+ * grtrace: reading the binary stream (include/uapi/linux/grtrace.h): the
+ * relay files of the CPUs and the recordings of "grtrace record".
  */
 #ifndef __GRTRACE_STREAM_H
 #define __GRTRACE_STREAM_H
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <linux/grtrace.h>
 
-/*
- * Record type written by "grtrace record", never by the kernel: the text of
- * the kernel's "stats" file at the end of the recording, NUL padded.  It
- * follows the last kernel record, with gseq one above it and cpu
- * GR_TOOL_CPU; other readers skip it as a record of unknown type.
- */
-#define GR_TOOL_STATS		GRTRACE_EV_USER
-#define GR_TOOL_CPU		0xffffffffU
-
-#define GR_REC_MIN		((unsigned int)sizeof(struct grtrace_record))
-#define GR_REC_MAX		0xfff8U		/* largest size a u16 allows */
-#define GR_MAX_RINGS		65536		/* ring ids accepted */
+#include "events.h"
 
 /* Cuts one file into records, checking their sizes. */
 struct gr_reader {
@@ -37,69 +26,6 @@ int gr_reader_next(struct gr_reader *r, const struct grtrace_record **rec, __u64
 int gr_reader_finish(struct gr_reader *r);
 void gr_reader_close(struct gr_reader *r);
 
-char **gr_list_events(const char *dir);
-void gr_free_list(char **list);
-
-/* One record of a known or unknown type, header decoded. */
-struct gr_event {
-	__u64 ts;
-	__u64 gseq;
-	__u64 cseq;
-	__u64 off;		/* byte offset in its file */
-	__u32 cpu;
-	__u16 type;
-	__u16 size;
-	__u32 file;		/* index in gr_trace.files */
-	struct grtrace_job_payload job;	/* types below GRTRACE_EV_NR */
-};
-
-struct gr_ring {
-	bool known;		/* described by METADATA or the rings file */
-	bool used;		/* named by an event */
-	__u16 engine;
-	char dev[33];
-	char name[33];
-	__u64 by_type[GRTRACE_EV_NR];
-};
-
-/* A whole input: every record of every file, merged by gseq. */
-struct gr_trace {
-	char **files;
-	int nr_files;
-	const char *input;	/* as given, or the debugfs directory */
-	bool is_dir;
-	bool is_tracedat;	/* a trace-cmd recording (trace.dat) */
-	const char *clock;	/* ftrace clock name of the times, if known */
-	struct gr_event *ev;
-	size_t nr_ev;
-	size_t cap_ev;
-	bool have_info;
-	struct grtrace_stream_info info;
-	struct gr_ring *rings;	/* indexed by ring id */
-	__u32 nr_rings;
-	__u64 by_type[GRTRACE_EV_NR];
-	__u64 unknown;		/* records of unknown type, skipped */
-	__u64 longer;		/* payloads longer than known (newer format) */
-	__u64 shorter;		/* payloads shorter than known (older format) */
-	__u64 lost;		/* gseq gaps between the records */
-	__u64 first_gseq;
-	__u64 first_ts;
-	__u64 last_ts;
-	__u64 start_ts;		/* session start, origin of relative times */
-	char *stats;		/* kernel stats text, if known */
-};
-
-int gr_trace_load(struct gr_trace *t, const char *path);
-struct gr_event *gr_trace_add(struct gr_trace *t);
-struct gr_ring *gr_ring_slot(struct gr_trace *t, __u32 id);
-bool gr_is_tracedat(const char *path);
-int gr_trace_load_dat(struct gr_trace *t, const char *path);
-void gr_trace_free(struct gr_trace *t);
-
-const char *gr_type_name(unsigned int type);
-const char *gr_engine_name(unsigned int engine);
-int gr_engine_parse(const char *s);
-const struct gr_ring *gr_ring(const struct gr_trace *t, __u32 id);
-void gr_ring_label(const struct gr_trace *t, __u32 id, char *buf, size_t len);
+int gr_stream_load_file(struct gr_trace *t, int i, bool live);
 
 #endif /* __GRTRACE_STREAM_H */

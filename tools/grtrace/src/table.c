@@ -10,31 +10,31 @@
 
 #include "table.h"
 
-void out_begin(struct out *o, FILE *f, enum out_fmt fmt)
+void gr_out_begin(struct gr_out *o, FILE *f, enum gr_fmt fmt)
 {
 	memset(o, 0, sizeof(*o));
 	o->f = f;
 	o->fmt = fmt;
-	if (fmt == FMT_JSON)
+	if (fmt == GR_FMT_JSON)
 		fputs("{", f);
 }
 
-void out_end(struct out *o)
+void gr_out_end(struct gr_out *o)
 {
-	if (o->fmt == FMT_JSON)
+	if (o->fmt == GR_FMT_JSON)
 		fputs("\n}\n", o->f);
 }
 
 /* JSON: start the next top level member, "key": */
-void out_member(struct out *o, const char *key)
+void gr_out_member(struct gr_out *o, const char *key)
 {
 	fputs(o->members++ ? ",\n" : "\n", o->f);
-	json_str(o->f, key);
+	gr_json_str(o->f, key);
 	fputs(": ", o->f);
 }
 
-void tbl_begin(struct out *o, const char *key, const char *title,
-	       const struct col *cols, int nr_cols)
+void gr_tbl_begin(struct gr_out *o, const char *key, const char *title,
+		  const struct gr_col *cols, int nr_cols)
 {
 	int i;
 
@@ -42,11 +42,11 @@ void tbl_begin(struct out *o, const char *key, const char *title,
 	o->nr_cols = nr_cols;
 	o->rows = 0;
 	switch (o->fmt) {
-	case FMT_JSON:
-		out_member(o, key);
+	case GR_FMT_JSON:
+		gr_out_member(o, key);
 		fputc('[', o->f);
 		break;
-	case FMT_CSV:
+	case GR_FMT_CSV:
 		if (o->tables)
 			fputc('\n', o->f);
 		for (i = 0; i < nr_cols; i++) {
@@ -55,7 +55,7 @@ void tbl_begin(struct out *o, const char *key, const char *title,
 		}
 		fputc('\n', o->f);
 		break;
-	case FMT_TEXT:
+	case GR_FMT_TEXT:
 		fprintf(o->f, "\n%s\n", title);
 		for (i = 0; i < nr_cols; i++)
 			fprintf(o->f, i < nr_cols - 1 ? "%*s " : "%*s\n",
@@ -65,66 +65,66 @@ void tbl_begin(struct out *o, const char *key, const char *title,
 	o->tables++;
 }
 
-static void json_cell(struct out *o, const struct col *c, const char *s)
+static void json_cell(struct gr_out *o, const struct gr_col *c, const char *s)
 {
-	json_str(o->f, c->key);
+	gr_json_str(o->f, c->key);
 	fputs(": ", o->f);
 	if (!c->num)
-		json_str(o->f, s);
+		gr_json_str(o->f, s);
 	else if (!*s || !strcmp(s, "-"))
 		fputs("null", o->f);
 	else
 		fputs(s, o->f);
 }
 
-void tbl_row(struct out *o, char * const *cells)
+void gr_tbl_row(struct gr_out *o, char * const *cells)
 {
 	const char *text;
 	int i;
 
-	if (o->fmt == FMT_JSON)
+	if (o->fmt == GR_FMT_JSON)
 		fputs(o->rows ? ",\n  {" : "\n  {", o->f);
 	for (i = 0; i < o->nr_cols; i++) {
 		switch (o->fmt) {
-		case FMT_JSON:
+		case GR_FMT_JSON:
 			fputs(i ? ", " : "", o->f);
 			json_cell(o, &o->cols[i], cells[i]);
 			break;
-		case FMT_CSV:
+		case GR_FMT_CSV:
 			fputs(i ? "," : "", o->f);
-			csv_str(o->f, cells[i]);
+			gr_csv_str(o->f, cells[i]);
 			break;
-		case FMT_TEXT:
+		case GR_FMT_TEXT:
 			text = *cells[i] ? cells[i] : "-";
 			fprintf(o->f, i < o->nr_cols - 1 ? "%*s " : "%*s\n",
 				i < o->nr_cols - 1 ? o->cols[i].width : 0, text);
 			break;
 		}
 	}
-	if (o->fmt == FMT_JSON)
+	if (o->fmt == GR_FMT_JSON)
 		fputc('}', o->f);
-	else if (o->fmt == FMT_CSV)
+	else if (o->fmt == GR_FMT_CSV)
 		fputc('\n', o->f);
 	o->rows++;
 }
 
-void tbl_end(struct out *o)
+void gr_tbl_end(struct gr_out *o)
 {
-	if (o->fmt == FMT_JSON)
+	if (o->fmt == GR_FMT_JSON)
 		fputs(o->rows ? "\n]" : "]", o->f);
-	else if (o->fmt == FMT_TEXT && !o->rows)
+	else if (o->fmt == GR_FMT_TEXT && !o->rows)
 		fputs("(none)\n", o->f);
 }
 
 /*
- * cell_ns - a time for a table cell: microseconds with ns precision in
+ * gr_cell_ns - a time for a table cell: microseconds with ns precision in
  * text, ns in CSV and JSON, empty when not @valid
  */
-const char *cell_ns(const struct out *o, char *buf, size_t len, bool valid, long long ns)
+const char *gr_cell_ns(const struct gr_out *o, char *buf, size_t len, bool valid, long long ns)
 {
 	if (!valid)
 		buf[0] = '\0';
-	else if (o->fmt == FMT_TEXT)
+	else if (o->fmt == GR_FMT_TEXT)
 		snprintf(buf, len, "%s%lld.%03lld", ns < 0 ? "-" : "",
 			 (ns < 0 ? -ns : ns) / 1000, (ns < 0 ? -ns : ns) % 1000);
 	else

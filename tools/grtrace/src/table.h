@@ -9,7 +9,7 @@
 
 #include "utils.h"
 
-struct col {
+struct gr_col {
 	const char *key;	/* CSV header and JSON member name */
 	const char *title;	/* text header */
 	int width;		/* text width, negative: left aligned */
@@ -17,25 +17,25 @@ struct col {
 };
 
 /* The output of one command: a JSON object holding all the sections. */
-struct out {
+struct gr_out {
 	FILE *f;
-	enum out_fmt fmt;
+	enum gr_fmt fmt;
 	int members;		/* JSON members written at the top level */
 	int rows;		/* rows of the current table */
 	int tables;
-	const struct col *cols;
+	const struct gr_col *cols;
 	int nr_cols;
 };
 
-void out_begin(struct out *o, FILE *f, enum out_fmt fmt);
-void out_end(struct out *o);
-void out_member(struct out *o, const char *key);
+void gr_out_begin(struct gr_out *o, FILE *f, enum gr_fmt fmt);
+void gr_out_end(struct gr_out *o);
+void gr_out_member(struct gr_out *o, const char *key);
 
-void tbl_begin(struct out *o, const char *key, const char *title,
-	       const struct col *cols, int nr_cols);
-void tbl_row(struct out *o, char * const *cells);
-void tbl_end(struct out *o);
+void gr_tbl_begin(struct gr_out *o, const char *key, const char *title,
+		  const struct gr_col *cols, int nr_cols);
+void gr_tbl_row(struct gr_out *o, char * const *cells);
+void gr_tbl_end(struct gr_out *o);
 
-const char *cell_ns(const struct out *o, char *buf, size_t len, bool valid, long long ns);
+const char *gr_cell_ns(const struct gr_out *o, char *buf, size_t len, bool valid, long long ns);
 
 #endif /* __GRTRACE_TABLE_H */

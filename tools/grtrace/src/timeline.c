@@ -84,7 +84,7 @@ static void timeline_usage(const char *err)
 		NULL,
 	};
 
-	print_usage(msg, err);
+	gr_print_usage(msg, err);
 }
 
 static int term_width(void)
@@ -134,21 +134,21 @@ static void timeline_parse_args(int argc, char *argv[], struct timeline_params *
 			p->cpu = optarg;
 			break;
 		case OPT_OFFSET:
-			if (parse_offset(optarg, &p->offset))
+			if (gr_parse_offset(optarg, &p->offset))
 				timeline_usage("invalid --clock-offset: [-]N[ns|us|ms|s]");
 			break;
 		case 'w':
-			if (parse_u64(optarg, &v) || v < MIN_WIDTH || v > MAX_WIDTH)
+			if (gr_parse_u64(optarg, &v) || v < MIN_WIDTH || v > MAX_WIDTH)
 				timeline_usage("invalid --width: 60 to 1000 columns");
 			p->width = v;
 			break;
 		case OPT_SINCE:
-			if (parse_ns(optarg, &p->since))
+			if (gr_parse_ns(optarg, &p->since))
 				timeline_usage("invalid --since: N[ns|us|ms|s]");
 			p->have_since = true;
 			break;
 		case OPT_UNTIL:
-			if (parse_ns(optarg, &p->until))
+			if (gr_parse_ns(optarg, &p->until))
 				timeline_usage("invalid --until: N[ns|us|ms|s]");
 			p->have_until = true;
 			break;
@@ -156,7 +156,7 @@ static void timeline_parse_args(int argc, char *argv[], struct timeline_params *
 			p->latency = true;
 			break;
 		case 'n':
-			if (parse_u64(optarg, &v) || v > 100000)
+			if (gr_parse_u64(optarg, &v) || v > 100000)
 				timeline_usage("invalid --top: 0 to 100000");
 			p->top = v;
 			break;
@@ -164,13 +164,13 @@ static void timeline_parse_args(int argc, char *argv[], struct timeline_params *
 			p->output = optarg;
 			break;
 		case 'D':
-			config_debug = 1;
+			gr_debug = 1;
 			break;
 		case 'h':
 			timeline_usage(NULL);
 			break;
 		default:
-			timeline_usage(invalid_option(argv));
+			timeline_usage(gr_invalid_option(argv));
 		}
 	}
 	if (optind < argc)
@@ -187,7 +187,7 @@ static void timeline_parse_args(int argc, char *argv[], struct timeline_params *
 
 /* ---- the timeline ---- */
 
-static __u64 shifted(const struct gc_input *in, __u64 ts)
+static __u64 shifted(const struct gr_corr *in, __u64 ts)
 {
 	__s64 t = (__s64)ts + in->offset;
 
@@ -245,7 +245,7 @@ static void fmt_span(__u64 ns, char *buf, size_t len)
 
 static void ruler(FILE *f, const struct view *v)
 {
-	char *lab = xzalloc(v->cols + 16), *tick = xzalloc(v->cols + 1), buf[32];
+	char *lab = gr_zalloc(v->cols + 16), *tick = gr_zalloc(v->cols + 1), buf[32];
 	int c, n;
 
 	memset(lab, ' ', v->cols + 15);
@@ -266,15 +266,15 @@ static void ruler(FILE *f, const struct view *v)
 	free(tick);
 }
 
-static void job_row(const struct gc_input *in, const struct view *v, const struct gr_job *j,
+static void job_row(const struct gr_corr *in, const struct view *v, const struct gr_job *j,
 		    char *row)
 {
 	__u64 sub = shifted(in, j->ts[GRTRACE_EV_SUBMIT]);
 	__u64 com = shifted(in, j->ts[GRTRACE_EV_COMMIT]);
 	__u64 start = shifted(in, j->ts[GRTRACE_EV_START]);
 	__u64 end = shifted(in, j->ts[GRTRACE_EV_END]);
-	bool s = gc_job_seen(j, GRTRACE_EV_SUBMIT), c = gc_job_seen(j, GRTRACE_EV_COMMIT);
-	bool st = gc_job_seen(j, GRTRACE_EV_START), e = gc_job_seen(j, GRTRACE_EV_END);
+	bool s = gr_job_seen(j, GRTRACE_EV_SUBMIT), c = gr_job_seen(j, GRTRACE_EV_COMMIT);
+	bool st = gr_job_seen(j, GRTRACE_EV_START), e = gr_job_seen(j, GRTRACE_EV_END);
 
 	if (s)
 		paint(v, row, sub, st ? start : c ? com : sub, C_QUEUE);
@@ -310,7 +310,7 @@ static void legend(FILE *f, int width, bool cpu)
 	fputc('\n', f);
 }
 
-static int draw_timeline(FILE *f, const struct gc_input *in, const struct timeline_params *p)
+static int draw_timeline(FILE *f, const struct gr_corr *in, const struct timeline_params *p)
 {
 	struct view v;
 	char *row, label[80], buf[32], a[32], b[32];
@@ -339,19 +339,19 @@ static int draw_timeline(FILE *f, const struct gc_input *in, const struct timeli
 	if (p->have_until)
 		v.t1 = shifted(in, in->t.start_ts + p->until);
 	if (v.t0 == ULLONG_MAX || v.t1 <= v.t0) {
-		err_msg("nothing to draw: no job event, or an empty time window\n");
+		gr_err_msg("nothing to draw: no job event, or an empty time window\n");
 		return -1;
 	}
 	v.cols = p->width - LABEL_W - 3;
 	v.per_col = (v.t1 - v.t0 + v.cols - 1) / v.cols;
 	if (!v.per_col)
 		v.per_col = 1;
-	row = xzalloc(v.cols + 1);
+	row = gr_zalloc(v.cols + 1);
 
 	fmt_span(v.t1 - v.t0, buf, sizeof(buf));
 	fmt_span(v.per_col, label, sizeof(label));
 	fprintf(f, "grtrace timeline: %s .. %s s\n  %s, %d columns of %s\n",
-		gc_ts(v.t0, a, sizeof(a)), gc_ts(v.t1, b, sizeof(b)), buf, v.cols, label);
+		gr_ts(v.t0, a, sizeof(a)), gr_ts(v.t1, b, sizeof(b)), buf, v.cols, label);
 	ruler(f, &v);
 
 	for (r = 0; r < in->t.nr_rings; r++) {
@@ -375,26 +375,26 @@ static int draw_timeline(FILE *f, const struct gc_input *in, const struct timeli
 		gr_ring_label(&in->t, r, label, sizeof(label));
 		put_row(f, label, row);
 		rows++;
-		debug_msg("ring %u: %zu jobs\n", r, n);
+		gr_debug_msg("ring %u: %zu jobs\n", r, n);
 	}
 	if (!rows)
 		fprintf(f, "(no ring has events)\n");
 
 	/* A row per thread of the annotation */
 	for (i = 0; in->have_cpu && i < in->cpu.nr; ) {
-		const struct gc_ioctl *io = &in->cpu.io[i];
+		const struct gr_ioctl *io = &in->cpu.io[i];
 		bool shown = false;
 
 		memset(row, C_IDLE, v.cols);
 		for (; i < in->cpu.nr && in->cpu.io[i].tid == io->tid; i++) {
-			const struct gc_ioctl *x = &in->cpu.io[i];
+			const struct gr_ioctl *x = &in->cpu.io[i];
 
 			if (x->enter <= v.t1 && (x->have_exit ? x->exit : x->enter) >= v.t0)
 				shown = true;
 			paint(&v, row, x->enter, x->have_exit ? x->exit : x->enter, C_IOCTL);
 		}
 		for (k = 0; k < in->jobs.nr; k++) {
-			const struct gc_match *m = &in->m[k];
+			const struct gr_match *m = &in->m[k];
 
 			if (m->io >= 0 && in->cpu.io[m->io].tid == io->tid) {
 				__u64 t = shifted(in, in->jobs.job[k].ts[GRTRACE_EV_SUBMIT]);
@@ -422,26 +422,26 @@ static const char * const ph_names[PH_NR] = {
 };
 
 /* The phases of a job; returns the bits of those known */
-static unsigned int phases(const struct gc_input *in, size_t k, __s64 *ph)
+static unsigned int phases(const struct gr_corr *in, size_t k, __s64 *ph)
 {
 	const struct gr_job *j = &in->jobs.job[k];
-	const struct gc_match *m = &in->m[k];
+	const struct gr_match *m = &in->m[k];
 	unsigned int ok = 0;
 
 	memset(ph, 0, PH_NR * sizeof(*ph));
-	if (m->io >= 0 && (m->valid & BIT(GC_GAP_IOCTL))) {
-		ph[PH_IOCTL] = m->gap[GC_GAP_IOCTL];
+	if (m->io >= 0 && (m->valid & BIT(GR_GAP_IOCTL))) {
+		ph[PH_IOCTL] = m->gap[GR_GAP_IOCTL];
 		ok |= BIT(PH_IOCTL);
 	}
-	if (m->valid & BIT(GC_GAP_QUEUE)) {
-		ph[PH_QUEUE] = m->gap[GC_GAP_QUEUE];
+	if (m->valid & BIT(GR_GAP_QUEUE)) {
+		ph[PH_QUEUE] = m->gap[GR_GAP_QUEUE];
 		ok |= BIT(PH_QUEUE);
 	}
-	if (m->valid & BIT(GC_GAP_EXEC)) {
-		ph[PH_EXEC] = m->gap[GC_GAP_EXEC];
+	if (m->valid & BIT(GR_GAP_EXEC)) {
+		ph[PH_EXEC] = m->gap[GR_GAP_EXEC];
 		ok |= BIT(PH_EXEC);
 	}
-	if (gc_job_seen(j, GRTRACE_EV_END) && gc_job_seen(j, GRTRACE_EV_COMPLETE)) {
+	if (gr_job_seen(j, GRTRACE_EV_END) && gr_job_seen(j, GRTRACE_EV_COMPLETE)) {
 		ph[PH_DONE] = (__s64)(j->ts[GRTRACE_EV_COMPLETE] - j->ts[GRTRACE_EV_END]);
 		ok |= BIT(PH_DONE);
 	}
@@ -515,11 +515,11 @@ static int cmp_slow(const void *a, const void *b)
 	return x->job < y->job ? -1 : x->job > y->job;
 }
 
-static void print_latency(FILE *f, const struct gc_input *in, const struct timeline_params *p)
+static void print_latency(FILE *f, const struct gr_corr *in, const struct timeline_params *p)
 {
-	__s64 ph[PH_NR], med[PH_NR], *v = xzalloc((in->jobs.nr + 1) * sizeof(*v));
+	__s64 ph[PH_NR], med[PH_NR], *v = gr_zalloc((in->jobs.nr + 1) * sizeof(*v));
 	char label[80], a[32], b[32], c[32], d[32];
-	struct slow *sl = xzalloc((in->jobs.nr + 1) * sizeof(*sl));
+	struct slow *sl = gr_zalloc((in->jobs.nr + 1) * sizeof(*sl));
 	int w = p->width - LABEL_W - 40, i;
 	size_t k, n, nsl = 0;
 	unsigned int ok, med_ok;
@@ -554,14 +554,14 @@ static void print_latency(FILE *f, const struct gc_input *in, const struct timel
 			med[i] = v[n / 2];
 			med_ok |= BIT(i);
 			fprintf(f, "  %-16s %8zu %12s %12s %12s %12s\n", ph_names[i], n,
-				gc_dur(v[0], a, sizeof(a)), gc_dur(v[n / 2], b, sizeof(b)),
-				gc_dur(v[(n * 95) / 100], c, sizeof(c)),
-				gc_dur(v[n - 1], d, sizeof(d)));
+				gr_dur(v[0], a, sizeof(a)), gr_dur(v[n / 2], b, sizeof(b)),
+				gr_dur(v[(n * 95) / 100], c, sizeof(c)),
+				gr_dur(v[n - 1], d, sizeof(d)));
 		}
 		if (med_ok) {
 			fprintf(f, "  %-16s ", "medians");
 			bar(f, med, med_ok, total(med, med_ok), w);
-			fprintf(f, " %s\n", gc_dur(total(med, med_ok), a, sizeof(a)));
+			fprintf(f, " %s\n", gr_dur(total(med, med_ok), a, sizeof(a)));
 		}
 	}
 
@@ -594,23 +594,23 @@ static void print_latency(FILE *f, const struct gc_input *in, const struct timel
 			 (unsigned long long)j->fseq);
 		fprintf(f, "  %-14s %-12.12s %-10.10s ", fence, label, j->comm[0] ? j->comm : "-");
 		bar(f, ph, ok, scale, w > 10 ? w - 8 : w);
-		fprintf(f, " %s\n", gc_dur(sl[k].total, a, sizeof(a)));
+		fprintf(f, " %s\n", gr_dur(sl[k].total, a, sizeof(a)));
 	}
 	free(sl);
 	free(v);
 }
 
-int timeline_main(int argc, char *argv[])
+int gr_timeline_main(int argc, char *argv[])
 {
 	struct timeline_params p;
-	struct gc_input in;
+	struct gr_corr in;
 	int ret = EXIT_FAILURE;
 	FILE *f = NULL;
 
 	timeline_parse_args(argc, argv, &p);
-	if (gc_input_load(&in, p.gpu, p.cpu, p.offset))
+	if (gr_corr_load(&in, p.gpu, p.cpu, p.offset))
 		goto out;
-	f = gc_output_open(p.output);
+	f = gr_output_open(p.output);
 	if (!f)
 		goto out;
 	if (p.latency)
@@ -619,8 +619,8 @@ int timeline_main(int argc, char *argv[])
 		goto out;
 	ret = EXIT_SUCCESS;
 out:
-	if (f && gc_output_close(f, p.output))
+	if (f && gr_output_close(f, p.output))
 		ret = EXIT_FAILURE;
-	gc_input_free(&in);
+	gr_corr_free(&in);
 	return ret;
 }

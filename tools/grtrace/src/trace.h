@@ -1,22 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * grtrace: access to the grtrace debugfs directory and the grtrace trace
- * events, through libtracefs.
+ * grtrace: the grtrace trace events of the tracefs instance "grtrace",
+ * through libtracefs.
  */
 #ifndef __GRTRACE_TRACE_H
 #define __GRTRACE_TRACE_H
 
 #include <stdbool.h>
 
-#define GRTRACE_INSTANCE	"grtrace"
+#define GR_FTRACE_INSTANCE	"grtrace"
 
-const char *grtrace_dir(void);
-int grtrace_dir_check(void);
-char *grtrace_read(const char *file);
-int grtrace_write(const char *file, const char *buf);
-int grtrace_running(void);
-
-int ftrace_events_set(bool enable);
-const char *ftrace_events_state(void);
+int gr_ftrace_events_set(bool enable);
+const char *gr_ftrace_events_state(void);
 
 #endif /* __GRTRACE_TRACE_H */

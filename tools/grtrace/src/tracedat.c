@@ -18,7 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "stream.h"
+#include "tracedat.h"
 #include "utils.h"
 
 #ifdef HAVE_LIBTRACECMD
@@ -137,9 +137,9 @@ static int dat_record(struct tracecmd_input *handle, struct tep_record *rec,
 	p->tgid = num_field(event, rec, "tgid");
 	str_field(event, rec, "comm", p->comm, sizeof(p->comm));
 	if (p->ring_id >= GR_MAX_RINGS) {
-		err_msg("%s: offset %llu: %s event on ring id %u, beyond %u\n",
-			l->t->input, rec->offset, event->name, p->ring_id,
-			GR_MAX_RINGS - 1);
+		gr_err_msg("%s: offset %llu: %s event on ring id %u, beyond %u\n",
+			   l->t->input, rec->offset, event->name, p->ring_id,
+			   GR_MAX_RINGS - 1);
 		l->err = -1;
 		return 1;
 	}
@@ -161,41 +161,39 @@ static int dat_record(struct tracecmd_input *handle, struct tep_record *rec,
 }
 
 /*
- * gr_trace_load_dat - the grtrace events of a trace.dat into @t
+ * gr_tracedat_load - the grtrace events of a trace.dat into @t
  *
  * Returns: 0, or -1 with the problem printed.
  */
-int gr_trace_load_dat(struct gr_trace *t, const char *path)
+int gr_tracedat_load(struct gr_trace *t, const char *path)
 {
 	struct dat_loader l = { .t = t };
 	struct tracecmd_input *handle;
 
 	handle = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!handle) {
-		err_msg("%s: not a trace-cmd data file libtracecmd can read\n", path);
+		gr_err_msg("%s: not a trace-cmd data file libtracecmd can read\n", path);
 		return -1;
 	}
 	l.tep = tracecmd_get_tep(handle);
 	if (tracecmd_iterate_events(handle, NULL, 0, dat_record, &l) < 0 && !l.err) {
-		err_msg("%s: reading the events failed\n", path);
+		gr_err_msg("%s: reading the events failed\n", path);
 		l.err = -1;
 	}
 	tracecmd_close(handle);
-	if (!l.err && !t->nr_ev) {
-		err_msg("%s: no grtrace events in this recording (trace-cmd record -e grtrace)\n",
-			path);
-		l.err = -1;
-	}
-	return l.err;
+	if (l.err || t->nr_ev)
+		return l.err;
+	gr_err_msg("%s: no grtrace events in this recording (trace-cmd record -e grtrace)\n", path);
+	return -1;
 }
 
 #else /* !HAVE_LIBTRACECMD */
 
-int gr_trace_load_dat(struct gr_trace *t, const char *path)
+int gr_tracedat_load(struct gr_trace *t, const char *path)
 {
 	(void)t;
-	err_msg("%s: a trace-cmd data file: grtrace was built without libtracecmd\n",
-		path);
+	gr_err_msg("%s: a trace-cmd data file: grtrace was built without libtracecmd\n",
+		   path);
 	return -1;
 }
 

@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,12 +13,12 @@
 
 #include "utils.h"
 
-int config_debug;
+int gr_debug;
 
 /*
- * err_msg - print an error message to stderr, prefixed with the tool name
+ * gr_err_msg - print an error message to stderr, prefixed with the tool name
  */
-void err_msg(const char *fmt, ...)
+void gr_err_msg(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -28,13 +29,13 @@ void err_msg(const char *fmt, ...)
 }
 
 /*
- * debug_msg - print a debug message to stderr, only with -D/--debug
+ * gr_debug_msg - print a debug message to stderr, only with -D/--debug
  */
-void debug_msg(const char *fmt, ...)
+void gr_debug_msg(const char *fmt, ...)
 {
 	va_list ap;
 
-	if (!config_debug)
+	if (!gr_debug)
 		return;
 	fputs("grtrace: debug: ", stderr);
 	va_start(ap, fmt);
@@ -44,11 +45,11 @@ void debug_msg(const char *fmt, ...)
 
 static void oom(void)
 {
-	err_msg("out of memory\n");
+	gr_err_msg("out of memory\n");
 	exit(EXIT_FAILURE);
 }
 
-void *xzalloc(size_t size)
+void *gr_zalloc(size_t size)
 {
 	void *p = calloc(1, size ? size : 1);
 
@@ -58,7 +59,7 @@ void *xzalloc(size_t size)
 }
 
 /* Resize an array of @nmemb elements of @size bytes, checking overflow. */
-void *xrealloc(void *ptr, size_t nmemb, size_t size)
+void *gr_realloc(void *ptr, size_t nmemb, size_t size)
 {
 	size_t n = nmemb * size;
 
@@ -70,7 +71,7 @@ void *xrealloc(void *ptr, size_t nmemb, size_t size)
 	return ptr;
 }
 
-char *xstrdup(const char *s)
+char *gr_strdup(const char *s)
 {
 	char *p = strdup(s);
 
@@ -80,11 +81,11 @@ char *xstrdup(const char *s)
 }
 
 /*
- * parse_u64 - parse a decimal, 0x hex or 0 octal number, nothing else
+ * gr_parse_u64 - parse a decimal, 0x hex or 0 octal number, nothing else
  *
  * Returns: 0, or -1 if @s is not a number that fits.
  */
-int parse_u64(const char *s, __u64 *val)
+int gr_parse_u64(const char *s, __u64 *val)
 {
 	unsigned long long v;
 	char *end;
@@ -100,9 +101,9 @@ int parse_u64(const char *s, __u64 *val)
 }
 
 /*
- * parse_seconds - parse a duration: N, Ns, Nm or Nh
+ * gr_parse_seconds - parse a duration: N, Ns, Nm or Nh
  */
-int parse_seconds(const char *s, __u64 *sec)
+int gr_parse_seconds(const char *s, __u64 *sec)
 {
 	unsigned long long v, mul = 1;
 	char *end;
@@ -126,9 +127,9 @@ int parse_seconds(const char *s, __u64 *sec)
 }
 
 /*
- * parse_ns - parse a time: N (ns), Nns, Nus, Nms or Ns, N an integer
+ * gr_parse_ns - parse a time: N (ns), Nns, Nus, Nms or Ns, N an integer
  */
-int parse_ns(const char *s, long long *ns)
+int gr_parse_ns(const char *s, long long *ns)
 {
 	static const struct {
 		const char *unit;
@@ -157,7 +158,7 @@ int parse_ns(const char *s, long long *ns)
 }
 
 /* CLOCK_MONOTONIC in ns, the clock of the stream. */
-__u64 now_ns(void)
+__u64 gr_now_ns(void)
 {
 	struct timespec ts;
 
@@ -165,21 +166,21 @@ __u64 now_ns(void)
 	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
 }
 
-int parse_format(const char *s, enum out_fmt *fmt)
+int gr_parse_format(const char *s, enum gr_fmt *fmt)
 {
 	if (!strcmp(s, "text"))
-		*fmt = FMT_TEXT;
+		*fmt = GR_FMT_TEXT;
 	else if (!strcmp(s, "csv"))
-		*fmt = FMT_CSV;
+		*fmt = GR_FMT_CSV;
 	else if (!strcmp(s, "json"))
-		*fmt = FMT_JSON;
+		*fmt = GR_FMT_JSON;
 	else
 		return -1;
 	return 0;
 }
 
 /* Print @s as a JSON string, quotes included. */
-void json_str(FILE *f, const char *s)
+void gr_json_str(FILE *f, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
 
@@ -196,7 +197,7 @@ void json_str(FILE *f, const char *s)
 }
 
 /* Print @s as a CSV field, quoted only when needed. */
-void csv_str(FILE *f, const char *s)
+void gr_csv_str(FILE *f, const char *s)
 {
 	const char *p;
 
@@ -214,23 +215,23 @@ void csv_str(FILE *f, const char *s)
 }
 
 /* The line after @s, or NULL at the end. */
-const char *next_line(const char *s)
+const char *gr_next_line(const char *s)
 {
 	s = strchr(s, '\n');
 	return s && s[1] ? s + 1 : NULL;
 }
 
 /*
- * stats_get - value of @key in "key=value" lines, copied to @buf
+ * gr_stats_get - value of @key in "key=value" lines, copied to @buf
  *
  * Returns: @buf, or NULL when @key is absent.
  */
-const char *stats_get(const char *stats, const char *key, char *buf, int len)
+const char *gr_stats_get(const char *stats, const char *key, char *buf, int len)
 {
 	size_t klen = strlen(key);
 	const char *p = stats;
 
-	for (; p && *p; p = next_line(p)) {
+	for (; p && *p; p = gr_next_line(p)) {
 		if (!strncmp(p, key, klen) && p[klen] == '=') {
 			p += klen + 1;
 			snprintf(buf, len, "%.*s", (int)strcspn(p, "\n"), p);
@@ -241,7 +242,7 @@ const char *stats_get(const char *stats, const char *key, char *buf, int len)
 }
 
 /* A plain decimal number: digits, no leading zero unless just "0". */
-bool is_decimal(const char *s)
+bool gr_is_decimal(const char *s)
 {
 	size_t n = strspn(s, "0123456789");
 
@@ -249,11 +250,11 @@ bool is_decimal(const char *s)
 }
 
 /*
- * read_text - read a whole file, such as a debugfs file of unknown size
+ * gr_read_text - read a whole file, such as a kernel file of unknown size
  *
  * Returns: a NUL terminated malloc()ed copy, or NULL with errno set.
  */
-char *read_text(const char *path)
+char *gr_read_text(const char *path)
 {
 	size_t len = 0, cap = 0;
 	char *buf = NULL;
@@ -266,7 +267,7 @@ char *read_text(const char *path)
 	do {
 		if (cap - len < 4096) {
 			cap += 65536;
-			buf = xrealloc(buf, cap, 1);
+			buf = gr_realloc(buf, cap, 1);
 		}
 		n = read(fd, buf + len, cap - len - 1);
 		if (n > 0)
@@ -280,5 +281,46 @@ char *read_text(const char *path)
 		return NULL;
 	}
 	buf[len] = '\0';
+	return buf;
+}
+
+/* Free a NULL terminated list of strings and the list. */
+void gr_free_list(char **list)
+{
+	int i;
+
+	for (i = 0; list && list[i]; i++)
+		free(list[i]);
+	free(list);
+}
+
+/*
+ * gr_print_usage - print a usage text and exit
+ * @msg: NULL terminated lines
+ * @err: what was wrong, or NULL for --help
+ *
+ * With @err, print to stderr and exit with failure, else to stdout with
+ * success.
+ */
+void gr_print_usage(const char * const *msg, const char *err)
+{
+	FILE *f = err ? stderr : stdout;
+	int i;
+
+	if (err)
+		fprintf(stderr, "grtrace: %s\n", err);
+	fprintf(f, "grtrace version %s", VERSION);
+	for (i = 0; msg[i]; i++)
+		fprintf(f, "%s\n", msg[i]);
+	exit(err ? EXIT_FAILURE : EXIT_SUCCESS);
+}
+
+/* The message for the option getopt() just refused. */
+const char *gr_invalid_option(char *argv[])
+{
+	static char buf[96];
+
+	snprintf(buf, sizeof(buf), "invalid or incomplete option '%.64s'",
+		 optind > 0 ? argv[optind - 1] : "?");
 	return buf;
 }

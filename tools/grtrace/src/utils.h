@@ -13,8 +13,11 @@
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define NSEC_PER_SEC	1000000000ULL
 
-extern int config_debug;
+extern int gr_debug;
 
+#ifndef VERSION
+#define VERSION "unknown"
+#endif
 #ifndef __printf
 #define __printf(a, b)	__attribute__((format(printf, a, b)))
 #endif
@@ -22,32 +25,36 @@ extern int config_debug;
 #define BIT(n)		(1U << (n))
 #endif
 
-__printf(1, 2) void err_msg(const char *fmt, ...);
-__printf(1, 2) void debug_msg(const char *fmt, ...);
+__printf(1, 2) void gr_err_msg(const char *fmt, ...);
+__printf(1, 2) void gr_debug_msg(const char *fmt, ...);
 
-void *xzalloc(size_t size);
-void *xrealloc(void *ptr, size_t nmemb, size_t size);
-char *xstrdup(const char *s);
+void gr_print_usage(const char * const *msg, const char *err);
+const char *gr_invalid_option(char *argv[]);
 
-int parse_u64(const char *s, __u64 *val);
-int parse_seconds(const char *s, __u64 *sec);
-int parse_ns(const char *s, long long *ns);
-__u64 now_ns(void);
-char *read_text(const char *path);
+void *gr_zalloc(size_t size);
+void *gr_realloc(void *ptr, size_t nmemb, size_t size);
+char *gr_strdup(const char *s);
+
+int gr_parse_u64(const char *s, __u64 *val);
+int gr_parse_seconds(const char *s, __u64 *sec);
+int gr_parse_ns(const char *s, long long *ns);
+__u64 gr_now_ns(void);
+char *gr_read_text(const char *path);
+void gr_free_list(char **list);
 
 /* Output formats of report and friends */
-enum out_fmt {
-	FMT_TEXT,
-	FMT_CSV,
-	FMT_JSON,
+enum gr_fmt {
+	GR_FMT_TEXT,
+	GR_FMT_CSV,
+	GR_FMT_JSON,
 };
 
-const char *next_line(const char *s);
-const char *stats_get(const char *stats, const char *key, char *buf, int len);
-bool is_decimal(const char *s);
+const char *gr_next_line(const char *s);
+const char *gr_stats_get(const char *stats, const char *key, char *buf, int len);
+bool gr_is_decimal(const char *s);
 
-int parse_format(const char *s, enum out_fmt *fmt);
-void json_str(FILE *f, const char *s);
-void csv_str(FILE *f, const char *s);
+int gr_parse_format(const char *s, enum gr_fmt *fmt);
+void gr_json_str(FILE *f, const char *s);
+void gr_csv_str(FILE *f, const char *s);
 
 #endif /* __GRTRACE_UTILS_H */

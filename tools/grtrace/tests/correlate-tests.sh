@@ -7,11 +7,11 @@
 #   GRTRACE=path/to/grtrace [ANNOTATE=path/to/grtrace-bpf-annotate] \
 #	tests/correlate-tests.sh [WORKDIR]
 #
-# Inputs with known answers come from gen-correlate.py.  Prints "PASS
-# correlate: NAME" or "FAIL correlate: NAME" per check ("SKIP ..." for what
-# this machine cannot run), then "N passed, N failed"; the exit status is
-# non-zero if any check failed.  VALGRIND=0 skips the valgrind checks.  The
-# annotator is only run for real as root on a kernel with BPF.
+# Inputs with known answers come from gen-correlate.py.  Prints KTAP: a
+# line per check ("ok N NAME", "not ok N NAME", "ok N NAME # SKIP REASON"
+# for what this machine cannot run), the plan and the totals; the exit
+# status is non-zero if any check failed.  VALGRIND=0 skips the valgrind
+# checks.  The annotator is only run for real as root on a kernel with BPF.
 
 TESTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 A=${ANNOTATE:-}
@@ -186,11 +186,25 @@ if [ "${VALGRIND:-1}" != 0 ] && command -v valgrind > /dev/null; then
 	vg timeline -i "$D/gpu.bin" --latency --top 100 || ok=1
 	vg timeline -i "$D/gpu.bin" -c "$D/empty.txt" --latency || ok=1
 	result $ok "valgrind: timeline, --latency"
+else
+	skip "valgrind: merge, good and bad inputs" "VALGRIND=0, or valgrind not installed"
+	skip "valgrind: timeline, --latency" "VALGRIND=0, or valgrind not installed"
 fi
 
 # ---- the annotator ----
+# skip_real REASON: the checks of the annotator on this kernel
+skip_real() {
+	skip "annotate on this kernel: the DRM ioctls of a process, only those" "$1"
+	skip "annotate -r: the same from raw_syscalls" "$1"
+	skip "annotate -p: other processes left out" "$1"
+}
 if [ -z "$A" ] || [ ! -x "$A" ]; then
-	echo "SKIP correlate: grtrace-bpf-annotate not built (clang or libbpf missing)"
+	why="grtrace-bpf-annotate not built (clang or libbpf missing)"
+	skip "annotate --help" "$why"
+	skip "annotate: bad options refused" "$why"
+	skip "annotate -p: no such process" "$why"
+	skip "annotate: not root: a clear message, exit 1" "$why"
+	skip_real "$why"
 else
 	timeout 20 "$A" --help > "$W/out" 2> "$W/err" &&
 		grep -q "usage: grtrace-bpf-annotate" "$W/out"
@@ -210,6 +224,8 @@ else
 			"$A" -d 1 > "$W/out" 2> "$W/err"
 		[ $? = 1 ] && grep -q "run as root" "$W/err"
 		result $? "annotate: not root: a clear message, exit 1"
+	else
+		skip "annotate: not root: a clear message, exit 1" "not root, or no setpriv"
 	fi
 	# Real BPF: DRM-type ioctls on /dev/null (they fail with ENOTTY)
 	cat > "$W/ioctls.c" <<-'C'
@@ -230,9 +246,9 @@ else
 	}
 	C
 	if [ "$(id -u)" != 0 ]; then
-		echo "SKIP correlate: annotate on this kernel (not root)"
+		skip_real "not root"
 	elif ! cc -o "$W/ioctls" "$W/ioctls.c" 2> "$W/err"; then
-		echo "SKIP correlate: annotate on this kernel (no C compiler)"
+		skip_real "no C compiler"
 	else
 		rm -f "$W/ann.txt" "$W/ann2.txt" "$W/ann3.txt"
 		timeout 30 "$A" -d 3 -o "$W/ann.txt" 2> "$W/ann.err" &
@@ -246,7 +262,7 @@ else
 		wait $apid
 		rc=$?
 		if [ $rc != 0 ] && grep -Eq "BPF|tracefs|syscall tracepoints" "$W/ann.err"; then
-			echo "SKIP correlate: annotate on this kernel: $(tail -1 "$W/ann.err")"
+			skip_real "$(tail -1 "$W/ann.err")"
 		else
 			cp "$W/ann.err" "$W/err"
 			who="pid=$pid tid=$pid comm=ioctls cmd=0xc01864b1"
@@ -273,5 +289,4 @@ else
 	fi
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * grtrace: the events of an input, decoded by the readers of the relay
+ * stream (stream.c) and of other recordings, merged by gseq.  The names of
+ * the record types and engine classes.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "events.h"
+#include "utils.h"
+
+static const char * const type_names[GRTRACE_EV_NR] = {
+	[GRTRACE_EV_SUBMIT]		= "submit",
+	[GRTRACE_EV_COMMIT]		= "commit",
+	[GRTRACE_EV_START]		= "start",
+	[GRTRACE_EV_END]		= "end",
+	[GRTRACE_EV_COMPLETE]		= "complete",
+	[GRTRACE_EV_CTX_SWITCH]		= "ctx_switch",
+	[GRTRACE_EV_IRQ]		= "irq",
+	[GRTRACE_EV_SYNC_WAIT_ENTER]	= "sync_wait_enter",
+	[GRTRACE_EV_SYNC_WAIT_EXIT]	= "sync_wait_exit",
+	[GRTRACE_EV_ERROR]		= "error",
+};
+
+static const char * const engine_names[GRTRACE_ENGINE_NR] = {
+	[GRTRACE_ENGINE_GRAPHICS]	= "graphics",
+	[GRTRACE_ENGINE_COMPUTE]	= "compute",
+	[GRTRACE_ENGINE_COPY]		= "copy",
+	[GRTRACE_ENGINE_VIDEO_DECODE]	= "video_decode",
+	[GRTRACE_ENGINE_VIDEO_ENCODE]	= "video_encode",
+	[GRTRACE_ENGINE_OTHER]		= "other",
+};
+
+const char *gr_type_name(unsigned int type)
+{
+	if (type < GRTRACE_EV_NR)
+		return type_names[type];
+	if (type == GRTRACE_EV_STREAM_INFO)
+		return "stream_info";
+	if (type == GRTRACE_EV_METADATA)
+		return "metadata";
+	if (type == GR_TOOL_STATS)
+		return "tool_stats";
+	return "unknown";
+}
+
+const char *gr_engine_name(unsigned int engine)
+{
+	return engine < GRTRACE_ENGINE_NR ? engine_names[engine] : "unknown";
+}
+
+/* Returns: the engine class named @s, or -1. */
+int gr_engine_parse(const char *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < GRTRACE_ENGINE_NR; i++)
+		if (!strcmp(s, engine_names[i]))
+			return i;
+	return -1;
+}
+
+/* ---- the events of an input ---- */
+
+/* Returns: the ring @id, added (zeroed) if new. */
+struct gr_ring *gr_ring_slot(struct gr_trace *t, __u32 id)
+{
+	__u32 n = t->nr_rings;
+
+	if (id >= n) {
+		t->nr_rings = id + 1;
+		t->rings = gr_realloc(t->rings, t->nr_rings, sizeof(*t->rings));
+		memset(t->rings + n, 0, (t->nr_rings - n) * sizeof(*t->rings));
+	}
+	return &t->rings[id];
+}
+
+/* Returns: "file: offset N" of @ev, valid until the next call but one. */
+const char *gr_where(const struct gr_trace *t, const struct gr_event *ev)
+{
+	static char buf[2][4200];
+	static int i;
+
+	i ^= 1;
+	snprintf(buf[i], sizeof(buf[i]), "%s: offset %llu", t->files[ev->file],
+		 (unsigned long long)ev->off);
+	return buf[i];
+}
+
+/* Returns: a new zeroed event at the end of @t->ev. */
+struct gr_event *gr_trace_add(struct gr_trace *t)
+{
+	struct gr_event *ev;
+
+	if (t->nr_ev == t->cap_ev) {
+		t->cap_ev = t->cap_ev ? 2 * t->cap_ev : 4096;
+		t->ev = gr_realloc(t->ev, t->cap_ev, sizeof(*t->ev));
+	}
+	ev = &t->ev[t->nr_ev++];
+	memset(ev, 0, sizeof(*ev));
+	return ev;
+}
+
+static int cmp_gseq(const void *a, const void *b)
+{
+	const struct gr_event *x = a, *y = b;
+
+	return x->gseq < y->gseq ? -1 : x->gseq > y->gseq;
+}
+
+/*
+ * gr_trace_merge - sort the events by gseq, reject duplicates, count the gaps
+ *
+ * Returns: 0, or -1 with the problem printed.
+ */
+int gr_trace_merge(struct gr_trace *t)
+{
+	size_t i;
+
+	qsort(t->ev, t->nr_ev, sizeof(*t->ev), cmp_gseq);
+	for (i = 1; i < t->nr_ev; i++) {
+		const struct gr_event *a = &t->ev[i - 1], *b = &t->ev[i];
+
+		if (a->gseq == b->gseq) {
+			gr_err_msg("%s: gseq %llu also at %s: the input holds duplicate records\n",
+				   gr_where(t, b), (unsigned long long)b->gseq,
+				   gr_where(t, a));
+			return -1;
+		}
+		t->lost += b->gseq - a->gseq - 1;
+	}
+	t->first_gseq = t->ev[0].gseq;
+	t->first_ts = t->ev[0].ts;
+	t->last_ts = t->ev[0].ts;
+	for (i = 0; i < t->nr_ev; i++) {
+		if (t->ev[i].ts < t->first_ts)
+			t->first_ts = t->ev[i].ts;
+		if (t->ev[i].ts > t->last_ts)
+			t->last_ts = t->ev[i].ts;
+	}
+	t->start_ts = t->have_info ? t->info.start_ts : t->first_ts;
+	return 0;
+}
+
+void gr_trace_free(struct gr_trace *t)
+{
+	gr_free_list(t->files);
+	free(t->ev);
+	free(t->rings);
+	free(t->stats);
+	memset(t, 0, sizeof(*t));
+}
+
+const struct gr_ring *gr_ring(const struct gr_trace *t, __u32 id)
+{
+	static const struct gr_ring none = { .engine = GRTRACE_ENGINE_OTHER };
+
+	return id < t->nr_rings ? &t->rings[id] : &none;
+}
+
+/* "dev/ring" of a described ring, "ring<N>" otherwise. */
+void gr_ring_label(const struct gr_trace *t, __u32 id, char *buf, size_t len)
+{
+	const struct gr_ring *r = gr_ring(t, id);
+
+	if (r->known)
+		snprintf(buf, len, "%s/%s", r->dev, r->name);
+	else
+		snprintf(buf, len, "ring%u", id);
+}

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * grtrace: the events of an input (include/uapi/linux/grtrace.h), as the
+ * readers of its formats decode them.
+ */
+#ifndef __GRTRACE_EVENTS_H
+#define __GRTRACE_EVENTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/grtrace.h>
+
+/*
+ * Record type written by "grtrace record", never by the kernel: the text of
+ * the kernel's "stats" file at the end of the recording, NUL padded.  It
+ * follows the last kernel record, with gseq one above it and cpu
+ * GR_TOOL_CPU; other readers skip it as a record of unknown type.
+ */
+#define GR_TOOL_STATS		GRTRACE_EV_USER
+#define GR_TOOL_CPU		0xffffffffU
+
+#define GR_REC_MIN		((unsigned int)sizeof(struct grtrace_record))
+#define GR_REC_MAX		0xfff8U		/* largest size a u16 allows */
+#define GR_MAX_RINGS		65536		/* ring ids accepted */
+
+/* One record of a known or unknown type, header decoded. */
+struct gr_event {
+	__u64 ts;
+	__u64 gseq;
+	__u64 cseq;
+	__u64 off;		/* byte offset in its file */
+	__u32 cpu;
+	__u16 type;
+	__u16 size;
+	__u32 file;		/* index in gr_trace.files */
+	struct grtrace_job_payload job;	/* types below GRTRACE_EV_NR */
+};
+
+struct gr_ring {
+	bool known;		/* described by METADATA or the rings file */
+	bool used;		/* named by an event */
+	__u16 engine;
+	char dev[33];
+	char name[33];
+	__u64 by_type[GRTRACE_EV_NR];
+};
+
+/* A whole input: every record of every file, merged by gseq. */
+struct gr_trace {
+	char **files;
+	int nr_files;
+	const char *input;	/* as given, or the debugfs directory */
+	bool is_dir;
+	bool is_tracedat;	/* a trace-cmd recording (trace.dat) */
+	const char *clock;	/* ftrace clock name of the times, if known */
+	struct gr_event *ev;
+	size_t nr_ev;
+	size_t cap_ev;
+	bool have_info;
+	struct grtrace_stream_info info;
+	struct gr_ring *rings;	/* indexed by ring id */
+	__u32 nr_rings;
+	__u64 by_type[GRTRACE_EV_NR];
+	__u64 unknown;		/* records of unknown type, skipped */
+	__u64 longer;		/* payloads longer than known (newer format) */
+	__u64 shorter;		/* payloads shorter than known (older format) */
+	__u64 lost;		/* gseq gaps between the records */
+	__u64 first_gseq;
+	__u64 first_ts;
+	__u64 last_ts;
+	__u64 start_ts;		/* session start, origin of relative times */
+	char *stats;		/* kernel stats text, if known */
+};
+
+struct gr_event *gr_trace_add(struct gr_trace *t);
+struct gr_ring *gr_ring_slot(struct gr_trace *t, __u32 id);
+const char *gr_where(const struct gr_trace *t, const struct gr_event *ev);
+int gr_trace_merge(struct gr_trace *t);
+void gr_trace_free(struct gr_trace *t);
+
+const char *gr_type_name(unsigned int type);
+const char *gr_engine_name(unsigned int engine);
+int gr_engine_parse(const char *s);
+const struct gr_ring *gr_ring(const struct gr_trace *t, __u32 id);
+void gr_ring_label(const struct gr_trace *t, __u32 id, char *buf, size_t len);
+
+#endif /* __GRTRACE_EVENTS_H */

@@ -1,0 +1,369 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * grtrace: the inputs of the commands, and the grtrace debugfs directory.
+ *
+ * An input is one file, a directory of per-CPU files (events<N> or
+ * events<N>.bin), the live relay files in debugfs, or a trace-cmd
+ * recording (trace.dat).  This decides which one a path is and reads it
+ * with the reader of its format into a struct gr_trace, the records of all
+ * files merged by gseq.  It is also the only
+ * user of the grtrace debugfs files: libtracefs finds (and if needed
+ * mounts) debugfs, the grtrace files themselves are plain debugfs files.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <tracefs.h>
+
+#include "input.h"
+#include "stream.h"
+#include "tracedat.h"
+#include "utils.h"
+
+/* ---- the grtrace debugfs directory ---- */
+
+/*
+ * gr_kernel_dir - the grtrace debugfs directory
+ *
+ * $GRTRACE_DIR overrides it (tests, or debugfs mounted elsewhere).
+ * Returns: the path, or NULL if debugfs is not mounted and cannot be.
+ */
+const char *gr_kernel_dir(void)
+{
+	static char path[PATH_MAX];
+	const char *debugfs;
+
+	if (path[0])
+		return path;
+	if (getenv("GRTRACE_DIR")) {
+		snprintf(path, sizeof(path), "%s", getenv("GRTRACE_DIR"));
+		return path;
+	}
+	debugfs = tracefs_debug_dir();
+	if (!debugfs)
+		return NULL;
+	snprintf(path, sizeof(path), "%s/grtrace", debugfs);
+	return path;
+}
+
+static void dir_error(const char *dir, int err)
+{
+	if (err == EACCES || err == EPERM)
+		gr_err_msg("permission denied on %s: grtrace needs root\n", dir);
+	else if (err == ENOENT)
+		gr_err_msg("%s does not exist: no CONFIG_GRTRACE or module not loaded\n", dir);
+	else
+		gr_err_msg("cannot access %s: %s\n", dir, strerror(err));
+}
+
+/*
+ * gr_kernel_check - say in one sentence why grtrace cannot be used
+ *
+ * Returns: 0 if the directory is there and accessible, -1 otherwise.
+ */
+int gr_kernel_check(void)
+{
+	const char *dir = gr_kernel_dir();
+	struct stat st;
+
+	if (!dir) {
+		gr_err_msg("debugfs is not mounted (mount -t debugfs none /sys/kernel/debug)\n");
+		return -1;
+	}
+	if (stat(dir, &st)) {
+		dir_error(dir, errno);
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		gr_err_msg("%s is not a directory\n", dir);
+		return -1;
+	}
+	if (access(dir, R_OK | X_OK)) {
+		dir_error(dir, errno);
+		return -1;
+	}
+	return 0;
+}
+
+static void path_of(char *buf, size_t len, const char *file)
+{
+	snprintf(buf, len, "%s/%s", gr_kernel_dir(), file);
+}
+
+static void file_error(const char *path, int err)
+{
+	if (err == EACCES || err == EPERM)
+		gr_err_msg("permission denied on %s: grtrace needs root\n", path);
+	else if (err == ENOENT)
+		gr_err_msg("%s does not exist: the grtrace module is not loaded or too old\n",
+			   path);
+	else
+		gr_err_msg("%s: %s\n", path, strerror(err));
+}
+
+/*
+ * gr_kernel_read - read a whole grtrace debugfs file
+ *
+ * Returns: a NUL terminated malloc()ed copy, or NULL (error printed).
+ */
+char *gr_kernel_read(const char *file)
+{
+	char path[PATH_MAX], *buf;
+
+	path_of(path, sizeof(path), file);
+	buf = gr_read_text(path);
+	if (!buf)
+		file_error(path, errno);
+	return buf;
+}
+
+/*
+ * gr_kernel_write - write @buf to a grtrace file with a single write()
+ *
+ * The kernel checks a write as a whole, so all of @buf succeeds or none.
+ * Returns: 0 or a negative errno; only open errors are printed here.
+ */
+int gr_kernel_write(const char *file, const char *buf)
+{
+	size_t len = strlen(buf);
+	char path[PATH_MAX];
+	ssize_t n;
+	int fd, ret = 0;
+
+	path_of(path, sizeof(path), file);
+	fd = open(path, O_WRONLY | O_TRUNC);
+	if (fd < 0) {
+		ret = -errno;
+		file_error(path, errno);
+		return ret;
+	}
+	gr_debug_msg("write %s: %s\n", path, buf);
+	n = write(fd, buf, len);
+	if (n < 0)
+		ret = -errno;
+	else if ((size_t)n != len)
+		ret = -EIO;
+	close(fd);
+	return ret;
+}
+
+/*
+ * gr_session_running - is a relay session running?
+ *
+ * Returns: 1 running, 0 stopped, -1 error (printed).
+ */
+int gr_session_running(void)
+{
+	char *s = gr_kernel_read("control");
+	int ret = -1;
+
+	if (!s)
+		return -1;
+	if (!strncmp(s, "running", 7))
+		ret = 1;
+	else if (!strncmp(s, "stopped", 7))
+		ret = 0;
+	else
+		gr_err_msg("%s/control: unexpected state '%.20s'\n", gr_kernel_dir(), s);
+	free(s);
+	return ret;
+}
+
+/* ---- finding the files ---- */
+
+static int events_nr(const char *name)
+{
+	const char *p = name + 6;
+	int n = 0;
+
+	if (strncmp(name, "events", 6) || *p < '0' || *p > '9')
+		return -1;
+	for (; *p >= '0' && *p <= '9' && n < 1000000; p++)
+		n = n * 10 + *p - '0';
+	if (*p && strcmp(p, ".bin"))
+		return -1;
+	return n;
+}
+
+static int cmp_events_path(const void *a, const void *b)
+{
+	const char *x = strrchr(*(char * const *)a, '/') + 1;
+	const char *y = strrchr(*(char * const *)b, '/') + 1;
+
+	return events_nr(x) - events_nr(y);
+}
+
+/*
+ * list_events - the events<N> and events<N>.bin files of @dir, by N
+ *
+ * Returns: a NULL terminated list (maybe empty), or NULL if @dir cannot be
+ * read (errno set).
+ */
+static char **list_events(const char *dir)
+{
+	struct dirent *de;
+	char **list = NULL;
+	size_t n = 0;
+	DIR *d;
+
+	d = opendir(dir);
+	if (!d)
+		return NULL;
+	list = gr_zalloc(sizeof(*list));
+	while ((de = readdir(d))) {
+		if (events_nr(de->d_name) < 0)
+			continue;
+		list = gr_realloc(list, n + 2, sizeof(*list));
+		list[n] = gr_zalloc(strlen(dir) + strlen(de->d_name) + 2);
+		sprintf(list[n], "%s/%s", dir, de->d_name);
+		list[++n] = NULL;
+	}
+	closedir(d);
+	qsort(list, n, sizeof(*list), cmp_events_path);
+	return list;
+}
+
+/*
+ * gr_kernel_relay_files - the relay files of the grtrace debugfs directory
+ *
+ * Returns: a NULL terminated list (maybe empty), or NULL if the directory
+ * cannot be read (errno set).
+ */
+char **gr_kernel_relay_files(void)
+{
+	return list_events(gr_kernel_dir());
+}
+
+/* ---- reading an input ---- */
+
+/* Live: name the rings that lost their METADATA from the "rings" file. */
+static void live_rings(struct gr_trace *t)
+{
+	char *s = gr_kernel_read("rings"), *line, *save = NULL;
+	char engine[32], dev[33], name[33];
+	unsigned int id;
+	struct gr_ring *r;
+
+	for (line = s ? strtok_r(s, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (sscanf(line, "%u %31s %32s %32s", &id, engine, dev, name) != 4 ||
+		    id >= GR_MAX_RINGS)
+			continue;
+		r = gr_ring_slot(t, id);
+		if (r->known)
+			continue;
+		r->known = true;
+		r->engine = gr_engine_parse(engine) < 0 ? GRTRACE_ENGINE_OTHER :
+			    gr_engine_parse(engine);
+		snprintf(r->dev, sizeof(r->dev), "%s", dev);
+		snprintf(r->name, sizeof(r->name), "%s", name);
+	}
+	free(s);
+}
+
+static int find_files(struct gr_trace *t, const char *path)
+{
+	bool live = !path;
+	struct stat st;
+	int n;
+
+	if (!path) {
+		if (gr_kernel_check())
+			return -1;
+		path = gr_kernel_dir();
+	}
+	if (stat(path, &st)) {
+		gr_err_msg("%s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	t->input = path;
+	t->is_dir = S_ISDIR(st.st_mode);
+	if (t->is_dir) {
+		t->files = list_events(path);
+		if (!t->files) {
+			gr_err_msg("%s: %s\n", path, strerror(errno));
+			return -1;
+		}
+	} else {
+		t->files = gr_zalloc(2 * sizeof(*t->files));
+		t->files[0] = gr_strdup(path);
+	}
+	for (n = 0; t->files[n]; n++)
+		;
+	t->nr_files = n;
+	if (!n && !live)
+		gr_err_msg("%s: no events<N> or events<N>.bin files in this directory\n",
+			   path);
+	else if (!n)
+		gr_err_msg("%s: no relay files: no session was started since grtrace was loaded\n",
+			   path);
+	return n ? 0 : -1;
+}
+
+/* The kernel counters saved next to the relay files of a directory */
+static void dir_stats(struct gr_trace *t, const char *dir)
+{
+	static const char * const names[] = {
+		"stats", "stats.txt", "grtrace-stats.txt",
+	};
+	char path[PATH_MAX];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(names) && !t->stats; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		t->stats = gr_read_text(path);
+		if (t->stats)
+			gr_debug_msg("kernel stats from %s\n", path);
+	}
+}
+
+/*
+ * gr_input_load - read and merge an input
+ * @path: a file, a directory of per-CPU files, or NULL for the live relay
+ *        files (whose data is consumed by reading them)
+ *
+ * Returns: 0, or -1 with the problem printed.
+ */
+int gr_input_load(struct gr_trace *t, const char *path)
+{
+	bool live = !path;
+	int i;
+
+	memset(t, 0, sizeof(*t));
+	if (find_files(t, path))
+		return -1;
+	if (!t->is_dir && !live && gr_is_tracedat(path)) {
+		t->is_tracedat = true;
+		if (gr_tracedat_load(t, path))
+			return -1;
+		return gr_trace_merge(t);
+	}
+	t->clock = "mono";
+	for (i = 0; i < t->nr_files; i++)
+		if (gr_stream_load_file(t, i, live))
+			return -1;
+	if (!t->nr_ev) {
+		if (t->nr_files == 1)
+			gr_err_msg("%s: offset 0: no grtrace records in this file\n",
+				   t->files[0]);
+		else
+			gr_err_msg("%s: no grtrace records in any of its %d files%s\n",
+				   t->input, t->nr_files,
+				   live ? " (nothing recorded, or already read)" : "");
+		return -1;
+	}
+	if (live) {
+		live_rings(t);
+		if (!t->stats)
+			t->stats = gr_kernel_read("stats");
+	} else if (t->is_dir) {
+		dir_stats(t, path);
+	}
+	return gr_trace_merge(t);
+}

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * grtrace: the inputs of the commands (a stream file, a directory of
+ * per-CPU files, the live relay files or a trace.dat) and the grtrace
+ * debugfs directory.  The only code that knows where the grtrace files are.
+ */
+#ifndef __GRTRACE_INPUT_H
+#define __GRTRACE_INPUT_H
+
+#include "events.h"
+
+int gr_input_load(struct gr_trace *t, const char *path);
+
+const char *gr_kernel_dir(void);
+int gr_kernel_check(void);
+char *gr_kernel_read(const char *file);
+int gr_kernel_write(const char *file, const char *buf);
+int gr_session_running(void);
+char **gr_kernel_relay_files(void);
+
+#endif /* __GRTRACE_INPUT_H */

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * grtrace: reading the grtrace events of a trace-cmd recording (trace.dat).
+ */
+#ifndef __GRTRACE_TRACEDAT_H
+#define __GRTRACE_TRACEDAT_H
+
+#include <stdbool.h>
+
+#include "events.h"
+
+bool gr_is_tracedat(const char *path);
+int gr_tracedat_load(struct gr_trace *t, const char *path);
+
+#endif /* __GRTRACE_TRACEDAT_H */
