@@ -27,7 +27,7 @@ class Ktap:
     """Write KTAP: header at creation, one line per result, totals."""
 
     def __init__(self, prefix=''):
-        self.prefix = prefix
+        self.prefix = prefix + ' ' if prefix and not prefix.endswith(' ') else prefix
         self.n = 0
         self.counts = {'pass': 0, 'fail': 0, 'skip': 0}
         print('TAP version 13', flush=True)

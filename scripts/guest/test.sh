@@ -15,13 +15,16 @@ mkdir -p "$out/share"
 	--log "$out/serial.log" --timeout "${GUEST_TIMEOUT:-900}" \
 	--append "grtrace.mode=test kunit.enable=1" >&2
 
-# KTAP: the serial log's verdict (KUnit, guest tests, kernel reports), the
+# KTAP: the serial log's KUnit results (the kernel's KTAP parser), its
+# verdict (guest tests, kernel reports: scripts/guest/verdict.py), the
 # end-to-end check of the recordings, and the tool's JSON, as one document.
 ktap_begin
+export SRC
 CHECK=guest
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
-for check in "python3 $ROOT/scripts/guest/verdict.py $out/serial.log" \
+for check in "python3 $ROOT/scripts/ktap.py leaves $out/serial.log kunit:" \
+	     "python3 $ROOT/scripts/guest/verdict.py --no-kunit $out/serial.log" \
 	     "python3 $ROOT/scripts/e2e-check.py $out/share/e2e"; do
 	$check > "$OUT/ktap"
 	ktap_merge "$OUT/ktap"
