@@ -62,12 +62,7 @@ configure() {
 	nohooks)  opts="-e GRTRACE -d GRTRACE_DRM_BRIDGE -d GRTRACE_VIRTIO_GPU -d GRTRACE_AMDGPU -d GRTRACE_I915 -d GRTRACE_NOUVEAU" ;;
 	nobridge) opts="-e GRTRACE -d GRTRACE_DRM_BRIDGE" ;;
 	esac
-	if [ ! -f "$dir/Makefile" ]; then
-		log "bisect: seeding $dir from $BUILD"
-		mkdir -p "$dir"
-		(cd "$BUILD" && tar --exclude=./modroot --exclude=./hdr -cf - .) | (cd "$dir" && tar -xf -)
-		rm -f "$dir/.config.in"
-	fi
+	seed_build_dir "$dir"
 	cp "$BUILD/.config" "$OUT/config"
 	"$SRC/scripts/kconfig/merge_config.sh" -m -O "$OUT" "$OUT/config" \
 		"$ROOT/scripts/config/vendor.config" > /dev/null 2>&1

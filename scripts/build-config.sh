@@ -27,12 +27,7 @@ for variant in $variants; do
 	n) opts="-d GRTRACE"; want="# CONFIG_GRTRACE is not set" ;;
 	*) die "unknown variant $variant" ;;
 	esac
-	if [ ! -f "$dir/Makefile" ]; then
-		log "configs: seeding $dir from $BUILD"
-		mkdir -p "$dir"
-		(cd "$BUILD" && tar --exclude=./modroot --exclude=./hdr -cf - .) | (cd "$dir" && tar -xf -)
-		rm -f "$dir/.config.in"
-	fi
+	seed_build_dir "$dir"
 	cp "$BUILD/.config" "$OUT/config"
 	# shellcheck disable=SC2086
 	"$SRC/scripts/config" --file "$OUT/config" $opts

@@ -114,3 +114,13 @@ ktap_merge() {
 		esac
 	done < "$1"
 }
+# seed_build_dir DIR: a build directory that does not exist yet starts as a
+# copy of the guest kernel's ($BUILD, without its installed modules and
+# headers), so that only what its configuration changes is rebuilt.
+seed_build_dir() {
+	[ -f "$1/Makefile" ] && return 0
+	log "seeding $1 from $BUILD"
+	mkdir -p "$1"
+	(cd "$BUILD" && tar --exclude=./modroot --exclude=./hdr -cf - .) | (cd "$1" && tar -xf -)
+	rm -f "$1/.config.in"
+}
