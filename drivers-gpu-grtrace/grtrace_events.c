@@ -15,7 +15,7 @@
 #define CREATE_TRACE_POINTS
 #include <trace/events/grtrace.h>
 
-#include "grtrace_internal.h"
+#include "grtrace_stream.h"
 
 /**
  * DOC: Overview

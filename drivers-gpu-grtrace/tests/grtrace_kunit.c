@@ -429,6 +429,36 @@ static void grtrace_test_config(struct kunit *test)
 			t.dropped[GRTRACE_DROP_OVERRUN]);
 }
 
+/*
+ * The token bucket is charged under its lock, in whatever order the CPUs
+ * get there: an event stamped before the last one charged must not
+ * refill it.
+ */
+static void grtrace_test_rate_limit_order(struct kunit *test)
+{
+	struct grtrace_event ev = { .type = GRTRACE_EV_SUBMIT };
+	u64 t = ktime_get_mono_fast_ns();
+	int v[4];
+
+	KUNIT_ASSERT_EQ(test, grtrace_config_write("rate_limiter_mode=token_bucket\n"
+						   "max_events_per_sec=1000\n"
+						   "rate_limit_burst=1"), 0);
+	scoped_guard(irqsave) {
+		v[0] = grtrace_govern(&ev, t, -1);
+		v[1] = grtrace_govern(&ev, t - NSEC_PER_MSEC, -1);
+		v[2] = grtrace_govern(&ev, t + NSEC_PER_MSEC, -1);
+		v[3] = grtrace_govern(&ev, t + NSEC_PER_MSEC, -1);
+	}
+	KUNIT_EXPECT_EQ_MSG(test, v[0], -1, "a full bucket");
+	KUNIT_EXPECT_EQ_MSG(test, v[1], GRTRACE_DROP_RATE_LIMITED,
+			    "an earlier event refilled the bucket");
+	KUNIT_EXPECT_EQ_MSG(test, v[2], -1, "one token a millisecond");
+	KUNIT_EXPECT_EQ(test, v[3], GRTRACE_DROP_RATE_LIMITED);
+	KUNIT_EXPECT_EQ(test, grtrace_config_write("rate_limiter_mode=window\n"
+						   "max_events_per_sec=0\n"
+						   "rate_limit_burst=0"), 0);
+}
+
 static struct kunit_case grtrace_test_cases[] = {
 	KUNIT_CASE(grtrace_test_encoding),
 	KUNIT_CASE(grtrace_test_header),
@@ -437,6 +467,7 @@ static struct kunit_case grtrace_test_cases[] = {
 	KUNIT_CASE(grtrace_test_hardirq),
 	KUNIT_CASE(grtrace_test_sinks),
 	KUNIT_CASE(grtrace_test_config),
+	KUNIT_CASE(grtrace_test_rate_limit_order),
 	{}
 };
 

@@ -1,0 +1,915 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * grtrace stream: the relay channel, the per-CPU counters, the records and
+ * the merged reader of the relay buffers.  Calls nothing of the layers
+ * above it (governance, core, debugfs).
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/bitmap.h>
+#include <linux/cpumask.h>
+#include <linux/debugfs.h>
+#include <linux/grtrace.h>
+#include <linux/kernel.h>
+#include <linux/log2.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/random.h>
+#include <linux/relay.h>
+#include <linux/sizes.h>
+#include <linux/slab.h>
+#include <linux/smp.h>
+#include <linux/string.h>
+#include <linux/timekeeping.h>
+#include <linux/uaccess.h>
+#include <linux/wait.h>
+#include <kunit/visibility.h>
+
+#include "grtrace_stream.h"
+
+/**
+ * DOC: Relay stream
+ *
+ * While a session runs, the core is registered as a probe on every grtrace
+ * tracepoint and writes each event it accepts as one record to the relay
+ * buffer of the CPU the event happened on (``events<N>`` in debugfs).  A
+ * session starts with a STREAM_INFO record followed by one METADATA record
+ * per registered ring; a ring that first shows up later is described by a
+ * METADATA record just before its first event.  Records carry a global
+ * sequence number (gseq), strictly increasing over all CPUs, so a reader
+ * merges the per-CPU files by gseq, and a per-CPU one (cseq), so a reader
+ * can tell a lost record from a filtered one.
+ *
+ * Every event reaching the probe is either written or counted under
+ * exactly one drop cause, so ``written + dropped == offered`` always holds
+ * for a stopped session.  Buffers do not overwrite: when a CPU's buffer is
+ * full, new events on that CPU are dropped and counted as ``overrun``.
+ *
+ * The relay buffers are allocated on the first start and kept after stop,
+ * so a stopped session can still be read; the next start resets them.
+ * Changing ``buffer_size`` (only while stopped) reallocates them.
+ */
+
+#define GRTRACE_DEFAULT_BUFFER_SIZE	SZ_4M
+#define GRTRACE_MIN_BUFFER_SIZE		SZ_16K
+#define GRTRACE_MAX_BUFFER_SIZE		SZ_256M
+#define GRTRACE_MAX_SUBBUF_SIZE		SZ_256K
+#define GRTRACE_HIST_EVERY		64	/* latency_hist samples 1 event in 64 */
+
+struct grtrace_sec {
+	u64 sec;
+	u64 written;
+	u64 dropped;
+};
+
+/*
+ * Per-CPU state of the relay stream.  Only touched on its own CPU with
+ * interrupts disabled (by the probe and the governance writing through this
+ * file), or by IPIs, so it needs no other locking.
+ */
+struct grtrace_cpu_state {
+	u64 cseq;
+	u64 sec_end;		/* ts where the current second slot ends */
+	struct grtrace_sec *cur_sec;
+	struct grtrace_totals t;
+	u64 hist[GRTRACE_HIST_BUCKETS];
+	struct grtrace_sec sec[GRTRACE_SEC_SLOTS];
+};
+
+static DEFINE_PER_CPU(struct grtrace_cpu_state, grtrace_cpu_state);
+
+/*
+ * grtrace_stream_lock serialises the changes of the channel: its
+ * allocation, reset and sizing, the start and the end of its sessions, and
+ * the readers of the merged stream.  The writers of records do not take it:
+ * they run between grtrace_stream_start() and grtrace_stream_stop(), which
+ * the core calls around registering and unregistering its probes.
+ */
+static DEFINE_MUTEX(grtrace_stream_lock);
+
+static struct dentry *grtrace_dir;
+static struct rchan *grtrace_chan;		/* grtrace_stream_lock */
+static size_t grtrace_chan_size;		/* grtrace_stream_lock */
+static size_t grtrace_buffer_size = GRTRACE_DEFAULT_BUFFER_SIZE;
+static bool grtrace_live;			/* grtrace_stream_lock */
+static u64 grtrace_session_id;
+static atomic64_t grtrace_gseq;
+static DECLARE_BITMAP(grtrace_described, GRTRACE_MAX_RINGS);
+/* Readers of the merged stream wait here for data or the end of a session. */
+static DECLARE_WAIT_QUEUE_HEAD(grtrace_pipe_wait);
+
+/*
+ * A record is filled in place and only then shown to readers, by advancing
+ * the buffer offset in grtrace_publish(): a reader of the relay file on
+ * another CPU never sees a record half written, as it could after
+ * relay_reserve(), which advances the offset first.  Both are called with
+ * interrupts disabled, so nothing else writes this CPU's buffer in between.
+ *
+ * Returns the payload of a record with its header filled in, or NULL when
+ * the buffer is full.
+ */
+static void *grtrace_reserve(struct grtrace_cpu_state *cs, u16 type,
+			     size_t len, u64 ts)
+{
+	struct rchan_buf *buf = *this_cpu_ptr(grtrace_chan->buf);
+	size_t size = sizeof(struct grtrace_record) + len;
+	struct grtrace_record *rec;
+
+	if (unlikely(buf->offset + size > grtrace_chan->subbuf_size) &&
+	    !relay_switch_subbuf(buf, size))
+		return NULL;
+
+	rec = buf->data + buf->offset;
+	rec->type = type;
+	rec->size = size;
+	rec->cpu = smp_processor_id();
+	rec->ts = ts;
+	rec->gseq = atomic64_inc_return(&grtrace_gseq);
+	rec->cseq = ++cs->cseq;
+	return rec + 1;
+}
+
+/* Show the record of @len payload bytes grtrace_reserve() returned. */
+static void grtrace_publish(size_t len)
+{
+	struct rchan_buf *buf = *this_cpu_ptr(grtrace_chan->buf);
+
+	/* The record must be complete before the offset that shows it. */
+	smp_wmb();
+	buf->offset += sizeof(struct grtrace_record) + len;
+}
+
+/**
+ * grtrace_fill_ring_info - describe a ring as a METADATA payload does
+ * @ring_info: filled in
+ * @ring: the ring
+ *
+ * Context: any.
+ */
+void grtrace_fill_ring_info(struct grtrace_ring_info *ring_info,
+			    const struct grtrace_ring *ring)
+{
+	memset(ring_info, 0, sizeof(*ring_info));
+	ring_info->ring_id = ring->id;
+	ring_info->engine = ring->engine;
+	strscpy(ring_info->dev, ring->dev, sizeof(ring_info->dev));
+	strscpy(ring_info->name, ring->name, sizeof(ring_info->name));
+}
+
+/*
+ * Write a METADATA record for @ring, or for @src when @ring is NULL.
+ * Interrupts disabled.
+ */
+static bool grtrace_describe(struct grtrace_cpu_state *cs,
+			     const struct grtrace_ring *ring,
+			     const struct grtrace_ring_info *src, u64 ts)
+{
+	struct grtrace_ring_info *ring_info;
+
+	ring_info = grtrace_reserve(cs, GRTRACE_EV_METADATA,
+				    sizeof(*ring_info), ts);
+	if (!ring_info)
+		return false;
+	if (ring)
+		grtrace_fill_ring_info(ring_info, ring);
+	else
+		memcpy(ring_info, src, sizeof(*ring_info));
+	grtrace_publish(sizeof(*ring_info));
+	return true;
+}
+
+/* Count an event in its second; a division only once a second. */
+static void grtrace_account_sec(struct grtrace_cpu_state *cs, u64 ts,
+				bool written)
+{
+	struct grtrace_sec *s = cs->cur_sec;
+
+	if (unlikely(!s || ts >= cs->sec_end)) {
+		u64 sec = div_u64(ts, NSEC_PER_SEC);
+
+		s = &cs->sec[sec % GRTRACE_SEC_SLOTS];
+		if (s->sec != sec) {
+			s->sec = sec;
+			s->written = 0;
+			s->dropped = 0;
+		}
+		cs->cur_sec = s;
+		cs->sec_end = (sec + 1) * NSEC_PER_SEC;
+	}
+	if (written)
+		s->written++;
+	else
+		s->dropped++;
+}
+
+/* Count @n events as dropped for @cause.  Interrupts disabled. */
+static void grtrace_account_drop(struct grtrace_cpu_state *cs, int cause,
+				 u64 ts, u32 n)
+{
+	cs->t.dropped[cause] += n;
+	cs->t.bytes_dropped += n * (sizeof(struct grtrace_record) +
+				    sizeof(struct grtrace_job_payload));
+	while (n--)
+		grtrace_account_sec(cs, ts, false);
+}
+
+/**
+ * grtrace_stream_offer - count an event offered to the relay stream
+ *
+ * The first thing the probe does with an event; the event must then be
+ * written with grtrace_stream_write() or counted with grtrace_stream_drop()
+ * (or by the governance, later, for a held event) exactly once.
+ *
+ * Context: interrupts disabled.
+ * Returns: the time of the event.
+ */
+u64 grtrace_stream_offer(void)
+{
+	u64 ts = ktime_get_mono_fast_ns();
+
+	this_cpu_ptr(&grtrace_cpu_state)->t.offered++;
+	return ts;
+}
+
+/**
+ * grtrace_stream_write - write one job event
+ * @type: enum grtrace_event_type
+ * @ts: when the event happened
+ * @job: its payload
+ * @ring: its ring, or NULL to use @ring_info
+ * @ring_info: its ring when @ring is NULL
+ *
+ * Describes the ring first if this session has not, then writes the event
+ * to this CPU's buffer.
+ *
+ * Context: interrupts disabled, between grtrace_stream_start() and
+ * grtrace_stream_stop().
+ * Returns: false, counted as overrun, if the buffer was full.
+ */
+bool grtrace_stream_write(u16 type, u64 ts,
+			  const struct grtrace_job_payload *job,
+			  const struct grtrace_ring *ring,
+			  const struct grtrace_ring_info *ring_info)
+{
+	struct grtrace_cpu_state *cs = this_cpu_ptr(&grtrace_cpu_state);
+	struct grtrace_job_payload *p;
+	u64 cost;
+
+	if (unlikely(!test_bit(job->ring_id, grtrace_described)) &&
+	    !test_and_set_bit(job->ring_id, grtrace_described) &&
+	    !grtrace_describe(cs, ring, ring_info, ts))
+		clear_bit(job->ring_id, grtrace_described);
+
+	p = grtrace_reserve(cs, type, sizeof(*p), ts);
+	if (!p) {
+		grtrace_account_drop(cs, GRTRACE_DROP_OVERRUN, ts, 1);
+		return false;
+	}
+	memcpy(p, job, sizeof(*p));
+	grtrace_publish(sizeof(*p));
+
+	cs->t.written++;
+	cs->t.bytes_written += sizeof(struct grtrace_record) + sizeof(*p);
+	cs->t.by_type[type]++;
+	grtrace_account_sec(cs, ts, true);
+	/* The write cost of one event in GRTRACE_HIST_EVERY: a clock read. */
+	if (unlikely(!(cs->t.written % GRTRACE_HIST_EVERY))) {
+		cost = ktime_get_mono_fast_ns() - ts;
+		cs->hist[min_t(u32, ilog2(cost | 1), GRTRACE_HIST_BUCKETS - 1)]++;
+	}
+	return true;
+}
+
+/**
+ * grtrace_stream_drop - count events as dropped
+ * @cause: why they were not written
+ * @ts: when the decision was taken
+ * @n: number of events
+ *
+ * Context: interrupts disabled.
+ */
+void grtrace_stream_drop(enum grtrace_drop cause, u64 ts, u32 n)
+{
+	grtrace_account_drop(this_cpu_ptr(&grtrace_cpu_state), cause, ts, n);
+}
+
+/**
+ * grtrace_buffer_fill - how full this CPU's relay buffer is
+ *
+ * Context: interrupts disabled, between grtrace_stream_start() and
+ * grtrace_stream_stop().
+ * Returns: the unread part of the buffer, in percent.
+ */
+unsigned int grtrace_buffer_fill(void)
+{
+	struct rchan_buf *buf = *this_cpu_ptr(grtrace_chan->buf);
+	size_t sb = grtrace_chan->subbuf_size;
+	size_t used;
+
+	used = (buf->subbufs_produced - buf->subbufs_consumed) * sb +
+	       buf->offset;
+	return min_t(size_t, 100, used * 100 / (sb * grtrace_chan->n_subbufs));
+}
+
+static struct dentry *grtrace_create_buf_file(const char *filename,
+					      struct dentry *parent,
+					      umode_t mode,
+					      struct rchan_buf *buf,
+					      int *is_global)
+{
+	return debugfs_create_file(filename, 0400, parent, buf,
+				   &relay_file_operations);
+}
+
+static int grtrace_remove_buf_file(struct dentry *dentry)
+{
+	debugfs_remove(dentry);
+	return 0;
+}
+
+static const struct rchan_callbacks grtrace_relay_callbacks = {
+	.create_buf_file	= grtrace_create_buf_file,
+	.remove_buf_file	= grtrace_remove_buf_file,
+};
+
+static int grtrace_open_chan_locked(void)
+{
+	size_t subbuf, n;
+
+	lockdep_assert_held(&grtrace_stream_lock);
+
+	if (grtrace_chan && grtrace_chan_size == grtrace_buffer_size) {
+		relay_reset(grtrace_chan);
+		return 0;
+	}
+	if (grtrace_chan) {
+		relay_close(grtrace_chan);
+		grtrace_chan = NULL;
+	}
+
+	subbuf = clamp_t(size_t, rounddown_pow_of_two(grtrace_buffer_size / 16),
+			 PAGE_SIZE, GRTRACE_MAX_SUBBUF_SIZE);
+	n = grtrace_buffer_size / subbuf;
+	grtrace_chan = relay_open("events", grtrace_dir, subbuf, n,
+				  &grtrace_relay_callbacks, NULL);
+	if (!grtrace_chan)
+		return -ENOMEM;
+	grtrace_chan_size = grtrace_buffer_size;
+	return 0;
+}
+
+static int grtrace_count_ring(const struct grtrace_ring *ring, void *data)
+{
+	(*(u32 *)data)++;
+	return 0;
+}
+
+static int grtrace_describe_ring(const struct grtrace_ring *ring, void *data)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	if (grtrace_describe(this_cpu_ptr(&grtrace_cpu_state), ring, NULL,
+			     ktime_get_mono_fast_ns()))
+		set_bit(ring->id, grtrace_described);
+	local_irq_restore(flags);
+	return 0;
+}
+
+/* Write STREAM_INFO and the METADATA of every registered ring. */
+static int grtrace_write_header_locked(void)
+{
+	struct grtrace_stream_info *si;
+	unsigned long flags;
+	u32 nr_rings = 0;
+
+	lockdep_assert_held(&grtrace_stream_lock);
+
+	grtrace_walk_rings(grtrace_count_ring, &nr_rings);
+
+	local_irq_save(flags);
+	si = grtrace_reserve(this_cpu_ptr(&grtrace_cpu_state),
+			     GRTRACE_EV_STREAM_INFO, sizeof(*si),
+			     ktime_get_mono_fast_ns());
+	if (si) {
+		memset(si, 0, sizeof(*si));
+		si->magic = GRTRACE_MAGIC;
+		si->version = GRTRACE_FORMAT_VERSION;
+		si->record_size = sizeof(struct grtrace_record);
+		si->session_id = grtrace_session_id;
+		si->features = GRTRACE_FEAT_CSEQ | GRTRACE_FEAT_SUBMITTER;
+		si->start_ts = ktime_get_mono_fast_ns();
+		si->start_realtime = ktime_get_real_fast_ns();
+		si->clock_id = GRTRACE_CLOCK_MONOTONIC;
+		si->nr_cpus = num_possible_cpus();
+		si->nr_rings = nr_rings;
+		si->buffer_size = grtrace_chan_size;
+		grtrace_publish(sizeof(*si));
+	}
+	local_irq_restore(flags);
+	if (!si)
+		return -ENOSPC;
+
+	return grtrace_walk_rings(grtrace_describe_ring, NULL);
+}
+
+static void grtrace_reset_cpu_seq(void *unused)
+{
+	this_cpu_write(grtrace_cpu_state.cseq, 0);
+}
+
+/**
+ * grtrace_stream_start - open the relay stream for a new session
+ *
+ * (Re)allocates or resets the relay buffers, restarts the sequence numbers,
+ * draws a new session id and writes the STREAM_INFO and METADATA records.
+ * The stream is live from here until grtrace_stream_stop(): records may be
+ * written, and readers of the merged stream wait for more.
+ *
+ * Context: process context, no writer running; takes grtrace_stream_lock.
+ * Returns: 0, -ENOMEM, or -ENOSPC if the buffer cannot hold the header.
+ */
+int grtrace_stream_start(void)
+{
+	int ret;
+
+	guard(mutex)(&grtrace_stream_lock);
+	ret = grtrace_open_chan_locked();
+	if (ret)
+		return ret;
+
+	on_each_cpu(grtrace_reset_cpu_seq, NULL, 1);
+	atomic64_set(&grtrace_gseq, 0);
+	bitmap_zero(grtrace_described, GRTRACE_MAX_RINGS);
+	WRITE_ONCE(grtrace_session_id, get_random_u64());
+
+	ret = grtrace_write_header_locked();
+	if (ret)
+		return ret;
+	WRITE_ONCE(grtrace_live, true);
+	return 0;
+}
+
+/**
+ * grtrace_stream_stop - end the session of the relay stream
+ *
+ * Flushes the buffers, which stay readable, and wakes the readers of the
+ * merged stream, which return what is left and then end of file.
+ *
+ * Context: process context, after the last writer finished; takes
+ * grtrace_stream_lock.
+ */
+void grtrace_stream_stop(void)
+{
+	guard(mutex)(&grtrace_stream_lock);
+	if (grtrace_chan)
+		relay_flush(grtrace_chan);
+	WRITE_ONCE(grtrace_live, false);
+	wake_up_all(&grtrace_pipe_wait);
+}
+
+/**
+ * grtrace_stream_live - whether a session may write the stream
+ *
+ * Context: any.
+ * Returns: true between grtrace_stream_start() and grtrace_stream_stop().
+ */
+bool grtrace_stream_live(void)
+{
+	return READ_ONCE(grtrace_live);
+}
+
+/**
+ * grtrace_stream_session_id - the id of the last session started
+ *
+ * Context: any.
+ * Returns: the session_id of its STREAM_INFO, 0 before the first one.
+ */
+u64 grtrace_stream_session_id(void)
+{
+	return READ_ONCE(grtrace_session_id);
+}
+
+/**
+ * grtrace_set_buffer_size - set the per-CPU relay buffer size
+ * @size: bytes, a multiple of PAGE_SIZE within 16 KiB .. 256 MiB
+ *
+ * Takes effect at the next start.
+ *
+ * Context: process context, takes grtrace_stream_lock.
+ * Returns: 0, -EINVAL for a bad size, -EBUSY while a session runs.
+ */
+int grtrace_set_buffer_size(size_t size)
+{
+	if (size < GRTRACE_MIN_BUFFER_SIZE || size > GRTRACE_MAX_BUFFER_SIZE ||
+	    !PAGE_ALIGNED(size))
+		return -EINVAL;
+
+	guard(mutex)(&grtrace_stream_lock);
+	if (grtrace_live)
+		return -EBUSY;
+	WRITE_ONCE(grtrace_buffer_size, size);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(grtrace_set_buffer_size);
+
+/**
+ * grtrace_get_buffer_size - the per-CPU relay buffer size
+ *
+ * Context: any.
+ * Returns: the size the next start allocates, in bytes.
+ */
+size_t grtrace_get_buffer_size(void)
+{
+	return READ_ONCE(grtrace_buffer_size);
+}
+EXPORT_SYMBOL_IF_KUNIT(grtrace_get_buffer_size);
+
+/**
+ * grtrace_get_totals - sum the per-CPU counters
+ * @t: filled in
+ *
+ * Context: any.  Exact once the session is stopped; a snapshot while it
+ * runs.
+ */
+void grtrace_get_totals(struct grtrace_totals *t)
+{
+	int cpu, i;
+
+	memset(t, 0, sizeof(*t));
+	for_each_possible_cpu(cpu) {
+		const struct grtrace_totals *c =
+			&per_cpu(grtrace_cpu_state, cpu).t;
+
+		t->offered += c->offered;
+		t->written += c->written;
+		t->bytes_written += c->bytes_written;
+		t->bytes_dropped += c->bytes_dropped;
+		for (i = 0; i < GRTRACE_DROP_NR; i++)
+			t->dropped[i] += c->dropped[i];
+		for (i = 0; i < GRTRACE_EV_NR; i++)
+			t->by_type[i] += c->by_type[i];
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(grtrace_get_totals);
+
+static void grtrace_reset_cpu_stats(void *unused)
+{
+	struct grtrace_cpu_state *cs = this_cpu_ptr(&grtrace_cpu_state);
+
+	memset(&cs->t, 0, sizeof(cs->t));
+	memset(cs->hist, 0, sizeof(cs->hist));
+	memset(cs->sec, 0, sizeof(cs->sec));
+	cs->cur_sec = NULL;
+}
+
+/**
+ * grtrace_stream_reset_stats - zero the counters of the relay stream
+ *
+ * Each CPU is reset from an IPI, so it is atomic with respect to the probe
+ * on that CPU: no event is half counted.
+ *
+ * Context: process context.
+ */
+void grtrace_stream_reset_stats(void)
+{
+	on_each_cpu(grtrace_reset_cpu_stats, NULL, 1);
+}
+
+/**
+ * grtrace_stream_sec_counts - events of one second, summed over CPUs
+ * @sec: the second of CLOCK_MONOTONIC
+ * @written: events written in it
+ * @dropped: events dropped in it
+ *
+ * Only the last %GRTRACE_SEC_SLOTS seconds are kept; older ones count 0.
+ *
+ * Context: any; a snapshot.
+ */
+void grtrace_stream_sec_counts(u64 sec, u64 *written, u64 *dropped)
+{
+	int cpu;
+
+	*written = 0;
+	*dropped = 0;
+	for_each_possible_cpu(cpu) {
+		const struct grtrace_sec *sl =
+			&per_cpu(grtrace_cpu_state, cpu).sec[sec % GRTRACE_SEC_SLOTS];
+
+		if (READ_ONCE(sl->sec) == sec) {
+			*written += READ_ONCE(sl->written);
+			*dropped += READ_ONCE(sl->dropped);
+		}
+	}
+}
+
+/**
+ * grtrace_stream_latency_hist - the histogram of write costs
+ * @hist: filled in: events sampled per log2 ns bucket, summed over CPUs
+ *
+ * Context: any; a snapshot.
+ */
+void grtrace_stream_latency_hist(u64 hist[GRTRACE_HIST_BUCKETS])
+{
+	int cpu, i;
+
+	for (i = 0; i < GRTRACE_HIST_BUCKETS; i++) {
+		hist[i] = 0;
+		for_each_possible_cpu(cpu)
+			hist[i] += READ_ONCE(per_cpu(grtrace_cpu_state, cpu).hist[i]);
+	}
+}
+
+/**
+ * grtrace_stream_subbufs_consumed - sub-buffers read from user space
+ *
+ * Context: process context, takes grtrace_stream_lock.
+ * Returns: the sum over CPUs, 0 before the first session.
+ */
+u64 grtrace_stream_subbufs_consumed(void)
+{
+	u64 consumed = 0;
+	int cpu;
+
+	guard(mutex)(&grtrace_stream_lock);
+	if (!grtrace_chan)
+		return 0;
+	for_each_possible_cpu(cpu) {
+		struct rchan_buf *buf = *per_cpu_ptr(grtrace_chan->buf, cpu);
+
+		if (buf)
+			consumed += buf->subbufs_consumed;
+	}
+	return consumed;
+}
+
+/**
+ * grtrace_walk_records - walk the records in the relay buffers
+ * @fn: called for every record, CPU by CPU, in buffer order; a non-zero
+ *      return stops the walk
+ * @data: passed to @fn
+ *
+ * For tests: only valid on a stopped session whose buffers were not read
+ * from user space.
+ *
+ * Context: process context, takes grtrace_stream_lock.
+ * Returns: the first non-zero value of @fn, -EINVAL on a malformed record,
+ * -ENODEV without buffers, or 0.
+ */
+int grtrace_walk_records(grtrace_record_fn fn, void *data)
+{
+	int cpu, ret = 0;
+
+	guard(mutex)(&grtrace_stream_lock);
+	if (!grtrace_chan || grtrace_live)
+		return -ENODEV;
+
+	for_each_possible_cpu(cpu) {
+		struct rchan_buf *buf = *per_cpu_ptr(grtrace_chan->buf, cpu);
+		size_t i, sb = grtrace_chan->subbuf_size;
+		size_t last;
+
+		if (!buf)
+			continue;
+		last = min(buf->subbufs_produced, grtrace_chan->n_subbufs - 1);
+		for (i = 0; i <= last; i++) {
+			size_t len = i < buf->subbufs_produced ?
+				     sb - buf->padding[i] : buf->offset;
+			const char *p = buf->start + i * sb;
+			size_t off = 0;
+
+			while (off + sizeof(struct grtrace_record) <= len) {
+				const struct grtrace_record *rec =
+					(const void *)(p + off);
+
+				if (rec->size < sizeof(*rec) || rec->size % 8 ||
+				    off + rec->size > len)
+					return -EINVAL;
+				ret = fn(rec, data);
+				if (ret)
+					return ret;
+				off += rec->size;
+			}
+		}
+	}
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(grtrace_walk_records);
+
+/* ---- events, trace_pipe: all CPUs' records merged in gseq order ---- */
+
+/**
+ * DOC: Merged stream
+ *
+ * ``events`` and ``trace_pipe`` (the same file under two names) give the
+ * records of all CPUs as one stream in gseq order, in the format of the
+ * per-CPU files, so ``cat trace_pipe > gpu_events.bin`` captures a session
+ * that ``grtrace report`` reads.  Like ``trace_pipe`` of ftrace, a read
+ * consumes what it returns and blocks while the session runs and nothing
+ * is ready; after stop it returns what is left, then end of file.  Only
+ * one reader at a time may open it (-EBUSY), and it consumes the same
+ * buffers as the ``events<N>`` files: use one or the other.
+ */
+
+struct grtrace_pipe_pos {
+	size_t sb;	/* sub-buffers consumed */
+	size_t off;	/* bytes read of the next one */
+};
+
+struct grtrace_pipe {
+	struct rchan *chan;
+	u64 session_id;
+	u64 next_gseq;
+	struct grtrace_pipe_pos pos[];
+};
+
+static atomic_t grtrace_pipe_busy = ATOMIC_INIT(0);
+
+static void grtrace_pipe_attach_locked(struct grtrace_pipe *p)
+{
+	int cpu;
+
+	lockdep_assert_held(&grtrace_stream_lock);
+
+	p->chan = grtrace_chan;
+	p->session_id = grtrace_session_id;
+	p->next_gseq = 0;
+	for_each_possible_cpu(cpu) {
+		struct rchan_buf *buf = *per_cpu_ptr(grtrace_chan->buf, cpu);
+
+		p->pos[cpu].sb = buf ? buf->subbufs_consumed : 0;
+		p->pos[cpu].off = buf ? buf->bytes_consumed : 0;
+	}
+}
+
+/* The next complete record of @cpu, or NULL.  grtrace_stream_lock held. */
+static const struct grtrace_record *grtrace_pipe_head(struct grtrace_pipe *p,
+						      int cpu)
+{
+	struct rchan_buf *buf = *per_cpu_ptr(p->chan->buf, cpu);
+	struct grtrace_pipe_pos *pos = &p->pos[cpu];
+	size_t sbsize = p->chan->subbuf_size, produced, len;
+	const struct grtrace_record *rec;
+
+	if (!buf)
+		return NULL;
+	for (;;) {
+		produced = READ_ONCE(buf->subbufs_produced);
+		/* The padding of a produced sub-buffer is set before the count. */
+		smp_rmb();
+		if (pos->sb < produced) {
+			len = sbsize - buf->padding[pos->sb % p->chan->n_subbufs];
+		} else {
+			len = READ_ONCE(buf->offset);
+			if (len > sbsize)	/* buffer full */
+				len = 0;
+		}
+		/* Pairs with the smp_wmb() of grtrace_publish(). */
+		smp_rmb();
+		if (pos->off + sizeof(*rec) <= len) {
+			rec = buf->start + (pos->sb % p->chan->n_subbufs) *
+			      sbsize + pos->off;
+			if (rec->size >= sizeof(*rec) &&
+			    pos->off + rec->size <= len)
+				return rec;
+			return NULL;
+		}
+		if (pos->sb >= produced)
+			return NULL;
+		/* This sub-buffer is read: give it back to the writer. */
+		pos->sb++;
+		pos->off = 0;
+		relay_subbufs_consumed(p->chan, cpu, 1);
+	}
+}
+
+/*
+ * Copy records to @ubuf in gseq order.  A record whose predecessor is not
+ * published yet is left for later while the session runs.
+ */
+static ssize_t grtrace_pipe_copy_locked(struct grtrace_pipe *p,
+					char __user *ubuf, size_t count,
+					bool live)
+{
+	const struct grtrace_record *rec, *best;
+	ssize_t done = 0;
+	int cpu, bcpu;
+
+	lockdep_assert_held(&grtrace_stream_lock);
+
+	for (;;) {
+		best = NULL;
+		bcpu = -1;
+		for_each_possible_cpu(cpu) {
+			rec = grtrace_pipe_head(p, cpu);
+			if (rec && (!best || rec->gseq < best->gseq)) {
+				best = rec;
+				bcpu = cpu;
+			}
+		}
+		if (!best || (live && p->next_gseq &&
+			      best->gseq != p->next_gseq))
+			break;
+		if (best->size > count - done)
+			return done ? done : -EINVAL;
+		if (copy_to_user(ubuf + done, best, best->size))
+			return done ? done : -EFAULT;
+		done += best->size;
+		p->next_gseq = best->gseq + 1;
+		p->pos[bcpu].off += best->size;
+	}
+	return done;
+}
+
+static ssize_t grtrace_pipe_read(struct file *file, char __user *ubuf,
+				 size_t count, loff_t *ppos)
+{
+	struct grtrace_pipe *p = file->private_data;
+	ssize_t ret;
+	bool live;
+
+	for (;;) {
+		mutex_lock(&grtrace_stream_lock);
+		live = grtrace_live;
+		if (!grtrace_chan) {
+			ret = 0;
+		} else {
+			if (p->chan != grtrace_chan ||
+			    p->session_id != grtrace_session_id)
+				grtrace_pipe_attach_locked(p);
+			ret = grtrace_pipe_copy_locked(p, ubuf, count, live);
+		}
+		mutex_unlock(&grtrace_stream_lock);
+		if (ret || !live)
+			return ret;
+		if (file->f_flags & O_NONBLOCK)
+			return -EAGAIN;
+		if (wait_event_interruptible_timeout(grtrace_pipe_wait,
+						     !grtrace_stream_live(),
+						     HZ / 20) < 0)
+			return -ERESTARTSYS;
+	}
+}
+
+static int grtrace_pipe_open(struct inode *inode, struct file *file)
+{
+	struct grtrace_pipe *p;
+
+	if (atomic_cmpxchg(&grtrace_pipe_busy, 0, 1))
+		return -EBUSY;
+	p = kzalloc(struct_size(p, pos, nr_cpu_ids), GFP_KERNEL);
+	if (!p) {
+		atomic_set(&grtrace_pipe_busy, 0);
+		return -ENOMEM;
+	}
+	file->private_data = p;
+	return nonseekable_open(inode, file);
+}
+
+static int grtrace_pipe_release(struct inode *inode, struct file *file)
+{
+	kfree(file->private_data);
+	atomic_set(&grtrace_pipe_busy, 0);
+	return 0;
+}
+
+/* The merged reader: the debugfs layer creates ``events`` and ``trace_pipe``. */
+const struct file_operations grtrace_stream_pipe_fops = {
+	.owner		= THIS_MODULE,
+	.open		= grtrace_pipe_open,
+	.read		= grtrace_pipe_read,
+	.release	= grtrace_pipe_release,
+};
+
+/**
+ * grtrace_stream_init - set up the relay stream
+ * @dir: the debugfs directory of the ``events<N>`` files
+ *
+ * The buffers are only allocated by the first grtrace_stream_start().
+ *
+ * Context: module init.
+ * Returns: 0.
+ */
+int grtrace_stream_init(struct dentry *dir)
+{
+	grtrace_dir = dir;
+	return 0;
+}
+
+/**
+ * grtrace_stream_exit - free the relay buffers
+ *
+ * Removes the ``events<N>`` files: call it before removing their directory.
+ *
+ * Context: module exit, the stream stopped.
+ */
+void grtrace_stream_exit(void)
+{
+	guard(mutex)(&grtrace_stream_lock);
+	if (grtrace_chan)
+		relay_close(grtrace_chan);
+	grtrace_chan = NULL;
+}

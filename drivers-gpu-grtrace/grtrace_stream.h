@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * grtrace stream layer: the ring registry of grtrace_events.c and the relay
+ * stream of grtrace_stream.c.  The lowest layers of the grtrace module: they
+ * call nothing above them.
+ */
+#ifndef _GRTRACE_STREAM_H
+#define _GRTRACE_STREAM_H
+
+#include <linux/fs.h>
+#include <linux/grtrace.h>
+#include <linux/types.h>
+
+struct dentry;
+
+/* Ring ids, registered or given to emit, are below this. */
+#define GRTRACE_MAX_RINGS	256
+
+#define GRTRACE_HIST_BUCKETS	24	/* log2 ns: 1 ns .. 8 ms and more */
+#define GRTRACE_SEC_SLOTS	16	/* per-second counters kept */
+
+/* ---- grtrace_events.c ---- */
+
+typedef int (*grtrace_ring_fn)(const struct grtrace_ring *ring, void *data);
+
+int grtrace_walk_rings(grtrace_ring_fn fn, void *data);
+
+/* ---- grtrace_stream.c ---- */
+
+typedef int (*grtrace_record_fn)(const struct grtrace_record *rec, void *data);
+
+/**
+ * enum grtrace_drop - why the relay stream did not record an event
+ * @GRTRACE_DROP_FILTERED: rejected by level, type, engine or ring filters,
+ *	the watchlist or the filter_* keys
+ * @GRTRACE_DROP_OVERRUN: the CPU's relay buffer was full
+ * @GRTRACE_DROP_SAMPLED: its job was not sampled
+ * @GRTRACE_DROP_BACKPRESSURE: its job was sampled at the configured rate
+ *	but not at the rate adaptive sampling lowered it to
+ * @GRTRACE_DROP_RATE_LIMITED: over max_events_per_sec
+ * @GRTRACE_DROP_UNTRACKED: a decision needed its job's earlier events and
+ *	the job table was full
+ * @GRTRACE_DROP_NR: number of causes
+ */
+enum grtrace_drop {
+	GRTRACE_DROP_FILTERED,
+	GRTRACE_DROP_OVERRUN,
+	GRTRACE_DROP_SAMPLED,
+	GRTRACE_DROP_BACKPRESSURE,
+	GRTRACE_DROP_RATE_LIMITED,
+	GRTRACE_DROP_UNTRACKED,
+	GRTRACE_DROP_NR,
+};
+
+/**
+ * struct grtrace_totals - counters of the relay stream, summed over CPUs
+ * @offered: events that reached the relay probe
+ * @written: events written to the relay buffers
+ * @dropped: events not written, by cause
+ * @bytes_written: bytes of the written events
+ * @bytes_dropped: bytes the dropped events would have taken
+ * @by_type: written events by enum grtrace_event_type
+ */
+struct grtrace_totals {
+	u64 offered;
+	u64 written;
+	u64 dropped[GRTRACE_DROP_NR];
+	u64 bytes_written;
+	u64 bytes_dropped;
+	u64 by_type[GRTRACE_EV_NR];
+};
+
+int grtrace_stream_init(struct dentry *dir);
+void grtrace_stream_exit(void);
+
+int grtrace_stream_start(void);
+void grtrace_stream_stop(void);
+bool grtrace_stream_live(void);
+u64 grtrace_stream_session_id(void);
+int grtrace_set_buffer_size(size_t size);
+size_t grtrace_get_buffer_size(void);
+
+u64 grtrace_stream_offer(void);
+bool grtrace_stream_write(u16 type, u64 ts,
+			  const struct grtrace_job_payload *job,
+			  const struct grtrace_ring *ring,
+			  const struct grtrace_ring_info *ring_info);
+void grtrace_stream_drop(enum grtrace_drop cause, u64 ts, u32 n);
+void grtrace_fill_ring_info(struct grtrace_ring_info *ring_info,
+			    const struct grtrace_ring *ring);
+unsigned int grtrace_buffer_fill(void);
+
+void grtrace_get_totals(struct grtrace_totals *t);
+void grtrace_stream_reset_stats(void);
+void grtrace_stream_sec_counts(u64 sec, u64 *written, u64 *dropped);
+void grtrace_stream_latency_hist(u64 hist[GRTRACE_HIST_BUCKETS]);
+u64 grtrace_stream_subbufs_consumed(void);
+int grtrace_walk_records(grtrace_record_fn fn, void *data);
+
+extern const struct file_operations grtrace_stream_pipe_fops;
+
+#endif /* _GRTRACE_STREAM_H */
