@@ -462,9 +462,10 @@ static int grtrace_sample(const struct grtrace_govern_settings *g,
 }
 
 /*
- * @ts was read with interrupts disabled but before the lock was taken, so
- * another CPU may have charged a later event already: time never runs
- * backwards for the bucket, and such an event refills nothing.
+ * @ts is the event's own time stamp, read with interrupts disabled but
+ * before this lock, so another CPU may have charged a later event
+ * already: the bucket's clock never runs backwards, and such an event
+ * refills nothing.  The tokens are kept in 1/NSEC_PER_SEC of an event.
  */
 static bool grtrace_rate_ok(const struct grtrace_govern_settings *g, u64 ts)
 {
@@ -484,9 +485,11 @@ static bool grtrace_rate_ok(const struct grtrace_govern_settings *g, u64 ts)
 	} else {
 		cap = (u64)(g->rate_limit_burst ?: g->max_events_per_sec) *
 		      NSEC_PER_SEC;
+		/* Saturated at a full bucket, so tokens + add cannot wrap. */
 		if (!rl->last ||
 		    check_mul_overflow(ts - rl->last,
-				       (u64)g->max_events_per_sec, &add))
+				       (u64)g->max_events_per_sec, &add) ||
+		    add > cap)
 			add = cap;
 		if (ts > rl->last || !rl->last) {
 			rl->tokens = min(cap, rl->tokens + add);

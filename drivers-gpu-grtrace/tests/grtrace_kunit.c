@@ -8,6 +8,7 @@
 #include <linux/completion.h>
 #include <linux/grtrace.h>
 #include <linux/hrtimer.h>
+#include <linux/math64.h>
 #include <linux/pid.h>
 #include <linux/sched.h>
 #include <linux/sizes.h>
@@ -432,12 +433,13 @@ static void grtrace_test_config(struct kunit *test)
 /*
  * The token bucket is charged under its lock, in whatever order the CPUs
  * get there: an event stamped before the last one charged must not
- * refill it.
+ * refill it, and a long gap must not overflow it.
  */
 static void grtrace_test_rate_limit_order(struct kunit *test)
 {
 	struct grtrace_event ev = { .type = GRTRACE_EV_SUBMIT };
 	u64 t = ktime_get_mono_fast_ns();
+	u64 tokens, gap;
 	int v[4];
 
 	KUNIT_ASSERT_EQ(test, grtrace_config_write("rate_limiter_mode=token_bucket\n"
@@ -454,6 +456,21 @@ static void grtrace_test_rate_limit_order(struct kunit *test)
 			    "an earlier event refilled the bucket");
 	KUNIT_EXPECT_EQ_MSG(test, v[2], -1, "one token a millisecond");
 	KUNIT_EXPECT_EQ(test, v[3], GRTRACE_DROP_RATE_LIMITED);
+
+	/*
+	 * The largest bucket, one event charged, then a gap that makes
+	 * tokens + refill just exceed 2^64: a full bucket, not an empty one.
+	 */
+	KUNIT_ASSERT_EQ(test, grtrace_config_write("max_events_per_sec=100000000\n"
+						   "rate_limit_burst=1000000000"), 0);
+	tokens = 1000000000ULL * NSEC_PER_SEC - NSEC_PER_SEC;
+	gap = div64_u64(U64_MAX - tokens, 100000000) + 1;
+	scoped_guard(irqsave) {
+		v[0] = grtrace_govern(&ev, t, -1);
+		v[1] = grtrace_govern(&ev, t + gap, -1);
+	}
+	KUNIT_EXPECT_EQ(test, v[0], -1);
+	KUNIT_EXPECT_EQ_MSG(test, v[1], -1, "the refill wrapped around");
 	KUNIT_EXPECT_EQ(test, grtrace_config_write("rate_limiter_mode=window\n"
 						   "max_events_per_sec=0\n"
 						   "rate_limit_burst=0"), 0);
