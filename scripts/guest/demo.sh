@@ -44,8 +44,10 @@ make -C "$ROOT/tools/tracing/grtrace-plugin" -s O="$tool/plugin" >/dev/null
 	"$tool/grtrace/grtrace" report -i "$res" --topn 10
 	echo
 	echo "## trace-cmd report with plugin_grtrace (first job lines)"
+	# awk reads to the end: grep -m would close the pipe early and kill
+	# trace-cmd with SIGPIPE, which pipefail turns into a failed demo.
 	TRACEEVENT_PLUGIN_DIR=$tool/plugin trace-cmd report -i "$res/trace.dat" 2>/dev/null |
-		grep -m 12 'grtrace_'
+		awk '/grtrace_/ && n++ < 12'
 } > "$res/report.txt"
 "$tool/grtrace/grtrace" export --chrome "$res/trace.json" -i "$res"
 cat "$res/report.txt"
