@@ -49,7 +49,8 @@ struct grtrace_ring {
  * @aux_context: dependency fence context (sync waits), next context
  *               (context switches)
  * @aux_seqno: dependency fence seqno (sync waits)
- * @status: fence status for COMPLETE, enum grtrace_error for ERROR
+ * @status: fence status for COMPLETE, 0 or the error that ended the wait
+ *	for SYNC_WAIT_EXIT, enum grtrace_error for ERROR
  * @depth: jobs queued on @ring, for SUBMIT
  * @flags: GRTRACE_JOB_F_*
  */

@@ -25,23 +25,40 @@
  *                                                   hands the job over;
  *                                                   depth is the entity's
  *                                                   queue including the job
- * SYNC_WAIT_ENTER  drm_sched_entity_pop_job()       the job's next
+ * SYNC_WAIT_ENTER  drm_sched_entity_pop_job()       the job's next foreign
  *                                                   dependency is looked at
  *                                                   before it can run
- * SYNC_WAIT_EXIT   drm_sched_entity_wakeup(), or    the dependency signalled
- *                  at once if already signalled     (or had already)
+ * SYNC_WAIT_EXIT   drm_sched_entity_wakeup(), at    the dependency signalled
+ *                  once if already signalled, or    (status 0), or the
+ *                  drm_sched_entity_kill()          entity was killed first
+ *                                                   (-ESRCH); once per ENTER
  * COMMIT           drm_sched_run_job_work()         right before
  *                                                   &drm_sched_backend_ops.run_job
  *                                                   writes it to the ring
  * END              drm_sched_job_done()             the hardware fence
- *                                                   signalled
- * COMPLETE         drm_sched_job_done()             the finished fence was
- *                                                   signalled, with its error
+ *                                                   signalled; none if
+ *                                                   run_job failed or gave
+ *                                                   no fence, or a reset
+ *                                                   took the fence away
+ * COMPLETE         drm_sched_fence_finished()       the finished fence was
+ *                                                   signalled, with its
+ *                                                   error; every path,
+ *                                                   killed jobs included
  * ERROR(timeout)   drm_sched_job_timedout()         the job exceeded the
- *                                                   scheduler timeout
+ *                                                   scheduler timeout;
+ *                                                   reported before the
+ *                                                   driver's timedout_job()
+ *                                                   decides what to do
  * ERROR(reset)     drm_sched_stop()                 the driver stops the
- *                                                   scheduler to recover
+ *                                                   scheduler to recover;
+ *                                                   the job is named only
+ *                                                   on its own scheduler
  * ================ ================================ ========================
+ *
+ * ERROR(timeout) says that the scheduler's timer expired, not that the job
+ * hung: the driver may find it done, or reset and resubmit it.  What the
+ * driver decided follows as ERROR(reset) on each ring it stopped, and the
+ * job's COMPLETE carries the error its finished fence got.
  *
  * The scheduler cannot see when the hardware starts a job, switches
  * contexts or raises interrupts; drivers report those themselves on the same
@@ -140,26 +157,61 @@ void drm_sched_grtrace_error(struct drm_gpu_scheduler *sched,
 }
 
 /**
- * drm_sched_grtrace_dep - report a job waiting for a dependency, or done
- * @sched_job: the job at the head of its entity's queue
+ * drm_sched_grtrace_wait_enter - report a job starting to wait for a dependency
+ * @entity: the job's entity
+ * @sched_job: the job at the head of @entity's queue
  * @dep: the dependency; a scheduler fence is named by its finished fence
- * @enter: true when the wait starts, false when @dep signalled
+ *
+ * Context: the scheduler worker, in drm_sched_entity_pop_job(), before the
+ * callback on @dep is armed.  Remembers the wait in @entity for
+ * drm_sched_grtrace_wait_exit().
  */
-void drm_sched_grtrace_dep(struct drm_sched_job *sched_job,
-			   struct dma_fence *dep, bool enter)
+void drm_sched_grtrace_wait_enter(struct drm_sched_entity *entity,
+				  struct drm_sched_job *sched_job,
+				  struct dma_fence *dep)
 {
 	struct drm_sched_fence *dep_s_fence = to_drm_sched_fence(dep);
 	struct grtrace_job gj;
 
-	if (!sched_job || !sched_job->s_fence)
-		return;
 	if (dep_s_fence)
 		dep = &dep_s_fence->finished;
 	drm_sched_grtrace_fill(&gj, sched_job->s_fence->sched, sched_job->s_fence);
 	gj.aux_context = dep->context;
 	gj.aux_seqno = dep->seqno;
-	if (enter)
-		grtrace_sync_wait_enter(&gj);
-	else
-		grtrace_sync_wait_exit(&gj);
+	grtrace_sync_wait_enter(&gj);
+
+	entity->grtrace_wait.dep_context = dep->context;
+	entity->grtrace_wait.dep_seqno = dep->seqno;
+	/* Published by the fence lock dma_fence_add_callback() takes next. */
+	WRITE_ONCE(entity->grtrace_wait.seqno, sched_job->s_fence->finished.seqno);
+}
+
+/**
+ * __drm_sched_grtrace_wait_exit - report the end of the wait entered last
+ * @entity: the entity
+ * @status: 0 when the dependency signalled, -ESRCH when the entity was
+ *	killed first
+ *
+ * Context: the dependency's fence callback (any context, the fence lock
+ * held), the scheduler worker, or entity teardown after the worker is done
+ * with @entity.  Only @entity is read: the waiting job may be freed by the
+ * time a callback runs.  The xchg() makes exactly one caller report.
+ */
+void __drm_sched_grtrace_wait_exit(struct drm_sched_entity *entity, int status)
+{
+	unsigned int seqno = xchg(&entity->grtrace_wait.seqno, 0);
+	struct grtrace_job gj;
+
+	if (!seqno || !grtrace_enabled())
+		return;
+	gj = (struct grtrace_job) {
+		.ring = &entity->rq->sched->grtrace_ring,
+		.ctx_id = entity->fence_context,
+		.fence_context = entity->fence_context + 1,
+		.fence_seqno = seqno,
+		.aux_context = entity->grtrace_wait.dep_context,
+		.aux_seqno = entity->grtrace_wait.dep_seqno,
+		.status = status,
+	};
+	grtrace_sync_wait_exit(&gj);
 }

@@ -18,8 +18,18 @@ void drm_sched_grtrace_fini(struct drm_gpu_scheduler *sched);
 void drm_sched_grtrace_fence(struct drm_sched_fence *s_fence, u16 type, s32 arg);
 void drm_sched_grtrace_error(struct drm_gpu_scheduler *sched,
 			     struct drm_sched_job *sched_job, s32 code);
-void drm_sched_grtrace_dep(struct drm_sched_job *sched_job,
-			   struct dma_fence *dep, bool enter);
+void drm_sched_grtrace_wait_enter(struct drm_sched_entity *entity,
+				  struct drm_sched_job *sched_job,
+				  struct dma_fence *dep);
+void __drm_sched_grtrace_wait_exit(struct drm_sched_entity *entity, int status);
+
+/* One plain load on the hot path; the report only if a wait was entered. */
+static inline void drm_sched_grtrace_wait_exit(struct drm_sched_entity *entity,
+					       int status)
+{
+	if (READ_ONCE(entity->grtrace_wait.seqno))
+		__drm_sched_grtrace_wait_exit(entity, status);
+}
 
 #else
 
@@ -31,8 +41,11 @@ static inline void drm_sched_grtrace_fence(struct drm_sched_fence *s_fence,
 static inline void drm_sched_grtrace_error(struct drm_gpu_scheduler *sched,
 					   struct drm_sched_job *sched_job,
 					   s32 code) { }
-static inline void drm_sched_grtrace_dep(struct drm_sched_job *sched_job,
-					 struct dma_fence *dep, bool enter) { }
+static inline void drm_sched_grtrace_wait_enter(struct drm_sched_entity *entity,
+						struct drm_sched_job *sched_job,
+						struct dma_fence *dep) { }
+static inline void drm_sched_grtrace_wait_exit(struct drm_sched_entity *entity,
+					       int status) { }
 
 #endif
 

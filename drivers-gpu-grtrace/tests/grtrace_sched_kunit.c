@@ -34,13 +34,17 @@ struct hw_fence {
 struct fake_job {
 	struct drm_sched_job base;
 	struct hw_fence *hw;
-	bool hang;
+	bool hang;		/* the hardware never signals */
+	int fail;		/* run_job returns ERR_PTR(@fail) */
+	bool nofence;		/* run_job returns no hardware fence */
 };
 
 struct fake_gpu {
 	struct drm_gpu_scheduler sched;
 	u64 context;
 	atomic_t seqno;
+	/* Stopped and restarted with this one, as a full GPU reset does. */
+	struct fake_gpu *sibling;
 };
 
 static const char *hw_fence_name(struct dma_fence *f)
@@ -66,8 +70,13 @@ static struct dma_fence *fake_run_job(struct drm_sched_job *sched_job)
 {
 	struct fake_job *job = container_of(sched_job, struct fake_job, base);
 	struct fake_gpu *gpu = container_of(sched_job->sched, struct fake_gpu, sched);
-	struct hw_fence *hw = kzalloc(sizeof(*hw), GFP_KERNEL);
+	struct hw_fence *hw;
 
+	if (job->fail)
+		return ERR_PTR(job->fail);
+	if (job->nofence)
+		return NULL;
+	hw = kzalloc(sizeof(*hw), GFP_KERNEL);
 	if (!hw)
 		return ERR_PTR(-ENOMEM);
 	spin_lock_init(&hw->lock);
@@ -101,12 +110,20 @@ static struct dma_fence *fake_run_job(struct drm_sched_job *sched_job)
 static enum drm_gpu_sched_stat fake_timedout_job(struct drm_sched_job *sched_job)
 {
 	struct fake_job *job = container_of(sched_job, struct fake_job, base);
+	struct fake_gpu *gpu = container_of(sched_job->sched, struct fake_gpu, sched);
 
-	/* What a driver does: stop, reset the engine (fail the job), restart. */
+	/*
+	 * What a driver does: stop, reset the engine (fail the job), restart;
+	 * a full reset stops every scheduler of the device with the same job.
+	 */
 	drm_sched_stop(sched_job->sched, sched_job);
+	if (gpu->sibling)
+		drm_sched_stop(&gpu->sibling->sched, sched_job);
 	dma_fence_set_error(&job->hw->base, -ETIMEDOUT);
 	dma_fence_signal(&job->hw->base);
 	drm_sched_start(sched_job->sched);
+	if (gpu->sibling)
+		drm_sched_start(&gpu->sibling->sched);
 	return DRM_GPU_SCHED_STAT_NOMINAL;
 }
 
@@ -483,7 +500,213 @@ static void grtrace_sched_test_timeout(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c->ev[rst].job.fence_seqno, seqno);
 	KUNIT_ASSERT_GT(test, cpl, rst);
 	KUNIT_EXPECT_EQ(test, c->ev[cpl].job.status, error);
+	/* The hardware fence was taken away by the reset: no END. */
+	KUNIT_EXPECT_EQ(test, count(c->ev, c->n, GRTRACE_EV_END, ctx, seqno), 0);
+	KUNIT_EXPECT_EQ(test, count(c->ev, c->n, GRTRACE_EV_COMPLETE, ctx, seqno), 1);
 
+	fake_gpu_destroy(gpu);
+}
+
+/* Push one job on @e; returns its finished fence, referenced. */
+static struct dma_fence *push_one(struct kunit *test, struct drm_sched_entity *e,
+				  struct fake_job *job, struct dma_fence *dep)
+{
+	struct dma_fence *done;
+
+	KUNIT_ASSERT_EQ(test, drm_sched_job_init(&job->base, e, 1, NULL, 0), 0);
+	if (dep)
+		KUNIT_ASSERT_EQ(test, drm_sched_job_add_dependency(&job->base, dep), 0);
+	drm_sched_job_arm(&job->base);
+	done = dma_fence_get(&job->base.s_fence->finished);
+	drm_sched_entity_push_job(&job->base);
+	return done;
+}
+
+static struct fake_job *new_job(struct kunit *test)
+{
+	struct fake_job *job = kzalloc(sizeof(*job), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, job);
+	return job;
+}
+
+/*
+ * A full reset stops two schedulers with the job of one: the job's reset is
+ * reported once, on its own ring; the other ring reports a reset of no job.
+ */
+static void grtrace_sched_test_reset_sibling(struct kunit *test)
+{
+	struct drm_sched_entity *e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
+	struct fake_gpu *a, *b;
+	struct drm_gpu_scheduler *list[1];
+	struct fake_job *job;
+	struct dma_fence *done;
+	struct capture *c;
+	int i, job_resets = 0, b_resets = 0;
+	u64 ctx, seqno;
+
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	a = fake_gpu_create(test, "gfx_reset", msecs_to_jiffies(100));
+	b = fake_gpu_create(test, "comp_reset", MAX_SCHEDULE_TIMEOUT);
+	a->sibling = b;
+	list[0] = &a->sched;
+	KUNIT_ASSERT_EQ(test, drm_sched_entity_init(e, DRM_SCHED_PRIORITY_NORMAL,
+						    list, 1, NULL), 0);
+	c = capture_start(test);
+	job = new_job(test);
+	job->hang = true;
+	done = push_one(test, e, job, NULL);
+	ctx = done->context;
+	seqno = done->seqno;
+	KUNIT_EXPECT_GT(test, dma_fence_wait_timeout(done, false, 10 * HZ), 0);
+	dma_fence_put(done);
+	capture_stop(c);
+	drm_sched_entity_destroy(e);
+
+	for (i = 0; i < c->n; i++) {
+		if (c->ev[i].type != GRTRACE_EV_ERROR ||
+		    c->ev[i].job.status != GRTRACE_ERROR_RESET)
+			continue;
+		if (c->ev[i].job.fence_context == ctx &&
+		    c->ev[i].job.fence_seqno == seqno) {
+			job_resets++;
+			KUNIT_EXPECT_EQ(test, c->ev[i].job.ring_id,
+					a->sched.grtrace_ring.id);
+		}
+		if (c->ev[i].job.ring_id == b->sched.grtrace_ring.id) {
+			b_resets++;
+			KUNIT_EXPECT_EQ(test, c->ev[i].job.fence_context, 0);
+		}
+	}
+	KUNIT_EXPECT_EQ_MSG(test, job_resets, 1, "resets naming the job");
+	KUNIT_EXPECT_EQ_MSG(test, b_resets, 1, "resets of the other ring");
+	fake_gpu_destroy(a);
+	fake_gpu_destroy(b);
+}
+
+/*
+ * run_job failing and run_job with no hardware fence: no hardware ran the
+ * job, so no END; COMPLETE with run_job's error, or 0.
+ */
+static void grtrace_sched_test_no_hw_fence(struct kunit *test)
+{
+	struct drm_sched_entity *e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
+	struct drm_gpu_scheduler *list[1];
+	struct dma_fence *done[2];
+	struct fake_job *job[2];
+	struct fake_gpu *gpu;
+	struct capture *c;
+	int i, cpl;
+
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	gpu = fake_gpu_create(test, "gfx_nofence", MAX_SCHEDULE_TIMEOUT);
+	list[0] = &gpu->sched;
+	KUNIT_ASSERT_EQ(test, drm_sched_entity_init(e, DRM_SCHED_PRIORITY_NORMAL,
+						    list, 1, NULL), 0);
+	c = capture_start(test);
+	job[0] = new_job(test);
+	job[0]->fail = -EIO;
+	job[1] = new_job(test);
+	job[1]->nofence = true;
+	for (i = 0; i < 2; i++)
+		done[i] = push_one(test, e, job[i], NULL);
+	for (i = 0; i < 2; i++)
+		KUNIT_EXPECT_GT(test, dma_fence_wait_timeout(done[i], false, 10 * HZ), 0);
+	capture_stop(c);
+	drm_sched_entity_destroy(e);
+
+	for (i = 0; i < 2; i++) {
+		u64 ctx = done[i]->context, seqno = done[i]->seqno;
+
+		KUNIT_EXPECT_EQ_MSG(test, count(c->ev, c->n, GRTRACE_EV_COMMIT, ctx, seqno), 1,
+				    "job %d", i);
+		KUNIT_EXPECT_EQ_MSG(test, count(c->ev, c->n, GRTRACE_EV_END, ctx, seqno), 0,
+				    "job %d: END without a hardware fence", i);
+		KUNIT_EXPECT_EQ_MSG(test, count(c->ev, c->n, GRTRACE_EV_COMPLETE, ctx, seqno), 1,
+				    "job %d", i);
+		cpl = find(c->ev, c->n, GRTRACE_EV_COMPLETE, ctx, seqno);
+		if (cpl >= 0)
+			KUNIT_EXPECT_EQ(test, c->ev[cpl].job.status, i ? 0 : -EIO);
+		dma_fence_put(done[i]);
+	}
+	fake_gpu_destroy(gpu);
+}
+
+/*
+ * Entity teardown with queued jobs: the first waits for a dependency that
+ * has not signalled, the second is behind it.  Both are killed (-ESRCH)
+ * once the dependency signals:
+ * each gets exactly one COMPLETE and no COMMIT or END, and the wait the
+ * first one entered is closed by one SYNC_WAIT_EXIT.
+ */
+static void grtrace_sched_test_kill(struct kunit *test)
+{
+	struct drm_sched_entity *e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
+	struct hw_fence *dep = kzalloc(sizeof(*dep), GFP_KERNEL);
+	struct drm_gpu_scheduler *list[1];
+	struct dma_fence *done[2];
+	struct fake_gpu *gpu;
+	struct capture *c;
+	int i, tries, ext;
+
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	KUNIT_ASSERT_NOT_NULL(test, dep);
+	spin_lock_init(&dep->lock);
+	dma_fence_init(&dep->base, &hw_fence_ops, &dep->lock,
+		       dma_fence_context_alloc(1), 1);
+
+	gpu = fake_gpu_create(test, "gfx_kill", MAX_SCHEDULE_TIMEOUT);
+	list[0] = &gpu->sched;
+	KUNIT_ASSERT_EQ(test, drm_sched_entity_init(e, DRM_SCHED_PRIORITY_NORMAL,
+						    list, 1, NULL), 0);
+	c = capture_start(test);
+	done[0] = push_one(test, e, new_job(test), dma_fence_get(&dep->base));
+	done[1] = push_one(test, e, new_job(test), NULL);
+
+	/* The scheduler found the first job's dependency. */
+	for (tries = 0; tries < 250; tries++) {
+		if (find(c->ev, READ_ONCE(c->n), GRTRACE_EV_SYNC_WAIT_ENTER,
+			 done[0]->context, done[0]->seqno) >= 0)
+			break;
+		msleep(20);
+	}
+	drm_sched_entity_fini(e);
+	/*
+	 * The entity's callback is gone; the killed job still waits for its
+	 * dependencies before its fence is signalled.
+	 */
+	dma_fence_signal(&dep->base);
+	for (i = 0; i < 2; i++)
+		KUNIT_EXPECT_GT(test, dma_fence_wait_timeout(done[i], false, 10 * HZ), 0);
+	capture_stop(c);
+
+	KUNIT_EXPECT_EQ(test, count(c->ev, c->n, GRTRACE_EV_SYNC_WAIT_ENTER,
+				    done[0]->context, done[0]->seqno), 1);
+	KUNIT_EXPECT_EQ_MSG(test, count(c->ev, c->n, GRTRACE_EV_SYNC_WAIT_EXIT,
+					done[0]->context, done[0]->seqno), 1,
+			    "the abandoned wait is closed once");
+	ext = find(c->ev, c->n, GRTRACE_EV_SYNC_WAIT_EXIT, done[0]->context,
+		   done[0]->seqno);
+	if (ext >= 0) {
+		KUNIT_EXPECT_EQ(test, c->ev[ext].job.status, -ESRCH);
+		KUNIT_EXPECT_EQ(test, c->ev[ext].job.aux_context, dep->base.context);
+		KUNIT_EXPECT_EQ(test, c->ev[ext].job.aux_seqno, 1);
+		KUNIT_EXPECT_EQ(test, c->ev[ext].job.ring_id, gpu->sched.grtrace_ring.id);
+	}
+	for (i = 0; i < 2; i++) {
+		u64 ctx = done[i]->context, seqno = done[i]->seqno;
+		int cpl = find(c->ev, c->n, GRTRACE_EV_COMPLETE, ctx, seqno);
+
+		KUNIT_EXPECT_EQ(test, done[i]->error, -ESRCH);
+		KUNIT_EXPECT_EQ_MSG(test, count(c->ev, c->n, GRTRACE_EV_COMPLETE, ctx, seqno), 1,
+				    "killed job %d", i);
+		if (cpl >= 0)
+			KUNIT_EXPECT_EQ(test, c->ev[cpl].job.status, -ESRCH);
+		KUNIT_EXPECT_EQ(test, count(c->ev, c->n, GRTRACE_EV_COMMIT, ctx, seqno), 0);
+		KUNIT_EXPECT_EQ(test, count(c->ev, c->n, GRTRACE_EV_END, ctx, seqno), 0);
+		dma_fence_put(done[i]);
+	}
+	dma_fence_put(&dep->base);
 	fake_gpu_destroy(gpu);
 }
 
@@ -503,6 +726,9 @@ static struct kunit_case grtrace_sched_test_cases[] = {
 	KUNIT_CASE(grtrace_sched_test_ring),
 	KUNIT_CASE(grtrace_sched_test_lifecycle),
 	KUNIT_CASE(grtrace_sched_test_timeout),
+	KUNIT_CASE(grtrace_sched_test_reset_sibling),
+	KUNIT_CASE(grtrace_sched_test_no_hw_fence),
+	KUNIT_CASE(grtrace_sched_test_kill),
 	{}
 };
 
