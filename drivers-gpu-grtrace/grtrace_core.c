@@ -10,6 +10,7 @@
 
 #include <linux/bitmap.h>
 #include <linux/bitops.h>
+#include <linux/ctype.h>
 #include <linux/grtrace.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
@@ -605,13 +606,23 @@ int grtrace_emit_line(const char *buf)
 	struct grtrace_emit *ev;
 	char *copy, *cur, *line;
 	int n = 0, i, ret = 0;
+	bool text = false;
 
 	copy = kstrdup(buf, GFP_KERNEL);
 	if (!copy)
 		return -ENOMEM;
-	for (cur = copy; *cur; cur++)
-		n += *cur == '\n';
-	ev = kcalloc(n + 1, sizeof(*ev), GFP_KERNEL);
+	/* Only the lines that are not blank take an entry. */
+	for (cur = copy; ; cur++) {
+		if (!*cur || *cur == '\n') {
+			n += text;
+			text = false;
+			if (!*cur)
+				break;
+		} else if (!isspace(*cur)) {
+			text = true;
+		}
+	}
+	ev = kvcalloc(n + 1, sizeof(*ev), GFP_KERNEL);
 	if (!ev) {
 		kfree(copy);
 		return -ENOMEM;
@@ -635,7 +646,7 @@ int grtrace_emit_line(const char *buf)
 	}
 	ret = n ? n : -EINVAL;
 out:
-	kfree(ev);
+	kvfree(ev);
 	kfree(copy);
 	return ret;
 }

@@ -4,8 +4,11 @@
  *
  * The per-CPU relay files /sys/kernel/debug/grtrace/events<N> carry a
  * sequence of records.  Every record starts with a struct grtrace_record
- * header followed by a type specific payload.  All fields are little endian,
- * every structure is explicitly padded and a multiple of 8 bytes long.
+ * header followed by a type specific payload.  Fields are in the byte order
+ * of the host that wrote them (the structures below, as the CPU stores
+ * them); every structure is explicitly padded and a multiple of 8 bytes
+ * long.  A reader on a host of the other byte order sees the type of the
+ * first record, STREAM_INFO, and %GRTRACE_MAGIC byte-swapped.
  *
  * Compatibility rules: new record types may be added and new fields are only
  * ever appended to a payload.  A reader skips records whose type it does not
@@ -17,7 +20,7 @@
 
 #include <linux/types.h>
 
-#define GRTRACE_MAGIC		0x52544752	/* "GRTR" in a little endian dump */
+#define GRTRACE_MAGIC		0x52544752	/* "RGTR" in a little endian dump */
 #define GRTRACE_FORMAT_VERSION	1
 
 /**

@@ -476,6 +476,26 @@ static void grtrace_test_rate_limit_order(struct kunit *test)
 						   "rate_limit_burst=0"), 0);
 }
 
+/*
+ * The largest write emit takes: 64 KiB of blank lines is no event (and no
+ * allocation warning), 64 KiB of events are all fired.
+ */
+static void grtrace_test_emit_size(struct kunit *test)
+{
+	const size_t size = SZ_64K;
+	const char *line = "submit 1 0 201 1\n";
+	size_t len = strlen(line), n = size / len, i;
+	char *buf = kunit_kzalloc(test, size + 1, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	memset(buf, '\n', size);
+	KUNIT_EXPECT_EQ(test, grtrace_emit_line(buf), -EINVAL);
+	for (i = 0; i < n; i++)
+		memcpy(buf + i * len, line, len);
+	buf[n * len] = '\0';
+	KUNIT_EXPECT_EQ(test, grtrace_emit_line(buf), (int)n);
+}
+
 static struct kunit_case grtrace_test_cases[] = {
 	KUNIT_CASE(grtrace_test_encoding),
 	KUNIT_CASE(grtrace_test_header),
@@ -485,6 +505,7 @@ static struct kunit_case grtrace_test_cases[] = {
 	KUNIT_CASE(grtrace_test_sinks),
 	KUNIT_CASE(grtrace_test_config),
 	KUNIT_CASE(grtrace_test_rate_limit_order),
+	KUNIT_CASE(grtrace_test_emit_size),
 	{}
 };
 

@@ -8,6 +8,7 @@
  * cannot be a valid stream stops the load with a message naming the file,
  * the byte offset and the problem.
  */
+#include <byteswap.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -80,6 +81,22 @@ static int bad_size(const struct gr_reader *r, const struct grtrace_record *h)
 }
 
 /*
+ * Records are in the byte order of the host that wrote them.  A stream
+ * from a host of the other order starts with a STREAM_INFO whose type
+ * reads swapped: say so rather than report a bad size further on.
+ */
+static int other_byte_order(const struct gr_reader *r,
+			    const struct grtrace_record *h)
+{
+	if (r->off || h->type == GRTRACE_EV_STREAM_INFO ||
+	    bswap_16(h->type) != GRTRACE_EV_STREAM_INFO)
+		return 0;
+	gr_err_msg("%s: offset 0: written by a host of the other byte order; not supported\n",
+		   r->path);
+	return -1;
+}
+
+/*
  * gr_reader_next - the next whole record of a file
  * @rec: set to the record, valid until the next call
  * @off: set to its byte offset in the file
@@ -97,6 +114,8 @@ int gr_reader_next(struct gr_reader *r, const struct grtrace_record **rec, __u64
 		avail = r->tail - r->head;
 		if (avail >= GR_REC_MIN) {
 			h = (const void *)(r->buf + r->head);
+			if (other_byte_order(r, h))
+				return -1;
 			if (h->size < GR_REC_MIN || h->size % 8)
 				return bad_size(r, h);
 			if (avail >= h->size) {

@@ -241,6 +241,11 @@ def main():
     struct.pack_into("<H", b, 2, 0xfff8)
     bad("bigsize", bytes(b), 0)
     bad("badmagic", record(STREAM_INFO, stream_info(magic=0), 0, T0, 1, 1), 0)
+    # Written by a host of the other byte order: every field swapped.
+    info = struct.pack(">IHHQQQQIIII", MAGIC, 1, 32, SESSION, 3, T0,
+                       1_700_000_000_123_456_789, 1, 2, len(RINGS), 4 << 20)
+    bad("byteswapped", struct.pack(">HHIQQQ", STREAM_INFO, 32 + len(info), 0,
+                                   T0, 1, 1) + info + whole[sizes[0]:], 0)
     bad("dup", whole + whole, len(whole))
     b = bytearray(whole)
     struct.pack_into("<I", b, third + 32, 0x7fffffff)

@@ -132,6 +132,7 @@ while read -r name off; do
 	expect_fail "corrupt $name: report" "$f: offset $off: " report -i "$f"
 	expect_fail "corrupt $name: export" "$f: offset $off: " export -i "$f" --chrome "$W/x.json"
 done <<< "$corrupt"
+expect_fail "byte-swapped stream: said so" "other byte order" report -i "$W/gen/byteswapped.bin"
 expect_fail "missing input file" "nothere: No such file" report -i "$W/nothere"
 mkdir -p "$W/emptydir"
 expect_fail "directory without events files" "no events<N>" report -i "$W/emptydir"
