@@ -698,13 +698,12 @@ void grtrace_govern_written(u16 type, u64 ts,
 
 	if (likely(!g->track) || !jt)
 		return;
-	if (!written) {
+	/* Without aggregates, a COMPLETE only ends the job's entry. */
+	if (!written || !g->aggregator_enabled) {
 		if (type == GRTRACE_EV_COMPLETE)
 			grtrace_job_forget(job);
 		return;
 	}
-	if (!g->aggregator_enabled)
-		return;
 
 	raw_spin_lock(&jt->lock);
 	if (!grtrace_jobless(job))

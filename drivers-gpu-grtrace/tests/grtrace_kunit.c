@@ -496,6 +496,35 @@ static void grtrace_test_emit_size(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, grtrace_emit_line(buf), (int)n);
 }
 
+/*
+ * A pid filter keeps a table entry per job from SUBMIT to COMPLETE: more
+ * jobs than the table holds, one after the other, must all be written.
+ */
+static void grtrace_test_job_table_reuse(struct kunit *test)
+{
+	const int jobs = 1100;	/* more than the job table holds */
+	size_t size = jobs * 64, len = 0;
+	char *buf = kunit_kzalloc(test, size, GFP_KERNEL);
+	struct grtrace_totals t;
+	char cfg[64];
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	for (i = 0; i < jobs; i++)
+		len += scnprintf(buf + len, size - len,
+				 "submit 7 0 201 %d\ncomplete 7 0 201 %d\n", i + 1, i + 1);
+	snprintf(cfg, sizeof(cfg), "filter_enabled=1\nfilter_pid=%d",
+		 task_tgid_nr(current));
+	KUNIT_ASSERT_EQ(test, grtrace_config_write(cfg), 0);
+	KUNIT_ASSERT_EQ(test, grtrace_session_start(), 0);
+	KUNIT_EXPECT_EQ(test, grtrace_emit_line(buf), 2 * jobs);
+	KUNIT_ASSERT_EQ(test, grtrace_session_stop(), 0);
+	grtrace_get_totals(&t);
+	KUNIT_EXPECT_EQ(test, t.dropped[GRTRACE_DROP_UNTRACKED], 0);
+	KUNIT_EXPECT_EQ(test, t.written, t.offered);
+	KUNIT_EXPECT_EQ(test, grtrace_config_write("filter_enabled=0\nfilter_pid=none"), 0);
+}
+
 static struct kunit_case grtrace_test_cases[] = {
 	KUNIT_CASE(grtrace_test_encoding),
 	KUNIT_CASE(grtrace_test_header),
@@ -506,6 +535,7 @@ static struct kunit_case grtrace_test_cases[] = {
 	KUNIT_CASE(grtrace_test_config),
 	KUNIT_CASE(grtrace_test_rate_limit_order),
 	KUNIT_CASE(grtrace_test_emit_size),
+	KUNIT_CASE(grtrace_test_job_table_reuse),
 	{}
 };
 
