@@ -106,6 +106,13 @@ static void grtrace_probe(void *data, const struct grtrace_event *ev)
 	local_irq_restore(flags);
 }
 
+/* The relay probe of grtrace_ring_remove: process context. */
+static void grtrace_probe_ring_remove(void *data,
+				      const struct grtrace_ring *ring, u32 id)
+{
+	grtrace_stream_ring_removed(ring, id);
+}
+
 typedef void (*grtrace_probe_t)(void *data, const struct grtrace_event *ev);
 
 static const struct {
@@ -126,10 +133,12 @@ static const struct {
 	{ register_trace_grtrace_error, unregister_trace_grtrace_error },
 };
 
+/* Detach the relay probe from the first @n job tracepoints, and all else. */
 static void grtrace_unregister_probes(int n)
 {
 	while (n--)
 		grtrace_tps[n].unreg(grtrace_probe, NULL);
+	unregister_trace_grtrace_ring_remove(grtrace_probe_ring_remove, NULL);
 	/* No probe runs on any CPU after this. */
 	tracepoint_synchronize_unregister();
 }
@@ -138,6 +147,10 @@ static int grtrace_register_probes(void)
 {
 	int i, ret;
 
+	ret = register_trace_grtrace_ring_remove(grtrace_probe_ring_remove,
+						 NULL);
+	if (ret)
+		return ret;
 	for (i = 0; i < ARRAY_SIZE(grtrace_tps); i++) {
 		ret = grtrace_tps[i].reg(grtrace_probe, NULL);
 		if (ret) {
@@ -577,7 +590,8 @@ static int grtrace_emit_parse(char *line, struct grtrace_emit *e)
 	e->type = i;
 	if (kstrtou64(arg[1], 0, &e->ctx) || kstrtou16(arg[2], 0, &e->engine) ||
 	    kstrtou32(arg[3], 0, &e->ring) || kstrtou64(arg[4], 0, &e->seqno) ||
-	    e->engine >= GRTRACE_ENGINE_NR || e->ring >= GRTRACE_MAX_RINGS)
+	    e->engine >= GRTRACE_ENGINE_NR || !e->ring ||
+	    e->ring >= GRTRACE_MAX_RINGS)
 		return -EINVAL;
 
 	snprintf(e->name, sizeof(e->name), "emit%u", e->ring);

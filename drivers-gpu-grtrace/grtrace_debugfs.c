@@ -743,14 +743,15 @@ static const struct file_operations grtrace_emit_fops = {
 
 static int grtrace_stats_show(struct seq_file *m, void *v)
 {
+	u64 dropped = 0, consumed, refused, no_ring;
 	struct grtrace_totals t;
-	u64 dropped = 0, consumed;
 	int i;
 
 	grtrace_get_totals(&t);
 	for (i = 0; i < GRTRACE_DROP_NR; i++)
 		dropped += t.dropped[i];
 	consumed = grtrace_stream_subbufs_consumed();
+	grtrace_ring_id_counts(&refused, &no_ring);
 
 	seq_printf(m, "enabled=%d\n", grtrace_session_running());
 	seq_printf(m, "session_id=%016llx\n", grtrace_stream_session_id());
@@ -764,6 +765,9 @@ static int grtrace_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "bytes_written=%llu\n", t.bytes_written);
 	seq_printf(m, "bytes_dropped=%llu\n", t.bytes_dropped);
 	seq_printf(m, "subbufs_consumed=%llu\n", consumed);
+	/* Since boot, and never offered: these rings have no id. */
+	seq_printf(m, "rings_refused=%llu\n", refused);
+	seq_printf(m, "events_no_ring=%llu\n", no_ring);
 	grtrace_govern_show_stats(m);
 	return 0;
 }

@@ -9,7 +9,9 @@
 #include <linux/idr.h>
 #include <linux/mutex.h>
 #include <linux/pid.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
+#include <linux/spinlock.h>
 #include <linux/string.h>
 
 #define CREATE_TRACE_POINTS
@@ -49,10 +51,36 @@ EXPORT_TRACEPOINT_SYMBOL_GPL(grtrace_irq);
 EXPORT_TRACEPOINT_SYMBOL_GPL(grtrace_sync_wait_enter);
 EXPORT_TRACEPOINT_SYMBOL_GPL(grtrace_sync_wait_exit);
 EXPORT_TRACEPOINT_SYMBOL_GPL(grtrace_error);
+EXPORT_TRACEPOINT_SYMBOL_GPL(grtrace_ring_remove);
 
 /* Counts the grtrace tracepoints that have a probe attached. */
 DEFINE_STATIC_KEY_FALSE(grtrace_active_key);
 EXPORT_SYMBOL_GPL(grtrace_active_key);
+
+/**
+ * DOC: Ring ids
+ *
+ * grtrace_ring_register() gives a ring an id from 1 to 255; 0 means no
+ * ring.  A ring's id is 0 until it is registered and again once it is
+ * unregistered.  Events of a ring whose id is 0 are dropped and counted
+ * (``events_no_ring`` in ``stats``), so a driver that reports while its
+ * ring is being registered or unregistered names no other ring.
+ *
+ * While any grtrace tracepoint has a consumer, the id of an unregistered
+ * ring is retired rather than freed: within a session, an id names one
+ * ring.  The relay stream writes a RING_REMOVED record for a ring it
+ * described.  Retired ids are freed when the last consumer detaches.
+ *
+ * When all ids are in use or retired, grtrace_ring_register() fails with
+ * -ENOSPC and counts the ring (``rings_refused``); its events are dropped
+ * and counted.  Drivers with a ring per queue or per channel (nouveau, xe,
+ * panthor) can get there in a long session.
+ */
+static DEFINE_IDA(grtrace_ring_ida);
+static DEFINE_SPINLOCK(grtrace_retired_lock);
+static DECLARE_BITMAP(grtrace_retired, GRTRACE_MAX_RINGS);	/* retired_lock */
+static atomic64_t grtrace_rings_refused;
+static atomic64_t grtrace_no_ring_events;
 
 /* Called by the tracepoint core, under tracepoints_mutex, on the first probe. */
 int grtrace_tp_reg(void)
@@ -64,22 +92,37 @@ int grtrace_tp_reg(void)
 /* Called by the tracepoint core, under tracepoints_mutex, on the last probe. */
 void grtrace_tp_unreg(void)
 {
+	unsigned int id;
+
 	static_branch_dec(&grtrace_active_key);
+	if (static_key_enabled(&grtrace_active_key))
+		return;
+	/*
+	 * grtrace_ring_unregister() retires an id only after it saw the key
+	 * enabled, under the lock: this frees that id, or it saw the key off.
+	 */
+	spin_lock(&grtrace_retired_lock);
+	for_each_set_bit(id, grtrace_retired, GRTRACE_MAX_RINGS) {
+		__clear_bit(id, grtrace_retired);
+		ida_free(&grtrace_ring_ida, id);
+	}
+	spin_unlock(&grtrace_retired_lock);
 }
 
 /* Registered rings, for the METADATA records of the stream. */
 static DEFINE_MUTEX(grtrace_rings_lock);
 static LIST_HEAD(grtrace_rings);
-static DEFINE_IDA(grtrace_ring_ida);
 
 /**
  * grtrace_ring_register - give a ring a stream-wide id
- * @ring: ring with @dev, @name and @engine filled in
+ * @ring: ring with @dev, @name and @engine filled in, @id 0
  *
- * The ring is listed in the METADATA of every session from now on.  May
- * sleep.
+ * The ring is listed in the METADATA of every session from now on.  Its
+ * events are reported from the moment its id is published, which is the
+ * last thing this does.  May sleep.
  *
- * Returns: 0, or -ENOSPC when no id is left.
+ * Returns: 0, or -ENOSPC when no id is left; the events of such a ring are
+ * dropped and counted.
  */
 int grtrace_ring_register(struct grtrace_ring *ring)
 {
@@ -87,42 +130,71 @@ int grtrace_ring_register(struct grtrace_ring *ring)
 
 	if (ring->engine >= GRTRACE_ENGINE_NR)
 		ring->engine = GRTRACE_ENGINE_OTHER;
+	INIT_LIST_HEAD(&ring->node);
 
-	id = ida_alloc_max(&grtrace_ring_ida, GRTRACE_MAX_RINGS - 1, GFP_KERNEL);
+	id = ida_alloc_range(&grtrace_ring_ida, 1, GRTRACE_MAX_RINGS - 1,
+			     GFP_KERNEL);
 	if (id < 0) {
-		/* Events of this ring are not reported. */
-		ring->id = GRTRACE_MAX_RINGS;
-		INIT_LIST_HEAD(&ring->node);
-		pr_warn_once("grtrace: no ring id left for %s %s\n",
-			     ring->dev, ring->name);
-		return id;
+		atomic64_inc(&grtrace_rings_refused);
+		pr_warn_ratelimited("grtrace: no ring id left for %s %s\n",
+				    ring->dev, ring->name);
+		return id == -ENOMEM ? id : -ENOSPC;
 	}
 
-	ring->id = id;
 	mutex_lock(&grtrace_rings_lock);
 	list_add_tail(&ring->node, &grtrace_rings);
 	mutex_unlock(&grtrace_rings_lock);
+	/* Pairs with grtrace_fill(): whoever sees the id sees the names. */
+	smp_store_release(&ring->id, id);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(grtrace_ring_register);
 
 /**
  * grtrace_ring_unregister - forget a ring
- * @ring: ring passed to grtrace_ring_register() before
+ * @ring: ring passed to grtrace_ring_register() before, whether that
+ *        succeeded or not, or a ring never registered
  *
- * The caller must make sure no event for @ring is reported any more.  May
- * sleep.
+ * Events reported for @ring from now on are dropped and counted.  When this
+ * returns, no event of @ring is being reported on any CPU, so the caller
+ * may free @ring and its names.  May sleep.
  */
 void grtrace_ring_unregister(struct grtrace_ring *ring)
 {
-	if (ring->id >= GRTRACE_MAX_RINGS)
+	u32 id = ring->id;
+
+	if (!id)
 		return;
+	WRITE_ONCE(ring->id, 0);
 	mutex_lock(&grtrace_rings_lock);
-	list_del(&ring->node);
+	list_del_init(&ring->node);
 	mutex_unlock(&grtrace_rings_lock);
-	ida_free(&grtrace_ring_ida, ring->id);
+	/* Reporting runs under rcu_read_lock(), probes included. */
+	synchronize_rcu();
+	/* After the last event of the ring: tell the consumers it is gone. */
+	trace_grtrace_ring_remove(ring, id);
+
+	spin_lock(&grtrace_retired_lock);
+	if (static_key_enabled(&grtrace_active_key))
+		__set_bit(id, grtrace_retired);
+	else
+		ida_free(&grtrace_ring_ida, id);
+	spin_unlock(&grtrace_retired_lock);
 }
 EXPORT_SYMBOL_GPL(grtrace_ring_unregister);
+
+/**
+ * grtrace_ring_id_counts - what the ring ids cost, since boot
+ * @refused: set to the number of rings refused an id
+ * @no_ring: set to the number of events dropped because their ring had no
+ *           id (not registered yet, refused, or unregistered)
+ */
+void grtrace_ring_id_counts(u64 *refused, u64 *no_ring)
+{
+	*refused = atomic64_read(&grtrace_rings_refused);
+	*no_ring = atomic64_read(&grtrace_no_ring_events);
+}
+EXPORT_SYMBOL_GPL(grtrace_ring_id_counts);
 
 /**
  * grtrace_walk_rings - call @fn for every registered ring
@@ -203,23 +275,37 @@ u16 grtrace_engine_from_name(const char *name)
 }
 EXPORT_SYMBOL_GPL(grtrace_engine_from_name);
 
-static void grtrace_fill(struct grtrace_event *ev, u16 type,
+/*
+ * Fill @ev for the tracepoint of @type, or return false when @job's ring
+ * has no id.  Called under the RCU read lock that grtrace_ring_unregister()
+ * waits for, which also covers the tracepoint fired with @ev: the probes
+ * never see a ring being unregistered, nor a ring before its names.
+ */
+static bool grtrace_fill(struct grtrace_event *ev, u16 type,
 			 const struct grtrace_job *job)
 {
+	const struct grtrace_ring *ring = job->ring;
+	u32 id = smp_load_acquire(&ring->id);	/* pairs with register */
+
+	if (unlikely(!id)) {
+		atomic64_inc(&grtrace_no_ring_events);
+		return false;
+	}
 	ev->type = type;
-	ev->ring = job->ring;
+	ev->ring = ring;
 	ev->job = (struct grtrace_job_payload) {
 		.ctx_id		= job->ctx_id,
 		.fence_context	= job->fence_context,
 		.fence_seqno	= job->fence_seqno,
 		.aux_context	= job->aux_context,
 		.aux_seqno	= job->aux_seqno,
-		.ring_id	= job->ring->id,
-		.engine		= job->ring->engine,
+		.ring_id	= id,
+		.engine		= READ_ONCE(ring->engine),
 		.flags		= job->flags,
 		.status		= job->status,
 		.depth		= job->depth,
 	};
+	return true;
 }
 
 #define GRTRACE_DEFINE_EVENT(name, type)				\
@@ -227,10 +313,9 @@ void grtrace_##name(const struct grtrace_job *job)			\
 {									\
 	struct grtrace_event ev;					\
 									\
-	if (unlikely(job->ring->id >= GRTRACE_MAX_RINGS))		\
-		return;							\
-	grtrace_fill(&ev, type, job);					\
-	trace_grtrace_##name(&ev);					\
+	guard(rcu)();							\
+	if (grtrace_fill(&ev, type, job))				\
+		trace_grtrace_##name(&ev);				\
 }									\
 EXPORT_SYMBOL_GPL(grtrace_##name)
 
@@ -239,9 +324,9 @@ void grtrace_submit(const struct grtrace_job *job)
 {
 	struct grtrace_event ev;
 
-	if (unlikely(job->ring->id >= GRTRACE_MAX_RINGS))
+	guard(rcu)();
+	if (!grtrace_fill(&ev, GRTRACE_EV_SUBMIT, job))
 		return;
-	grtrace_fill(&ev, GRTRACE_EV_SUBMIT, job);
 	ev.job.pid = task_pid_nr(current);
 	ev.job.tgid = task_tgid_nr(current);
 	strscpy_pad(ev.job.comm, current->comm);

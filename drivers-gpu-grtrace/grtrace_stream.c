@@ -284,6 +284,36 @@ bool grtrace_stream_write(u16 type, u64 ts,
 }
 
 /**
+ * grtrace_stream_ring_removed - say that a ring went away
+ * @ring: the ring, with its names
+ * @id: the id it had
+ *
+ * Writes a RING_REMOVED record if this session described the ring.  Not a
+ * job event: neither offered nor counted.
+ *
+ * Context: process context, after the ring's last event.
+ */
+void grtrace_stream_ring_removed(const struct grtrace_ring *ring, u32 id)
+{
+	struct grtrace_ring_info *ring_info;
+	struct grtrace_cpu_state *cs;
+	unsigned long flags;
+
+	if (id >= GRTRACE_MAX_RINGS || !test_bit(id, grtrace_described))
+		return;
+	local_irq_save(flags);
+	cs = this_cpu_ptr(&grtrace_cpu_state);
+	ring_info = grtrace_reserve(cs, GRTRACE_EV_RING_REMOVED,
+				    sizeof(*ring_info), ktime_get_mono_fast_ns());
+	if (ring_info) {
+		grtrace_fill_ring_info(ring_info, ring);
+		ring_info->ring_id = id;
+		grtrace_publish(sizeof(*ring_info));
+	}
+	local_irq_restore(flags);
+}
+
+/**
  * grtrace_stream_drop - count events as dropped
  * @cause: why they were not written
  * @ts: when the decision was taken

@@ -13,7 +13,7 @@
 
 struct dentry;
 
-/* Ring ids, registered or given to emit, are below this. */
+/* Ring ids, registered or given to emit, are 1 to GRTRACE_MAX_RINGS - 1. */
 #define GRTRACE_MAX_RINGS	256
 
 #define GRTRACE_HIST_BUCKETS	24	/* log2 ns: 1 ns .. 8 ms and more */
@@ -24,6 +24,7 @@ struct dentry;
 typedef int (*grtrace_ring_fn)(const struct grtrace_ring *ring, void *data);
 
 int grtrace_walk_rings(grtrace_ring_fn fn, void *data);
+void grtrace_ring_id_counts(u64 *refused, u64 *no_ring);
 
 /* ---- grtrace_stream.c ---- */
 
@@ -86,6 +87,7 @@ bool grtrace_stream_write(u16 type, u64 ts,
 			  const struct grtrace_ring *ring,
 			  const struct grtrace_ring_info *ring_info);
 void grtrace_stream_drop(enum grtrace_drop cause, u64 ts, u32 n);
+void grtrace_stream_ring_removed(const struct grtrace_ring *ring, u32 id);
 void grtrace_fill_ring_info(struct grtrace_ring_info *ring_info,
 			    const struct grtrace_ring *ring);
 unsigned int grtrace_buffer_fill(void);

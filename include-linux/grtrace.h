@@ -26,7 +26,8 @@
  * @dev: device name, usually dev_name() of the GPU
  * @name: ring name, unique within @dev
  * @engine: enum grtrace_engine
- * @id: stream-wide ring id, set by grtrace_ring_register()
+ * @id: stream-wide ring id, set by grtrace_ring_register(); 0 while the
+ *      ring is not registered
  * @node: entry in the list of registered rings, protected by the ring lock
  *
  * Drivers fill @dev, @name and @engine, then call grtrace_ring_register().

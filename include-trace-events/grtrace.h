@@ -64,6 +64,8 @@ void grtrace_tp_unreg(void);
  * grtrace_sync_wait_enter job waits on ``dep=context:seqno``
  * grtrace_sync_wait_exit  that dependency signalled
  * grtrace_error           ring error; adds ``code``
+ * grtrace_ring_remove     the ring was unregistered, after its last event;
+ *                         ``dev``, ``ring``, ``ring_id``, ``engine`` only
  * ======================= ==============================================
  *
  * The events and their fields are meant to stay stable: fields are only
@@ -266,6 +268,27 @@ TRACE_EVENT_FN(grtrace_error,
 			 grtrace_show_engine(__entry->engine),
 			 __entry->ctx_id, __entry->fence_context, __entry->fence_seqno,
 			 grtrace_show_error(__entry->status)),
+	       grtrace_tp_reg, grtrace_tp_unreg
+);
+
+/*
+ * grtrace_ring_remove - the ring ring_id was unregistered, after its last
+ * event; while any grtrace event is enabled its id names no other ring
+ */
+TRACE_EVENT_FN(grtrace_ring_remove,
+	       TP_PROTO(const struct grtrace_ring *ring, u32 id),
+	       TP_ARGS(ring, id),
+	       TP_STRUCT__entry(__string(dev, ring->dev)
+				__string(ring, ring->name)
+				__field(u32, ring_id)
+				__field(u16, engine)),
+	       TP_fast_assign(__assign_str(dev);
+			      __assign_str(ring);
+			      __entry->ring_id = id;
+			      __entry->engine = ring->engine;),
+	       TP_printk("dev=%s ring=%s ring_id=%u engine=%s",
+			 __get_str(dev), __get_str(ring), __entry->ring_id,
+			 grtrace_show_engine(__entry->engine)),
 	       grtrace_tp_reg, grtrace_tp_unreg
 );
 

@@ -38,6 +38,8 @@
  * @GRTRACE_EV_NR: number of job event types
  * @GRTRACE_EV_STREAM_INFO: first record of a session
  * @GRTRACE_EV_METADATA: describes one ring, before any event names it
+ * @GRTRACE_EV_RING_REMOVED: the ring of a METADATA was unregistered; no
+ *                           event of the session names its id afterwards
  * @GRTRACE_EV_USER: first of the types the kernel never writes; tools
  *                   saving a stream may add records of their own from here
  *
@@ -58,6 +60,7 @@ enum grtrace_event_type {
 
 	GRTRACE_EV_STREAM_INFO = 0x100,
 	GRTRACE_EV_METADATA = 0x101,
+	GRTRACE_EV_RING_REMOVED = 0x102,
 
 	GRTRACE_EV_USER = 0xff00,
 };
@@ -188,8 +191,10 @@ struct grtrace_stream_info {
 };
 
 /**
- * struct grtrace_ring_info - payload of %GRTRACE_EV_METADATA
- * @ring_id: id used by the job events of this ring
+ * struct grtrace_ring_info - payload of %GRTRACE_EV_METADATA and
+ *                            %GRTRACE_EV_RING_REMOVED
+ * @ring_id: id used by the job events of this ring, never 0; a driver's
+ *           ring does not pass its id on to another within a session
  * @engine: enum grtrace_engine
  * @reserved: zero
  * @dev: device name (dev_name()), NUL padded

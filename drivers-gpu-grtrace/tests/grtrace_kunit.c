@@ -400,6 +400,7 @@ static void grtrace_test_config(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, grtrace_config_write(bad[i]), -EINVAL,
 				    "accepted \"%s\"", bad[i]);
 	KUNIT_EXPECT_EQ(test, grtrace_emit_line("submit 1 0 256 1"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, grtrace_emit_line("submit 1 0 0 1"), -EINVAL);
 	KUNIT_EXPECT_EQ(test, grtrace_emit_line("submit 1 6 201 1"), -EINVAL);
 	KUNIT_EXPECT_EQ(test, grtrace_emit_line("launch 1 0 201 1"), -EINVAL);
 	KUNIT_EXPECT_EQ(test, grtrace_emit_line("submit 1 0 201"), -EINVAL);

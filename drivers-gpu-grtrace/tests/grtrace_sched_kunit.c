@@ -15,6 +15,7 @@
 #include <linux/pid.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
+#include <linux/string.h>
 #include <linux/spinlock.h>
 #include <trace/events/grtrace.h>
 
@@ -715,11 +716,156 @@ static void grtrace_sched_test_ring(struct kunit *test)
 {
 	struct fake_gpu *gpu = fake_gpu_create(test, "sdma_kunit", MAX_SCHEDULE_TIMEOUT);
 
+	KUNIT_EXPECT_GT(test, gpu->sched.grtrace_ring.id, 0);
 	KUNIT_EXPECT_LT(test, gpu->sched.grtrace_ring.id, GRTRACE_MAX_RINGS);
 	KUNIT_EXPECT_EQ(test, gpu->sched.grtrace_ring.engine, GRTRACE_ENGINE_COPY);
 	KUNIT_EXPECT_STREQ(test, gpu->sched.grtrace_ring.name, "sdma_kunit");
 	KUNIT_EXPECT_STREQ(test, gpu->sched.grtrace_ring.dev, "drm_sched");
 	fake_gpu_destroy(gpu);
+}
+
+/* Relay records that name ring @id. */
+struct ring_seen {
+	u32 id;
+	int metadata;		/* METADATA records */
+	int removed;		/* RING_REMOVED records */
+	int events;		/* job events */
+	char name[32];		/* ring name of the last METADATA */
+};
+
+static int ring_one(const struct grtrace_record *rec, void *data)
+{
+	const struct grtrace_ring_info *ring_info = (const void *)(rec + 1);
+	const struct grtrace_job_payload *p = (const void *)(rec + 1);
+	struct ring_seen *s = data;
+
+	if (rec->type == GRTRACE_EV_METADATA && ring_info->ring_id == s->id) {
+		s->metadata++;
+		strscpy(s->name, ring_info->name, sizeof(s->name));
+	} else if (rec->type == GRTRACE_EV_RING_REMOVED &&
+		   ring_info->ring_id == s->id) {
+		s->removed++;
+	} else if (rec->type < GRTRACE_EV_NR && p->ring_id == s->id) {
+		s->events++;
+	}
+	return 0;
+}
+
+/*
+ * A ring that is not registered yet, as a driver's zeroed ring before
+ * grtrace_ring_register() returns, reports nothing: its id is not the id
+ * of some other ring.
+ */
+static void grtrace_sched_test_ring_unregistered(struct kunit *test)
+{
+	struct grtrace_ring ring = { .dev = "kunit", .name = "unregistered" };
+	struct grtrace_job gj = { .ring = &ring };
+	u64 refused, no_ring[2];
+	struct capture *c;
+
+	grtrace_ring_id_counts(&refused, &no_ring[0]);
+	c = capture_start(test);
+	grtrace_complete(&gj);
+	capture_stop(c);
+	grtrace_ring_id_counts(&refused, &no_ring[1]);
+
+	KUNIT_EXPECT_EQ(test, c->n, 0);
+	KUNIT_EXPECT_EQ(test, no_ring[1] - no_ring[0], 1);
+	/* Unregistering a ring that never was is allowed, and a no-op. */
+	grtrace_ring_unregister(&ring);
+}
+
+/*
+ * A scheduler torn down in the middle of a session, and one created after
+ * it: the new ring gets a new id and its own METADATA, the stream says the
+ * old ring went away, and an event reported late for the old ring is
+ * counted and not written under any ring.
+ */
+static void grtrace_sched_test_ring_removed(struct kunit *test)
+{
+	struct ring_seen *a = kunit_kzalloc(test, sizeof(*a), GFP_KERNEL);
+	struct ring_seen *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	struct grtrace_job gj = {};
+	struct fake_gpu *ga, *gb;
+	u64 refused, no_ring[2];
+
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	KUNIT_ASSERT_EQ(test, grtrace_session_start(), 0);
+
+	ga = fake_gpu_create(test, "gfx_removed", MAX_SCHEDULE_TIMEOUT);
+	a->id = ga->sched.grtrace_ring.id;
+	gj.ring = &ga->sched.grtrace_ring;
+	grtrace_irq(&gj);
+	/* drm_sched_fini() unregisters; the memory of @ga stays. */
+	fake_gpu_destroy(ga);
+
+	gb = fake_gpu_create(test, "sdma_added", MAX_SCHEDULE_TIMEOUT);
+	b->id = gb->sched.grtrace_ring.id;
+	KUNIT_EXPECT_NE(test, b->id, a->id);
+
+	grtrace_ring_id_counts(&refused, &no_ring[0]);
+	grtrace_irq(&gj);		/* late, for the ring that went away */
+	grtrace_ring_id_counts(&refused, &no_ring[1]);
+	gj.ring = &gb->sched.grtrace_ring;
+	grtrace_irq(&gj);
+	KUNIT_ASSERT_EQ(test, grtrace_session_stop(), 0);
+	KUNIT_EXPECT_EQ(test, no_ring[1] - no_ring[0], 1);
+
+	KUNIT_ASSERT_EQ(test, grtrace_walk_records(ring_one, a), 0);
+	KUNIT_ASSERT_EQ(test, grtrace_walk_records(ring_one, b), 0);
+	KUNIT_EXPECT_EQ(test, a->events, 1);
+	KUNIT_EXPECT_EQ(test, a->metadata, 1);
+	KUNIT_EXPECT_STREQ(test, a->name, "gfx_removed");
+	KUNIT_EXPECT_EQ(test, a->removed, 1);
+	KUNIT_EXPECT_EQ(test, b->events, 1);
+	KUNIT_EXPECT_EQ(test, b->metadata, 1);
+	KUNIT_EXPECT_STREQ(test, b->name, "sdma_added");
+	KUNIT_EXPECT_EQ(test, b->removed, 0);
+
+	fake_gpu_destroy(gb);
+}
+
+#define NR_LIMIT_RINGS	300
+
+/*
+ * More rings than there are ids: the rings without one are refused with
+ * -ENOSPC and counted, and so is every event reported for them.
+ */
+static void grtrace_sched_test_ring_limit(struct kunit *test)
+{
+	struct grtrace_ring *rings = kunit_kcalloc(test, NR_LIMIT_RINGS,
+						   sizeof(*rings), GFP_KERNEL);
+	u64 refused[2], no_ring[2];
+	struct grtrace_job gj = {};
+	int i, ok = 0, full = 0;
+	struct capture *c;
+
+	KUNIT_ASSERT_NOT_NULL(test, rings);
+	grtrace_ring_id_counts(&refused[0], &no_ring[0]);
+	for (i = 0; i < NR_LIMIT_RINGS; i++) {
+		int ret;
+
+		rings[i].dev = "kunit";
+		rings[i].name = "limit";
+		ret = grtrace_ring_register(&rings[i]);
+		KUNIT_EXPECT_TRUE(test, ret == 0 || ret == -ENOSPC);
+		ok += ret == 0;
+		full += ret == -ENOSPC;
+	}
+	c = capture_start(test);
+	gj.ring = &rings[NR_LIMIT_RINGS - 1];
+	grtrace_complete(&gj);
+	capture_stop(c);
+	grtrace_ring_id_counts(&refused[1], &no_ring[1]);
+	for (i = 0; i < NR_LIMIT_RINGS; i++)
+		grtrace_ring_unregister(&rings[i]);
+
+	KUNIT_EXPECT_GT(test, full, 0);
+	KUNIT_EXPECT_LT(test, ok, GRTRACE_MAX_RINGS);
+	KUNIT_EXPECT_EQ(test, refused[1] - refused[0], full);
+	KUNIT_EXPECT_EQ(test, no_ring[1] - no_ring[0], 1);
+	KUNIT_EXPECT_EQ(test, c->n, 0);
 }
 
 static struct kunit_case grtrace_sched_test_cases[] = {
@@ -729,6 +875,9 @@ static struct kunit_case grtrace_sched_test_cases[] = {
 	KUNIT_CASE(grtrace_sched_test_reset_sibling),
 	KUNIT_CASE(grtrace_sched_test_no_hw_fence),
 	KUNIT_CASE(grtrace_sched_test_kill),
+	KUNIT_CASE(grtrace_sched_test_ring_unregistered),
+	KUNIT_CASE(grtrace_sched_test_ring_removed),
+	KUNIT_CASE(grtrace_sched_test_ring_limit),
 	{}
 };
 

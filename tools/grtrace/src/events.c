@@ -41,6 +41,8 @@ const char *gr_type_name(unsigned int type)
 		return "stream_info";
 	if (type == GRTRACE_EV_METADATA)
 		return "metadata";
+	if (type == GRTRACE_EV_RING_REMOVED)
+		return "ring_removed";
 	if (type == GR_TOOL_STATS)
 		return "tool_stats";
 	return "unknown";

@@ -270,6 +270,9 @@ static int add_record(struct gr_trace *t, int file,
 		return take_info(t, ev, p, len);
 	if (rec->type == GRTRACE_EV_METADATA)
 		return take_ring(t, ev, p, len);
+	/* Ids are not reused within a session: nothing to undo. */
+	if (rec->type == GRTRACE_EV_RING_REMOVED)
+		return 0;
 	t->unknown++;
 	return 0;
 }

@@ -110,6 +110,9 @@ static int dat_record(struct tracecmd_input *handle, struct tep_record *rec,
 	if (!event || strcmp(event->system, "grtrace"))
 		return 0;
 	type = dat_type(event->name);
+	/* Ids are not reused within a recording: nothing to undo. */
+	if (type < 0 && !strcmp(event->name, "grtrace_ring_remove"))
+		return 0;
 	if (type < 0) {
 		l->t->unknown++;
 		return 0;

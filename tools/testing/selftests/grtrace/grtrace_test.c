@@ -158,6 +158,7 @@ TEST_F(grtrace, invalid_input)
 	};
 	static const char * const bad_emit[] = {
 		"submit", "launch 1 0 250 1", "submit 1 9 250 1", "submit 1 0 256 1",
+		"submit 1 0 0 1",
 		"submit 1 0 250 1 extra", "submit -1 0 250 1", "\n",
 	};
 	char after[4096];
