@@ -8,6 +8,7 @@
 
 #include <kunit/visibility.h>
 #include <linux/bitmap.h>
+#include <linux/cpu.h>
 #include <linux/cred.h>
 #include <linux/hash.h>
 #include <linux/list.h>
@@ -834,12 +835,18 @@ void grtrace_govern_start(void)
 	raw_spin_unlock_irq(&jt->lock);
 }
 
+static void grtrace_govern_reset_of(int cpu)
+{
+	memset(per_cpu_ptr(&grtrace_govern_cpu, cpu), 0,
+	       sizeof(struct grtrace_govern_cpu));
+	if (grtrace_ring_counts)
+		memset(per_cpu_ptr(grtrace_ring_counts, cpu), 0,
+		       sizeof(struct grtrace_ring_counts));
+}
+
 static void grtrace_govern_reset_cpu(void *unused)
 {
-	memset(this_cpu_ptr(&grtrace_govern_cpu), 0, sizeof(struct grtrace_govern_cpu));
-	if (grtrace_ring_counts)
-		memset(this_cpu_ptr(grtrace_ring_counts), 0,
-		       sizeof(struct grtrace_ring_counts));
+	grtrace_govern_reset_of(smp_processor_id());
 }
 
 /**
@@ -850,8 +857,15 @@ static void grtrace_govern_reset_cpu(void *unused)
 void grtrace_govern_reset(void)
 {
 	struct grtrace_jobs *jt = READ_ONCE(grtrace_jobs);
+	int cpu;
 
+	/* As grtrace_stream_reset_stats(): IPIs, and offline CPUs directly. */
+	cpus_read_lock();
 	on_each_cpu(grtrace_govern_reset_cpu, NULL, 1);
+	for_each_possible_cpu(cpu)
+		if (!cpu_online(cpu))
+			grtrace_govern_reset_of(cpu);
+	cpus_read_unlock();
 	if (!jt)
 		return;
 	raw_spin_lock_irq(&jt->lock);

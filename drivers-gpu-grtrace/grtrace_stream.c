@@ -8,6 +8,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/bitmap.h>
+#include <linux/cpu.h>
 #include <linux/cpumask.h>
 #include <linux/debugfs.h>
 #include <linux/grtrace.h>
@@ -68,10 +69,13 @@ struct grtrace_sec {
 /*
  * Per-CPU state of the relay stream.  Only touched on its own CPU with
  * interrupts disabled (by the probe and the governance writing through this
- * file), or by IPIs, so it needs no other locking.
+ * file), or by IPIs, or while the CPU is offline with CPU hotplug locked, so
+ * it needs no other locking.  @produced alone is read from other CPUs.
  */
 struct grtrace_cpu_state {
 	u64 cseq;
+	/* Sub-buffers produced, for the merged reader: see grtrace_reserve(). */
+	size_t produced;
 	u64 sec_end;		/* ts where the current second slot ends */
 	struct grtrace_sec *cur_sec;
 	struct grtrace_totals t;
@@ -103,10 +107,15 @@ static DECLARE_WAIT_QUEUE_HEAD(grtrace_pipe_wait);
 
 /*
  * A record is filled in place and only then shown to readers, by advancing
- * the buffer offset in grtrace_publish(): a reader of the relay file on
- * another CPU never sees a record half written, as it could after
- * relay_reserve(), which advances the offset first.  Both are called with
- * interrupts disabled, so nothing else writes this CPU's buffer in between.
+ * the buffer offset in grtrace_publish() with a store-release; relay's
+ * relay_reserve() would advance it first.  Both are called with interrupts
+ * disabled, so nothing else writes this CPU's buffer in between.
+ *
+ * The merged reader, grtrace_pipe_head(), reads the offset with a
+ * load-acquire, so it sees every record below it complete.  It learns that
+ * a sub-buffer is finished, and its padding, from @cs->produced, stored
+ * with a store-release after relay_switch_subbuf() set the padding: relay's
+ * own counter is written without ordering against the padding.
  *
  * Returns the payload of a record with its header filled in, or NULL when
  * the buffer is full.
@@ -118,9 +127,14 @@ static void *grtrace_reserve(struct grtrace_cpu_state *cs, u16 type,
 	size_t size = sizeof(struct grtrace_record) + len;
 	struct grtrace_record *rec;
 
-	if (unlikely(buf->offset + size > grtrace_chan->subbuf_size) &&
-	    !relay_switch_subbuf(buf, size))
-		return NULL;
+	if (unlikely(buf->offset + size > grtrace_chan->subbuf_size)) {
+		size_t ok = relay_switch_subbuf(buf, size);
+
+		/* Also when full: the finished sub-buffer is still readable. */
+		smp_store_release(&cs->produced, buf->subbufs_produced);
+		if (!ok)
+			return NULL;
+	}
 
 	rec = buf->data + buf->offset;
 	rec->type = type;
@@ -137,9 +151,9 @@ static void grtrace_publish(size_t len)
 {
 	struct rchan_buf *buf = *this_cpu_ptr(grtrace_chan->buf);
 
-	/* The record must be complete before the offset that shows it. */
-	smp_wmb();
-	buf->offset += sizeof(struct grtrace_record) + len;
+	/* Pairs with grtrace_pipe_head(): the record before the offset. */
+	smp_store_release(&buf->offset,
+			  buf->offset + sizeof(struct grtrace_record) + len);
 }
 
 /**
@@ -446,11 +460,6 @@ static int grtrace_write_header_locked(void)
 	return grtrace_walk_rings(grtrace_describe_ring, NULL);
 }
 
-static void grtrace_reset_cpu_seq(void *unused)
-{
-	this_cpu_write(grtrace_cpu_state.cseq, 0);
-}
-
 /**
  * grtrace_stream_start - open the relay stream for a new session
  *
@@ -464,14 +473,20 @@ static void grtrace_reset_cpu_seq(void *unused)
  */
 int grtrace_stream_start(void)
 {
-	int ret;
+	int ret, cpu;
 
 	guard(mutex)(&grtrace_stream_lock);
 	ret = grtrace_open_chan_locked();
 	if (ret)
 		return ret;
 
-	on_each_cpu(grtrace_reset_cpu_seq, NULL, 1);
+	/* No writer runs: reset every CPU, online or not, directly. */
+	for_each_possible_cpu(cpu) {
+		struct grtrace_cpu_state *cs = per_cpu_ptr(&grtrace_cpu_state, cpu);
+
+		cs->cseq = 0;
+		WRITE_ONCE(cs->produced, 0);
+	}
 	atomic64_set(&grtrace_gseq, 0);
 	bitmap_zero(grtrace_described, GRTRACE_MAX_RINGS);
 	WRITE_ONCE(grtrace_session_id, get_random_u64());
@@ -494,9 +509,20 @@ int grtrace_stream_start(void)
  */
 void grtrace_stream_stop(void)
 {
+	int cpu;
+
 	guard(mutex)(&grtrace_stream_lock);
-	if (grtrace_chan)
+	if (grtrace_chan) {
 		relay_flush(grtrace_chan);
+		/* The merged reader reads under this lock from now on. */
+		for_each_possible_cpu(cpu) {
+			struct rchan_buf *buf = *per_cpu_ptr(grtrace_chan->buf, cpu);
+
+			if (buf)
+				WRITE_ONCE(per_cpu_ptr(&grtrace_cpu_state, cpu)->produced,
+					   buf->subbufs_produced);
+		}
+	}
 	WRITE_ONCE(grtrace_live, false);
 	wake_up_all(&grtrace_pipe_wait);
 }
@@ -586,27 +612,38 @@ void grtrace_get_totals(struct grtrace_totals *t)
 }
 EXPORT_SYMBOL_IF_KUNIT(grtrace_get_totals);
 
-static void grtrace_reset_cpu_stats(void *unused)
+static void grtrace_reset_stats_of(struct grtrace_cpu_state *cs)
 {
-	struct grtrace_cpu_state *cs = this_cpu_ptr(&grtrace_cpu_state);
-
 	memset(&cs->t, 0, sizeof(cs->t));
 	memset(cs->hist, 0, sizeof(cs->hist));
 	memset(cs->sec, 0, sizeof(cs->sec));
 	cs->cur_sec = NULL;
 }
 
+static void grtrace_reset_cpu_stats(void *unused)
+{
+	grtrace_reset_stats_of(this_cpu_ptr(&grtrace_cpu_state));
+}
+
 /**
  * grtrace_stream_reset_stats - zero the counters of the relay stream
  *
- * Each CPU is reset from an IPI, so it is atomic with respect to the probe
- * on that CPU: no event is half counted.
+ * Each online CPU is reset from an IPI, so it is atomic with respect to the
+ * probe on that CPU: no event is half counted.  Offline CPUs, where nothing
+ * runs, are reset directly, with CPU hotplug locked.
  *
  * Context: process context.
  */
 void grtrace_stream_reset_stats(void)
 {
+	int cpu;
+
+	cpus_read_lock();
 	on_each_cpu(grtrace_reset_cpu_stats, NULL, 1);
+	for_each_possible_cpu(cpu)
+		if (!cpu_online(cpu))
+			grtrace_reset_stats_of(per_cpu_ptr(&grtrace_cpu_state, cpu));
+	cpus_read_unlock();
 }
 
 /**
@@ -749,10 +786,14 @@ struct grtrace_pipe_pos {
 	size_t off;	/* bytes read of the next one */
 };
 
+/* A read copies records here under grtrace_stream_lock, then to the user. */
+#define GRTRACE_PIPE_BOUNCE	SZ_64K
+
 struct grtrace_pipe {
 	struct rchan *chan;
 	u64 session_id;
 	u64 next_gseq;
+	void *bounce;
 	struct grtrace_pipe_pos pos[];
 };
 
@@ -779,6 +820,7 @@ static void grtrace_pipe_attach_locked(struct grtrace_pipe *p)
 static const struct grtrace_record *grtrace_pipe_head(struct grtrace_pipe *p,
 						      int cpu)
 {
+	struct grtrace_cpu_state *cs = per_cpu_ptr(&grtrace_cpu_state, cpu);
 	struct rchan_buf *buf = *per_cpu_ptr(p->chan->buf, cpu);
 	struct grtrace_pipe_pos *pos = &p->pos[cpu];
 	size_t sbsize = p->chan->subbuf_size, produced, len;
@@ -787,18 +829,19 @@ static const struct grtrace_record *grtrace_pipe_head(struct grtrace_pipe *p,
 	if (!buf)
 		return NULL;
 	for (;;) {
-		produced = READ_ONCE(buf->subbufs_produced);
-		/* The padding of a produced sub-buffer is set before the count. */
-		smp_rmb();
+		/* Pairs with grtrace_reserve(): the padding is set. */
+		produced = smp_load_acquire(&cs->produced);
 		if (pos->sb < produced) {
 			len = sbsize - buf->padding[pos->sb % p->chan->n_subbufs];
 		} else {
-			len = READ_ONCE(buf->offset);
+			/* Pairs with grtrace_publish(): records below are whole. */
+			len = smp_load_acquire(&buf->offset);
+			/* The writer moved on: @len may be of the next one. */
+			if (smp_load_acquire(&cs->produced) != produced)
+				continue;
 			if (len > sbsize)	/* buffer full */
 				len = 0;
 		}
-		/* Pairs with the smp_wmb() of grtrace_publish(). */
-		smp_rmb();
 		if (pos->off + sizeof(*rec) <= len) {
 			rec = buf->start + (pos->sb % p->chan->n_subbufs) *
 			      sbsize + pos->off;
@@ -817,11 +860,11 @@ static const struct grtrace_record *grtrace_pipe_head(struct grtrace_pipe *p,
 }
 
 /*
- * Copy records to @ubuf in gseq order.  A record whose predecessor is not
- * published yet is left for later while the session runs.
+ * Copy records to the bounce buffer in gseq order, at most @count bytes.  A
+ * record whose predecessor is not published yet is left for later while the
+ * session runs.  What is copied is consumed.
  */
-static ssize_t grtrace_pipe_copy_locked(struct grtrace_pipe *p,
-					char __user *ubuf, size_t count,
+static ssize_t grtrace_pipe_copy_locked(struct grtrace_pipe *p, size_t count,
 					bool live)
 {
 	const struct grtrace_record *rec, *best;
@@ -845,8 +888,7 @@ static ssize_t grtrace_pipe_copy_locked(struct grtrace_pipe *p,
 			break;
 		if (best->size > count - done)
 			return done ? done : -EINVAL;
-		if (copy_to_user(ubuf + done, best, best->size))
-			return done ? done : -EFAULT;
+		memcpy(p->bounce + done, best, best->size);
 		done += best->size;
 		p->next_gseq = best->gseq + 1;
 		p->pos[bcpu].off += best->size;
@@ -854,6 +896,11 @@ static ssize_t grtrace_pipe_copy_locked(struct grtrace_pipe *p,
 	return done;
 }
 
+/*
+ * The user's buffer is written without grtrace_stream_lock held, so a reader
+ * whose page faults slowly does not hold up stop or the stats.  As with
+ * ftrace's trace_pipe, records copied before a fault are lost.
+ */
 static ssize_t grtrace_pipe_read(struct file *file, char __user *ubuf,
 				 size_t count, loff_t *ppos)
 {
@@ -861,6 +908,7 @@ static ssize_t grtrace_pipe_read(struct file *file, char __user *ubuf,
 	ssize_t ret;
 	bool live;
 
+	count = min_t(size_t, count, GRTRACE_PIPE_BOUNCE);
 	for (;;) {
 		mutex_lock(&grtrace_stream_lock);
 		live = grtrace_live;
@@ -870,9 +918,11 @@ static ssize_t grtrace_pipe_read(struct file *file, char __user *ubuf,
 			if (p->chan != grtrace_chan ||
 			    p->session_id != grtrace_session_id)
 				grtrace_pipe_attach_locked(p);
-			ret = grtrace_pipe_copy_locked(p, ubuf, count, live);
+			ret = grtrace_pipe_copy_locked(p, count, live);
 		}
 		mutex_unlock(&grtrace_stream_lock);
+		if (ret > 0 && copy_to_user(ubuf, p->bounce, ret))
+			return -EFAULT;
 		if (ret || !live)
 			return ret;
 		if (file->f_flags & O_NONBLOCK)
@@ -891,7 +941,10 @@ static int grtrace_pipe_open(struct inode *inode, struct file *file)
 	if (atomic_cmpxchg(&grtrace_pipe_busy, 0, 1))
 		return -EBUSY;
 	p = kzalloc(struct_size(p, pos, nr_cpu_ids), GFP_KERNEL);
-	if (!p) {
+	if (p)
+		p->bounce = kvmalloc(GRTRACE_PIPE_BOUNCE, GFP_KERNEL);
+	if (!p || !p->bounce) {
+		kfree(p);
 		atomic_set(&grtrace_pipe_busy, 0);
 		return -ENOMEM;
 	}
@@ -901,7 +954,10 @@ static int grtrace_pipe_open(struct inode *inode, struct file *file)
 
 static int grtrace_pipe_release(struct inode *inode, struct file *file)
 {
-	kfree(file->private_data);
+	struct grtrace_pipe *p = file->private_data;
+
+	kvfree(p->bounce);
+	kfree(p);
 	atomic_set(&grtrace_pipe_busy, 0);
 	return 0;
 }

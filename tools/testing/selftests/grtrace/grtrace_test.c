@@ -4,13 +4,21 @@
  * relay stream of a few injected events decoded record by record.
  */
 
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
 #include <linux/grtrace.h>
+#include <linux/userfaultfd.h>
 
 #include "../kselftest_harness.h"
 #include "grtrace_util.h"
@@ -193,6 +201,129 @@ TEST_F(grtrace, invalid_input)
 	ASSERT_EQ(0, write_file(DIR "control", "stop"));
 	ASSERT_LT(0, read_file(DIR "buffer_size", after, sizeof(after)));
 	EXPECT_EQ(4194304, strtoll(after, NULL, 0));
+}
+
+#define CPU1_ONLINE "/sys/devices/system/cpu/cpu1/online"
+
+/* Write @line to emit from CPU @cpu: 0 or -errno. */
+static int emit_on(int cpu, const char *line)
+{
+	cpu_set_t set, old;
+	int ret;
+
+	if (sched_getaffinity(0, sizeof(old), &old))
+		return -errno;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		return -errno;
+	ret = write_file(DIR "emit", line);
+	sched_setaffinity(0, sizeof(old), &old);
+	return ret;
+}
+
+/*
+ * A CPU that is offline while the counters are reset or a session starts
+ * is reset too: stats count nothing of it, and its first record of the
+ * new session has cseq 1, as for every other CPU.
+ */
+TEST_F(grtrace, offline_cpu)
+{
+	static struct rec recs[256];
+	int n, i, first = -1;
+
+	if (access(CPU1_ONLINE, W_OK) || write_file(CPU1_ONLINE, "1"))
+		SKIP(return, "CPU 1 cannot go offline");
+	ASSERT_EQ(0, write_file(DIR "control", "start"));
+	ASSERT_EQ(0, emit_on(1, "submit 100 0 250 1\ncomplete 100 0 250 1"));
+	ASSERT_EQ(0, write_file(DIR "control", "stop"));
+	ASSERT_EQ(2, stat_value(DIR "stats", "offered"));
+
+	ASSERT_EQ(0, write_file(CPU1_ONLINE, "0"));
+	EXPECT_EQ(0, write_file(DIR "config", "reset_stats=1"));
+	EXPECT_EQ(0, stat_value(DIR "stats", "offered"));
+	EXPECT_EQ(0, write_file(DIR "control", "start"));
+	ASSERT_EQ(0, write_file(CPU1_ONLINE, "1"));
+	EXPECT_EQ(0, emit_on(1, "submit 100 0 250 2"));
+	ASSERT_EQ(0, write_file(DIR "control", "stop"));
+
+	n = read_stream(recs, 256);
+	ASSERT_LT(0, n);
+	for (i = 0; i < n && first < 0; i++)
+		if (recs[i].h.cpu == 1)
+			first = i;
+	ASSERT_LE(0, first);
+	EXPECT_EQ(GRTRACE_EV_SUBMIT, recs[first].h.type);
+	EXPECT_EQ(1, recs[first].h.cseq);
+}
+
+struct pipe_reader {
+	void *page;
+	ssize_t ret;
+};
+
+static void *read_pipe(void *arg)
+{
+	struct pipe_reader *r = arg;
+	int fd = open(DIR "trace_pipe", O_RDONLY);
+
+	r->ret = fd < 0 ? -errno : read(fd, r->page, 4096);
+	if (r->ret < 0 && fd >= 0)
+		r->ret = -errno;
+	if (fd >= 0)
+		close(fd);
+	return NULL;
+}
+
+static void *stop_session(void *arg)
+{
+	*(int *)arg = write_file(DIR "control", "stop");
+	return NULL;
+}
+
+/*
+ * A reader of trace_pipe whose buffer faults and never gets its page (a
+ * userfaultfd nobody serves) does not hold up stop.
+ */
+TEST_F(grtrace, pipe_fault)
+{
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg = {};
+	struct pipe_reader r = { .ret = 1 };
+	pthread_t reader, stopper;
+	int uffd, stopped = 1, i;
+	struct pollfd pfd;
+
+	uffd = syscall(__NR_userfaultfd, O_CLOEXEC | O_NONBLOCK);
+	if (uffd < 0)
+		SKIP(return, "no userfaultfd (CONFIG_USERFAULTFD)");
+	ASSERT_EQ(0, ioctl(uffd, UFFDIO_API, &api));
+	r.page = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, r.page);
+	reg.range.start = (unsigned long)r.page;
+	reg.range.len = 4096;
+	reg.mode = UFFDIO_REGISTER_MODE_MISSING;
+	ASSERT_EQ(0, ioctl(uffd, UFFDIO_REGISTER, &reg));
+
+	ASSERT_EQ(0, write_file(DIR "control", "start"));
+	ASSERT_EQ(0, write_file(DIR "emit", "submit 100 0 250 1"));
+	ASSERT_EQ(0, pthread_create(&reader, NULL, read_pipe, &r));
+	/* The reader is stuck in its fault once the fault is queued. */
+	pfd = (struct pollfd){ .fd = uffd, .events = POLLIN };
+	ASSERT_EQ(1, poll(&pfd, 1, 10000));
+
+	ASSERT_EQ(0, pthread_create(&stopper, NULL, stop_session, &stopped));
+	for (i = 0; i < 50 && stopped == 1; i++)
+		usleep(100000);
+	EXPECT_EQ(0, stopped);
+
+	/* Closing the userfaultfd fails the fault: both threads end. */
+	close(uffd);
+	pthread_join(reader, NULL);
+	pthread_join(stopper, NULL);
+	EXPECT_EQ(-EFAULT, r.ret);
+	munmap(r.page, 4096);
 }
 
 TEST_HARNESS_MAIN
