@@ -40,16 +40,17 @@ export:
 series: deps
 	@$(S)/series.sh fold
 
-check-series: deps
-	@$(S)/series.sh check
-
-tree: deps check-series
+tree: deps
 	@$(S)/tree.sh
 
-kernel: tree
+# The tree first: the check compares it with git am of patches/.
+check-series: tree
+	@$(S)/series.sh check
+
+kernel: check-series
 	@$(S)/kernel.sh
 
-uml-kunit: tree
+uml-kunit: check-series
 	@$(S)/uml-kunit.sh
 
 initramfs: kernel

@@ -48,7 +48,8 @@
  *    consecutive fence seqnos); ``adaptive`` lowers the rate linearly to
  *    1% as the CPU's buffer fills from ``backpressure_threshold`` percent
  *    to full, and restores it below (``sampled``, and ``backpressure`` for
- *    jobs only the lowered rate rejected).
+ *    jobs only the lowered rate rejected); the verdict of a job's first
+ *    event holds for all its events.
  * 5. ``max_events_per_sec``: a ``window`` limiter keeps at most that many
  *    events per second of CLOCK_MONOTONIC (whole seconds), a
  *    ``token_bucket`` one refills that many tokens a second up to
@@ -63,9 +64,12 @@
  * Events of no job (fence context and seqno 0, e.g. interrupts) are
  * sampled one in N per CPU, never held, and never pass a pid or uid
  * filter.  A job is known by its fence context and seqno in a table of
- * %GRTRACE_JOBS jobs; a decision that needs a job the full table cannot
- * hold drops the event as ``untracked``.  So for a stopped session,
- * ``written`` plus all drops equals ``offered``, exactly.
+ * %GRTRACE_JOBS jobs, from its first event to its COMPLETE; a COMPLETE
+ * that is dropped drops the events its job held, under its cause.  When
+ * the table is full, the job seen first is forgotten (``jobs_evicted`` in
+ * ``stats``) and its held events are dropped as ``untracked``; a later
+ * event of it is judged as one of a job never seen.  So for a stopped
+ * session, ``written`` plus all drops equals ``offered``, exactly.
  *
  * The ftrace side of the tracepoints is not governed: ftrace has its own
  * filters and triggers.
@@ -138,10 +142,13 @@ struct grtrace_held {
 #define GRTRACE_JOB_PASS	BIT(0)	/* passed the pid/uid filter */
 #define GRTRACE_JOB_SUBMITTED	BIT(1)	/* its SUBMIT was written */
 #define GRTRACE_JOB_STARTED	BIT(2)	/* its COMMIT or START was written */
+#define GRTRACE_JOB_DECIDED	BIT(3)	/* adaptive sampling decided on it */
+#define GRTRACE_JOB_DROPPED	BIT(4)	/* ... and dropped it */
 
 /**
  * struct grtrace_job_entry - what the governance knows of one job
  * @node: in a hash chain, or in the free list
+ * @lru: in use: in the list of entries, oldest first
  * @ctx: fence context
  * @seqno: fence seqno
  * @first_ts: its first event offered
@@ -154,6 +161,7 @@ struct grtrace_held {
  */
 struct grtrace_job_entry {
 	struct hlist_node node;
+	struct list_head lru;
 	u64 ctx;
 	u64 seqno;
 	u64 first_ts;
@@ -182,6 +190,7 @@ struct grtrace_aggregate {
  * @lock: protects everything here; taken by the probe, in any context
  * @hash: chains of jobs in use
  * @free: unused entries
+ * @lru: entries in use, oldest first
  * @nr_used: entries in use
  * @held: events held in all entries
  * @aggr_start: when the aggregator was (re)started
@@ -198,6 +207,7 @@ struct grtrace_jobs {
 	raw_spinlock_t lock;
 	struct hlist_head hash[GRTRACE_JOBS];
 	struct hlist_head free;
+	struct list_head lru;
 	u32 nr_used;
 	u64 held;
 	u64 aggr_start;
@@ -238,6 +248,7 @@ struct grtrace_govern_cpu {
 	u32 fill;		/* adaptive: the buffer fill last seen */
 	u64 filtered[GRTRACE_FILTERED_BY_NR];
 	u64 filter_passed;
+	u64 evicted;		/* jobs forgotten while the table was full */
 };
 
 static DEFINE_PER_CPU(struct grtrace_govern_cpu, grtrace_govern_cpu);
@@ -277,6 +288,16 @@ static struct grtrace_job_entry *grtrace_job_find(u64 ctx, u64 seqno)
 	return NULL;
 }
 
+static void grtrace_job_put(struct grtrace_job_entry *e)
+{
+	grtrace_jobs->held -= e->nheld;
+	e->nheld = 0;
+	hlist_del(&e->node);
+	list_del(&e->lru);
+	hlist_add_head(&e->node, &grtrace_jobs->free);
+	grtrace_jobs->nr_used--;
+}
+
 static struct grtrace_job_entry *grtrace_job_get(const struct grtrace_event *ev,
 						 u64 ts)
 {
@@ -286,8 +307,18 @@ static struct grtrace_job_entry *grtrace_job_get(const struct grtrace_event *ev,
 	e = grtrace_job_find(job->fence_context, job->fence_seqno);
 	if (e)
 		return e;
-	if (hlist_empty(&grtrace_jobs->free))
-		return NULL;
+	if (hlist_empty(&grtrace_jobs->free)) {
+		/*
+		 * Full: forget the oldest job, most likely one whose COMPLETE
+		 * never comes (its ring went away, or the driver lost it).
+		 */
+		e = list_first_entry(&grtrace_jobs->lru,
+				     struct grtrace_job_entry, lru);
+		if (e->nheld)
+			grtrace_stream_drop(GRTRACE_DROP_UNTRACKED, ts, e->nheld);
+		grtrace_job_put(e);
+		this_cpu_inc(grtrace_govern_cpu.evicted);
+	}
 	e = hlist_entry(grtrace_jobs->free.first, struct grtrace_job_entry, node);
 	hlist_del(&e->node);
 	e->ctx = job->fence_context;
@@ -300,21 +331,17 @@ static struct grtrace_job_entry *grtrace_job_get(const struct grtrace_event *ev,
 	if (ev->ring)
 		grtrace_fill_ring_info(&e->ring_info, ev->ring);
 	hlist_add_head(&e->node, grtrace_job_chain(e->ctx, e->seqno));
+	list_add_tail(&e->lru, &grtrace_jobs->lru);
 	grtrace_jobs->nr_used++;
 	return e;
 }
 
-static void grtrace_job_put(struct grtrace_job_entry *e)
-{
-	grtrace_jobs->held -= e->nheld;
-	e->nheld = 0;
-	hlist_del(&e->node);
-	hlist_add_head(&e->node, &grtrace_jobs->free);
-	grtrace_jobs->nr_used--;
-}
-
-/* A COMPLETE ends its job, written or not. */
-static void grtrace_job_forget(const struct grtrace_job_payload *job)
+/*
+ * A COMPLETE ends its job, written or not.  When it was dropped for
+ * @cause, so are the events the job held.
+ */
+static void grtrace_job_forget(const struct grtrace_job_payload *job,
+			       int cause, u64 ts)
 {
 	struct grtrace_jobs *jt = READ_ONCE(grtrace_jobs);
 	struct grtrace_job_entry *e;
@@ -323,8 +350,11 @@ static void grtrace_job_forget(const struct grtrace_job_payload *job)
 		return;
 	raw_spin_lock(&jt->lock);
 	e = grtrace_job_find(job->fence_context, job->fence_seqno);
-	if (e && !e->nheld)
+	if (e) {
+		if (e->nheld)
+			grtrace_stream_drop(cause, ts, e->nheld);
 		grtrace_job_put(e);
+	}
 	raw_spin_unlock(&jt->lock);
 }
 
@@ -334,6 +364,7 @@ static void grtrace_jobs_clear(void)
 	int i;
 
 	INIT_HLIST_HEAD(&jt->free);
+	INIT_LIST_HEAD(&jt->lru);
 	for (i = 0; i < GRTRACE_JOBS; i++) {
 		INIT_HLIST_HEAD(&jt->hash[i]);
 		hlist_add_head(&jt->ent[i].node, &jt->free);
@@ -431,11 +462,37 @@ static int grtrace_filter_submitter(const struct grtrace_govern_settings *g,
 	return ret;
 }
 
-static int grtrace_sample(const struct grtrace_govern_settings *g,
-			  const struct grtrace_job_payload *job)
+/*
+ * Adaptive sampling keeps the verdict of a job's first event for all its
+ * events: the buffer fill it depends on changes while the job runs.
+ */
+static int grtrace_job_verdict(const struct grtrace_event *ev, u64 ts,
+			       int drop)
 {
+	struct grtrace_jobs *jt = READ_ONCE(grtrace_jobs);
+	struct grtrace_job_entry *e;
+
+	if (!jt)
+		return drop;
+	raw_spin_lock(&jt->lock);
+	e = grtrace_job_get(ev, ts);
+	if (e->flags & GRTRACE_JOB_DECIDED)
+		drop = e->flags & GRTRACE_JOB_DROPPED ?
+		       GRTRACE_DROP_BACKPRESSURE : -1;
+	else
+		e->flags |= GRTRACE_JOB_DECIDED |
+			    (drop >= 0 ? GRTRACE_JOB_DROPPED : 0);
+	raw_spin_unlock(&jt->lock);
+	return drop;
+}
+
+static int grtrace_sample(const struct grtrace_govern_settings *g,
+			  const struct grtrace_event *ev, u64 ts)
+{
+	const struct grtrace_job_payload *job = &ev->job;
 	struct grtrace_govern_cpu *cs = this_cpu_ptr(&grtrace_govern_cpu);
 	u32 r, rate = g->sampling_rate;
+	int drop;
 	u64 key;
 
 	if (grtrace_jobless(job))
@@ -455,8 +512,11 @@ static int grtrace_sample(const struct grtrace_govern_settings *g,
 					   (100 - g->backpressure_threshold));
 		cs->fill = fill;
 		cs->eff_rate = rate;
-		if (r >= rate)
-			return GRTRACE_DROP_BACKPRESSURE;
+		drop = r >= rate ? GRTRACE_DROP_BACKPRESSURE : -1;
+		if (!grtrace_jobless(job))
+			drop = grtrace_job_verdict(ev, ts, drop);
+		if (drop >= 0)
+			return drop;
 	}
 	cs->sampling_kept++;
 	return -1;
@@ -613,7 +673,7 @@ static int grtrace_govern_slow(const struct grtrace_govern_settings *g,
 
 	if (g->sampling_mode != GRTRACE_SAMPLING_THRESHOLD &&
 	    (g->sampling_rate < 100 || g->sampling_mode == GRTRACE_SAMPLING_ADAPTIVE)) {
-		ret = grtrace_sample(g, job);
+		ret = grtrace_sample(g, ev, ts);
 		if (ret >= 0)
 			return ret;
 	}
@@ -652,7 +712,7 @@ int grtrace_govern(const struct grtrace_event *ev, u64 ts, int drop)
 
 	if (unlikely(g->track) && drop >= 0 && drop != GRTRACE_HELD &&
 	    ev->type == GRTRACE_EV_COMPLETE)
-		grtrace_job_forget(&ev->job);
+		grtrace_job_forget(&ev->job, drop, ts);
 	return drop;
 }
 EXPORT_SYMBOL_IF_KUNIT(grtrace_govern);
@@ -702,7 +762,7 @@ void grtrace_govern_written(u16 type, u64 ts,
 	/* Without aggregates, a COMPLETE only ends the job's entry. */
 	if (!written || !g->aggregator_enabled) {
 		if (type == GRTRACE_EV_COMPLETE)
-			grtrace_job_forget(job);
+			grtrace_job_forget(job, GRTRACE_DROP_OVERRUN, ts);
 		return;
 	}
 
@@ -960,6 +1020,7 @@ int grtrace_govern_commit(const struct grtrace_govern_settings *settings)
 	g->hold = g->sampling_mode == GRTRACE_SAMPLING_THRESHOLD ||
 		  (g->filter_enabled && g->min_latency);
 	g->track = g->hold || g->aggregator_enabled ||
+		   g->sampling_mode == GRTRACE_SAMPLING_ADAPTIVE ||
 		   (g->filter_enabled && (g->nr_pids || g->uid >= 0));
 	g->active = g->track || g->max_events_per_sec || g->nr_watch_ctx ||
 		    g->nr_watch_rings || g->sampling_rate < 100 ||
@@ -1128,7 +1189,12 @@ int grtrace_govern_show_aggregator(struct seq_file *m)
 void grtrace_govern_show_stats(struct seq_file *m)
 {
 	struct grtrace_jobs *jt = READ_ONCE(grtrace_jobs);
+	u64 evicted = 0;
+	int cpu;
 
+	for_each_possible_cpu(cpu)
+		evicted += per_cpu(grtrace_govern_cpu.evicted, cpu);
+	seq_printf(m, "jobs_evicted=%llu\n", evicted);
 	if (!IS_ENABLED(CONFIG_GRTRACE_AGGREGATOR))
 		return;
 	rcu_read_lock();

@@ -52,6 +52,15 @@
  * The relay buffers are allocated on the first start and kept after stop,
  * so a stopped session can still be read; the next start resets them.
  * Changing ``buffer_size`` (only while stopped) reallocates them.
+ *
+ * The merged file ``events`` never returns a record half written: the
+ * writer shows a record by advancing the buffer offset with a
+ * store-release, and the merged reader reads it with a load-acquire.  The
+ * per-CPU ``events<N>`` files are read by relay_file_read(), which reads
+ * the offset without a barrier: on weakly ordered CPUs (arm64, powerpc,
+ * riscv), a reader of a live ``events<N>`` file may see a record's header
+ * before its payload.  Read them after stop, or read ``events`` while the
+ * session runs.
  */
 
 #define GRTRACE_DEFAULT_BUFFER_SIZE	SZ_4M

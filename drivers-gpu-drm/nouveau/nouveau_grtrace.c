@@ -30,11 +30,11 @@
  * ============= =============================== ===========================
  * event         where                           why there
  * ============= =============================== ===========================
- * SUBMIT        nouveau_gem_ioctl_pushbuf()     the validated pushes are
- *                                               about to be written, by the
- *                                               submitting task; seqno of
- *                                               the fence the ioctl will
- *                                               emit
+ * SUBMIT        nouveau_fence_emit()            a PUSHBUF job's pushes are
+ *                                               written and its fence got
+ *                                               its seqno, in the
+ *                                               submitting task, before the
+ *                                               fence is written
  * COMMIT        nouveau_fence_emit()            the fence is written behind
  *                                               the job and the ring is
  *                                               kicked
@@ -46,6 +46,11 @@
  * COMPLETE      nouveau_fence_signal()          the fence signalled, with
  *                                               its error (-ENODEV when the
  *                                               channel was killed)
+ * COMPLETE      nouveau_fence_emit()            a PUSHBUF job's fence could
+ *                                               not be written, or its
+ *                                               channel was killed first:
+ *                                               it never signals, and its
+ *                                               seqno is not used again
  * ERROR(other)  nouveau_channel_killed()        the channel was killed, as
  *                                               after a fault
  * ============= =============================== ===========================
@@ -122,11 +127,23 @@ void nouveau_grtrace_sched_fence(struct nouveau_fence *fence)
 }
 
 /**
+ * nouveau_grtrace_pushbuf_fence - mark the fence of a PUSHBUF job
+ * @fence: the fence, created and not emitted
+ *
+ * nouveau_fence_emit() reports the job's SUBMIT once the fence has its
+ * seqno: a PUSHBUF that fails before reports nothing.
+ */
+void nouveau_grtrace_pushbuf_fence(struct nouveau_fence *fence)
+{
+	fence->grtrace_submit = true;
+}
+
+/**
  * nouveau_grtrace_fence - report an event of a fenced job
  * @fctx: the fence context of the job's channel
- * @fence: the job's fence, emitted
- * @type: GRTRACE_EV_COMMIT, _END or _COMPLETE; COMPLETE carries the fence
- *        error
+ * @fence: the job's fence, with its seqno
+ * @type: GRTRACE_EV_SUBMIT (PUSHBUF jobs only, by the submitting task),
+ *        _COMMIT, _END or _COMPLETE; COMPLETE carries the fence error
  */
 void nouveau_grtrace_fence(struct nouveau_fence_chan *fctx,
 			   struct nouveau_fence *fence, u16 type)
@@ -141,6 +158,10 @@ void nouveau_grtrace_fence(struct nouveau_fence_chan *fctx,
 	if (fence->grtrace_sched || !gj.ring->dev)
 		return;
 	switch (type) {
+	case GRTRACE_EV_SUBMIT:
+		if (fence->grtrace_submit)
+			grtrace_submit(&gj);
+		break;
 	case GRTRACE_EV_COMMIT:
 		grtrace_commit(&gj);
 		break;
@@ -155,22 +176,24 @@ void nouveau_grtrace_fence(struct nouveau_fence_chan *fctx,
 }
 
 /**
- * nouveau_grtrace_submit - report a pushbuf job handed over by a process
- * @chan: the channel, with the client's mutex held, so that the next fence
- *        emitted on the channel is the job's
+ * nouveau_grtrace_fence_lost - close a PUSHBUF job whose fence never signals
+ * @fctx: the fence context of the job's channel
+ * @fence: the job's fence, SUBMIT reported, not emitted
+ * @err: why: the error of writing the fence, or -ENODEV
  */
-void nouveau_grtrace_submit(struct nouveau_channel *chan)
+void nouveau_grtrace_fence_lost(struct nouveau_fence_chan *fctx,
+				struct nouveau_fence *fence, int err)
 {
-	struct nouveau_fence_chan *fctx = chan->fence;
-	struct grtrace_job gj = {};
+	struct grtrace_job gj = {
+		.ring = &fctx->grtrace_ring,
+		.ctx_id = fence->base.context,
+		.fence_context = fence->base.context,
+		.fence_seqno = fence->base.seqno,
+		.status = err,
+	};
 
-	if (!fctx || !fctx->grtrace_ring.dev)
-		return;
-	gj.ring = &fctx->grtrace_ring;
-	gj.ctx_id = fctx->context;
-	gj.fence_context = fctx->context;
-	gj.fence_seqno = fctx->sequence + 1;
-	grtrace_submit(&gj);
+	if (fence->grtrace_submit && gj.ring->dev)
+		grtrace_complete(&gj);
 }
 
 /**

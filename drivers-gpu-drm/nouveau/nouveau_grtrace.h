@@ -23,7 +23,9 @@ void nouveau_grtrace_chan_engine(struct nouveau_channel *chan, u64 engines);
 void nouveau_grtrace_sched_fence(struct nouveau_fence *fence);
 void nouveau_grtrace_fence(struct nouveau_fence_chan *fctx,
 			   struct nouveau_fence *fence, u16 type);
-void nouveau_grtrace_submit(struct nouveau_channel *chan);
+void nouveau_grtrace_pushbuf_fence(struct nouveau_fence *fence);
+void nouveau_grtrace_fence_lost(struct nouveau_fence_chan *fctx,
+				struct nouveau_fence *fence, int err);
 void nouveau_grtrace_irq(struct nouveau_fence_chan *fctx);
 void nouveau_grtrace_chan_error(struct nouveau_channel *chan);
 
@@ -39,7 +41,10 @@ static inline void nouveau_grtrace_sched_fence(struct nouveau_fence *fence) { }
 static inline void nouveau_grtrace_fence(struct nouveau_fence_chan *fctx,
 					 struct nouveau_fence *fence,
 					 u16 type) { }
-static inline void nouveau_grtrace_submit(struct nouveau_channel *chan) { }
+static inline void nouveau_grtrace_pushbuf_fence(struct nouveau_fence *fence) { }
+static inline void nouveau_grtrace_fence_lost(struct nouveau_fence_chan *fctx,
+					      struct nouveau_fence *fence,
+					      int err) { }
 static inline void nouveau_grtrace_irq(struct nouveau_fence_chan *fctx) { }
 static inline void nouveau_grtrace_chan_error(struct nouveau_channel *chan) { }
 

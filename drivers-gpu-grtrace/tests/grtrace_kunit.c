@@ -7,6 +7,7 @@
 #include <kunit/test.h>
 #include <linux/completion.h>
 #include <linux/grtrace.h>
+#include <linux/hash.h>
 #include <linux/hrtimer.h>
 #include <linux/math64.h>
 #include <linux/pid.h>
@@ -526,6 +527,134 @@ static void grtrace_test_job_table_reuse(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, grtrace_config_write("filter_enabled=0\nfilter_pid=none"), 0);
 }
 
+/* "<type> <ctx> 0 201 <seqno>" lines for jobs 1..@jobs, @types of each. */
+static char *job_lines(struct kunit *test, u64 ctx, int jobs,
+		       const char * const *types, int ntypes, bool by_type)
+{
+	size_t size = jobs * ntypes * 32, len = 0;
+	char *buf = kunit_kzalloc(test, size, GFP_KERNEL);
+	int i, j;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	for (i = 0; i < jobs * ntypes; i++) {
+		/* by_type: every job's first event, then every job's second */
+		int job = by_type ? i % jobs : i / ntypes;
+		int type = by_type ? i / jobs : i % ntypes;
+
+		j = scnprintf(buf + len, size - len, "%s %llu 0 201 %d\n",
+			      types[type], ctx, job + 1);
+		len += j;
+	}
+	return buf;
+}
+
+static u64 dropped_sum(const struct grtrace_totals *t)
+{
+	u64 n = 0;
+	int i;
+
+	for (i = 0; i < GRTRACE_DROP_NR; i++)
+		n += t->dropped[i];
+	return n;
+}
+
+/*
+ * Held jobs whose COMPLETE is filtered: their held events are dropped with
+ * it, under its cause, and their entries freed for the jobs that follow.
+ */
+static void grtrace_test_held_complete_filtered(struct kunit *test)
+{
+	static const char * const types[] = { "submit", "complete" };
+	const int jobs = 1100;	/* more than the job table holds */
+	char *buf = job_lines(test, 7, jobs, types, 2, false);
+	struct grtrace_totals t;
+
+	KUNIT_ASSERT_EQ(test, grtrace_config_write("sampling_mode=threshold\n"
+						   "sampling_threshold=0\n"
+						   "filter_type_mask=0x3ef"), 0);
+	KUNIT_ASSERT_EQ(test, grtrace_session_start(), 0);
+	KUNIT_EXPECT_EQ(test, grtrace_emit_line(buf), 2 * jobs);
+	KUNIT_ASSERT_EQ(test, grtrace_session_stop(), 0);
+	grtrace_get_totals(&t);
+	KUNIT_EXPECT_EQ(test, t.dropped[GRTRACE_DROP_UNTRACKED], 0);
+	KUNIT_EXPECT_EQ(test, t.dropped[GRTRACE_DROP_FILTERED], 2 * jobs);
+	KUNIT_EXPECT_EQ(test, t.written + dropped_sum(&t), t.offered);
+	KUNIT_EXPECT_EQ(test, grtrace_config_write("sampling_mode=static"), 0);
+}
+
+/*
+ * Jobs that never complete: when the table is full the oldest is
+ * forgotten, and new jobs are still tracked.
+ */
+static void grtrace_test_job_table_evicts(struct kunit *test)
+{
+	static const char * const types[] = { "submit" };
+	const int jobs = 1100;
+	char *buf = job_lines(test, 7, jobs, types, 1, false);
+	struct grtrace_totals t;
+	char cfg[64];
+
+	snprintf(cfg, sizeof(cfg), "filter_enabled=1\nfilter_pid=%d",
+		 task_tgid_nr(current));
+	KUNIT_ASSERT_EQ(test, grtrace_config_write(cfg), 0);
+	KUNIT_ASSERT_EQ(test, grtrace_session_start(), 0);
+	KUNIT_EXPECT_EQ(test, grtrace_emit_line(buf), jobs);
+	KUNIT_ASSERT_EQ(test, grtrace_session_stop(), 0);
+	grtrace_get_totals(&t);
+	KUNIT_EXPECT_EQ(test, t.dropped[GRTRACE_DROP_UNTRACKED], 0);
+	KUNIT_EXPECT_EQ(test, t.written, jobs);
+	KUNIT_EXPECT_EQ(test, grtrace_config_write("filter_enabled=0\nfilter_pid=none"), 0);
+}
+
+/*
+ * Adaptive sampling decides once per job: as the buffer fills between a
+ * job's SUBMIT and its COMPLETE, the job keeps both events or neither.
+ */
+static void grtrace_test_adaptive_per_job(struct kunit *test)
+{
+	static const char * const types[] = { "submit", "complete" };
+	const int jobs = 60;
+	int per_job[61] = {}, i, partial = 0, kept = 0;
+	struct grtrace_totals t;
+	struct collect *c;
+	u64 ctx = 1;
+	char *buf;
+
+	/*
+	 * Job k's sampling key is (k + hash_64(ctx, 32)) % 100.  With 40 for
+	 * the hash, the later SUBMITs, written while the 16 KiB buffer is a
+	 * third full, have keys above the lowered rate: some jobs are
+	 * dropped at SUBMIT, some kept.
+	 */
+	while (hash_64(ctx, 32) % 100 != 40)
+		ctx++;
+	buf = job_lines(test, ctx, jobs, types, 2, true);
+	KUNIT_ASSERT_EQ(test, grtrace_set_buffer_size(SZ_16K), 0);
+	KUNIT_ASSERT_EQ(test, grtrace_config_write("sampling_mode=adaptive\n"
+						   "backpressure_threshold=1"), 0);
+	KUNIT_ASSERT_EQ(test, grtrace_session_start(), 0);
+	KUNIT_EXPECT_EQ(test, grtrace_emit_line(buf), 2 * jobs);
+	KUNIT_ASSERT_EQ(test, grtrace_session_stop(), 0);
+	grtrace_get_totals(&t);
+	c = collect(test);
+	for (i = 0; i < c->n; i++)
+		if (c->recs[i].hdr.type < GRTRACE_EV_NR &&
+		    c->recs[i].job.ring_id == 201 &&
+		    c->recs[i].job.fence_context == ctx &&
+		    c->recs[i].job.fence_seqno <= jobs)
+			per_job[c->recs[i].job.fence_seqno]++;
+	for (i = 1; i <= jobs; i++) {
+		partial += per_job[i] == 1;
+		kept += per_job[i] == 2;
+	}
+	/* The buffer did fill: some jobs were dropped, some kept. */
+	KUNIT_EXPECT_GT(test, t.dropped[GRTRACE_DROP_BACKPRESSURE], 0);
+	KUNIT_EXPECT_GT(test, kept, 0);
+	KUNIT_EXPECT_EQ(test, partial, 0);
+	KUNIT_EXPECT_EQ(test, grtrace_config_write("sampling_mode=static\n"
+						   "backpressure_threshold=80"), 0);
+}
+
 static struct kunit_case grtrace_test_cases[] = {
 	KUNIT_CASE(grtrace_test_encoding),
 	KUNIT_CASE(grtrace_test_header),
@@ -537,6 +666,9 @@ static struct kunit_case grtrace_test_cases[] = {
 	KUNIT_CASE(grtrace_test_rate_limit_order),
 	KUNIT_CASE(grtrace_test_emit_size),
 	KUNIT_CASE(grtrace_test_job_table_reuse),
+	KUNIT_CASE(grtrace_test_held_complete_filtered),
+	KUNIT_CASE(grtrace_test_job_table_evicts),
+	KUNIT_CASE(grtrace_test_adaptive_per_job),
 	{}
 };
 
