@@ -46,6 +46,8 @@ def read_trace(path):
         if not m:
             continue
         fields = dict(re.findall(r'(\w+)=(\S+)', m.group(5)))
+        # The task the event fired in, apart from the event's own fields.
+        fields['@comm'], fields['@pid'] = m.group(1).strip(), int(m.group(2))
         events.append((float(m.group(3)), m.group(4), fields))
     return events
 
@@ -68,7 +70,7 @@ def read_relay(directory):
                 f = JOB.unpack_from(body)
                 jobs.append((gseq, ts, TYPES[rtype], {
                     'ctx_id': f[0], 'fence_context': f[1], 'fence_seqno': f[2],
-                    'ring_id': f[5], 'pid': f[10],
+                    'ring_id': f[5], 'status': f[8], 'pid': f[10],
                     'comm': f[12].rstrip(b'\0').decode(errors='replace')}))
             off += size
         if off != len(data):

@@ -17,7 +17,8 @@
  * is a job, identified by a fence context of its queue and the queue's
  * command sequence number (the ``seqno`` of the virtio_gpu_cmd_queue and
  * virtio_gpu_cmd_response tracepoints); ``ctx_id`` is the command's
- * virtio-gpu context.
+ * virtio-gpu context, taken from the command for every event: the device
+ * echoes it in the response of fenced commands only.
  *
  * ========= ============================== ===============================
  * event     where                          why there
@@ -110,18 +111,6 @@ void virtio_gpu_grtrace_cmd(struct virtio_gpu_queue *q, u16 type, u32 seqno,
 		grtrace_complete(&gj);
 		break;
 	}
-}
-
-/**
- * virtio_gpu_grtrace_commit - report commands put in the available ring
- * @q: the virtqueue
- * @last: sequence number of the last command
- * @n: number of commands, ending with @last
- */
-void virtio_gpu_grtrace_commit(struct virtio_gpu_queue *q, u32 last, u32 n)
-{
-	for (; n; n--)
-		virtio_gpu_grtrace_cmd(q, GRTRACE_EV_COMMIT, last - n + 1, 0, 0);
 }
 
 /**

@@ -26,7 +26,6 @@ void virtio_gpu_grtrace_init(struct virtio_gpu_device *vgdev);
 void virtio_gpu_grtrace_fini(struct virtio_gpu_device *vgdev);
 void virtio_gpu_grtrace_cmd(struct virtio_gpu_queue *q, u16 type, u32 seqno,
 			    u32 ctx_id, s32 arg);
-void virtio_gpu_grtrace_commit(struct virtio_gpu_queue *q, u32 last, u32 n);
 void virtio_gpu_grtrace_irq(struct virtio_gpu_queue *q);
 
 #else
@@ -36,8 +35,6 @@ static inline void virtio_gpu_grtrace_init(struct virtio_gpu_device *vgdev) { }
 static inline void virtio_gpu_grtrace_fini(struct virtio_gpu_device *vgdev) { }
 static inline void virtio_gpu_grtrace_cmd(struct virtio_gpu_queue *q, u16 type,
 					  u32 seqno, u32 ctx_id, s32 arg) { }
-static inline void virtio_gpu_grtrace_commit(struct virtio_gpu_queue *q,
-					     u32 last, u32 n) { }
 static inline void virtio_gpu_grtrace_irq(struct virtio_gpu_queue *q) { }
 
 #endif

@@ -4,11 +4,11 @@ set -euo pipefail
 
 usage() {
 	echo "usage: run-qemu.sh --kernel BZIMAGE --initrd CPIO --log FILE [--share DIR]" \
-	     "[--timeout SECS] [--append 'CMDLINE'] [-- QEMU-ARGS...]" >&2
+	     "[--timeout SECS] [--append 'CMDLINE'] [--gl] [-- QEMU-ARGS...]" >&2
 	exit 2
 }
 
-kernel='' initrd='' share='' log='' timeout=600 append=''
+kernel='' initrd='' share='' log='' timeout=600 append='' gl=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2; shift 2 ;;
@@ -17,6 +17,7 @@ while [ $# -gt 0 ]; do
 	--log) log=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
 	--append) append=$2; shift 2 ;;
+	--gl) gl=1; shift ;;
 	--) shift; break ;;
 	*) usage ;;
 	esac
@@ -29,15 +30,26 @@ if [ -z "$kernel" ] || [ -z "$initrd" ] || [ -z "$log" ]; then usage; fi
 args=(-accel tcg -m 2G -smp 2 -nodefaults -no-reboot
       -kernel "$kernel" -initrd "$initrd"
       -append "console=ttyS0 panic=-1 pci=noacpi $append"
-      -display none -vga none -device virtio-gpu-pci
-      -serial "file:$log" -monitor none)
+      -vga none -serial "file:$log" -monitor none)
+run=()
+if [ -n "$gl" ]; then
+	# A 3D GPU: virglrenderer on the host's llvmpipe.  It needs an EGL
+	# display; egl-headless wants a render node the host lacks, so QEMU
+	# shows its window on a virtual X server.  The host's root, read-only,
+	# gives the guest Debian's userspace (Mesa, kmscube) to chroot into.
+	args+=(-display gtk,gl=on -device virtio-gpu-gl-pci
+	       -virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on")
+	run=(xvfb-run -a -s "-screen 0 1280x1024x24")
+else
+	args+=(-display none -device virtio-gpu-pci)
+fi
 if [ -n "$share" ]; then
 	mkdir -p "$share"
 	args+=(-virtfs "local,path=$share,mount_tag=host0,security_model=none")
 fi
 
 rc=0
-timeout -k 5 "$timeout" qemu-system-x86_64 "${args[@]}" "$@" || rc=$?
+"${run[@]}" timeout -k 5 "$timeout" qemu-system-x86_64 "${args[@]}" "$@" || rc=$?
 if [ $rc = 124 ] || [ $rc = 137 ]; then
 	echo GRTRACE-TIMEOUT >> "$log"
 	exit 124
