@@ -523,7 +523,8 @@ static void grtrace_test_job_table_reuse(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, grtrace_session_stop(), 0);
 	grtrace_get_totals(&t);
 	KUNIT_EXPECT_EQ(test, t.dropped[GRTRACE_DROP_UNTRACKED], 0);
-	KUNIT_EXPECT_EQ(test, t.written, t.offered);
+	/* A real GPU's events meanwhile are other tasks': filtered. */
+	KUNIT_EXPECT_EQ(test, t.written, 2 * jobs);
 	KUNIT_EXPECT_EQ(test, grtrace_config_write("filter_enabled=0\nfilter_pid=none"), 0);
 }
 
@@ -576,8 +577,9 @@ static void grtrace_test_held_complete_filtered(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, grtrace_emit_line(buf), 2 * jobs);
 	KUNIT_ASSERT_EQ(test, grtrace_session_stop(), 0);
 	grtrace_get_totals(&t);
+	/* All were filtered; a real GPU's events meanwhile may be too. */
 	KUNIT_EXPECT_EQ(test, t.dropped[GRTRACE_DROP_UNTRACKED], 0);
-	KUNIT_EXPECT_EQ(test, t.dropped[GRTRACE_DROP_FILTERED], 2 * jobs);
+	KUNIT_EXPECT_GE(test, t.dropped[GRTRACE_DROP_FILTERED], 2 * jobs);
 	KUNIT_EXPECT_EQ(test, t.written + dropped_sum(&t), t.offered);
 	KUNIT_EXPECT_EQ(test, grtrace_config_write("sampling_mode=static"), 0);
 }
