@@ -48,6 +48,7 @@ enum gr_type {
 	GR_CTX_SWITCH,
 	GR_IRQ,
 	GR_ERROR,
+	GR_RING_REMOVE,
 	GR_NR_TYPES,
 };
 
@@ -62,6 +63,7 @@ static const char * const gr_events[GR_NR_TYPES] = {
 	[GR_CTX_SWITCH]	= "grtrace_ctx_switch",
 	[GR_IRQ]	= "grtrace_irq",
 	[GR_ERROR]	= "grtrace_error",
+	[GR_RING_REMOVE] = "grtrace_ring_remove",
 };
 
 static const char * const gr_engines[] = {
@@ -402,6 +404,11 @@ static int gr_handler(struct trace_seq *s, struct tep_record *record,
 
 	if (h->type == GR_CTX_SWITCH) {
 		gr_ctx_switch(s, event, record);
+		return 0;
+	}
+	if (h->type == GR_RING_REMOVE) {
+		if (gr_val(event, record, "ring_id", &val))
+			trace_seq_printf(s, " ring_id=%llu", val);
 		return 0;
 	}
 	fence = gr_val(event, record, "fence_context", &key[0]) &&
