@@ -237,7 +237,8 @@ TEST_F(grtrace, offline_cpu)
 	ASSERT_EQ(0, write_file(DIR "control", "start"));
 	ASSERT_EQ(0, emit_on(1, "submit 100 0 250 1\ncomplete 100 0 250 1"));
 	ASSERT_EQ(0, write_file(DIR "control", "stop"));
-	ASSERT_EQ(2, stat_value(DIR "stats", "offered"));
+	/* Ours, and whatever the real GPU reported meanwhile. */
+	ASSERT_LE(2, stat_value(DIR "stats", "offered"));
 
 	ASSERT_EQ(0, write_file(CPU1_ONLINE, "0"));
 	EXPECT_EQ(0, write_file(DIR "config", "reset_stats=1"));
