@@ -138,6 +138,18 @@ void nouveau_grtrace_pushbuf_fence(struct nouveau_fence *fence)
 	fence->grtrace_submit = true;
 }
 
+/* A job named by its nouveau fence, on its channel's ring. */
+static struct grtrace_job nouveau_grtrace_job(struct nouveau_fence_chan *fctx,
+					      const struct nouveau_fence *fence)
+{
+	return (struct grtrace_job) {
+		.ring = &fctx->grtrace_ring,
+		.ctx_id = fence->base.context,
+		.fence_context = fence->base.context,
+		.fence_seqno = fence->base.seqno,
+	};
+}
+
 /**
  * nouveau_grtrace_fence - report an event of a fenced job
  * @fctx: the fence context of the job's channel
@@ -148,12 +160,7 @@ void nouveau_grtrace_pushbuf_fence(struct nouveau_fence *fence)
 void nouveau_grtrace_fence(struct nouveau_fence_chan *fctx,
 			   struct nouveau_fence *fence, u16 type)
 {
-	struct grtrace_job gj = {
-		.ring = &fctx->grtrace_ring,
-		.ctx_id = fence->base.context,
-		.fence_context = fence->base.context,
-		.fence_seqno = fence->base.seqno,
-	};
+	struct grtrace_job gj = nouveau_grtrace_job(fctx, fence);
 
 	if (fence->grtrace_sched || !gj.ring->dev)
 		return;
@@ -184,14 +191,9 @@ void nouveau_grtrace_fence(struct nouveau_fence_chan *fctx,
 void nouveau_grtrace_fence_lost(struct nouveau_fence_chan *fctx,
 				struct nouveau_fence *fence, int err)
 {
-	struct grtrace_job gj = {
-		.ring = &fctx->grtrace_ring,
-		.ctx_id = fence->base.context,
-		.fence_context = fence->base.context,
-		.fence_seqno = fence->base.seqno,
-		.status = err,
-	};
+	struct grtrace_job gj = nouveau_grtrace_job(fctx, fence);
 
+	gj.status = err;
 	if (fence->grtrace_submit && gj.ring->dev)
 		grtrace_complete(&gj);
 }
