@@ -161,7 +161,11 @@ void grtrace_irq(const struct grtrace_job *job);
  * @job: the job; the dependency fence in @job->aux_context and
  *       @job->aux_seqno
  *
- * Any context.
+ * Any context.  The calling task is recorded as the waiter.  A driver that
+ * waits before the job has its fence reports the wait without one
+ * (@job->fence_context and @job->fence_seqno 0) but with the ring and
+ * @job->ctx_id: the job is then the next one that the same task submits
+ * to that ring and context.
  */
 void grtrace_sync_wait_enter(const struct grtrace_job *job);
 

@@ -62,7 +62,7 @@ void grtrace_tp_unreg(void);
  *                         ``next_ctx``; adds ``preempt``
  * grtrace_irq             interrupt for the ring
  * grtrace_sync_wait_enter job waits on ``dep=context:seqno``
- * grtrace_sync_wait_exit  that dependency signalled
+ * grtrace_sync_wait_exit  the wait ended, ``status`` 0 or its error
  * grtrace_error           ring error; adds ``code``
  * grtrace_ring_remove     the ring was unregistered, after its last event;
  *                         ``dev``, ``ring``, ``ring_id``, ``engine`` only
@@ -190,7 +190,8 @@ DECLARE_EVENT_CLASS(grtrace_sync_wait,
 				     __field(u32, ring_id)
 				     __field(u16, engine)
 				     __field(u64, aux_context)
-				     __field(u64, aux_seqno)),
+				     __field(u64, aux_seqno)
+				     __field(s32, status)),
 		    TP_fast_assign(__assign_str(dev);
 				   __assign_str(ring);
 				   __entry->ctx_id = ev->job.ctx_id;
@@ -199,12 +200,13 @@ DECLARE_EVENT_CLASS(grtrace_sync_wait,
 				   __entry->ring_id = ev->job.ring_id;
 				   __entry->engine = ev->job.engine;
 				   __entry->aux_context = ev->job.aux_context;
-				   __entry->aux_seqno = ev->job.aux_seqno;),
-		    TP_printk("dev=%s ring=%s ring_id=%u engine=%s ctx=%llu fence=%llu:%llu dep=%llu:%llu",
+				   __entry->aux_seqno = ev->job.aux_seqno;
+				   __entry->status = ev->job.status;),
+		    TP_printk("dev=%s ring=%s ring_id=%u engine=%s ctx=%llu fence=%llu:%llu dep=%llu:%llu status=%d",
 			      __get_str(dev), __get_str(ring), __entry->ring_id,
 			      grtrace_show_engine(__entry->engine),
 			      __entry->ctx_id, __entry->fence_context, __entry->fence_seqno,
-			      __entry->aux_context, __entry->aux_seqno)
+			      __entry->aux_context, __entry->aux_seqno, __entry->status)
 );
 
 /* grtrace_sync_wait_enter - the job starts waiting on aux_context:aux_seqno */
@@ -212,7 +214,7 @@ DEFINE_EVENT_FN(grtrace_sync_wait, grtrace_sync_wait_enter,
 		TP_PROTO(const struct grtrace_event *ev),
 		TP_ARGS(ev), grtrace_tp_reg, grtrace_tp_unreg);
 
-/* grtrace_sync_wait_exit - the dependency aux_context:aux_seqno signalled */
+/* grtrace_sync_wait_exit - the wait ended: the dependency signalled (status 0) or not */
 DEFINE_EVENT_FN(grtrace_sync_wait, grtrace_sync_wait_exit,
 		TP_PROTO(const struct grtrace_event *ev),
 		TP_ARGS(ev), grtrace_tp_reg, grtrace_tp_unreg);

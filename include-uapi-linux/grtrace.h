@@ -104,7 +104,7 @@ enum grtrace_error {
 
 /* grtrace_stream_info.features */
 #define GRTRACE_FEAT_CSEQ	(1ULL << 0)	/* cseq is valid */
-#define GRTRACE_FEAT_SUBMITTER	(1ULL << 1)	/* SUBMIT carries pid/comm */
+#define GRTRACE_FEAT_SUBMITTER	(1ULL << 1)	/* SUBMIT, SYNC_WAIT_* carry pid/comm */
 
 /* grtrace_stream_info.clock_id: same numbering as clock_gettime() */
 #define GRTRACE_CLOCK_MONOTONIC	1
@@ -142,9 +142,9 @@ struct grtrace_record {
  * @status: COMPLETE: fence status, 0 or a negative errno;
  *          ERROR: enum grtrace_error
  * @depth: SUBMIT: jobs queued on the ring, this one included
- * @pid: SUBMIT: submitting thread id, 0 otherwise
- * @tgid: SUBMIT: submitting process id, 0 otherwise
- * @comm: SUBMIT: submitting thread name, NUL padded
+ * @pid: SUBMIT, SYNC_WAIT_*: submitting or waiting thread id, 0 otherwise
+ * @tgid: SUBMIT, SYNC_WAIT_*: its process id, 0 otherwise
+ * @comm: SUBMIT, SYNC_WAIT_*: its thread name, NUL padded
  */
 struct grtrace_job_payload {
 	__u64 ctx_id;

@@ -68,7 +68,7 @@ configure() {
 		"$ROOT/scripts/config/vendor.config" > /dev/null 2>&1
 	mv "$OUT/.config" "$OUT/config" 2> /dev/null
 	# shellcheck disable=SC2086
-	"$SRC/scripts/config" --file "$OUT/config" $opts
+	"$SRC/scripts/config" --file "$OUT/config" $opts $NO_DEBUG_INFO
 	# Always from the fragment: a symbol that an earlier prefix lacked
 	# (olddefconfig dropped it) must come back.  Kconfig rewrites only what
 	# changed, so an unchanged configuration rebuilds nothing.

@@ -10,7 +10,7 @@ pkgs=(linux-source-6.12 build-essential flex bison bc libelf-dev libssl-dev
       trace-cmd libtracefs-dev libtraceevent-dev libtracecmd-dev pkg-config
       valgrind clang libbpf-dev
       kernelshark xvfb x11-utils xdotool imagemagick
-      qemu-system-gui kmscube glmark2-es2-drm libgl1-mesa-dri
+      qemu-system-gui kmscube glmark2-es2-drm libgl1-mesa-dri bpftrace linux-perf
       python3-sphinx python3-sphinx-rtd-theme)
 
 missing=()

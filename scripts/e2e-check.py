@@ -42,13 +42,16 @@ def read_trace(path):
                          capture_output=True, text=True, check=True).stdout
     events = []
     for line in out.splitlines():
-        m = re.match(r'\s*(\S.*?)-(\d+)\s+\[\d+\]\s+(\d+\.\d+):\s+(\w+):\s+(.*)', line)
+        # An instance's events start with its name: "NAME: comm-pid ..."
+        m = re.match(r'\s*(?:(\w+):\s+)?(\S.*?)-(\d+)\s+\[\d+\]\s+(\d+\.\d+):'
+                     r'\s+(\w+):\s+(.*)', line)
         if not m:
             continue
-        fields = dict(re.findall(r'(\w+)=(\S+)', m.group(5)))
+        fields = dict(re.findall(r'(\w+)=(\S+)', m.group(6)))
         # The task the event fired in, apart from the event's own fields.
-        fields['@comm'], fields['@pid'] = m.group(1).strip(), int(m.group(2))
-        events.append((float(m.group(3)), m.group(4), fields))
+        fields['@comm'], fields['@pid'] = m.group(2).strip(), int(m.group(3))
+        fields['@buffer'] = m.group(1) or ''
+        events.append((float(m.group(4)), m.group(5), fields))
     return events
 
 
@@ -70,6 +73,7 @@ def read_relay(directory):
                 f = JOB.unpack_from(body)
                 jobs.append((gseq, ts, TYPES[rtype], {
                     'ctx_id': f[0], 'fence_context': f[1], 'fence_seqno': f[2],
+                    'aux_context': f[3], 'aux_seqno': f[4],
                     'ring_id': f[5], 'status': f[8], 'pid': f[10],
                     'comm': f[12].rstrip(b'\0').decode(errors='replace')}))
             off += size

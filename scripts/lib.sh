@@ -11,6 +11,9 @@ export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
 export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$CACHE}
 export CCACHE_NOHASHDIR=1
 JOBS=${JOBS:-$(nproc)}
+# scripts/config options that drop the guest kernel's debug info (there for
+# BTF, which bpftrace reads) from the prefix builds, which only compile.
+NO_DEBUG_INFO="-e DEBUG_INFO_NONE -d DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT -d DEBUG_INFO_BTF"
 # The patches of the series, in order.
 series_patches() { grep -v '^#' "$ROOT/patches/series" | sed '/^$/d'; }
 # Kernel paths of the files the series creates.

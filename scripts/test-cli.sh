@@ -49,4 +49,26 @@ for src in "$GUEST_SHARE/e2e"; do
 	result $? "real recording $name: export --chrome"
 done
 
+# The relay files of the 3D run of step demo (kmscube and glmark2 on
+# virtio-gpu with virgl, no START): the columns of every job add up to its latency, the contexts
+# are named after their processes, the Chrome trace nests its phases.
+C="python3 $ROOT/tools/grtrace/tests/check.py"
+for src in "$RUN/demo"; do
+	name=demo-virgl
+	dir=$OUT/real/$name
+	mkdir -p "$dir"
+	cp "$src"/events*.bin "$dir" 2> "$OUT/err"
+	result $? "real recording $name: relay files present" || continue
+	timeout 60 "$G" report -i "$dir" -f json > "$OUT/out" 2> "$OUT/err" &&
+		$C sums - "$OUT/out" all 2> "$OUT/err"
+	result $? "real recording $name: host + device + complete = latency, device of every job"
+	timeout 60 "$G" report -i "$dir" -f json --per-context > "$OUT/out" 2> "$OUT/err" &&
+		$C named - "$OUT/out" 2> "$OUT/err"
+	result $? "real recording $name: report --per-context names the processes"
+	timeout 60 "$G" export -i "$dir" --chrome "$OUT/chrome.json" 2> "$OUT/err" &&
+		python3 -m json.tool "$OUT/chrome.json" > /dev/null 2> "$OUT/err" &&
+		$C structure - "$OUT/chrome.json" 2> "$OUT/err"
+	result $? "real recording $name: export --chrome: phases nested in every job, flows, counters"
+done
+
 finish

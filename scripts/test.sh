@@ -20,7 +20,8 @@
 # bisect       patches/, $SRC, $BUILD (kernel)   every prefix built; $SRC as before
 # initramfs    $BUILD (kernel)                   $CACHE/initramfs.cpio.gz
 # guest        $BUILD, initramfs                 $RUN/guest (serial.log, share/)
-# cli          $RUN/guest/share (guest)          -
+# demo         $BUILD, initramfs                 $RUN/demo: "make demo" as typed
+# cli          $RUN/guest/share, $RUN/demo       -
 # correlate    $RUN/guest/share (guest)          -
 # plugin       $RUN/guest/share (guest)          -
 # kernelshark  $RUN/guest/share (guest)          -
@@ -63,6 +64,7 @@ step configs "$ROOT/scripts/build-config.sh"
 step bisect "$ROOT/scripts/bisect-check.sh"
 step initramfs "$ROOT/scripts/guest/build.sh"
 step guest "$ROOT/scripts/guest/test.sh"
+step demo "$ROOT/scripts/test-demo.sh"
 step cli "$ROOT/scripts/test-cli.sh"
 step correlate "$ROOT/scripts/test-correlate.sh"
 step plugin "$ROOT/scripts/test-plugin.sh"

@@ -37,11 +37,22 @@
  *                                          the command's fence, if any,
  *                                          signalled; status -EIO for an
  *                                          error response
+ * SYNC_WAIT virtio_gpu_execbuffer_ioctl()  an in-fence of another context
+ * _ENTER,   (virtio_gpu_do_fence_wait())   is waited for, by the
+ * _EXIT                                    submitting task; exit status 0
+ *                                          or the error of the wait
  * ========= ============================== ===============================
  *
  * The device executes a command between COMMIT and END; it reports no
  * START.  virtio-gpu does not use the DRM scheduler, so no event is seen
  * twice.
+ *
+ * EXECBUFFER waits for its in-fences before its command is queued, so the
+ * waiting job has no seqno yet: the SYNC_WAIT events carry no fence but
+ * the control ring, the file's context and the waiting task.  The job is
+ * the next command that task queues in that context: the ioctl's own
+ * SUBMIT_3D, as the ioctl queues nothing else after the wait.  A fence
+ * that has already signalled is not waited for and not reported.
  */
 
 static void virtio_gpu_grtrace_ring(struct virtio_gpu_device *vgdev,
@@ -122,4 +133,38 @@ void virtio_gpu_grtrace_irq(struct virtio_gpu_queue *q)
 	struct grtrace_job gj = { .ring = &q->grtrace_ring };
 
 	grtrace_irq(&gj);
+}
+
+/**
+ * virtio_gpu_grtrace_wait - report an EXECBUFFER wait for an in-fence
+ * @vgdev: the device
+ * @ctx_id: the virtio-gpu context of the waiting file
+ * @fence: the in-fence, held by the caller
+ * @enter: true before the wait, false after it
+ * @ret: the result of the wait, for !@enter
+ *
+ * Called by the submitting task, in process context, holding no lock.
+ *
+ * Return: for @enter, whether the wait was reported (@fence had not
+ * signalled); the caller reports its end only then.
+ */
+bool virtio_gpu_grtrace_wait(struct virtio_gpu_device *vgdev, u32 ctx_id,
+			     struct dma_fence *fence, bool enter, int ret)
+{
+	struct grtrace_job gj = {
+		.ring = &vgdev->ctrlq.grtrace_ring,
+		.ctx_id = ctx_id,
+		.aux_context = fence->context,
+		.aux_seqno = fence->seqno,
+		.status = ret,
+	};
+
+	if (!enter) {
+		grtrace_sync_wait_exit(&gj);
+		return false;
+	}
+	if (dma_fence_is_signaled(fence))
+		return false;
+	grtrace_sync_wait_enter(&gj);
+	return true;
 }

@@ -5,6 +5,7 @@
 #include <linux/grtrace.h>
 #include <linux/virtio_gpu.h>
 
+struct dma_fence;
 struct virtio_gpu_device;
 struct virtio_gpu_queue;
 
@@ -27,6 +28,8 @@ void virtio_gpu_grtrace_fini(struct virtio_gpu_device *vgdev);
 void virtio_gpu_grtrace_cmd(struct virtio_gpu_queue *q, u16 type, u32 seqno,
 			    u32 ctx_id, s32 arg);
 void virtio_gpu_grtrace_irq(struct virtio_gpu_queue *q);
+bool virtio_gpu_grtrace_wait(struct virtio_gpu_device *vgdev, u32 ctx_id,
+			     struct dma_fence *fence, bool enter, int ret);
 
 #else
 
@@ -36,6 +39,12 @@ static inline void virtio_gpu_grtrace_fini(struct virtio_gpu_device *vgdev) { }
 static inline void virtio_gpu_grtrace_cmd(struct virtio_gpu_queue *q, u16 type,
 					  u32 seqno, u32 ctx_id, s32 arg) { }
 static inline void virtio_gpu_grtrace_irq(struct virtio_gpu_queue *q) { }
+static inline bool virtio_gpu_grtrace_wait(struct virtio_gpu_device *vgdev,
+					   u32 ctx_id, struct dma_fence *fence,
+					   bool enter, int ret)
+{
+	return false;
+}
 
 #endif
 

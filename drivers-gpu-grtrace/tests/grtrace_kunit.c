@@ -179,6 +179,42 @@ static void grtrace_test_encoding(struct kunit *test)
 	KUNIT_EXPECT_GE(test, r->hdr.ts, find_type(c, GRTRACE_EV_SUBMIT, test_ring.id)->hdr.ts);
 }
 
+/*
+ * A wait reported before its job has a fence (virtio-gpu's in-fences) is
+ * recorded with the ring, context, dependency and the waiting task.
+ */
+static void grtrace_test_jobless_wait(struct kunit *test)
+{
+	struct grtrace_job job = {
+		.ring = &test_ring,
+		.ctx_id = 5,
+		.aux_context = 99,
+		.aux_seqno = 3,
+	};
+	struct rec_copy *r;
+	struct collect *c;
+
+	KUNIT_ASSERT_EQ(test, grtrace_session_start(), 0);
+	grtrace_sync_wait_enter(&job);
+	job.status = -ERESTARTSYS;
+	grtrace_sync_wait_exit(&job);
+	KUNIT_ASSERT_EQ(test, grtrace_session_stop(), 0);
+
+	c = collect(test);
+	r = find_type(c, GRTRACE_EV_SYNC_WAIT_ENTER, test_ring.id);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_EXPECT_EQ(test, r->job.fence_context, 0);
+	KUNIT_EXPECT_EQ(test, r->job.ctx_id, 5);
+	KUNIT_EXPECT_EQ(test, r->job.aux_context, 99);
+	KUNIT_EXPECT_EQ(test, r->job.aux_seqno, 3);
+	KUNIT_EXPECT_EQ(test, r->job.pid, task_pid_nr(current));
+	KUNIT_EXPECT_STREQ(test, r->job.comm, current->comm);
+	r = find_type(c, GRTRACE_EV_SYNC_WAIT_EXIT, test_ring.id);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_EXPECT_EQ(test, r->job.status, -ERESTARTSYS);
+	KUNIT_EXPECT_EQ(test, r->job.tgid, task_tgid_nr(current));
+}
+
 static int count_ring(const struct grtrace_ring *ring, void *data)
 {
 	(*(int *)data)++;
@@ -659,6 +695,7 @@ static void grtrace_test_adaptive_per_job(struct kunit *test)
 
 static struct kunit_case grtrace_test_cases[] = {
 	KUNIT_CASE(grtrace_test_encoding),
+	KUNIT_CASE(grtrace_test_jobless_wait),
 	KUNIT_CASE(grtrace_test_header),
 	KUNIT_CASE(grtrace_test_sequence),
 	KUNIT_CASE(grtrace_test_drop_accounting),

@@ -1,8 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# The main job: boot the patched kernel with a virtio-gpu device, trace a
-# real virtio-gpu workload (fbdev console and /dev/fb0 writes) with the
-# grtrace relay stream and trace-cmd, and bring the results out.
+# The main job: boot the patched kernel with a 3D virtio-gpu device, trace
+# real Mesa clients on it (Debian's kmscube and glmark2-es2-drm at once,
+# tests/demo.sh in the guest) with the grtrace relay stream and trace-cmd,
+# and write the answer: report.txt (where each job's time went, by process
+# and context), trace.json for ui.perfetto.dev, lanes.dat for KernelShark.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
@@ -11,8 +13,10 @@ rm -rf "$res"
 mkdir -p "$res"
 "$ROOT/scripts/guest/run-qemu.sh" --kernel "$BUILD/arch/x86/boot/bzImage" \
 	--initrd "$CACHE/initramfs.cpio.gz" --share "$res" \
-	--log "$res/serial.log" --timeout "${GUEST_TIMEOUT:-600}" \
+	--log "$res/serial.log" --timeout "${GUEST_TIMEOUT:-600}" --gl \
 	--append "grtrace.mode=demo kunit.enable=0"
+grep -q 'GRTRACE-TEST: demo PASS' "$res/serial.log" ||
+	die "the guest workload failed; see $res/serial.log and $res/demo.log"
 [ -s "$res/trace.dat" ] || die "the guest wrote no trace.dat; see $res/serial.log"
 
 # The host side tools: the grtrace CLI and the trace-cmd plugin.
@@ -27,21 +31,30 @@ make -C "$ROOT/tools/tracing/grtrace-plugin" -s O="$tool/plugin" >/dev/null
 	trace-cmd report -i "$res/trace.dat" 2>/dev/null |
 		sed -n 's/.*: *\([a-z_0-9]*\): .*/\1/p' | sort | uniq -c | sort -rn
 	echo
-	if ! grep -q '^written=[1-9]' "$res/grtrace-stats.txt" 2>/dev/null; then
-		echo "## note: the relay stream recorded no events: the series does not"
-		echo "## hook virtio-gpu yet, so only the virtio_gpu tracepoints show the workload."
-	fi
+	echo "## the clients"
+	tail -n 3 "$res/kmscube.out" "$res/glmark2.out"
+	echo
 	echo "## grtrace relay stream (guest debugfs)"
 	cat "$res/grtrace-stats.txt" 2>/dev/null
 	echo
 	echo "## relay files"
 	ls -l "$res"/events*.bin 2>/dev/null | awk '{print $5, $NF}'
 	echo
-	echo "## grtrace report -i $res --per-ring --per-process"
-	"$tool/grtrace/grtrace" report -i "$res" --per-ring --per-process
+	echo "## grtrace report -i $res --per-ring --per-process --per-context"
+	"$tool/grtrace/grtrace" report -i "$res" --per-ring --per-process --per-context
 	echo
 	echo "## grtrace report -i $res --topn 10"
 	"$tool/grtrace/grtrace" report -i "$res" --topn 10
+	echo
+	echo "## the same run through bpftrace, perf and a trace-cmd field filter (in the guest)"
+	echo "# bpftrace -e 'tracepoint:grtrace:grtrace_submit { @[args->comm] = count(); }'"
+	grep '^@' "$res/bpftrace.out"
+	echo "# perf record -e 'grtrace:*' -a; perf script: grtrace_submit by task"
+	awk '$2 == "grtrace:grtrace_submit:" {n[$1]++} END {for (c in n) print "  " c, n[c]}' \
+		"$res/perf-script.out" | sort
+	echo "# trace-cmd record ... -B filtered -e grtrace:grtrace_submit -f 'comm == \"glmark2-es2-drm\"'"
+	trace-cmd report -i "$res/trace.dat" 2>/dev/null |
+		awk '/^ *filtered:/ && /grtrace_submit:/ {n++} END {print "  filtered instance: " n+0 " SUBMITs"}'
 	echo
 	echo "## trace-cmd report with plugin_grtrace (first job lines)"
 	# awk reads to the end: grep -m would close the pipe early and kill
@@ -50,5 +63,7 @@ make -C "$ROOT/tools/tracing/grtrace-plugin" -s O="$tool/plugin" >/dev/null
 		awk '/grtrace_/ && n++ < 12'
 } > "$res/report.txt"
 "$tool/grtrace/grtrace" export --chrome "$res/trace.json" -i "$res"
+"$tool/grtrace/grtrace" export --kernelshark "$res/lanes.dat" -i "$res"
 cat "$res/report.txt"
-log "results in $res (trace.dat, events*.bin, report.txt, trace.json for ui.perfetto.dev, serial.log)"
+log "results in $res: report.txt, trace.dat, events*.bin, trace.json (ui.perfetto.dev),"
+log "lanes.dat (kernelshark -i $res/trace.dat -a $res/lanes.dat), serial.log"

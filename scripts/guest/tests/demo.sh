@@ -1,27 +1,113 @@
 #!/bin/sh
-# Demo workload (grtrace.mode=demo): drive the virtio-gpu device through the
-# fbdev console, /dev/fb0 and a KMS dumb-buffer program while the grtrace relay stream and
-# "trace-cmd record -e grtrace -e virtio_gpu" record; copy the results out.
+# The 3D workload of "make demo" and of tests/35-virgl.sh: Debian's kmscube
+# (atomic modesetting with explicit fences) and glmark2-es2-drm at once on
+# virtio-gpu-gl, whose commands virglrenderer runs on the host's llvmpipe.
+# Both run from the host's root, a read-only 9p share, in a chroot.
+#
+# Recorded by the grtrace relay stream and by "trace-cmd record -e grtrace
+# -e virtio_gpu" at once.  With GRTRACE_OBSERVE=1 the same run is also seen
+# as a user would look at it: bpftrace counting grtrace_submit by comm,
+# "perf record -e 'grtrace:*' -a", and a trace-cmd instance with a field
+# filter.  The files go to OUTDIR; the host checks them.
+#
+# usage: demo.sh OUTDIR
+O=${1:-${GRTRACE_OUT:-/tmp}}
 D=/sys/kernel/debug/grtrace
-O=${GRTRACE_OUT:-/tmp}
+H=/host
+C=/tmp/virgl			# work directory, inside the chroot
+mkdir -p "$O" $H
 
+if ! grep -qs 'virgl *: *yes' /sys/kernel/debug/dri/*/virtio-gpu-features; then
+	echo "virgl: the GPU has no 3D (run-qemu.sh --gl)"
+	exit 1
+fi
+# cache=loose: the share is read-only, so the page cache may keep Mesa's
+# libraries for the second client.
+mount -t 9p -o trans=virtio,version=9p2000.L,ro,cache=loose,msize=512000 \
+	hostroot $H || exit 1
+for d in proc sys dev sys/kernel/debug sys/kernel/tracing; do
+	mount -o bind /$d $H/$d || exit 1
+done
+for d in tmp run root; do
+	mount -t tmpfs tmpfs $H/$d || exit 1
+done
+mkdir -p $H$C
+
+# The clients.  kmscube first: the first to open the device is its DRM
+# master, and kmscube sets modes.  glmark2 starts once kmscube renders
+# (stdbuf: kmscube's output to a file would wait in its stdio buffer);
+# kmscube renders until glmark2 is done: it stops at a line on its stdin,
+# a FIFO this script holds open too.
+cat > $H$C/clients.sh <<'EOF'
+cd /tmp/virgl
+mkfifo kmscube.in
+exec 3<> kmscube.in
+i=0
+stdbuf -oL kmscube -A -D /dev/dri/card0 -c 100000 <&3 > kmscube.out 2>&1 &
+k=$!
+until grep -q 'Using modifier' kmscube.out || [ $i -ge 1500 ]; do
+	sleep 0.2
+	i=$((i + 1))
+done
+glmark2-es2-drm --off-screen -b build:duration=5 > glmark2.out 2>&1
+g=$?
+echo q >&3
+wait $k
+k=$?
+echo "kmscube exit $k, glmark2-es2-drm exit $g"
+[ $k = 0 ] && [ $g = 0 ]
+EOF
+
+# trace-cmd runs outside the chroot (libtracefs finds tracefs by its path
+# in /proc/mounts, which a chroot does not see), the clients inside it.
+# "perf record -a" runs meanwhile, and bpftrace runs the clients and
+# prints its map when they exit; the trace-cmd instance "filtered" keeps
+# only glmark2's SUBMITs.  perf starts with its events off and says when
+# they are on (--control); it gets a session of its own: perf 6.1 ends by
+# sending SIGTERM to its process group.
+filter='-B filtered -e grtrace:grtrace_submit -f comm=="glmark2-es2-drm"'
+cat > $H$C/record.sh <<'EOF'
+cd /tmp/virgl
+mkfifo perf.ctl perf.ack
+setsid perf record -q -e 'grtrace:*' -a -D -1 --control fifo:perf.ctl,perf.ack \
+	-o perf.data > perf.log 2>&1 &
+p=$!
+echo enable > perf.ctl && read -r ack < perf.ack
+bpftrace -o bpftrace.out \
+	-e 'tracepoint:grtrace:grtrace_submit { @[args->comm] = count(); }' \
+	-c '/bin/sh clients.sh'
+echo disable > perf.ctl && read -r ack < perf.ack
+kill -INT $p
+wait $p
+EOF
+
+echo 0 > $D/enabled
 printf 'level=verbose\nfilter_ring_id=-1\nreset_stats=1\n' > $D/config || exit 1
 echo start > $D/control || exit 1
-trace-cmd record -q -e grtrace -e virtio_gpu -o /tmp/trace.dat sh -c '
-	i=0
-	while [ $i -lt 20 ]; do
-		echo "grtrace demo: console line $i" > /dev/tty0
-		i=$((i + 1))
-	done
-	dd if=/dev/urandom of=/dev/fb0 bs=4096 count=64 2>/dev/null
-	/opt/grtrace/bin/grtrace_dirtyfb /dev/dri/card0 50
-	sleep 1' || exit 1
+# shellcheck disable=SC2086
+trace-cmd record -q -e grtrace -e virtio_gpu $filter -o /tmp/trace.dat \
+	chroot $H sh $C/record.sh > $H$C/record.out 2>&1
+rc=$?
+sleep 1		# the relay stream gets the answers of the last commands
 echo stop > $D/control
+echo "level=normal" > $D/config
 
-cp /tmp/trace.dat "$O/trace.dat"
+cat $H$C/record.out $H$C/kmscube.out $H$C/glmark2.out
+grep -q 'kmscube exit 0, glmark2-es2-drm exit 0' $H$C/record.out || rc=1
+if [ -e $H$C/perf.data ]; then
+	chroot $H perf script -i $C/perf.data -F comm,event > $H$C/perf-script.out 2> $H$C/perf.err
+fi
+cp /tmp/trace.dat "$O/"
+for f in kmscube.out glmark2.out record.out bpftrace.out perf-script.out perf.err perf.log; do
+	[ -e $H$C/$f ] && cp $H$C/$f "$O/"
+done
 for f in $D/events[0-9]*; do
 	cat "$f" > "$O/$(basename "$f").bin"
 done
 { cat $D/stats; echo; cat $D/events_by_type; echo; cat $D/rings; } > "$O/grtrace-stats.txt"
-cat "$O/grtrace-stats.txt"
-trace-cmd report -i /tmp/trace.dat 2>/dev/null | sed -n 's/.*: *\([a-z_0-9]*\): .*/\1/p' | sort | uniq -c
+for d in root run tmp sys/kernel/tracing sys/kernel/debug dev sys proc; do
+	umount $H/$d
+done
+umount $H
+echo "demo: exit $rc"
+[ "$rc" = 0 ]

@@ -4,13 +4,16 @@
  * trace event format).
  *
  * One process per device, one thread (track) per ring.  Each job is a
- * complete event ("X") for its queue phase (COMMIT or SUBMIT to START) on
- * the ring's queue track, and one for its exec phase (START to END) on the
- * ring's track; a job without START shows as one "in flight" event from
- * COMMIT or SUBMIT to END or COMPLETE.  Phases that overlap on a track go
- * to extra tracks of the same ring, so that every track nests properly.
- * Dependencies (SYNC_WAIT) are flow events from the job waited for to the
- * waiting job; errors and preemptions are instant events.
+ * complete event ("X") from its first stage to its last, with its phases
+ * (gr_job_phase()) as nested events: host, device (or queue and exec when
+ * there is a START), complete; and its sync waits inside the phase they
+ * start in.  Jobs that overlap on a ring go to extra tracks of the ring,
+ * so that every track nests properly.  The submitting threads have tracks
+ * too (pid = tgid, tid = pid): a "submit" event at each SUBMIT, with a
+ * flow to the job, and the waits before SUBMIT (the in-fence waits of a
+ * submitting ioctl).  Dependencies (SYNC_WAIT) are flows from the job
+ * waited for to the wait; a counter per ring counts the jobs in flight;
+ * errors and preemptions are instant events.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -33,9 +36,10 @@ static void export_usage(const char *err)
 		"",
 		"  Write the jobs of a grtrace stream or trace.dat as a Chrome/Perfetto",
 		"  trace (ui.perfetto.dev, chrome://tracing): a process per device, a",
-		"  track per ring, queue and exec phases of every job, dependency",
-		"  arrows, errors and preemptions; or as KernelShark lanes: a",
-		"  trace-cmd data file with a CPU per ring and a task per job.",
+		"  track per ring, every job with its phases and waits nested, the",
+		"  submitting threads with arrows to their jobs, dependency arrows,",
+		"  jobs in flight per ring, errors and preemptions; or as KernelShark",
+		"  lanes: a trace-cmd data file with a CPU per ring and a task per job.",
 		"",
 		"    -c/--chrome FILE: the JSON output, - for stdout",
 		"    -k/--kernelshark FILE: the trace-cmd data file (KernelShark lanes)",
@@ -96,6 +100,15 @@ static void export_parse_args(int argc, char *argv[], struct gr_export_params *p
 
 /* ---- tracks ---- */
 
+/*
+ * The pids and tids of the device tracks are above any real one (the
+ * kernel's PID_MAX_LIMIT is 2^22), so that they never meet those of the
+ * submitting threads: device N is pid GR_PID_BASE + N + 1, lane L of ring
+ * R is tid GR_PID_BASE + (R + 1) * 1000 + L.
+ */
+#define GR_PID_BASE	0x40000000
+#define GR_MARK_NS	1000	/* length of a "submit" event */
+
 static int dev_pid(struct gr_exporter *ex, __u32 ring)
 {
 	const struct gr_ring *r = gr_ring(&ex->t, ring);
@@ -104,51 +117,72 @@ static int dev_pid(struct gr_exporter *ex, __u32 ring)
 
 	for (i = 0; i < ex->nr_devs; i++)
 		if (!strcmp(ex->devs[i], dev))
-			return i + 1;
+			return GR_PID_BASE + i + 1;
 	ex->devs = gr_realloc(ex->devs, ex->nr_devs + 1, sizeof(*ex->devs));
 	ex->devs[ex->nr_devs++] = gr_strdup(dev);
-	return ex->nr_devs;
+	return GR_PID_BASE + ex->nr_devs;
 }
 
-static long tid_of(__u32 ring, int kind, int lane)
+static long tid_of(__u32 ring, int lane)
 {
-	return (long)ring * 1000 + kind * GR_LANES + lane + 1;
+	return GR_PID_BASE + ((long)ring + 1) * 1000 + lane;
 }
 
-static void add_slice(struct gr_exporter *ex, size_t job, int kind, __u64 start, __u64 end)
+static void add_slice(struct gr_slice **sl, size_t *nr, size_t *cap, const struct gr_job *j,
+		      size_t job, int kind, __u64 start, __u64 end)
 {
 	struct gr_slice *s;
 
 	if (end < start)
 		return;
-	if (ex->nr_sl == ex->cap_sl) {
-		ex->cap_sl = ex->cap_sl ? 2 * ex->cap_sl : 1024;
-		ex->sl = gr_realloc(ex->sl, ex->cap_sl, sizeof(*ex->sl));
+	if (*nr == *cap) {
+		*cap = *cap ? 2 * *cap : 1024;
+		*sl = gr_realloc(*sl, *cap, sizeof(**sl));
 	}
-	s = &ex->sl[ex->nr_sl++];
+	s = &(*sl)[(*nr)++];
 	s->job = job;
-	s->ring = ex->jobs.job[job].ring_id;
+	s->ring = j->ring_id;
 	s->kind = kind;
 	s->start = start;
 	s->end = end;
 }
 
+/* The phases of a job on the KernelShark lanes */
 static void job_slices(struct gr_exporter *ex, size_t i)
 {
 	const struct gr_job *j = &ex->jobs.job[i];
 	int from = j->seen & (1U << GRTRACE_EV_COMMIT) ? GRTRACE_EV_COMMIT : GRTRACE_EV_SUBMIT;
 	bool has_from = j->seen & (1U << from);
+	int b = j->seen & (1U << GRTRACE_EV_END) ? GRTRACE_EV_END : GRTRACE_EV_COMPLETE;
 
 	if (j->seen & (1U << GRTRACE_EV_START)) {
 		if (has_from)
-			add_slice(ex, i, GR_QUEUE, j->ts[from], j->ts[GRTRACE_EV_START]);
+			add_slice(&ex->sl, &ex->nr_sl, &ex->cap_sl, j, i, GR_QUEUE, j->ts[from],
+				  j->ts[GRTRACE_EV_START]);
 		if (j->seen & (1U << GRTRACE_EV_END))
-			add_slice(ex, i, GR_EXEC, j->ts[GRTRACE_EV_START], j->ts[GRTRACE_EV_END]);
-	} else if (has_from && j->seen & (1U << GRTRACE_EV_END)) {
-		add_slice(ex, i, GR_EXEC, j->ts[from], j->ts[GRTRACE_EV_END]);
-	} else if (has_from && j->seen & (1U << GRTRACE_EV_COMPLETE)) {
-		add_slice(ex, i, GR_EXEC, j->ts[from], j->ts[GRTRACE_EV_COMPLETE]);
+			add_slice(&ex->sl, &ex->nr_sl, &ex->cap_sl, j, i, GR_EXEC,
+				  j->ts[GRTRACE_EV_START], j->ts[GRTRACE_EV_END]);
+	} else if (has_from && j->seen & (1U << b)) {
+		add_slice(&ex->sl, &ex->nr_sl, &ex->cap_sl, j, i, GR_EXEC, j->ts[from], j->ts[b]);
 	}
+}
+
+/* A job on the Chrome tracks: from its first stage to its last, if two */
+static void job_span(struct gr_exporter *ex, size_t i)
+{
+	const struct gr_job *j = &ex->jobs.job[i];
+	__u64 start = ~0ULL, end = 0;
+	int k, n = 0;
+
+	for (k = 0; k < GR_STAGES; k++) {
+		if (!(j->seen & (1U << k)))
+			continue;
+		start = j->ts[k] < start ? j->ts[k] : start;
+		end = j->ts[k] > end ? j->ts[k] : end;
+		n++;
+	}
+	if (n >= 2)
+		add_slice(&ex->js, &ex->nr_js, &ex->cap_js, j, i, GR_EXEC, start, end);
 }
 
 static int cmp_slice(const void *a, const void *b)
@@ -164,29 +198,27 @@ static int cmp_slice(const void *a, const void *b)
 	return x->end > y->end ? -1 : x->end < y->end;
 }
 
-/* Put every slice on the first track of its ring and kind where it fits. */
-static void assign_lanes(struct gr_exporter *ex)
+/* Put every slice on the first lane of its ring and kind where it fits. */
+static void assign_lanes(struct gr_slice *sl, size_t nr)
 {
 	__u64 lane_end[GR_LANES];
-	size_t i, a;
-	int k, nr = 0;
+	size_t i;
+	int k, n = 0;
 
-	qsort(ex->sl, ex->nr_sl, sizeof(*ex->sl), cmp_slice);
-	for (i = 0; i < ex->nr_sl; i++) {
-		struct gr_slice *s = &ex->sl[i];
+	qsort(sl, nr, sizeof(*sl), cmp_slice);
+	for (i = 0; i < nr; i++) {
+		struct gr_slice *s = &sl[i];
 
-		a = i ? i - 1 : 0;
-		if (!i || s->ring != ex->sl[a].ring || s->kind != ex->sl[a].kind)
-			nr = 0;
-		for (k = 0; k < nr && lane_end[k] > s->start; k++)
+		if (!i || s->ring != sl[i - 1].ring || s->kind != sl[i - 1].kind)
+			n = 0;
+		for (k = 0; k < n && lane_end[k] > s->start; k++)
 			;
 		if (k == GR_LANES)
 			k = GR_LANES - 1;
-		if (k == nr && nr < GR_LANES)
-			nr++;
+		if (k == n && n < GR_LANES)
+			n++;
 		lane_end[k] = s->end;
 		s->lane = k;
-		ex->job_sl[2 * s->job + s->kind] = i;
 	}
 }
 
@@ -206,7 +238,7 @@ static void us(FILE *f, const char *key, long long ns)
 
 static void ts_us(FILE *f, const struct gr_exporter *ex, __u64 ts)
 {
-	us(f, "ts", (long long)(ts - ex->t.start_ts));
+	us(f, "ts", (long long)(ts - ex->origin));
 }
 
 static void meta(struct gr_exporter *ex, const char *what, int pid, long tid,
@@ -219,6 +251,8 @@ static void meta(struct gr_exporter *ex, const char *what, int pid, long tid,
 	fputs(", \"args\": {\"name\": ", ex->f);
 	gr_json_str(ex->f, name);
 	fputs("}}", ex->f);
+	if (sort < 0)
+		return;
 	ev_begin(ex);
 	fprintf(ex->f, "{\"ph\": \"M\", \"name\": \"%s_sort_index\", \"pid\": %d", what, pid);
 	if (tid)
@@ -226,31 +260,39 @@ static void meta(struct gr_exporter *ex, const char *what, int pid, long tid,
 	fprintf(ex->f, ", \"args\": {\"sort_index\": %ld}}", sort);
 }
 
-static void track_name(struct gr_exporter *ex, __u32 ring, int kind, int lane)
+static void ring_name(const struct gr_exporter *ex, __u32 ring, char *buf, size_t len)
 {
 	const struct gr_ring *r = gr_ring(&ex->t, ring);
-	long tid = tid_of(ring, kind, lane);
+
+	if (r->known)
+		snprintf(buf, len, "%s", r->name);
+	else
+		snprintf(buf, len, "ring%u", ring);
+}
+
+static void track_name(struct gr_exporter *ex, __u32 ring, int lane)
+{
+	long tid = tid_of(ring, lane);
 	char name[128];
-	size_t i;
+	size_t i, n;
 
 	for (i = 0; i < ex->nr_tids; i++)
 		if (ex->tids[i] == tid)
 			return;
 	ex->tids = gr_realloc(ex->tids, ex->nr_tids + 1, sizeof(*ex->tids));
 	ex->tids[ex->nr_tids++] = tid;
-	if (r->known)
-		snprintf(name, sizeof(name), "%s", r->name);
-	else
-		snprintf(name, sizeof(name), "ring%u", ring);
-	snprintf(name + strlen(name), sizeof(name) - strlen(name), "%s (%s)",
-		 kind == GR_QUEUE ? " queue" : "", gr_engine_name(r->engine));
-	if (lane)
-		snprintf(name + strlen(name), sizeof(name) - strlen(name), " #%d",
-			 lane + 1);
-	meta(ex, "thread", dev_pid(ex, ring), tid, name, tid);
+	ring_name(ex, ring, name, sizeof(name));
+	n = strlen(name);
+	snprintf(name + n, sizeof(name) - n, " (%s)",
+		 gr_engine_name(gr_ring(&ex->t, ring)->engine));
+	if (lane) {
+		n = strlen(name);
+		snprintf(name + n, sizeof(name) - n, " #%d", lane + 1);
+	}
+	meta(ex, "thread", dev_pid(ex, ring), tid, name, tid - GR_PID_BASE);
 }
 
-/* A track for every ring with events, more for overlapping phases. */
+/* A track for every ring with events, more for jobs that overlap. */
 static void track_names(struct gr_exporter *ex)
 {
 	size_t i;
@@ -258,86 +300,378 @@ static void track_names(struct gr_exporter *ex)
 
 	for (id = 0; id < ex->t.nr_rings; id++)
 		if (ex->t.rings[id].used)
-			track_name(ex, id, GR_EXEC, 0);
-	for (i = 0; i < ex->nr_sl; i++)
-		track_name(ex, ex->sl[i].ring, ex->sl[i].kind, ex->sl[i].lane);
+			track_name(ex, id, 0);
+	for (i = 0; i < ex->nr_js; i++)
+		track_name(ex, ex->js[i].ring, ex->js[i].lane);
 }
 
-static void slice_event(struct gr_exporter *ex, const struct gr_slice *s)
+static bool has_submitter(const struct gr_job *j)
+{
+	return j->seen & (1U << GRTRACE_EV_SUBMIT) && (j->pid || j->tgid);
+}
+
+struct thread_key {
+	__u32 tgid;
+	__u32 pid;
+	size_t job;
+};
+
+/* By process, its main thread first, then by thread and job */
+static int cmp_thread_key(const void *a, const void *b)
+{
+	const struct thread_key *x = a, *y = b;
+
+	if (x->tgid != y->tgid)
+		return x->tgid < y->tgid ? -1 : 1;
+	if ((x->pid == x->tgid) != (y->pid == y->tgid))
+		return x->pid == x->tgid ? -1 : 1;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->job < y->job ? -1 : x->job > y->job;
+}
+
+/* The names of the submitting processes (of their main thread) and threads */
+static void thread_names(struct gr_exporter *ex)
+{
+	struct thread_key *k = gr_zalloc((ex->jobs.nr + 1) * sizeof(*k));
+	size_t i, n = 0;
+
+	for (i = 0; i < ex->jobs.nr; i++)
+		if (has_submitter(&ex->jobs.job[i]))
+			k[n++] = (struct thread_key){ ex->jobs.job[i].tgid, ex->jobs.job[i].pid, i };
+	qsort(k, n, sizeof(*k), cmp_thread_key);
+	for (i = 0; i < n; i++) {
+		const char *comm = ex->jobs.job[k[i].job].comm;
+
+		if (!i || k[i].tgid != k[i - 1].tgid)
+			meta(ex, "process", k[i].tgid, 0, comm, -1);
+		if (!i || k[i].tgid != k[i - 1].tgid || k[i].pid != k[i - 1].pid)
+			meta(ex, "thread", k[i].tgid, k[i].pid, comm, -1);
+	}
+	free(k);
+}
+
+static void x_begin(struct gr_exporter *ex, const char *name, const char *cat, int pid,
+		    long tid, __u64 start, __u64 end)
+{
+	ev_begin(ex);
+	fputs("{\"ph\": \"X\", \"name\": ", ex->f);
+	gr_json_str(ex->f, name);
+	fprintf(ex->f, ", \"cat\": \"%s\", \"pid\": %d, \"tid\": %ld, ", cat, pid, tid);
+	ts_us(ex->f, ex, start);
+	fputs(", ", ex->f);
+	us(ex->f, "dur", (long long)(end - start));
+}
+
+static void fence_arg(struct gr_exporter *ex, __u64 fctx, __u64 fseq)
+{
+	fprintf(ex->f, "\"fence\": \"%llu:%llu\"", (unsigned long long)fctx,
+		(unsigned long long)fseq);
+}
+
+/* A job: its arguments, and the end of the flow from its submit event */
+static void job_event(struct gr_exporter *ex, const struct gr_slice *s, int pid, long tid)
 {
 	const struct gr_job *j = &ex->jobs.job[s->job];
 	char buf[128];
+	__s64 v;
+	int k;
 
-	ev_begin(ex);
-	fputs("{\"ph\": \"X\", \"name\": ", ex->f);
-	snprintf(buf, sizeof(buf), "%s%s", j->comm[0] ? j->comm : "job",
-		 s->kind == GR_QUEUE ? " (queue)" : "");
-	gr_json_str(ex->f, buf);
-	fprintf(ex->f, ", \"cat\": \"%s\", \"pid\": %d, \"tid\": %ld, ",
-		s->kind == GR_QUEUE ? "queue" : "exec", dev_pid(ex, s->ring),
-		tid_of(s->ring, s->kind, s->lane));
-	ts_us(ex->f, ex, s->start);
-	fputs(", ", ex->f);
-	us(ex->f, "dur", (long long)(s->end - s->start));
-	fprintf(ex->f, ", \"args\": {\"fence\": \"%llu:%llu\", \"ctx\": %llu, ",
-		(unsigned long long)j->fctx, (unsigned long long)j->fseq,
-		(unsigned long long)j->ctx_id);
-	fprintf(ex->f, "\"pid\": %u, \"tgid\": %u, \"status\": ", j->pid, j->tgid);
+	x_begin(ex, j->comm[0] ? j->comm : "job", "job", pid, tid, s->start, s->end);
+	if (has_submitter(j))
+		fprintf(ex->f, ", \"bind_id\": %zu, \"flow_in\": true", s->job + 1);
+	fputs(", \"args\": {", ex->f);
+	fence_arg(ex, j->fctx, j->fseq);
+	fprintf(ex->f, ", \"ctx\": %llu, \"pid\": %u, \"tgid\": %u, \"status\": ",
+		(unsigned long long)j->ctx_id, j->pid, j->tgid);
 	gr_json_str(ex->f, gr_job_status(j, buf, sizeof(buf)));
 	gr_job_labels(j, buf, sizeof(buf));
 	fputs(", \"labels\": ", ex->f);
 	gr_json_str(ex->f, buf);
+	for (k = 0; k < GR_M_NR; k++)
+		if (gr_job_metric(j, k, &v))
+			fprintf(ex->f, ", \"%s\": %lld", gr_metric_names[k], (long long)v);
 	fputs("}}", ex->f);
 }
 
-static void flow_end(struct gr_exporter *ex, const char *ph, long si, __u64 ts,
-		     unsigned long id)
-{
-	const struct gr_slice *s = &ex->sl[si];
+/* Where the slice of a wait went, for the flow of its dependency */
+struct place {
+	int pid;
+	long tid;
+	__u64 start;
+	__u64 end;
+};
 
+static void wait_event(struct gr_exporter *ex, size_t d, int pid, long tid,
+		       __u64 start, __u64 end, struct place *where)
+{
+	const struct gr_dep *dep = &ex->jobs.dep[d];
+	char name[64];
+
+	snprintf(name, sizeof(name), "wait %llu:%llu", (unsigned long long)dep->fctx,
+		 (unsigned long long)dep->fseq);
+	x_begin(ex, name, "wait", pid, tid, start, end);
+	fputs(", \"args\": {", ex->f);
+	fence_arg(ex, dep->fctx, dep->fseq);
+	fputs(", ", ex->f);
+	us(ex->f, "waited_us", (long long)(dep->exit - dep->enter));
+	fputs("}}", ex->f);
+	where[d] = (struct place){ pid, tid, start, end };
+}
+
+/* The first wait of @j with both ends that enters in [@from, @to): index + 1 */
+static size_t next_wait(const struct gr_jobs *jobs, const struct gr_job *j, __u64 from,
+			__u64 to)
+{
+	size_t d, first = 0;
+
+	for (d = j->dep_head; d; d = jobs->dep[d - 1].next) {
+		const struct gr_dep *dep = &jobs->dep[d - 1];
+
+		if (dep->enter && dep->exit > dep->enter && dep->enter >= from &&
+		    dep->enter < to && (!first || dep->enter < jobs->dep[first - 1].enter))
+			first = d;
+	}
+	return first;
+}
+
+/*
+ * The phases of a job as its children, in time order, and in each the
+ * waits that enter there, one after the other, cut at its end.  Waits
+ * before the job go to the submitting thread (thread_events()).
+ */
+static void phase_events(struct gr_exporter *ex, const struct gr_slice *s, int pid,
+			 long tid, struct place *where)
+{
+	static const int phases[] = {
+		GR_M_HOST, GR_M_QUEUE, GR_M_EXEC, GR_M_DEVICE, GR_M_COMPLETE,
+	};
+	static const char * const names[] = {
+		"host", "queue", "exec", "device", "complete",
+	};
+	const struct gr_job *j = &ex->jobs.job[s->job];
+	bool start = j->seen & (1U << GRTRACE_EV_START);
+	__u64 from, to, at = s->start, w;
+	size_t k, d;
+
+	for (k = 0; k < ARRAY_SIZE(phases); k++) {
+		if ((phases[k] == GR_M_DEVICE && start) ||
+		    !gr_job_phase(j, phases[k], &from, &to))
+			continue;
+		from = from < at ? at : from;
+		to = to > s->end ? s->end : to;
+		if (to <= from)
+			continue;
+		x_begin(ex, names[k], "phase", pid, tid, from, to);
+		fputs("}", ex->f);
+		at = to;
+		for (w = from; (d = next_wait(&ex->jobs, j, w, to)); ) {
+			const struct gr_dep *dep = &ex->jobs.dep[d - 1];
+
+			w = dep->exit < to ? dep->exit : to;
+			wait_event(ex, d - 1, pid, tid, dep->enter, w, where);
+		}
+	}
+}
+
+static void job_events(struct gr_exporter *ex, struct place *where)
+{
+	size_t i;
+
+	for (i = 0; i < ex->nr_js; i++) {
+		const struct gr_slice *s = &ex->js[i];
+		int pid = dev_pid(ex, s->ring);
+		long tid = tid_of(s->ring, s->lane);
+
+		job_event(ex, s, pid, tid);
+		phase_events(ex, s, pid, tid, where);
+	}
+}
+
+/* An event of a submitting thread: a job's submit, or a wait (dep >= 0) */
+struct thread_ev {
+	__u32 tgid;
+	__u32 pid;
+	__u64 start;
+	__u64 end;
+	size_t job;
+	long dep;
+};
+
+static int cmp_thread_ev(const void *a, const void *b)
+{
+	const struct thread_ev *x = a, *y = b;
+
+	if (x->tgid != y->tgid)
+		return x->tgid < y->tgid ? -1 : 1;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return (x->dep < 0) - (y->dep < 0);
+}
+
+/*
+ * The submitting threads: a "submit" event that ends at each SUBMIT, with
+ * the flow to its job, and the waits before the job.  The submit event
+ * starts GR_MARK_NS before, so that it comes before its job (Perfetto
+ * binds the ends of a flow to slices in time order).  An event ends at the
+ * latest where the next one of its thread starts.
+ */
+static void thread_events(struct gr_exporter *ex, struct place *where)
+{
+	struct thread_ev *te = gr_zalloc((ex->jobs.nr + ex->jobs.nr_dep + 1) * sizeof(*te));
+	size_t i, n = 0;
+	char name[64];
+
+	for (i = 0; i < ex->jobs.nr; i++) {
+		const struct gr_job *j = &ex->jobs.job[i];
+		__u64 ts = j->ts[GRTRACE_EV_SUBMIT], before = ts;
+		size_t d;
+
+		if (!has_submitter(j))
+			continue;
+		te[n++] = (struct thread_ev){ j->tgid, j->pid, ts - GR_MARK_NS, ts, i, -1 };
+		if (ex->job_js[i] >= 0 && ex->js[ex->job_js[i]].start < ts)
+			before = ex->js[ex->job_js[i]].start;
+		for (d = j->dep_head; d; d = ex->jobs.dep[d - 1].next) {
+			const struct gr_dep *dep = &ex->jobs.dep[d - 1];
+
+			if (dep->enter && dep->exit > dep->enter && dep->enter < before)
+				te[n++] = (struct thread_ev){ j->tgid, j->pid, dep->enter,
+							      dep->exit, i, d - 1 };
+		}
+	}
+	qsort(te, n, sizeof(*te), cmp_thread_ev);
+	for (i = 0; i < n; i++) {
+		const struct gr_job *j = &ex->jobs.job[te[i].job];
+
+		if (i + 1 < n && te[i + 1].tgid == te[i].tgid && te[i + 1].pid == te[i].pid &&
+		    te[i + 1].start < te[i].end)
+			te[i].end = te[i + 1].start;
+		if (te[i].dep >= 0) {
+			if (te[i].end > te[i].start)
+				wait_event(ex, te[i].dep, te[i].tgid, te[i].pid, te[i].start,
+					   te[i].end, where);
+			continue;
+		}
+		ring_name(ex, j->ring_id, name, sizeof(name));
+		x_begin(ex, "submit", "submit", te[i].tgid, te[i].pid, te[i].start, te[i].end);
+		if (ex->job_js[te[i].job] >= 0)
+			fprintf(ex->f, ", \"bind_id\": %zu, \"flow_out\": true", te[i].job + 1);
+		fputs(", \"args\": {", ex->f);
+		fence_arg(ex, j->fctx, j->fseq);
+		fputs(", \"ring\": ", ex->f);
+		gr_json_str(ex->f, name);
+		fprintf(ex->f, ", \"ctx\": %llu}}", (unsigned long long)j->ctx_id);
+	}
+	free(te);
+}
+
+static void flow_event(struct gr_exporter *ex, const char *ph, int pid, long tid,
+		       __u64 ts, size_t id)
+{
 	ev_begin(ex);
 	fprintf(ex->f, "{\"ph\": \"%s\", \"name\": \"dependency\", \"cat\": \"dep\", ", ph);
-	fprintf(ex->f, "\"id\": %lu, \"pid\": %d, \"tid\": %ld, ", id, dev_pid(ex, s->ring),
-		tid_of(s->ring, s->kind, s->lane));
+	fprintf(ex->f, "\"id\": %zu, \"pid\": %d, \"tid\": %ld, ", id, pid, tid);
 	ts_us(ex->f, ex, ts);
 	fputs(*ph == 'f' ? ", \"bp\": \"e\"}" : "}", ex->f);
 }
 
-static __u64 clamp_ts(__u64 ts, const struct gr_slice *s)
+/* The last ns of a slice, or its start if it has none */
+static __u64 last_ns(__u64 start, __u64 end)
 {
-	return ts < s->start ? s->start : ts > s->end ? s->end : ts;
+	return end > start ? end - 1 : start;
 }
 
 /*
  * An arrow for each dependency: from the end of the job waited for to the
- * end of the wait (or the start) in the waiting job.
+ * wait in the waiting job (to the waiting job where the wait has no slice).
+ * Each end binds to the innermost slice around it; an arrow that would go
+ * back in time is left out.
  */
-static void flows(struct gr_exporter *ex)
+static void flows(struct gr_exporter *ex, const struct place *where)
 {
-	unsigned long id = 0;
-	const struct gr_slice *a;
-	long from, to;
-	__u64 ts;
-	size_t i;
+	const struct gr_slice *a, *b;
+	struct place to;
+	size_t i, id = 0;
+	__u64 from;
 
 	for (i = 0; i < ex->jobs.nr_dep; i++) {
 		const struct gr_dep *d = &ex->jobs.dep[i];
 
-		if (d->dep < 0)
+		if (d->dep < 0 || ex->job_js[d->dep] < 0 ||
+		    (!where[i].end && ex->job_js[d->waiter] < 0))
 			continue;
-		from = ex->job_sl[2 * d->dep + GR_EXEC];
-		if (from < 0)
-			from = ex->job_sl[2 * d->dep + GR_QUEUE];
-		to = ex->job_sl[2 * d->waiter + GR_QUEUE];
-		if (to < 0)
-			to = ex->job_sl[2 * d->waiter + GR_EXEC];
-		if (from < 0 || to < 0)
+		a = &ex->js[ex->job_js[d->dep]];
+		from = last_ns(a->start, a->end);
+		to = where[i];
+		if (to.end) {
+			to.start = last_ns(to.start, to.end);
+		} else {
+			b = &ex->js[ex->job_js[d->waiter]];
+			to = (struct place){ dev_pid(ex, b->ring), tid_of(b->ring, b->lane),
+					     d->exit ? d->exit : from, 0 };
+			to.start = to.start < b->start ? b->start : to.start;
+			to.start = to.start > b->end ? b->end : to.start;
+		}
+		if (to.start < from)
 			continue;
-		a = &ex->sl[from];
-		ts = a->end > a->start ? a->end - 1 : a->start;
-		flow_end(ex, "s", from, ts, ++id);
-		flow_end(ex, "f", to, clamp_ts(d->exit ? d->exit : ts, &ex->sl[to]), id);
+		flow_event(ex, "s", dev_pid(ex, a->ring), tid_of(a->ring, a->lane), from, ++id);
+		flow_event(ex, "f", to.pid, to.tid, to.start, id);
 	}
+}
+
+struct depth_ev {
+	__u32 ring;
+	__u64 ts;
+	int delta;
+};
+
+static int cmp_depth_ev(const void *a, const void *b)
+{
+	const struct depth_ev *x = a, *y = b;
+
+	if (x->ring != y->ring)
+		return x->ring < y->ring ? -1 : 1;
+	return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+
+/*
+ * A counter per ring, "<ring> in flight": the jobs submitted and not yet
+ * completed (SUBMIT seen, COMPLETE not yet), one value per change.
+ */
+static void counters(struct gr_exporter *ex)
+{
+	struct depth_ev *de = gr_zalloc((2 * ex->jobs.nr + 1) * sizeof(*de));
+	size_t i, n = 0;
+	char name[64];
+	long depth = 0;
+
+	for (i = 0; i < ex->jobs.nr; i++) {
+		const struct gr_job *j = &ex->jobs.job[i];
+
+		if (!(j->seen & (1U << GRTRACE_EV_SUBMIT)))
+			continue;
+		de[n++] = (struct depth_ev){ j->ring_id, j->ts[GRTRACE_EV_SUBMIT], 1 };
+		if (j->seen & (1U << GRTRACE_EV_COMPLETE))
+			de[n++] = (struct depth_ev){ j->ring_id, j->ts[GRTRACE_EV_COMPLETE], -1 };
+	}
+	qsort(de, n, sizeof(*de), cmp_depth_ev);
+	for (i = 0; i < n; i++) {
+		depth = i && de[i].ring == de[i - 1].ring ? depth + de[i].delta : de[i].delta;
+		if (i + 1 < n && de[i + 1].ring == de[i].ring && de[i + 1].ts == de[i].ts)
+			continue;
+		ring_name(ex, de[i].ring, name, sizeof(name));
+		strncat(name, " in flight", sizeof(name) - strlen(name) - 1);
+		ev_begin(ex);
+		fputs("{\"ph\": \"C\", \"name\": ", ex->f);
+		gr_json_str(ex->f, name);
+		fprintf(ex->f, ", \"pid\": %d, ", dev_pid(ex, de[i].ring));
+		ts_us(ex->f, ex, de[i].ts);
+		fprintf(ex->f, ", \"args\": {\"jobs\": %ld}}", depth);
+	}
+	free(de);
 }
 
 /* Errors and preemptions, on the ring's first track. */
@@ -366,7 +700,7 @@ static void instants(struct gr_exporter *ex)
 		fputs("{\"ph\": \"i\", \"s\": \"t\", \"name\": ", ex->f);
 		gr_json_str(ex->f, name);
 		fprintf(ex->f, ", \"pid\": %d, \"tid\": %ld, ", dev_pid(ex, p->ring_id),
-			tid_of(p->ring_id, GR_EXEC, 0));
+			tid_of(p->ring_id, 0));
 		ts_us(ex->f, ex, ev->ts);
 		fputc('}', ex->f);
 	}
@@ -374,10 +708,17 @@ static void instants(struct gr_exporter *ex)
 
 static void write_trace(struct gr_exporter *ex)
 {
+	struct place *where = gr_zalloc((ex->jobs.nr_dep + 1) * sizeof(*where));
 	char sid[32] = "";
 	size_t i;
 	int d;
 
+	/* The session start, or earlier for a submit event before it */
+	ex->origin = ex->t.start_ts;
+	for (i = 0; i < ex->jobs.nr; i++)
+		if (has_submitter(&ex->jobs.job[i]) &&
+		    ex->jobs.job[i].ts[GRTRACE_EV_SUBMIT] < ex->origin + GR_MARK_NS)
+			ex->origin = ex->jobs.job[i].ts[GRTRACE_EV_SUBMIT] - GR_MARK_NS;
 	fputs("{\"displayTimeUnit\": \"ns\",\n", ex->f);
 	fputs("\"otherData\": {\"tool\": \"grtrace\", \"session_id\": ", ex->f);
 	if (ex->t.have_info)
@@ -390,13 +731,16 @@ static void write_trace(struct gr_exporter *ex)
 		if (ex->t.rings[i].used)
 			dev_pid(ex, i);
 	for (d = 0; d < ex->nr_devs; d++)
-		meta(ex, "process", d + 1, 0, ex->devs[d], d);
+		meta(ex, "process", GR_PID_BASE + d + 1, 0, ex->devs[d], d);
 	track_names(ex);
-	for (i = 0; i < ex->nr_sl; i++)
-		slice_event(ex, &ex->sl[i]);
-	flows(ex);
+	thread_names(ex);
+	job_events(ex, where);
+	thread_events(ex, where);
+	flows(ex, where);
+	counters(ex);
 	instants(ex);
 	fputs("\n]}\n", ex->f);
+	free(where);
 }
 
 static int open_out(struct gr_exporter *ex, const char *path)
@@ -430,12 +774,16 @@ int gr_export_main(int argc, char *argv[])
 	if (gr_input_load(&ex.t, p.input))
 		goto out;
 	gr_jobs_build(&ex.jobs, &ex.t);
-	ex.job_sl = gr_zalloc((2 * ex.jobs.nr + 1) * sizeof(*ex.job_sl));
-	for (i = 0; i < 2 * ex.jobs.nr; i++)
-		ex.job_sl[i] = -1;
-	for (i = 0; i < ex.jobs.nr; i++)
+	ex.job_js = gr_zalloc((ex.jobs.nr + 1) * sizeof(*ex.job_js));
+	for (i = 0; i < ex.jobs.nr; i++) {
+		ex.job_js[i] = -1;
 		job_slices(&ex, i);
-	assign_lanes(&ex);
+		job_span(&ex, i);
+	}
+	assign_lanes(ex.sl, ex.nr_sl);
+	assign_lanes(ex.js, ex.nr_js);
+	for (i = 0; i < ex.nr_js; i++)
+		ex.job_js[ex.js[i].job] = i;
 	if (p.kernelshark && gr_export_kernelshark(&ex, p.kernelshark))
 		goto out;
 	if (p.chrome) {
@@ -451,8 +799,9 @@ out:
 		free(ex.devs[d]);
 	free(ex.devs);
 	free(ex.sl);
+	free(ex.js);
 	free(ex.tids);
-	free(ex.job_sl);
+	free(ex.job_js);
 	gr_jobs_free(&ex.jobs);
 	gr_trace_free(&ex.t);
 	return ret;

@@ -11,7 +11,7 @@
 #include "events.h"
 #include "jobs.h"
 
-#define GR_LANES	500	/* tid = ring * 1000 + kind * GR_LANES + lane + 1 */
+#define GR_LANES	500	/* lanes of a ring and kind at most */
 
 enum { GR_EXEC, GR_QUEUE };
 
@@ -21,7 +21,10 @@ struct gr_export_params {
 	const char *kernelshark;
 };
 
-/* One phase of a job on a track: kind and lane (of the ring) */
+/*
+ * One phase of a job on a track (KernelShark), or a whole job (Chrome):
+ * kind and lane (of the ring)
+ */
 struct gr_slice {
 	size_t job;
 	__u32 ring;
@@ -34,16 +37,20 @@ struct gr_slice {
 struct gr_exporter {
 	struct gr_trace t;
 	struct gr_jobs jobs;
-	struct gr_slice *sl;	/* by ring, kind, start */
+	struct gr_slice *sl;	/* phases, by ring, kind, start */
 	size_t nr_sl;
 	size_t cap_sl;
+	struct gr_slice *js;	/* jobs, by ring, start */
+	size_t nr_js;
+	size_t cap_js;
+	long *job_js;		/* per job: its index in js, or -1 */
 	long *tids;		/* tracks named so far */
 	size_t nr_tids;
-	long *job_sl;		/* per job: [GR_EXEC], [GR_QUEUE] slice index or -1 */
-	char **devs;		/* pid - 1 -> device name */
+	char **devs;		/* device index -> name */
 	int nr_devs;
 	FILE *f;
 	size_t events;
+	__u64 origin;		/* time 0 of the Chrome trace */
 };
 
 int gr_export_kernelshark(struct gr_exporter *ex, const char *path);

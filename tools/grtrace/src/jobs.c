@@ -8,6 +8,13 @@
  * not recorded), so a reused seqno gives a new job.  SYNC_WAIT events give
  * the dependencies, CTX_SWITCH with the preempt flag and ERROR events mark
  * the job they name; with a zero fence they only concern the ring.
+ *
+ * A SYNC_WAIT with a zero fence is a wait of a submitting thread in its
+ * ioctl, before its job got a fence (virtio-gpu in-fences): it is kept
+ * until the next SUBMIT of the same thread on the same ring and context,
+ * the job that waited.  A wait that failed (EXIT with a non-zero status,
+ * the ioctl was interrupted) is dropped when the thread waits again
+ * before submitting; waits that no SUBMIT follows are dropped at the end.
  */
 #define _GNU_SOURCE
 #include <stdlib.h>
@@ -20,13 +27,17 @@
 #define LABEL_FACTOR	4
 #define LABEL_MIN_NS	10000
 
+/* Jobless waits kept for a SUBMIT at most; the oldest go first. */
+#define MAX_WAITS	1024
+
 const char * const gr_metric_names[GR_M_NR] = {
 	[GR_M_HOST]	= "t_submit_host",
+	[GR_M_DEVICE]	= "t_device",
+	[GR_M_COMPLETE]	= "t_complete",
+	[GR_M_LAT]	= "latency",
 	[GR_M_QUEUE]	= "t_queue",
 	[GR_M_EXEC]	= "t_exec",
 	[GR_M_WAIT]	= "t_gpu_wait",
-	[GR_M_COMPLETE]	= "t_complete",
-	[GR_M_LAT]	= "latency",
 };
 
 const char * const gr_label_names[GR_L_NR] = {
@@ -102,7 +113,8 @@ static long job_of(struct gr_jobs *jobs, const struct gr_event *ev)
 	return i >= 0 ? i : new_job(jobs, ev);
 }
 
-static void dep_enter(struct gr_jobs *jobs, long waiter, const struct gr_event *ev)
+/* A new dependency of job @waiter on the fence @fctx:@fseq */
+static struct gr_dep *add_dep(struct gr_jobs *jobs, long waiter, __u64 fctx, __u64 fseq)
 {
 	struct gr_dep *d;
 
@@ -113,11 +125,18 @@ static void dep_enter(struct gr_jobs *jobs, long waiter, const struct gr_event *
 	d = &jobs->dep[jobs->nr_dep];
 	memset(d, 0, sizeof(*d));
 	d->waiter = waiter;
-	d->fctx = ev->job.aux_context;
-	d->fseq = ev->job.aux_seqno;
-	d->dep = find_job(jobs, -1, d->fctx, d->fseq);
+	d->fctx = fctx;
+	d->fseq = fseq;
+	d->dep = find_job(jobs, -1, fctx, fseq);
 	d->next = jobs->job[waiter].dep_head;
 	jobs->job[waiter].dep_head = ++jobs->nr_dep;
+	return d;
+}
+
+static void dep_enter(struct gr_jobs *jobs, long waiter, const struct gr_event *ev)
+{
+	struct gr_dep *d = add_dep(jobs, waiter, ev->job.aux_context, ev->job.aux_seqno);
+
 	if (ev->type == GRTRACE_EV_SYNC_WAIT_ENTER)
 		d->enter = ev->ts;
 	else
@@ -143,12 +162,92 @@ static void dep_exit(struct gr_jobs *jobs, long waiter, const struct gr_event *e
 	dep_enter(jobs, waiter, ev);
 }
 
+static bool same_thread(const struct gr_wait *w, const struct grtrace_job_payload *p)
+{
+	return w->ring_id == p->ring_id && w->ctx_id == p->ctx_id && w->pid == p->pid;
+}
+
+/* A SYNC_WAIT of a thread that has no job yet: keep it for its SUBMIT. */
+static void jobless_wait(struct gr_jobs *jobs, const struct gr_event *ev)
+{
+	const struct grtrace_job_payload *p = &ev->job;
+	struct gr_wait *w;
+	size_t i, n = 0;
+
+	if (ev->type == GRTRACE_EV_SYNC_WAIT_EXIT) {
+		for (i = jobs->nr_wait; i-- > 0;) {
+			w = &jobs->wait[i];
+			if (same_thread(w, p) && w->fctx == p->aux_context &&
+			    w->fseq == p->aux_seqno && w->enter && !w->exit) {
+				w->exit = ev->ts;
+				w->failed = p->status != 0;
+				return;
+			}
+		}
+	} else {
+		/* A wait that failed ended its ioctl: this is a new one. */
+		for (i = 0; i < jobs->nr_wait; i++)
+			if (!same_thread(&jobs->wait[i], p) || !jobs->wait[i].failed)
+				jobs->wait[n++] = jobs->wait[i];
+		jobs->nr_wait = n;
+	}
+	if (jobs->nr_wait == MAX_WAITS)
+		memmove(jobs->wait, jobs->wait + 1, --jobs->nr_wait * sizeof(*w));
+	if (jobs->nr_wait == jobs->cap_wait) {
+		jobs->cap_wait = jobs->cap_wait ? 2 * jobs->cap_wait : 16;
+		jobs->wait = gr_realloc(jobs->wait, jobs->cap_wait, sizeof(*w));
+	}
+	w = &jobs->wait[jobs->nr_wait++];
+	memset(w, 0, sizeof(*w));
+	w->ctx_id = p->ctx_id;
+	w->ring_id = p->ring_id;
+	w->pid = p->pid;
+	w->fctx = p->aux_context;
+	w->fseq = p->aux_seqno;
+	if (ev->type == GRTRACE_EV_SYNC_WAIT_ENTER)
+		w->enter = ev->ts;
+	else
+		w->exit = ev->ts;
+	w->failed = ev->type == GRTRACE_EV_SYNC_WAIT_EXIT && p->status != 0;
+}
+
+/* The jobless waits of the thread that submitted job @i are its own. */
+static void bind_waits(struct gr_jobs *jobs, long i, const struct gr_event *ev)
+{
+	struct gr_job *j = &jobs->job[i];
+	size_t k, n = 0;
+
+	for (k = 0; k < jobs->nr_wait; k++) {
+		const struct gr_wait *w = &jobs->wait[k];
+		struct gr_dep *d;
+
+		if (!same_thread(w, &ev->job)) {
+			jobs->wait[n++] = *w;
+			continue;
+		}
+		d = add_dep(jobs, i, w->fctx, w->fseq);
+		d->enter = w->enter;
+		d->exit = w->exit;
+		if (w->enter && w->exit) {
+			j->wait_ns += w->exit > w->enter ? w->exit - w->enter : 0;
+			j->waits++;
+		}
+	}
+	jobs->nr_wait = n;
+}
+
 static void job_event(struct gr_jobs *jobs, const struct gr_event *ev)
 {
 	const struct grtrace_job_payload *p = &ev->job;
-	long i = job_of(jobs, ev);
 	struct gr_job *j;
+	long i;
 
+	if ((ev->type == GRTRACE_EV_SYNC_WAIT_ENTER || ev->type == GRTRACE_EV_SYNC_WAIT_EXIT) &&
+	    !p->fence_context && !p->fence_seqno) {
+		jobless_wait(jobs, ev);
+		return;
+	}
+	i = job_of(jobs, ev);
 	if (i < 0)
 		return;
 	j = &jobs->job[i];
@@ -163,6 +262,7 @@ static void job_event(struct gr_jobs *jobs, const struct gr_event *ev)
 		j->tgid = p->tgid;
 		j->depth = p->depth;
 		memcpy(j->comm, p->comm, sizeof(p->comm));
+		bind_waits(jobs, i, ev);
 		break;
 	case GRTRACE_EV_COMPLETE:
 		j->status = p->status;
@@ -185,44 +285,82 @@ static void job_event(struct gr_jobs *jobs, const struct gr_event *ev)
 }
 
 /*
- * gr_job_metric - one derived time of a job
+ * gr_job_phase - the span of one phase of a job
+ *
+ * The phases HOST (SUBMIT to COMMIT), DEVICE (COMMIT to END) and COMPLETE
+ * (END to COMPLETE) cover the latency (SUBMIT to COMPLETE) end to end: a
+ * missing COMMIT is taken at SUBMIT (HOST 0), a missing END at COMPLETE
+ * (COMPLETE 0).  With a START, QUEUE (COMMIT to START) and EXEC (START to
+ * END) cover DEVICE.
+ *
+ * Returns: true with *@from and *@to set when the job has the events the
+ * phase needs.
+ */
+bool gr_job_phase(const struct gr_job *j, int metric, __u64 *from, __u64 *to)
+{
+	int commit = SEEN(j, GRTRACE_EV_COMMIT) ? GRTRACE_EV_COMMIT : GRTRACE_EV_SUBMIT;
+	int end = SEEN(j, GRTRACE_EV_END) ? GRTRACE_EV_END : GRTRACE_EV_COMPLETE;
+	int a, b;
+
+	switch (metric) {
+	case GR_M_HOST:
+		/* Without COMMIT, 0 once the job went past it */
+		a = GRTRACE_EV_SUBMIT;
+		b = commit;
+		if (b == a && !(j->seen & (BIT(GRTRACE_EV_START) | BIT(GRTRACE_EV_END) |
+					   BIT(GRTRACE_EV_COMPLETE))))
+			return false;
+		break;
+	case GR_M_DEVICE:
+		a = commit;
+		b = end;
+		break;
+	case GR_M_COMPLETE:
+		/* Without END, 0 when DEVICE ran to COMPLETE */
+		if (end == GRTRACE_EV_COMPLETE && !SEEN(j, commit))
+			return false;
+		a = end;
+		b = GRTRACE_EV_COMPLETE;
+		break;
+	case GR_M_LAT:
+		a = GRTRACE_EV_SUBMIT;
+		b = GRTRACE_EV_COMPLETE;
+		break;
+	case GR_M_QUEUE:
+		a = commit;
+		b = GRTRACE_EV_START;
+		break;
+	case GR_M_EXEC:
+		a = GRTRACE_EV_START;
+		b = end;
+		break;
+	default:
+		return false;
+	}
+	if (!SEEN(j, a) || !SEEN(j, b))
+		return false;
+	*from = j->ts[a];
+	*to = j->ts[b];
+	return true;
+}
+
+/*
+ * gr_job_metric - one derived time of a job: a phase (gr_job_phase()) or
+ * GR_M_WAIT
  *
  * Returns: true with *@val set when the job has the events it needs.
  */
 bool gr_job_metric(const struct gr_job *j, int metric, __s64 *val)
 {
-	int from, to;
+	__u64 from, to;
 
-	switch (metric) {
-	case GR_M_HOST:
-		from = GRTRACE_EV_SUBMIT;
-		to = GRTRACE_EV_COMMIT;
-		break;
-	case GR_M_QUEUE:
-		from = SEEN(j, GRTRACE_EV_COMMIT) ? GRTRACE_EV_COMMIT : GRTRACE_EV_SUBMIT;
-		to = GRTRACE_EV_START;
-		break;
-	case GR_M_EXEC:
-		from = GRTRACE_EV_START;
-		to = GRTRACE_EV_END;
-		break;
-	case GR_M_WAIT:
+	if (metric == GR_M_WAIT) {
 		*val = j->wait_ns;
 		return j->waits;
-	case GR_M_COMPLETE:
-		from = GRTRACE_EV_END;
-		to = GRTRACE_EV_COMPLETE;
-		break;
-	case GR_M_LAT:
-		from = GRTRACE_EV_SUBMIT;
-		to = GRTRACE_EV_COMPLETE;
-		break;
-	default:
-		return false;
 	}
-	if (!SEEN(j, from) || !SEEN(j, to))
+	if (!gr_job_phase(j, metric, &from, &to))
 		return false;
-	*val = (__s64)(j->ts[to] - j->ts[from]);
+	*val = (__s64)(to - from);
 	return true;
 }
 
@@ -241,15 +379,22 @@ static int cmp_lv(const void *a, const void *b)
 	return x->v < y->v ? -1 : x->v > y->v;
 }
 
-/* Label the jobs whose @metric is above the threshold of their ring. */
+/*
+ * Label the jobs whose @metric is above the threshold of their ring; for
+ * GR_M_EXEC, jobs without START are measured by their t_device.
+ */
 static void label_outliers(struct gr_jobs *jobs, int metric, __u32 label, __s64 fixed)
 {
 	struct lv *lv = gr_zalloc((jobs->nr + 1) * sizeof(*lv));
 	size_t n = 0, a, b, k;
 	__s64 thresh;
+	int m;
 
 	for (k = 0; k < jobs->nr; k++) {
-		if (!gr_job_metric(&jobs->job[k], metric, &lv[n].v))
+		m = metric;
+		if (m == GR_M_EXEC && !SEEN(&jobs->job[k], GRTRACE_EV_START))
+			m = GR_M_DEVICE;
+		if (!gr_job_metric(&jobs->job[k], m, &lv[n].v))
 			continue;
 		lv[n].ring = jobs->job[k].ring_id;
 		lv[n++].job = k;
@@ -317,6 +462,7 @@ void gr_jobs_free(struct gr_jobs *jobs)
 {
 	free(jobs->job);
 	free(jobs->dep);
+	free(jobs->wait);
 	free(jobs->hash);
 	memset(jobs, 0, sizeof(*jobs));
 }

@@ -8,14 +8,20 @@
 #include "events.h"
 #include "utils.h"
 
-/* Derived per-job times, ns */
+/*
+ * Derived per-job times, ns.  HOST, DEVICE and COMPLETE split the latency:
+ * a missing COMMIT counts as SUBMIT, a missing END as COMPLETE, so that
+ * they add up to it exactly.  QUEUE and EXEC split DEVICE when there is a
+ * START.  WAIT is not a phase: it overlaps the others, or precedes SUBMIT.
+ */
 enum gr_metric {
 	GR_M_HOST,		/* t_submit_host = COMMIT - SUBMIT */
-	GR_M_QUEUE,		/* t_queue = START - (COMMIT or SUBMIT) */
-	GR_M_EXEC,		/* t_exec = END - START */
-	GR_M_WAIT,		/* t_gpu_wait = sum(SYNC_WAIT_EXIT - ENTER) */
+	GR_M_DEVICE,		/* t_device = END - COMMIT */
 	GR_M_COMPLETE,		/* t_complete = COMPLETE - END */
 	GR_M_LAT,		/* latency = COMPLETE - SUBMIT */
+	GR_M_QUEUE,		/* t_queue = START - COMMIT */
+	GR_M_EXEC,		/* t_exec = END - START */
+	GR_M_WAIT,		/* t_gpu_wait = sum(SYNC_WAIT_EXIT - ENTER) */
 	GR_M_NR,
 };
 
@@ -68,6 +74,22 @@ struct gr_dep {
 	size_t next;		/* previous dep of the waiter: index + 1 */
 };
 
+/*
+ * A SYNC_WAIT of no job yet (fence 0:0): a submitting thread waited in its
+ * ioctl before its job got a fence; it goes to the thread's next SUBMIT on
+ * the same ring and context.
+ */
+struct gr_wait {
+	__u64 ctx_id;
+	__u32 ring_id;
+	__u32 pid;
+	__u64 fctx;		/* the fence waited for */
+	__u64 fseq;
+	__u64 enter;		/* 0 if not seen */
+	__u64 exit;		/* 0 if not seen */
+	bool failed;		/* EXIT with a non-zero status */
+};
+
 struct gr_jobs {
 	struct gr_job *job;
 	size_t nr;
@@ -75,6 +97,9 @@ struct gr_jobs {
 	struct gr_dep *dep;
 	size_t nr_dep;
 	size_t cap_dep;
+	struct gr_wait *wait;	/* jobless waits not bound to a SUBMIT yet */
+	size_t nr_wait;
+	size_t cap_wait;
 	size_t *hash;
 	size_t hash_size;
 	__s64 queue_thresh;	/* fixed thresholds of the labels, 0: auto */
@@ -83,6 +108,7 @@ struct gr_jobs {
 
 void gr_jobs_build(struct gr_jobs *jobs, const struct gr_trace *t);
 void gr_jobs_free(struct gr_jobs *jobs);
+bool gr_job_phase(const struct gr_job *j, int metric, __u64 *from, __u64 *to);
 bool gr_job_metric(const struct gr_job *j, int metric, __s64 *val);
 const char *gr_job_status(const struct gr_job *j, char *buf, size_t len);
 void gr_job_labels(const struct gr_job *j, char *buf, size_t len);

@@ -4,10 +4,10 @@
  *
  * KernelShark draws a box on a CPU's lane for each task that runs there,
  * from the sched_switch that switches it in to the one that switches it
- * out.  This file has one "CPU" per track of the Chrome export (a ring's
- * queue lane, its exec lane, and the extra lanes of phases that overlap)
- * and one task per job, switched in at the start of each phase and out at
- * its end, so the boxes of a job have a colour of their own.  KernelShark opens it
+ * out.  This file has one "CPU" per lane of a ring (its queue lane, its
+ * exec lane, and the extra lanes of phases that overlap) and one task per
+ * job, switched in at the start of each phase and out at its end, so the
+ * boxes of a job have a colour of their own.  KernelShark opens it
  * next to the recording of the CPUs (kernelshark -i trace.dat -a
  * lanes.dat) on the same time axis, as the times are those of the input:
  * of the ring buffer for a trace.dat, CLOCK_MONOTONIC (ftrace's "mono")

@@ -4,7 +4,9 @@
  * it.
  */
 #define _GNU_SOURCE
+#include <assert.h>
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -54,20 +56,24 @@ static void report_usage(const char *err)
 	static const char * const msg[] = {
 		"",
 		"  usage: grtrace report [-h] [-D] [-i FILE|DIR] [-f text|csv|json]",
-		"         [--per-ring] [--per-ctx] [--per-process] [--topn N]",
+		"         [--per-ring] [--per-context] [--per-process] [--topn N]",
 		"         [--hist lat|size|result] [--engine NAME|MASK] [--ring NAME|ID]",
 		"         [--since T] [--until T] [--limit N]",
 		"         [--queue-thresh T] [--exec-thresh T]",
 		"",
 		"  Report the GPU jobs of a grtrace stream: a session header, then one",
-		"  line per job with its times, submitter, status and labels.",
+		"  line per job with its times, submitter, status and labels.  The",
+		"  times add up: HOST + DEVICE + COMPL = LATENCY, and with a START",
+		"  QUEUE + EXEC = DEVICE; GPUWAIT is in no sum (see grtrace-report(1)).",
 		"",
 		"    -i/--input FILE|DIR: a recorded file, or a directory of events<N>[.bin]",
 		"                         files; default: the live relay files (reading",
 		"                         them consumes their data)",
 		"    -f/--format FMT: text (default, times in us), csv or json (times in ns)",
-		"       --per-ring, --per-ctx, --per-process: job count and latency and",
-		"                         exec time statistics per group, instead of jobs",
+		"       --per-ring, --per-context, --per-process: job count and statistics",
+		"                         of latency, device and exec time per ring, per",
+		"                         context (device and ctx id) or per process,",
+		"                         instead of jobs (--per-ctx: --per-context)",
 		"    -n/--topn N: only the N jobs of highest latency (COMPLETE - SUBMIT)",
 		"       --hist KIND: histogram instead of jobs: lat (latency, log2 ns",
 		"                         buckets), size (record sizes), result (status)",
@@ -135,6 +141,7 @@ static void report_parse_args(int argc, char *argv[], struct report_params *p)
 		{ "debug",	no_argument,		NULL, 'D' },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ "per-ring",	no_argument,		NULL, OPT_PER_RING },
+		{ "per-context", no_argument,		NULL, OPT_PER_CTX },
 		{ "per-ctx",	no_argument,		NULL, OPT_PER_CTX },
 		{ "per-process", no_argument,		NULL, OPT_PER_PROCESS },
 		{ "hist",	required_argument,	NULL, OPT_HIST },
@@ -521,22 +528,26 @@ static void rings_table(struct report *rp)
 static const struct gr_col job_cols[] = {
 	{ "time", "TIME", 12, true },
 	{ "ring", "RING", -22, false },
+	{ "engine", "ENGINE", -12, false },
 	{ "fence", "FENCE", -12, false },
 	{ "ctx", "CTX", 5, true },
 	{ "pid", "PID", 7, true },
 	{ "comm", "COMM", -15, false },
+	/* the metrics, in the order of enum gr_metric */
 	{ "t_submit_host", "HOST", 9, true },
+	{ "t_device", "DEVICE", 9, true },
+	{ "t_complete", "COMPL", 9, true },
+	{ "latency", "LATENCY", 9, true },
 	{ "t_queue", "QUEUE", 9, true },
 	{ "t_exec", "EXEC", 9, true },
 	{ "t_gpu_wait", "GPUWAIT", 9, true },
-	{ "t_complete", "COMPL", 9, true },
-	{ "latency", "LATENCY", 9, true },
 	{ "status", "STATUS", -7, false },
 	{ "waits_on", "WAITS_ON", -9, false },
 	{ "labels", "LABELS", 0, false },
 };
 
 #define NR_JOB_COLS	ARRAY_SIZE(job_cols)
+static_assert(NR_JOB_COLS == 10 + GR_M_NR, "a column per metric");
 
 static void deps_str(const struct gr_jobs *jobs, const struct gr_job *j, char *buf, size_t len)
 {
@@ -562,21 +573,22 @@ static void job_row(struct report *rp, const struct gr_job *j)
 		cells[k] = b[k];
 	gr_cell_ns(o, b[0], 128, true, (long long)(j->first_ts - rp->t.start_ts));
 	gr_ring_label(&rp->t, j->ring_id, b[1], 128);
-	snprintf(b[2], 128, "%llu:%llu", (unsigned long long)j->fctx,
+	snprintf(b[2], 128, "%s", gr_engine_name(gr_ring(&rp->t, j->ring_id)->engine));
+	snprintf(b[3], 128, "%llu:%llu", (unsigned long long)j->fctx,
 		 (unsigned long long)j->fseq);
-	snprintf(b[3], 128, "%llu", (unsigned long long)j->ctx_id);
-	b[4][0] = '\0';
+	snprintf(b[4], 128, "%llu", (unsigned long long)j->ctx_id);
+	b[5][0] = '\0';
 	if (j->pid)
-		snprintf(b[4], 128, "%u", j->pid);
-	snprintf(b[5], 128, "%s", j->comm);
+		snprintf(b[5], 128, "%u", j->pid);
+	snprintf(b[6], 128, "%s", j->comm);
 	for (k = 0; k < GR_M_NR; k++) {
 		bool valid = gr_job_metric(j, k, &v);
 
-		gr_cell_ns(o, b[6 + k], 128, valid, v);
+		gr_cell_ns(o, b[7 + k], 128, valid, v);
 	}
-	gr_job_status(j, b[12], 128);
-	deps_str(&rp->jobs, j, b[13], 128);
-	gr_job_labels(j, b[14], 128);
+	gr_job_status(j, b[7 + GR_M_NR], 128);
+	deps_str(&rp->jobs, j, b[8 + GR_M_NR], 128);
+	gr_job_labels(j, b[9 + GR_M_NR], 128);
 	gr_tbl_row(&rp->o, cells);
 }
 
@@ -631,7 +643,7 @@ enum group_by {
 };
 
 struct gkey {
-	char key[64];
+	char key[96];
 	size_t job;
 };
 
@@ -651,7 +663,7 @@ static int cmp_ll(const void *a, const void *b)
 }
 
 /* n, avg, min, p50, p99, max of @v as cells; empty when n is 0 */
-static void stat_cells(const struct gr_out *o, long long *v, size_t n, char (*b)[64])
+static void stat_cells(const struct gr_out *o, long long *v, size_t n, char (*b)[96])
 {
 	long double sum = 0;
 	size_t i;
@@ -659,61 +671,146 @@ static void stat_cells(const struct gr_out *o, long long *v, size_t n, char (*b)
 	qsort(v, n, sizeof(*v), cmp_ll);
 	for (i = 0; i < n; i++)
 		sum += v[i];
-	snprintf(b[0], 64, "%zu", n);
-	gr_cell_ns(o, b[1], 64, n, n ? (long long)(sum / n + 0.5) : 0);
-	gr_cell_ns(o, b[2], 64, n, n ? v[0] : 0);
-	gr_cell_ns(o, b[3], 64, n, n ? v[(n + 1) / 2 - 1] : 0);
-	gr_cell_ns(o, b[4], 64, n, n ? v[(n * 99 + 99) / 100 - 1] : 0);
-	gr_cell_ns(o, b[5], 64, n, n ? v[n - 1] : 0);
+	snprintf(b[0], 96, "%zu", n);
+	gr_cell_ns(o, b[1], 96, n, n ? (long long)(sum / n + 0.5) : 0);
+	gr_cell_ns(o, b[2], 96, n, n ? v[0] : 0);
+	gr_cell_ns(o, b[3], 96, n, n ? v[(n + 1) / 2 - 1] : 0);
+	gr_cell_ns(o, b[4], 96, n, n ? v[(n * 99 + 99) / 100 - 1] : 0);
+	gr_cell_ns(o, b[5], 96, n, n ? v[n - 1] : 0);
 }
 
+static void process_name(const struct gr_job *j, char *buf, size_t len)
+{
+	if (j->tgid || j->comm[0])
+		snprintf(buf, len, "%s[%u]", j->comm, j->tgid);
+	else
+		snprintf(buf, len, "unknown");
+}
+
+/* The key that groups a job; contexts by device, then ctx id */
 static void group_key(const struct report *rp, const struct gr_job *j, int by, char *buf)
 {
+	const struct gr_ring *r = gr_ring(&rp->t, j->ring_id);
+
 	if (by == BY_RING)
-		gr_ring_label(&rp->t, j->ring_id, buf, 64);
+		gr_ring_label(&rp->t, j->ring_id, buf, 96);
 	else if (by == BY_CTX)
-		snprintf(buf, 64, "%llu", (unsigned long long)j->ctx_id);
-	else if (j->tgid || j->comm[0])
-		snprintf(buf, 64, "%s[%u]", j->comm, j->tgid);
+		snprintf(buf, 96, "%s %llu", r->known ? r->dev : "", (unsigned long long)j->ctx_id);
 	else
-		snprintf(buf, 64, "unknown");
+		process_name(j, buf, 96);
 }
 
-static void group_row(struct report *rp, struct gkey *g, size_t n)
+static bool several_devices(const struct gr_trace *t)
 {
-	char b[14][64], *cells[14];
-	long long *lat = gr_zalloc(n * sizeof(*lat) + 1);
-	long long *exec = gr_zalloc(n * sizeof(*exec) + 1);
-	size_t i, nl = 0, ne = 0;
-	__s64 v;
+	__u32 i;
 
-	for (i = 0; i < 14; i++)
-		cells[i] = b[i];
-	for (i = 0; i < n; i++) {
-		const struct gr_job *j = &rp->jobs.job[g[i].job];
+	for (i = 1; i < t->nr_rings; i++)
+		if (t->rings[i].known && t->rings[0].known &&
+		    strcmp(t->rings[i].dev, t->rings[0].dev))
+			return true;
+	return false;
+}
 
-		if (gr_job_metric(j, GR_M_LAT, &v))
-			lat[nl++] = v;
-		if (gr_job_metric(j, GR_M_EXEC, &v))
-			exec[ne++] = v;
+/* Append to @buf of @len bytes, at *@w, as far as it fits */
+static __printf(4, 5) void append(char *buf, size_t len, size_t *w, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (*w >= len)
+		return;
+	va_start(ap, fmt);
+	*w += vsnprintf(buf + *w, len - *w, fmt, ap);
+	va_end(ap);
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+static bool kernel_worker(const char *name)
+{
+	return !strncmp(name, "kworker/", 8);
+}
+
+/*
+ * The name of a context: "ctx 2 kmscube[1286]", with the processes that
+ * submitted in it (3 at most, then "+N") and "+N kworkers" for the kernel
+ * workers among them, or the kernel workers if no other process did.  The
+ * device comes first if the input has several.
+ */
+static void ctx_name(const struct report *rp, const struct gkey *g, size_t n, char *buf)
+{
+	const struct gr_job *j = &rp->jobs.job[g[0].job];
+	const struct gr_ring *r = gr_ring(&rp->t, j->ring_id);
+	char (*names)[48] = gr_zalloc(n * sizeof(*names) + 1);
+	int users = 0, kworkers = 0, listed, shown = 0;
+	size_t i, nr = 0, w = 0;
+
+	for (i = 0; i < n; i++)
+		process_name(&rp->jobs.job[g[i].job], names[i], sizeof(names[i]));
+	qsort(names, n, sizeof(*names), cmp_name);
+	for (i = 0; i < n; i++)
+		if (!nr || strcmp(names[i], names[nr - 1]))
+			memmove(names[nr++], names[i], sizeof(*names));
+	for (i = 0; i < nr; i++) {
+		if (kernel_worker(names[i]))
+			kworkers++;
+		else
+			users++;
 	}
-	snprintf(b[0], 64, "%s", g[0].key);
-	snprintf(b[1], 64, "%zu", n);
-	stat_cells(&rp->o, lat, nl, &b[2]);
-	stat_cells(&rp->o, exec, ne, &b[8]);
+	/* The processes, or the kernel workers if no process submitted */
+	listed = users ? users : kworkers;
+
+	buf[0] = '\0';
+	if (r->known && several_devices(&rp->t))
+		append(buf, 96, &w, "%s ", r->dev);
+	append(buf, 96, &w, "ctx %llu", (unsigned long long)j->ctx_id);
+	for (i = 0; i < nr && shown < 3; i++)
+		if (kernel_worker(names[i]) == !users && ++shown)
+			append(buf, 96, &w, " %s", names[i]);
+	if (listed > shown)
+		append(buf, 96, &w, " +%d", listed - shown);
+	if (users && kworkers)
+		append(buf, 96, &w, " +%d kworker%s", kworkers, kworkers > 1 ? "s" : "");
+	free(names);
+}
+
+#define NR_GROUP_COLS	20
+
+static void group_row(struct report *rp, int by, struct gkey *g, size_t n)
+{
+	static const int metrics[] = { GR_M_LAT, GR_M_DEVICE, GR_M_EXEC };
+	char b[NR_GROUP_COLS][96], *cells[NR_GROUP_COLS];
+	long long *v = gr_zalloc(n * sizeof(*v) + 1);
+	size_t i, k, nv;
+	__s64 val;
+
+	for (i = 0; i < NR_GROUP_COLS; i++)
+		cells[i] = b[i];
+	if (by == BY_CTX)
+		ctx_name(rp, g, n, b[0]);
+	else
+		snprintf(b[0], 96, "%s", g[0].key);
+	snprintf(b[1], 96, "%zu", n);
+	for (k = 0; k < ARRAY_SIZE(metrics); k++) {
+		for (i = 0, nv = 0; i < n; i++)
+			if (gr_job_metric(&rp->jobs.job[g[i].job], metrics[k], &val))
+				v[nv++] = val;
+		stat_cells(&rp->o, v, nv, &b[2 + 6 * k]);
+	}
 	gr_tbl_row(&rp->o, cells);
-	free(lat);
-	free(exec);
+	free(v);
 }
 
 static void group_table(struct report *rp, int by)
 {
-	static const char * const keys[] = { "per_ring", "per_ctx", "per_process" };
+	static const char * const keys[] = { "per_ring", "per_context", "per_process" };
 	static const char * const titles[] = {
 		"per ring:", "per context:", "per process:",
 	};
-	static const struct gr_col cols[] = {
-		{ "group", "GROUP", -22, false },
+	static const struct gr_col cols[NR_GROUP_COLS] = {
+		{ "group", "GROUP", -32, false },
 		{ "jobs", "JOBS", 6, true },
 		{ "lat_n", "LAT_N", 6, true },
 		{ "lat_avg", "LAT_AVG", 10, true },
@@ -721,6 +818,12 @@ static void group_table(struct report *rp, int by)
 		{ "lat_p50", "LAT_P50", 10, true },
 		{ "lat_p99", "LAT_P99", 10, true },
 		{ "lat_max", "LAT_MAX", 10, true },
+		{ "dev_n", "DEV_N", 6, true },
+		{ "dev_avg", "DEV_AVG", 10, true },
+		{ "dev_min", "DEV_MIN", 10, true },
+		{ "dev_p50", "DEV_P50", 10, true },
+		{ "dev_p99", "DEV_P99", 10, true },
+		{ "dev_max", "DEV_MAX", 10, true },
 		{ "exec_n", "EXEC_N", 6, true },
 		{ "exec_avg", "EXEC_AVG", 10, true },
 		{ "exec_min", "EXEC_MIN", 10, true },
@@ -736,11 +839,11 @@ static void group_table(struct report *rp, int by)
 		group_key(rp, &rp->jobs.job[g[i].job], by, g[i].key);
 	}
 	qsort(g, rp->nr_sel, sizeof(*g), cmp_gkey);
-	gr_tbl_begin(&rp->o, keys[by], titles[by], cols, ARRAY_SIZE(cols));
+	gr_tbl_begin(&rp->o, keys[by], titles[by], cols, NR_GROUP_COLS);
 	for (a = 0; a < rp->nr_sel; a = i) {
 		for (i = a; i < rp->nr_sel && !strcmp(g[i].key, g[a].key); i++)
 			;
-		group_row(rp, g + a, i - a);
+		group_row(rp, by, g + a, i - a);
 	}
 	gr_tbl_end(&rp->o);
 	free(g);

@@ -139,6 +139,9 @@ static int dat_record(struct tracecmd_input *handle, struct tep_record *rec,
 	p->pid = num_field(event, rec, "pid");
 	p->tgid = num_field(event, rec, "tgid");
 	str_field(event, rec, "comm", p->comm, sizeof(p->comm));
+	/* A wait of no job names its thread: the one that recorded it */
+	if (!p->pid && (type == GRTRACE_EV_SYNC_WAIT_ENTER || type == GRTRACE_EV_SYNC_WAIT_EXIT))
+		p->pid = tep_data_pid(l->tep, rec);
 	if (p->ring_id >= GR_MAX_RINGS) {
 		gr_err_msg("%s: offset %llu: %s event on ring id %u, beyond %u\n",
 			   l->t->input, rec->offset, event->name, p->ring_id,

@@ -3,15 +3,18 @@
 """Checks of grtrace output for run-tests.sh; exit status 0 when it holds.
 
 usage: check.py CHECK EXPECTED.json OUTPUT [ARGS...]
+
+EXPECTED.json is - for the checks that hold for any input (sums, nesting).
 """
 import csv
 import json
+import re
 import struct
 import sys
 
-FIELDS = ("time", "ring", "fence", "ctx", "pid", "comm", "t_submit_host",
-          "t_queue", "t_exec", "t_gpu_wait", "t_complete", "latency",
-          "status", "labels", "waits_on")
+FIELDS = ("time", "ring", "engine", "fence", "ctx", "pid", "comm",
+          "t_submit_host", "t_device", "t_queue", "t_exec", "t_gpu_wait",
+          "t_complete", "latency", "status", "labels", "waits_on")
 
 
 def fail(msg):
@@ -65,24 +68,79 @@ def check_fences(exp, out, fences):
 
 
 def check_groups(exp, out):
-    """--per-ring --per-ctx --per-process"""
+    """--per-ring --per-context --per-process"""
     d = json.load(open(out))
     ring = {g["group"]: g for g in d["per_ring"]}
     gfx = ring["0000:03:00.0/gfx_0.0.0"]
     want = dict(jobs=4, lat_n=3, lat_min=115000, lat_p50=151000,
                 lat_p99=5502000, lat_max=5502000, lat_avg=1922667,
+                dev_n=3, dev_min=105000, dev_p50=148000, dev_max=5499000,
                 exec_n=3, exec_min=50000, exec_p50=100000, exec_max=5000000)
     for k, v in want.items():
         if gfx[k] != v:
             fail("per_ring gfx %s = %r, expected %r" % (k, gfx[k], v))
-    if ring["virtio0/ctrlq"]["exec_avg"] is not None:
-        fail("per_ring ctrlq exec_avg should be null")
-    ctx = {g["group"]: g["jobs"] for g in d["per_ctx"]}
-    if ctx != {"3": 1, "7": 3, "8": 1, "9": 1}:
-        fail("per_ctx %r" % ctx)
+    ctrlq = ring["virtio0/ctrlq"]
+    if ctrlq["exec_avg"] != 499000 or ctrlq["dev_avg"] != 500000:
+        fail("per_ring ctrlq: exec and device run to COMPLETE without END: %r" % ctrlq)
+    ctx = {g["group"]: g["jobs"] for g in d["per_context"]}
+    if ctx != {"0000:03:00.0 ctx 7 glxgears[1234]": 3, "0000:03:00.0 ctx 8 glxgears[1234]": 1,
+               "0000:03:00.0 ctx 9 Xorg[550]": 1, "virtio0 ctx 3 kworker/u4:1[42]": 1}:
+        fail("per_context %r" % ctx)
     proc = {g["group"]: g["jobs"] for g in d["per_process"]}
     if proc != {"Xorg[550]": 1, "glxgears[1234]": 4, "kworker/u4:1[42]": 1}:
         fail("per_process %r" % proc)
+
+
+def check_jobless(exp, out):
+    """report -f json of jobless.bin: each in-fence wait is its job's"""
+    jobs = {j["fence"]: j for j in json.load(open(out))["jobs"]}
+    if set(jobs) != set(exp["jobless"]):
+        fail("jobs %s, expected %s" % (sorted(jobs), sorted(exp["jobless"])))
+    for f, w in exp["jobless"].items():
+        got = {k: jobs[f][k] for k in w}
+        if got != w:
+            fail("job %s: %r, expected %r" % (f, got, w))
+
+
+def check_contexts(exp, out):
+    """report --per-context -f json of jobless.bin: named after the clients"""
+    ctx = {g["group"]: g["jobs"] for g in json.load(open(out))["per_context"]}
+    if ctx != exp["jobless_ctx"]:
+        fail("per_context %r, expected %r" % (ctx, exp["jobless_ctx"]))
+
+
+def check_sums(exp, out, every=""):
+    """report -f json, any input: HOST + DEVICE + COMPL = LATENCY for every
+    job with SUBMIT and COMPLETE, and QUEUE + EXEC = DEVICE with a START;
+    with "all", DEVICE known for every job"""
+    jobs = json.load(open(out))["jobs"]
+    n = 0
+    for j in jobs:
+        if every and j.get("t_device") is None:
+            fail("job %s: no device time" % j["fence"])
+        if j["latency"] is None:
+            continue
+        n += 1
+        parts = (j["t_submit_host"], j.get("t_device"), j["t_complete"])
+        if None in parts or sum(parts) != j["latency"]:
+            fail("job %s: host %r + device %r + complete %r != latency %r" %
+                 (j["fence"], *parts, j["latency"]))
+        if j["t_queue"] is not None and j["t_queue"] + j["t_exec"] != j["t_device"]:
+            fail("job %s: queue + exec != device" % j["fence"])
+    if not n:
+        fail("no job with SUBMIT and COMPLETE")
+
+
+def check_named(exp, out):
+    """report --per-context -f json, any input: every context named after
+    its processes, "ctx N comm[tgid]..." """
+    groups = json.load(open(out))["per_context"]
+    for g in groups:
+        if not re.fullmatch(r"(\S+ )?ctx \d+( \S+\[\d+\])+( \+\d+)?( \+\d+ kworkers?)?",
+                            g["group"]):
+            fail("context not named after a process: %r" % g["group"])
+    if not groups:
+        fail("no context")
 
 
 def check_hist(exp, out):
@@ -101,38 +159,122 @@ def check_hist(exp, out):
         fail("hist_result %r" % r)
 
 
+def ns(us):
+    return round(us * 1000)
+
+
+def chrome_load(out):
+    """export --chrome, any input: nests as Perfetto's importer needs (per
+    track, slices by start, longest first: each one inside the open one),
+    every job covered by its phases end to end, every flow from an earlier
+    slice to a later one; the events, with the parent of each slice"""
+    ev = json.load(open(out))["traceEvents"]
+    x = [e for e in ev if e["ph"] == "X"]
+    tracks = {}
+    for e in x:
+        e["a"], e["b"], e["parent"] = ns(e["ts"]), ns(e["ts"]) + ns(e["dur"]), None
+        tracks.setdefault((e["pid"], e["tid"]), []).append(e)
+    for sl in tracks.values():
+        sl.sort(key=lambda e: (e["a"], e["a"] - e["b"]))
+        stack = []
+        for e in sl:
+            while stack and stack[-1]["b"] <= e["a"]:
+                stack.pop()
+            if stack and e["b"] > stack[-1]["b"]:
+                fail("%s %r crosses %s %r" % (e["name"], e["args"], stack[-1]["name"],
+                                             stack[-1]["args"]))
+            e["parent"] = stack[-1] if stack else None
+            stack.append(e)
+    for j in x:
+        if j["cat"] != "job" or j["b"] == j["a"]:
+            continue
+        kids = sorted((e for e in x if e["parent"] is j), key=lambda e: e["a"])
+        if [e["cat"] for e in kids] != ["phase"] * len(kids) or not kids or \
+                kids[0]["a"] != j["a"] or kids[-1]["b"] != j["b"] or \
+                any(k["b"] != n["a"] for k, n in zip(kids, kids[1:])):
+            fail("job %r: phases %r" % (j["args"], [(e["name"], e["ts"], e["dur"]) for e in kids]))
+    binds = {}
+    for e in x:
+        if "bind_id" in e:
+            binds.setdefault(e["bind_id"], {})["out" if e.get("flow_out") else "in"] = e
+    for b, f in binds.items():
+        if set(f) != {"out", "in"} or f["out"]["a"] >= f["in"]["a"]:
+            fail("flow %r: %r" % (b, f))
+    v1 = {}
+    for e in ev:
+        if e["ph"] in "sf":
+            v1.setdefault(e["id"], {})[e["ph"]] = e
+            if not any(s["a"] <= ns(e["ts"]) < s["b"] for s in tracks.get((e["pid"], e["tid"]), [])):
+                fail("flow event outside any slice: %r" % e)
+    for i, f in v1.items():
+        if set(f) != {"s", "f"} or f["s"]["ts"] > f["f"]["ts"] or f["f"].get("bp") != "e":
+            fail("flow %r: %r" % (i, f))
+    c = [e for e in ev if e["ph"] == "C"]
+    if any(min(e["args"].values()) < 0 for e in c):
+        fail("negative counter")
+    return ev, x, len(binds), v1, c
+
+
+def check_structure(exp, out):
+    """export --chrome, any input: as chrome_load(), at least a job, a flow
+    and a counter"""
+    ev, x, binds, v1, c = chrome_load(out)
+    if not [e for e in x if e["cat"] == "job"] or not binds + len(v1) or not c:
+        fail("%d jobs, %d flows, %d counter events" %
+             (len([e for e in x if e["cat"] == "job"]), binds + len(v1), len(c)))
+
+
 def check_chrome(exp, out):
-    """export --chrome: tracks, slices, a flow pair, instants"""
-    d = json.load(open(out))
-    ev = d["traceEvents"]
+    """export --chrome: tracks, jobs and their phases, flows, counters, instants"""
+    ev, x, binds, v1, c = chrome_load(out)
     procs = {e["args"]["name"] for e in ev if e["ph"] == "M" and e["name"] == "process_name"}
-    if procs != {"virtio0", "0000:03:00.0"}:
+    if procs != {"virtio0", "0000:03:00.0", "glxgears", "Xorg", "kworker/u4:1"}:
         fail("processes %r" % procs)
     threads = {e["args"]["name"] for e in ev if e["ph"] == "M" and e["name"] == "thread_name"}
     if "gfx_0.0.0 (graphics)" not in threads or "sdma0 (copy)" not in threads:
         fail("threads %r" % threads)
-    x = [e for e in ev if e["ph"] == "X"]
-    if len(x) != 9:
-        fail("%d complete events, expected 9" % len(x))
-    j4 = [e for e in x if e["args"]["fence"] == "100:3" and e["cat"] == "exec"]
-    if len(j4) != 1 or j4[0]["ts"] != 700.0 or j4[0]["dur"] != 5000.0 or \
-            j4[0]["name"] != "glxgears":
-        fail("exec of 100:3: %r" % j4)
-    s = [e for e in ev if e["ph"] == "s"]
-    f = [e for e in ev if e["ph"] == "f"]
-    if len(s) != 1 or len(f) != 1 or s[0]["id"] != f[0]["id"] or s[0]["ts"] > f[0]["ts"]:
-        fail("flow events %r %r" % (s, f))
-    # Slices of one track must nest: here, never overlap
-    by_tid = {}
-    for e in x:
-        by_tid.setdefault((e["pid"], e["tid"]), []).append((e["ts"], e["ts"] + e["dur"]))
-    for t, sl in by_tid.items():
-        sl.sort()
-        for a, b in zip(sl, sl[1:]):
-            if b[0] < a[1]:
-                fail("overlapping slices on track %r" % (t,))
+    jobs = {e["args"]["fence"]: e for e in x if e["cat"] == "job"}
+    if len(jobs) != 6:
+        fail("%d jobs, expected 6" % len(jobs))
+    j4 = jobs["100:3"]
+    kids = [(e["name"], e["ts"], e["dur"]) for e in x if e["parent"] is j4]
+    if (j4["ts"], j4["dur"], j4["name"]) != (200.0, 5502.0, "glxgears") or \
+            sorted(kids, key=lambda k: k[1]) != [("host", 200.0, 1.0), ("queue", 201.0, 499.0),
+                                                 ("exec", 700.0, 5000.0),
+                                                 ("complete", 5700.0, 2.0)]:
+        fail("100:3: %r %r" % (j4, kids))
+    w = [e for e in x if e["cat"] == "wait"]
+    if len(w) != 1 or (w[0]["ts"], w[0]["dur"]) != (33.0, 27.0) or \
+            w[0]["parent"]["name"] != "queue" or w[0]["parent"]["parent"] is not jobs["100:2"]:
+        fail("the wait of 100:2: %r" % w)
+    if binds != 6 or len(v1) != 1:
+        fail("%d submit flows, %d dependency flows" % (binds, len(v1)))
+    f = list(v1.values())[0]
+    if (f["s"]["tid"], f["f"]["tid"], f["f"]["ts"]) != (jobs["200:1"]["tid"], w[0]["tid"], 59.999):
+        fail("dependency flow %r" % f)
+    depth = {}
+    for e in c:
+        depth[e["name"]] = max(depth.get(e["name"], 0), e["args"]["jobs"])
+    if depth != {"gfx_0.0.0 in flight": 2, "sdma0 in flight": 1, "ctrlq in flight": 1}:
+        fail("counters %r" % depth)
     if len([e for e in ev if e["ph"] == "i"]) != 2:
         fail("instant events")
+
+
+def check_chrome_waits(exp, out):
+    """export --chrome of jobless.bin: the waits on the waiting threads, a
+    flow from job 300:1 to the wait for its fence"""
+    ev, x, binds, v1, c = chrome_load(out)
+    w = sorted((e["tid"], e["ts"], e["dur"]) for e in x if e["cat"] == "wait")
+    if w != [(100, 10.0, 30.0), (100, 111.0, 19.0), (102, 300.0, 10.0), (102, 311.0, 10.0)]:
+        fail("waits %r" % w)
+    job = [e for e in x if e["cat"] == "job" and e["args"]["fence"] == "300:1"][0]
+    if len(v1) != 1 or binds != 7:
+        fail("%d dependency flows, %d submit flows" % (len(v1), binds))
+    f = list(v1.values())[0]
+    if (f["s"]["tid"], f["s"]["ts"], f["f"]["tid"], f["f"]["ts"]) != \
+            (job["tid"], 60.999, 102, 309.999):
+        fail("dependency flow %r" % f)
 
 
 def check_recorded(exp, out):
@@ -155,7 +297,7 @@ def check_recorded(exp, out):
 
 
 def main():
-    exp = json.load(open(sys.argv[2]))
+    exp = json.load(open(sys.argv[2])) if sys.argv[2] != "-" else None
     globals()["check_" + sys.argv[1]](exp, *sys.argv[3:])
 
 

@@ -12,6 +12,9 @@ OUTDIR/fakefs/                a stand-in for /sys/kernel/debug/grtrace
                               holding the same session (for record)
 OUTDIR/newer.bin              format 2: longer payloads, an unknown type
 OUTDIR/older.bin              job payloads shorter than today's
+OUTDIR/jobless.bin            virtio-gpu style in-fence waits: SYNC_WAIT
+                              records of no job (fence 0:0) before the
+                              SUBMIT of the waiting thread, see JOBLESS
 OUTDIR/<name>.bin             corrupt inputs, see CORRUPT
 OUTDIR/expected.json          the jobs, times in ns, as report must show
                               them; and per corrupt file the byte offset
@@ -44,38 +47,93 @@ RINGS = [  # id, engine, dev, name
 JOBS = [
     dict(ring=1, fence=(100, 1), ctx=7, pid=1234, tgid=1234, comm="glxgears",
          ev=[(SUBMIT, 10), (COMMIT, 15), (START, 20), (END, 120), (COMPLETE, 125)],
-         want=dict(t_submit_host=5, t_queue=5, t_exec=100, t_gpu_wait=None,
-                   t_complete=5, latency=115, status="ok", labels="")),
+         want=dict(t_submit_host=5, t_device=105, t_queue=5, t_exec=100,
+                   t_gpu_wait=None, t_complete=5, latency=115, status="ok",
+                   labels="")),
     dict(ring=2, fence=(200, 1), ctx=9, pid=555, tgid=550, comm="Xorg",
          ev=[(SUBMIT, 5), (START, 40), (END, 58), (COMPLETE, 59)],
-         want=dict(t_submit_host=None, t_queue=35, t_exec=18, t_gpu_wait=None,
-                   t_complete=1, latency=54, status="ok", labels="")),
+         want=dict(t_submit_host=0, t_device=53, t_queue=35, t_exec=18,
+                   t_gpu_wait=None, t_complete=1, latency=54, status="ok",
+                   labels="")),
     dict(ring=1, fence=(100, 2), ctx=7, pid=1235, tgid=1234, comm="glxgears",
          ev=[(SUBMIT, 30), (COMMIT, 32), (WAIT_ENTER, 33, dict(aux=(200, 1))),
              (WAIT_EXIT, 60, dict(aux=(200, 1))), (START, 130), (END, 180),
              (COMPLETE, 181)],
-         want=dict(t_submit_host=2, t_queue=98, t_exec=50, t_gpu_wait=27,
-                   t_complete=1, latency=151, status="ok", labels="",
-                   waits_on="200:1")),
+         want=dict(t_submit_host=2, t_device=148, t_queue=98, t_exec=50,
+                   t_gpu_wait=27, t_complete=1, latency=151, status="ok",
+                   labels="", waits_on="200:1")),
     dict(ring=1, fence=(100, 3), ctx=8, pid=1234, tgid=1234, comm="glxgears",
          ev=[(SUBMIT, 200), (COMMIT, 201), (START, 700),
              (CTX_SWITCH, 800, dict(aux=(9, 0), flags=PREEMPT)), (END, 5700),
              (COMPLETE, 5702)],
-         want=dict(t_submit_host=1, t_queue=499, t_exec=5000, t_gpu_wait=None,
-                   t_complete=2, latency=5502, status="ok",
+         want=dict(t_submit_host=1, t_device=5499, t_queue=499, t_exec=5000,
+                   t_gpu_wait=None, t_complete=2, latency=5502, status="ok",
                    labels="long-queue,slow-exec,preempted")),
     dict(ring=0, fence=(300, 1), ctx=3, pid=42, tgid=42, comm="kworker/u4:1",
          ev=[(SUBMIT, 400), (COMMIT, 401), (START, 402),
              (ERROR, 900, dict(status=1)), (COMPLETE, 901, dict(status=-ETIME))],
-         want=dict(t_submit_host=1, t_queue=1, t_exec=None, t_gpu_wait=None,
-                   t_complete=None, latency=501, status="-ETIME",
+         want=dict(t_submit_host=1, t_device=500, t_queue=1, t_exec=499,
+                   t_gpu_wait=None, t_complete=0, latency=501, status="-ETIME",
                    labels="error")),
     dict(ring=1, fence=(100, 4), ctx=7, pid=1234, tgid=1234, comm="glxgears",
          ev=[(SUBMIT, 6000), (COMMIT, 6001)],
-         want=dict(t_submit_host=1, t_queue=None, t_exec=None, t_gpu_wait=None,
-                   t_complete=None, latency=None, status="pending",
-                   labels="incomplete")),
+         want=dict(t_submit_host=1, t_device=None, t_queue=None, t_exec=None,
+                   t_gpu_wait=None, t_complete=None, latency=None,
+                   status="pending", labels="incomplete")),
 ]
+
+# virtio-gpu in-fence waits (jobless.bin), on ring 0: SYNC_WAIT records with
+# fence 0:0, the waiting thread and context, the fence waited for in aux,
+# then the thread's SUBMIT.  Events as (time in us, type, payload fields);
+# the jobs as report must show them (t_gpu_wait in us).
+KMS = dict(pid=100, tgid=100, comm="kmscube")
+KMS2 = dict(pid=101, tgid=100, comm="kmscube")
+KMS3 = dict(pid=102, tgid=100, comm="kmscube")
+KW = dict(pid=7, tgid=7, comm="kworker/0:1")
+
+
+def cmd(t, fence, ctx, who, end=20):
+    """SUBMIT, COMMIT, END, COMPLETE of a command from t us"""
+    return [(t, SUBMIT, dict(fence=fence, ctx=ctx, depth=1, **who)),
+            (t + 1, COMMIT, dict(fence=fence, ctx=ctx)),
+            (t + end - 1, END, dict(fence=fence, ctx=ctx)),
+            (t + end, COMPLETE, dict(fence=fence, ctx=ctx))]
+
+
+def wait(t, typ, ctx, who, aux, status=0):
+    return (t, typ, dict(ctx=ctx, aux=aux, status=status, **who))
+
+
+JOBLESS = [
+    # waited 30 us; other threads submit meanwhile
+    wait(10, WAIT_ENTER, 2, KMS, (500, 7)),
+    *cmd(20, (300, 2), 0, KW, 10),
+    *cmd(35, (300, 3), 2, KMS2, 17),
+    wait(40, WAIT_EXIT, 2, KMS, (500, 7)),
+    *cmd(41, (300, 1), 2, KMS),
+    # interrupted (-ERESTARTSYS), the ioctl restarted and waited 19 us
+    wait(100, WAIT_ENTER, 2, KMS, (500, 8)),
+    wait(110, WAIT_EXIT, 2, KMS, (500, 8), -512),
+    wait(111, WAIT_ENTER, 2, KMS, (500, 8)),
+    wait(130, WAIT_EXIT, 2, KMS, (500, 8)),
+    *cmd(131, (300, 4), 2, KMS),
+    # interrupted (-EINTR), and no SUBMIT of that context follows
+    wait(200, WAIT_ENTER, 2, KMS, (500, 9)),
+    wait(205, WAIT_EXIT, 2, KMS, (500, 9), -4),
+    *cmd(210, (300, 5), 3, KMS, 11),
+    # two in-fences, the first one the fence of job 300:1
+    wait(300, WAIT_ENTER, 2, KMS3, (300, 1)),
+    wait(310, WAIT_EXIT, 2, KMS3, (300, 1)),
+    wait(311, WAIT_ENTER, 2, KMS3, (500, 11)),
+    wait(321, WAIT_EXIT, 2, KMS3, (500, 11)),
+    *cmd(322, (300, 6), 2, KMS3),
+    *cmd(400, (300, 7), 2, KW, 11),
+]
+JOBLESS_WANT = {"300:1": (30, "500:7"), "300:2": (None, ""), "300:3": (None, ""),
+                "300:4": (19, "500:8"), "300:5": (None, ""),
+                "300:6": (20, "300:1 500:11"), "300:7": (None, "")}
+JOBLESS_CTX = {"ctx 0 kworker/0:1[7]": 1, "ctx 2 kmscube[100] +1 kworker": 5,
+               "ctx 3 kmscube[100]": 1}
 
 # Events of no job: IRQs, a context switch without preemption
 RING_EVENTS = [(1, IRQ, 121), (1, IRQ, 181), (1, CTX_SWITCH, 5800)]
@@ -174,6 +232,19 @@ def write(path, data):
         f.write(data)
 
 
+def jobless():
+    """jobless.bin: one CPU, the ring of the virtio device only"""
+    recs = [record(STREAM_INFO, stream_info(), 0, T0 - 500, 1, 1),
+            record(METADATA, ring_info(*RINGS[0]), 0, T0 - 400, 2, 2)]
+    for t, typ, kw in sorted(JOBLESS, key=lambda e: e[0]):
+        n = len(recs) + 1
+        recs.append(record(typ, job_payload(0, **kw), 0, T0 + t * 1000, n, n))
+    return b"".join(recs)
+
+
+ENGINES = ["graphics", "compute", "copy", "video_decode", "video_encode", "other"]
+
+
 def expected_jobs():
     jobs = []
     for j in JOBS:
@@ -182,6 +253,7 @@ def expected_jobs():
             if k.startswith("t_") or k == "latency":
                 w[k] = None if w[k] is None else w[k] * 1000
         w.update(ring="%s/%s" % (RINGS[j["ring"]][2], RINGS[j["ring"]][3]),
+                 engine=ENGINES[RINGS[j["ring"]][1]],
                  fence="%d:%d" % j["fence"], ctx=j["ctx"], pid=j["pid"],
                  comm=j["comm"], time=j["ev"][0][1] * 1000)
         w.setdefault("waits_on", "")
@@ -218,6 +290,7 @@ def main():
           raw(session(job_extra=b"\x5a" * 16, version=2, info_extra=b"\x00" * 16,
                       unknown_at=3)))
     write(os.path.join(out, "older.bin"), raw(session(job_cut=64)))
+    write(os.path.join(out, "jobless.bin"), jobless())
 
     corrupt = {}
 
@@ -259,6 +332,9 @@ def main():
 
     with open(os.path.join(out, "expected.json"), "w") as f:
         json.dump({"jobs": expected_jobs(), "corrupt": corrupt,
+                   "jobless": {f: dict(t_gpu_wait=w and w * 1000, waits_on=on)
+                               for f, (w, on) in JOBLESS_WANT.items()},
+                   "jobless_ctx": JOBLESS_CTX,
                    "session_id": "%016x" % SESSION, "lost_records": 2,
                    "records": len(recs)}, f, indent=1)
 

@@ -13,6 +13,9 @@
 # machine cannot run, then the plan and the totals (finish).
 
 KTAP_HELPERS=$TESTS/../../testing/selftests/kselftest/ktap_helpers.sh
+# Outside a kernel tree: the helpers of the tree in $SRC
+[ -r "$KTAP_HELPERS" ] || [ -z "${SRC:-}" ] ||
+	KTAP_HELPERS=$SRC/tools/testing/selftests/kselftest/ktap_helpers.sh
 if [ ! -r "$KTAP_HELPERS" ]; then
 	echo "Bail out! $KTAP_HELPERS not found"
 	exit 1

@@ -51,9 +51,13 @@ result $? "report csv: all job values"
 run report -i "$V" -f json && python3 -m json.tool "$W/out" > /dev/null &&
 	$C json "$E" "$W/out" 2> "$W/err"
 result $? "report json: valid, all job values"
-run report -i "$V" -f json --per-ring --per-ctx --per-process &&
+run report -i "$V" -f json --per-ring --per-context --per-process &&
 	python3 -m json.tool "$W/out" > /dev/null && $C groups "$E" "$W/out" 2> "$W/err"
-result $? "report --per-ring --per-ctx --per-process"
+result $? "report --per-ring --per-context --per-process"
+run report -i "$V" -f json --per-ctx && $C named - "$W/out" 2> "$W/err"
+result $? "report --per-ctx: contexts named after their processes"
+run report -i "$V" -f json && $C sums - "$W/out" 2> "$W/err"
+result $? "report: host + device + complete = latency"
 run report -i "$V" --per-ring -f csv && [ "$(grep -c . "$W/out")" = 4 ]
 result $? "report --per-ring csv"
 run report -i "$V" -f json --topn 2 && $C fences "$E" "$W/out" 100:3,300:1 2> "$W/err"
@@ -90,27 +94,36 @@ run report -i "$V" -f json --queue-thresh 1ms --exec-thresh 10ms &&
 sys.exit(j["labels"] != "preempted")' "$W/out"
 result $? "report --queue-thresh --exec-thresh"
 
+# ---- SYNC_WAIT of no job: the in-fence wait of a submitting ioctl ----
+J=$W/gen/jobless.bin
+run report -i "$J" -f json && $C jobless "$E" "$W/out" 2> "$W/err"
+result $? "report: waits of no job go to the next SUBMIT of their thread"
+run report -i "$J" -f json --per-context && $C contexts "$E" "$W/out" 2> "$W/err"
+result $? "report --per-context: processes, then kernel workers"
+run export -i "$J" --chrome "$W/chrome-waits.json" &&
+	$C chrome_waits "$E" "$W/chrome-waits.json" 2> "$W/err"
+result $? "export --chrome: waits on the waiting threads, a flow from the job waited for"
+
 # ---- export ----
 run export -i "$V" --chrome "$W/chrome.json" && python3 -m json.tool "$W/chrome.json" > /dev/null &&
 	$C chrome "$E" "$W/chrome.json" 2> "$W/err"
-result $? "export --chrome: valid JSON, tracks, slices, flow"
+result $? "export --chrome: valid JSON, nested phases, flows, counters"
 run export -i "$V" --chrome - && python3 -m json.tool "$W/out" > /dev/null
 result $? "export --chrome - (stdout)"
-# KernelShark lanes: a box (a job event, two sched_switch) per Chrome slice
+# KernelShark lanes: a box (a job event, two sched_switch) per phase of a job
 run export -i "$V" --kernelshark "$W/lanes.dat" --chrome "$W/chrome2.json" &&
 	grep -q '^  cpu 0: ' "$W/out" && cmp -s "$W/chrome.json" "$W/chrome2.json"
 result $? "export --kernelshark with --chrome: lanes listed, same JSON"
+# 9 boxes: the queue and exec phases of 4 jobs, the queue of 300:1 (no END)
+boxes=$(awk '/^  cpu [0-9]+: / { n += $(NF - 1) } END { print n + 0 }' "$W/out")
 if command -v trace-cmd > /dev/null; then
-	slices=$(python3 -c 'import json,sys
-print(sum(e["ph"] == "X" for e in json.load(open(sys.argv[1]))["traceEvents"]))' \
-		"$W/chrome.json")
 	trace-cmd report -i "$W/lanes.dat" > "$W/out" 2> "$W/err" &&
-		! grep -q 'FAILED TO PARSE' "$W/out" &&
-		[ "$(grep -c ' job: ' "$W/out")" = "$slices" ] &&
-		[ "$(grep -c ' sched_switch: ' "$W/out")" = $((2 * slices)) ]
-	result $? "export --kernelshark: trace-cmd reads it, $slices boxes as the Chrome slices"
+		! grep -q 'FAILED TO PARSE' "$W/out" && [ "$boxes" = 9 ] &&
+		[ "$(grep -c ' job: ' "$W/out")" = "$boxes" ] &&
+		[ "$(grep -c ' sched_switch: ' "$W/out")" = $((2 * boxes)) ]
+	result $? "export --kernelshark: trace-cmd reads it, $boxes boxes as listed"
 else
-	skip "export --kernelshark: trace-cmd reads it, boxes as the Chrome slices" \
+	skip "export --kernelshark: trace-cmd reads it, boxes as listed" \
 		"trace-cmd not installed"
 fi
 
@@ -191,9 +204,10 @@ if [ "${VALGRIND:-1}" != 0 ] && command -v valgrind > /dev/null; then
 			--errors-for-leak-kinds=definite "$G" "$@" > /dev/null 2> "$W/err"
 		[ $? != 99 ] && [ $? -lt 124 ]
 	}
-	vg report -i "$V" --per-ring --per-ctx --per-process -f json &&
-		vg report -i "$V" --topn 3 && vg report -i "$V" --hist size &&
+	vg report -i "$V" --per-ring --per-context --per-process -f json &&
+		vg report -i "$J" --per-context --topn 3 && vg report -i "$V" --hist size &&
 		vg export -i "$V" --chrome /dev/null --kernelshark /dev/null &&
+		vg export -i "$J" --chrome /dev/null &&
 		vg report -i "$W/gen/newer.bin" -f csv
 	result $? "valgrind: report, export"
 	ok=0

@@ -1,0 +1,51 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# "make demo", the README's first command, as a newcomer types it: it must
+# exit 0 and leave the recording of the 3D clients and its answer.  The
+# kernel and initramfs are this run's (steps kernel and initramfs): make is
+# told not to remake them (-o initramfs).  Its recording is the 3D
+# end-to-end test: scripts/virgl-check.py checks it.  KTAP.
+source "$(dirname "$0")/lib.sh"
+ktap_begin
+OUT=$(mktemp -d /tmp/grtrace-demo.XXXXXX)
+trap 'rm -rf "$OUT"' EXIT
+CHECK=demo
+res=$RUN/demo
+
+RESULTS=$res make -s -C "$ROOT" -o initramfs demo > "$OUT/log" 2>&1
+rc=$?
+tail -n 20 "$OUT/log" > "$OUT/err"
+result $rc "make demo exits 0"
+cp "$OUT/log" "$res/make-demo.log" 2> /dev/null
+
+: > "$OUT/err"
+for f in trace.dat events0.bin report.txt trace.json lanes.dat; do
+	[ -s "$res/$f" ] || echo "$res/$f: missing or empty" >> "$OUT/err"
+done
+[ ! -s "$OUT/err" ]
+result $? "it leaves trace.dat, events*.bin, report.txt, trace.json, lanes.dat"
+
+grep -q 'Rendered [0-9]* frames' "$res/kmscube.out" 2> "$OUT/err" &&
+	grep -q 'glmark2 Score' "$res/glmark2.out" 2>> "$OUT/err"
+result $? "kmscube and glmark2-es2-drm ran on virgl"
+
+# The report's per-process and per-context tables name both clients, and
+# the plugin's lines (the last section) reached the end of report.txt.
+awk '/^per process:/,/^$/' "$res/report.txt" > "$OUT/proc"
+awk '/^per context:/,/^$/' "$res/report.txt" > "$OUT/ctx"
+{ grep -q '^kmscube\[' "$OUT/proc" && grep -q '^glmark2-es2-drm\[' "$OUT/proc"; } ||
+	{ echo "per process:"; cat "$OUT/proc"; } > "$OUT/err"
+result $? "report.txt: per process names kmscube and glmark2-es2-drm"
+{ grep -q 'kmscube\[' "$OUT/ctx" && grep -q 'glmark2-es2-drm\[' "$OUT/ctx"; } ||
+	{ echo "per context:"; cat "$OUT/ctx"; } > "$OUT/err"
+result $? "report.txt: per context names kmscube and glmark2-es2-drm"
+[ "$(sed -n '/^## trace-cmd report with plugin_grtrace/,$p' "$res/report.txt" |
+	grep -c 'grtrace_')" = 12 ] || tail -5 "$res/report.txt" > "$OUT/err"
+result $? "report.txt: ends with 12 plugin lines (trace-cmd was not cut short)"
+python3 -m json.tool "$res/trace.json" > /dev/null 2> "$OUT/err"
+result $? "trace.json is valid JSON"
+
+python3 "$ROOT/scripts/virgl-check.py" "$res" > "$OUT/virgl.ktap"
+ktap_merge "$OUT/virgl.ktap"
+finish
