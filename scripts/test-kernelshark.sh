@@ -48,6 +48,11 @@ result $? "grtrace (with libtracecmd) and the plugin build"
 [ -x "$G" ] || finish
 
 guest_recordings
+# And the 3D run of step demo (kmscube and glmark2 on virgl).
+if cp "$RUN/demo/trace.dat" "$OUT/real/demo.dat" 2> "$OUT/err"; then
+	dats+=("$OUT/real/demo.dat")
+fi
+result $? "demo recording present ($RUN/demo/trace.dat)"
 [ ${#dats[@]} -gt 0 ] || finish
 
 # Per ring of a recording, from the kernel's own print format: "RING N"

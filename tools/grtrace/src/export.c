@@ -320,11 +320,12 @@ struct thread_key {
 static int cmp_thread_key(const void *a, const void *b)
 {
 	const struct thread_key *x = a, *y = b;
+	bool xmain = x->pid == x->tgid, ymain = y->pid == y->tgid;
 
 	if (x->tgid != y->tgid)
 		return x->tgid < y->tgid ? -1 : 1;
-	if ((x->pid == x->tgid) != (y->pid == y->tgid))
-		return x->pid == x->tgid ? -1 : 1;
+	if (xmain != ymain)
+		return xmain ? -1 : 1;
 	if (x->pid != y->pid)
 		return x->pid < y->pid ? -1 : 1;
 	return x->job < y->job ? -1 : x->job > y->job;
@@ -336,9 +337,12 @@ static void thread_names(struct gr_exporter *ex)
 	struct thread_key *k = gr_zalloc((ex->jobs.nr + 1) * sizeof(*k));
 	size_t i, n = 0;
 
-	for (i = 0; i < ex->jobs.nr; i++)
-		if (has_submitter(&ex->jobs.job[i]))
-			k[n++] = (struct thread_key){ ex->jobs.job[i].tgid, ex->jobs.job[i].pid, i };
+	for (i = 0; i < ex->jobs.nr; i++) {
+		const struct gr_job *j = &ex->jobs.job[i];
+
+		if (has_submitter(j))
+			k[n++] = (struct thread_key){ j->tgid, j->pid, i };
+	}
 	qsort(k, n, sizeof(*k), cmp_thread_key);
 	for (i = 0; i < n; i++) {
 		const char *comm = ex->jobs.job[k[i].job].comm;
