@@ -103,7 +103,9 @@ def main():
         out.append(f'<polyline points="{" ".join(path)}" fill="none" stroke="#756bb1"/>')
         y += 30
     height = y + 24
-    svg = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{height}" '
+    svg = ['<!-- SPDX-License-Identifier: GPL-2.0 -->',
+           '<!-- drawn by scripts/perfetto-svg.py of the grtrace repository -->',
+           f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{height}" '
            f'font-family="sans-serif">',
            '<defs><marker id="a" markerWidth="6" markerHeight="6" refX="5" refY="3" '
            'orient="auto"><path d="M0,0 L6,3 L0,6 z" fill="#3182bd"/></marker></defs>',
