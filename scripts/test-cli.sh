@@ -26,13 +26,18 @@ result $? "make install DESTDIR= PREFIX="
 GRTRACE=$G "$SRC/tools/grtrace/tests/run-tests.sh" "$OUT/tests" > "$OUT/tests.log" 2>&1
 ktap_merge "$OUT/tests.log"
 
-# The relay files of this run's guest (its e2e test).
-for src in "$GUEST_SHARE/e2e"; do
-	name=guest-e2e
+# real_recording SRC NAME: copy the relay files of SRC to $dir.
+real_recording() {
+	name=$2
 	dir=$OUT/real/$name
 	mkdir -p "$dir"
-	cp "$src"/events*.bin "$dir" 2> "$OUT/err"
-	result $? "real recording $name: relay files present" || continue
+	cp "$1"/events*.bin "$dir" 2> "$OUT/err"
+	result $? "real recording $name: relay files present"
+}
+
+# The relay files of this run's guest (its e2e test).
+for src in "$GUEST_SHARE/e2e"; do
+	real_recording "$src" guest-e2e || continue
 	cp "$src"/*stats*.txt "$dir" 2> /dev/null
 	timeout 60 "$G" report -i "$dir" > "$OUT/out" 2> "$OUT/err" &&
 		grep -q "^grtrace report: " "$OUT/out"
@@ -50,15 +55,12 @@ for src in "$GUEST_SHARE/e2e"; do
 done
 
 # The relay files of the 3D run of step demo (kmscube and glmark2 on
-# virtio-gpu with virgl, no START): the columns of every job add up to its latency, the contexts
-# are named after their processes, the Chrome trace nests its phases.
+# virtio-gpu with virgl, no START): the columns of every job add up to its
+# latency, the contexts are named after their processes, the Chrome trace
+# nests its phases.
 C="python3 $ROOT/tools/grtrace/tests/check.py"
 for src in "$RUN/demo"; do
-	name=demo-virgl
-	dir=$OUT/real/$name
-	mkdir -p "$dir"
-	cp "$src"/events*.bin "$dir" 2> "$OUT/err"
-	result $? "real recording $name: relay files present" || continue
+	real_recording "$src" demo-virgl || continue
 	timeout 60 "$G" report -i "$dir" -f json > "$OUT/out" 2> "$OUT/err" &&
 		$C sums - "$OUT/out" all 2> "$OUT/err"
 	result $? "real recording $name: host + device + complete = latency, device of every job"
