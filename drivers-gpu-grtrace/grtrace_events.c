@@ -305,6 +305,13 @@ static bool grtrace_fill(struct grtrace_event *ev, u16 type,
 		.status		= job->status,
 		.depth		= job->depth,
 	};
+	/* The task that submits, or waits, is named. */
+	if (type == GRTRACE_EV_SUBMIT || type == GRTRACE_EV_SYNC_WAIT_ENTER ||
+	    type == GRTRACE_EV_SYNC_WAIT_EXIT) {
+		ev->job.pid = task_pid_nr(current);
+		ev->job.tgid = task_tgid_nr(current);
+		strscpy_pad(ev->job.comm, current->comm);
+	}
 	return true;
 }
 
@@ -319,31 +326,14 @@ void grtrace_##name(const struct grtrace_job *job)			\
 }									\
 EXPORT_SYMBOL_GPL(grtrace_##name)
 
-/* The task that submits, or waits: SUBMIT and SYNC_WAIT_* name it. */
-#define GRTRACE_DEFINE_TASK_EVENT(name, type)				\
-void grtrace_##name(const struct grtrace_job *job)			\
-{									\
-	struct grtrace_event ev;					\
-									\
-	guard(rcu)();							\
-	if (!grtrace_fill(&ev, type, job))				\
-		return;							\
-	ev.job.pid = task_pid_nr(current);				\
-	ev.job.tgid = task_tgid_nr(current);				\
-	strscpy_pad(ev.job.comm, current->comm);			\
-	trace_grtrace_##name(&ev);					\
-}									\
-EXPORT_SYMBOL_GPL(grtrace_##name)
-
 /* The reporting functions, documented in <linux/grtrace.h>. */
-GRTRACE_DEFINE_TASK_EVENT(submit, GRTRACE_EV_SUBMIT);
-
+GRTRACE_DEFINE_EVENT(submit, GRTRACE_EV_SUBMIT);
 GRTRACE_DEFINE_EVENT(commit, GRTRACE_EV_COMMIT);
 GRTRACE_DEFINE_EVENT(start, GRTRACE_EV_START);
 GRTRACE_DEFINE_EVENT(end, GRTRACE_EV_END);
 GRTRACE_DEFINE_EVENT(complete, GRTRACE_EV_COMPLETE);
 GRTRACE_DEFINE_EVENT(ctx_switch, GRTRACE_EV_CTX_SWITCH);
 GRTRACE_DEFINE_EVENT(irq, GRTRACE_EV_IRQ);
-GRTRACE_DEFINE_TASK_EVENT(sync_wait_enter, GRTRACE_EV_SYNC_WAIT_ENTER);
-GRTRACE_DEFINE_TASK_EVENT(sync_wait_exit, GRTRACE_EV_SYNC_WAIT_EXIT);
+GRTRACE_DEFINE_EVENT(sync_wait_enter, GRTRACE_EV_SYNC_WAIT_ENTER);
+GRTRACE_DEFINE_EVENT(sync_wait_exit, GRTRACE_EV_SYNC_WAIT_EXIT);
 GRTRACE_DEFINE_EVENT(error, GRTRACE_EV_ERROR);

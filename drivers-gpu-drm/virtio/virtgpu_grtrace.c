@@ -135,36 +135,55 @@ void virtio_gpu_grtrace_irq(struct virtio_gpu_queue *q)
 	grtrace_irq(&gj);
 }
 
-/**
- * virtio_gpu_grtrace_wait - report an EXECBUFFER wait for an in-fence
- * @vgdev: the device
- * @ctx_id: the virtio-gpu context of the waiting file
- * @fence: the in-fence, held by the caller
- * @enter: true before the wait, false after it
- * @ret: the result of the wait, for !@enter
- *
- * Called by the submitting task, in process context, holding no lock.
- *
- * Return: for @enter, whether the wait was reported (@fence had not
- * signalled); the caller reports its end only then.
- */
-bool virtio_gpu_grtrace_wait(struct virtio_gpu_device *vgdev, u32 ctx_id,
-			     struct dma_fence *fence, bool enter, int ret)
+/* The wait of @vgdev's file context @ctx_id for @fence, which it holds. */
+static struct grtrace_job virtio_gpu_grtrace_wait_job(struct virtio_gpu_device *vgdev,
+						      u32 ctx_id,
+						      const struct dma_fence *fence)
 {
-	struct grtrace_job gj = {
+	return (struct grtrace_job) {
 		.ring = &vgdev->ctrlq.grtrace_ring,
 		.ctx_id = ctx_id,
 		.aux_context = fence->context,
 		.aux_seqno = fence->seqno,
-		.status = ret,
 	};
+}
 
-	if (!enter) {
-		grtrace_sync_wait_exit(&gj);
-		return false;
-	}
+/**
+ * virtio_gpu_grtrace_wait_enter - report that EXECBUFFER waits for an in-fence
+ * @vgdev: the device
+ * @ctx_id: the virtio-gpu context of the waiting file
+ * @fence: the in-fence, held by the caller
+ *
+ * Called by the submitting task, in process context, holding no lock.
+ *
+ * Return: whether the wait was reported (@fence had not signalled); the
+ * caller reports its end with virtio_gpu_grtrace_wait_exit() only then.
+ */
+bool virtio_gpu_grtrace_wait_enter(struct virtio_gpu_device *vgdev, u32 ctx_id,
+				   struct dma_fence *fence)
+{
+	struct grtrace_job gj = virtio_gpu_grtrace_wait_job(vgdev, ctx_id, fence);
+
 	if (dma_fence_is_signaled(fence))
 		return false;
 	grtrace_sync_wait_enter(&gj);
 	return true;
+}
+
+/**
+ * virtio_gpu_grtrace_wait_exit - report the end of an in-fence wait
+ * @vgdev: the device
+ * @ctx_id: the virtio-gpu context of the waiting file
+ * @fence: the in-fence, held by the caller
+ * @ret: the result of the wait
+ *
+ * Called as virtio_gpu_grtrace_wait_enter(), after it returned true.
+ */
+void virtio_gpu_grtrace_wait_exit(struct virtio_gpu_device *vgdev, u32 ctx_id,
+				  struct dma_fence *fence, int ret)
+{
+	struct grtrace_job gj = virtio_gpu_grtrace_wait_job(vgdev, ctx_id, fence);
+
+	gj.status = ret;
+	grtrace_sync_wait_exit(&gj);
 }

@@ -28,8 +28,10 @@ void virtio_gpu_grtrace_fini(struct virtio_gpu_device *vgdev);
 void virtio_gpu_grtrace_cmd(struct virtio_gpu_queue *q, u16 type, u32 seqno,
 			    u32 ctx_id, s32 arg);
 void virtio_gpu_grtrace_irq(struct virtio_gpu_queue *q);
-bool virtio_gpu_grtrace_wait(struct virtio_gpu_device *vgdev, u32 ctx_id,
-			     struct dma_fence *fence, bool enter, int ret);
+bool virtio_gpu_grtrace_wait_enter(struct virtio_gpu_device *vgdev, u32 ctx_id,
+				   struct dma_fence *fence);
+void virtio_gpu_grtrace_wait_exit(struct virtio_gpu_device *vgdev, u32 ctx_id,
+				  struct dma_fence *fence, int ret);
 
 #else
 
@@ -39,12 +41,14 @@ static inline void virtio_gpu_grtrace_fini(struct virtio_gpu_device *vgdev) { }
 static inline void virtio_gpu_grtrace_cmd(struct virtio_gpu_queue *q, u16 type,
 					  u32 seqno, u32 ctx_id, s32 arg) { }
 static inline void virtio_gpu_grtrace_irq(struct virtio_gpu_queue *q) { }
-static inline bool virtio_gpu_grtrace_wait(struct virtio_gpu_device *vgdev,
-					   u32 ctx_id, struct dma_fence *fence,
-					   bool enter, int ret)
+static inline bool virtio_gpu_grtrace_wait_enter(struct virtio_gpu_device *vgdev,
+						 u32 ctx_id, struct dma_fence *fence)
 {
 	return false;
 }
+static inline void virtio_gpu_grtrace_wait_exit(struct virtio_gpu_device *vgdev,
+						u32 ctx_id, struct dma_fence *fence,
+						int ret) { }
 
 #endif
 
