@@ -77,7 +77,7 @@ def check_sink(sink, cmds, answered, jobs):
           f'seqnos {bad_task[:10]}')
 
 
-def check_waits(sink, seq_of_submit, events, cmds):
+def check_waits(sink, events, cmds):
     """events: (ts, kind, pid, ctx, dep, status, seqno) in time order.
 
     kind is 'enter', 'exit' or 'submit' (seqno only for submits).  Every
@@ -189,7 +189,7 @@ def main():
             waits.append((ts, phase[len('sync_wait_'):], f['@pid'], int(f['ctx']),
                           f['dep'], int(f.get('status', 0)), None))
     check_sink('tracepoints', cmds, answered, ftrace_jobs)
-    n_waits = check_waits('tracepoints', None, waits, cmds)
+    n_waits = check_waits('tracepoints', waits, cmds)
 
     control = {rid for rid, (_dev, name) in rings.items() if name == 'control'}
     lo, hi = min(cmds, default=0), max(cmds, default=-1)
@@ -207,7 +207,7 @@ def main():
     # The relay session outlives trace-cmd: every command was answered.
     check_sink('relay', cmds, set(cmds), relay_jobs)
     check('relay: as many in-fence waits as the tracepoints',
-          check_waits('relay', None, relay_waits, cmds) == n_waits)
+          check_waits('relay', relay_waits, cmds) == n_waits)
     check('relay: nothing dropped', stats.get('dropped') == '0' and
           stats.get('offered') == stats.get('written'),
           f"offered {stats.get('offered')} written {stats.get('written')}")
