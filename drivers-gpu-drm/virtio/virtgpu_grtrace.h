@@ -46,6 +46,7 @@ static inline bool virtio_gpu_grtrace_wait_enter(struct virtio_gpu_device *vgdev
 {
 	return false;
 }
+
 static inline void virtio_gpu_grtrace_wait_exit(struct virtio_gpu_device *vgdev,
 						u32 ctx_id, struct dma_fence *fence,
 						int ret) { }
