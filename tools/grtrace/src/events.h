@@ -53,7 +53,8 @@ struct gr_trace {
 	bool is_dir;
 	bool is_tracedat;	/* a trace-cmd recording (trace.dat) */
 	const char *clock;	/* ftrace clock name of the times, if known */
-	struct gr_event *ev;
+	__u64 records;		/* records read (events, not the tool's stats) */
+	struct gr_event *ev;	/* every event (gr_input_load()) */
 	size_t nr_ev;
 	size_t cap_ev;
 	bool have_info;

@@ -22,6 +22,7 @@
 #include <tracefs.h>
 
 #include "input.h"
+#include "source.h"
 #include "stream.h"
 #include "tracedat.h"
 #include "utils.h"
@@ -324,46 +325,66 @@ static void dir_stats(struct gr_trace *t, const char *dir)
 }
 
 /*
- * gr_input_load - read and merge an input
+ * gr_input_live_info - what the kernel says besides the relay files: the
+ * rings that lost their METADATA, and the counters
+ */
+void gr_input_live_info(struct gr_trace *t)
+{
+	live_rings(t);
+	if (!t->stats)
+		t->stats = gr_kernel_read("stats");
+}
+
+/*
+ * gr_input_find - the files of an input, and what goes with them
  * @path: a file, a directory of per-CPU files, or NULL for the live relay
- *        files (whose data is consumed by reading them)
+ *        files
  *
+ * Sets the files, the kind of input and the kernel counters saved next to
+ * per-CPU files.  A trace.dat is read whole here (t->ev, merged).
+ * Returns: 0, or -1 with the problem printed.
+ */
+int gr_input_find(struct gr_trace *t, const char *path)
+{
+	memset(t, 0, sizeof(*t));
+	if (find_files(t, path))
+		return -1;
+	if (!t->is_dir && path && gr_is_tracedat(path)) {
+		t->is_tracedat = true;
+		if (gr_tracedat_load(t, path) || gr_trace_merge(t))
+			return -1;
+		t->records = t->nr_ev;
+		return 0;
+	}
+	t->clock = "mono";
+	if (t->is_dir)
+		dir_stats(t, path);
+	return 0;
+}
+
+/*
+ * gr_input_load - read a whole input into @t->ev, in gseq order
+ * @path: as for gr_input_find()
+ *
+ * For the commands that need every event at once; report reads its input
+ * as a stream (source.h).
  * Returns: 0, or -1 with the problem printed.
  */
 int gr_input_load(struct gr_trace *t, const char *path)
 {
-	bool live = !path;
-	int i;
+	struct gr_event ev;
+	struct gr_src s;
+	int ret;
 
-	memset(t, 0, sizeof(*t));
-	if (find_files(t, path))
-		return -1;
-	if (!t->is_dir && !live && gr_is_tracedat(path)) {
-		t->is_tracedat = true;
-		if (gr_tracedat_load(t, path))
-			return -1;
-		return gr_trace_merge(t);
-	}
-	t->clock = "mono";
-	for (i = 0; i < t->nr_files; i++)
-		if (gr_stream_load_file(t, i, live))
-			return -1;
-	if (!t->nr_ev) {
-		if (t->nr_files == 1)
-			gr_err_msg("%s: offset 0: no grtrace records in this file\n",
-				   t->files[0]);
-		else
-			gr_err_msg("%s: no grtrace records in any of its %d files%s\n",
-				   t->input, t->nr_files,
-				   live ? " (nothing recorded, or already read)" : "");
+	if (gr_src_open(&s, t, path)) {
+		gr_src_close(&s);
 		return -1;
 	}
-	if (live) {
-		live_rings(t);
-		if (!t->stats)
-			t->stats = gr_kernel_read("stats");
-	} else if (t->is_dir) {
-		dir_stats(t, path);
-	}
-	return gr_trace_merge(t);
+	if (!s.array)
+		while ((ret = gr_src_next(&s, &ev)) > 0)
+			*gr_trace_add(t) = ev;
+	else
+		ret = 0;
+	gr_src_close(&s);
+	return ret;
 }

@@ -9,7 +9,9 @@
 
 #include "events.h"
 
+int gr_input_find(struct gr_trace *t, const char *path);
 int gr_input_load(struct gr_trace *t, const char *path);
+void gr_input_live_info(struct gr_trace *t);
 
 const char *gr_kernel_dir(void);
 int gr_kernel_check(void);

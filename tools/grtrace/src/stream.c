@@ -238,18 +238,25 @@ static void take_stats(struct gr_trace *t, const void *p, size_t len)
 	memcpy(t->stats, p, len);
 }
 
-static int add_record(struct gr_trace *t, int file,
-		      const struct grtrace_record *rec, __u64 off)
+/*
+ * gr_stream_decode - decode one record of file @file at byte @off into @ev
+ *
+ * Updates the counters, rings and session of @t.  The stats record of
+ * "grtrace record" only sets @t->stats.
+ *
+ * Returns: 1 with @ev set, 0 for a record that is not an event (stats),
+ * -1 with the problem printed.
+ */
+int gr_stream_decode(struct gr_trace *t, int file, const struct grtrace_record *rec,
+		     __u64 off, struct gr_event *ev)
 {
 	size_t len = rec->size - GR_REC_MIN;
 	const void *p = rec + 1;
-	struct gr_event *ev;
 
 	if (rec->type == GR_TOOL_STATS && rec->cpu == GR_TOOL_CPU) {
 		take_stats(t, p, len);
 		return 0;
 	}
-	ev = gr_trace_add(t);
 	ev->ts = rec->ts;
 	ev->gseq = rec->gseq;
 	ev->cseq = rec->cseq;
@@ -265,41 +272,14 @@ static int add_record(struct gr_trace *t, int file,
 		return -1;
 	}
 	if (rec->type < GRTRACE_EV_NR)
-		return take_job(t, ev, p, len);
+		return take_job(t, ev, p, len) ? -1 : 1;
+	memset(&ev->job, 0, sizeof(ev->job));
 	if (rec->type == GRTRACE_EV_STREAM_INFO)
-		return take_info(t, ev, p, len);
+		return take_info(t, ev, p, len) ? -1 : 1;
 	if (rec->type == GRTRACE_EV_METADATA)
-		return take_ring(t, ev, p, len);
+		return take_ring(t, ev, p, len) ? -1 : 1;
 	/* Ids are not reused within a session: nothing to undo. */
-	if (rec->type == GRTRACE_EV_RING_REMOVED)
-		return 0;
-	t->unknown++;
-	return 0;
-}
-
-/*
- * gr_stream_load_file - add the records of @t->files[@i] to @t
- * @live: a relay file, read without blocking up to its current end
- *
- * Returns: 0, or -1 with the problem printed.
- */
-int gr_stream_load_file(struct gr_trace *t, int i, bool live)
-{
-	const struct grtrace_record *rec;
-	struct gr_reader r;
-	__u64 off;
-	int ret;
-
-	gr_debug_msg("reading %s\n", t->files[i]);
-	if (gr_reader_open(&r, t->files[i], live))
-		return -1;
-	while ((ret = gr_reader_next(&r, &rec, &off)) > 0) {
-		ret = add_record(t, i, rec, off);
-		if (ret)
-			break;
-	}
-	if (!ret)
-		ret = gr_reader_finish(&r);
-	gr_reader_close(&r);
-	return ret;
+	if (rec->type != GRTRACE_EV_RING_REMOVED)
+		t->unknown++;
+	return 1;
 }

@@ -26,6 +26,7 @@ int gr_reader_next(struct gr_reader *r, const struct grtrace_record **rec, __u64
 int gr_reader_finish(struct gr_reader *r);
 void gr_reader_close(struct gr_reader *r);
 
-int gr_stream_load_file(struct gr_trace *t, int i, bool live);
+int gr_stream_decode(struct gr_trace *t, int file, const struct grtrace_record *rec,
+		     __u64 off, struct gr_event *ev);
 
 #endif /* __GRTRACE_STREAM_H */

@@ -1,0 +1,588 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * grtrace: the records of an input, one at a time, in gseq order.
+ *
+ * The kernel writes the records of each CPU in gseq order, and "grtrace
+ * record" writes one file in gseq order; a file made by concatenating
+ * per-CPU files is a few such runs end to end.  A file is first scanned
+ * record header by record header: the sizes are checked (a bad one stops
+ * the input with its offset before anything is printed) and the file is
+ * cut where gseq does not increase.  The runs of all files are then merged
+ * with a heap by the gseq of their next record, each read through a window
+ * of the file mapped in memory, and each record is decoded where it lies.
+ * Memory is a window per run, whatever the length of the input.
+ *
+ * The live relay files are not mappable and are consumed by reading: they
+ * are merged once into an unlinked temporary file (the spool), which is
+ * then read like a recorded file, as often as the command needs.  A
+ * trace.dat is decoded by libtracecmd into an array (tracedat.c) and
+ * served from it.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <byteswap.h>
+
+#include "input.h"
+#include "source.h"
+#include "stream.h"
+#include "utils.h"
+
+#define RUN_MAX		4096		/* sorted runs per input at most */
+#define WIN_ALL		(32 << 20)	/* bytes mapped for all runs together */
+#define WIN_MAX		(8 << 20)	/* per run */
+#define WIN_MIN		(256 << 10)
+#define SPOOL_BUF	(1 << 20)
+
+struct gr_run {
+	int file;
+	__u64 start;		/* first byte of the run */
+	__u64 end;		/* first byte after it */
+	__u64 off;		/* the next record */
+	const unsigned char *map;	/* a window of the file */
+	__u64 map_off;
+	size_t map_len;
+	struct gr_reader *rd;	/* a file that cannot be mapped: read() */
+	const struct grtrace_record *rec;	/* head record, NULL: none left */
+	__u64 rec_off;
+};
+
+/* ---- windows ---- */
+
+static void unmap(struct gr_run *r)
+{
+	if (r->map)
+		munmap((void *)r->map, r->map_len);
+	r->map = NULL;
+	r->map_len = 0;
+}
+
+/*
+ * Map [@off, @off + @len) of the run's file.  Returns: a pointer to byte
+ * @off, or NULL with the error printed.
+ */
+static const void *map_at(struct gr_src *s, struct gr_run *r, __u64 off, size_t len)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	__u64 size = s->size[r->file];
+	void *p;
+
+	if (r->map && off >= r->map_off && off + len <= r->map_off + r->map_len)
+		return r->map + (off - r->map_off);
+	unmap(r);
+	r->map_off = off & ~(__u64)(page - 1);
+	r->map_len = s->win > len + (off - r->map_off) ? s->win : len + (off - r->map_off);
+	if (r->map_off + r->map_len > size)
+		r->map_len = size - r->map_off;
+	p = mmap(NULL, r->map_len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, s->fd[r->file],
+		 r->map_off);
+	if (p == MAP_FAILED) {
+		gr_err_msg("%s: offset %llu: cannot map: %s\n", s->t->files[r->file],
+			   (unsigned long long)off, strerror(errno));
+		r->map_len = 0;
+		return NULL;
+	}
+	r->map = p;
+	madvise(p, r->map_len, MADV_SEQUENTIAL);
+	return r->map + (off - r->map_off);
+}
+
+/* ---- cutting a file into sorted runs ---- */
+
+static struct gr_run *add_run(struct gr_src *s, int file, __u64 start)
+{
+	struct gr_run *r;
+
+	s->run = gr_realloc(s->run, s->nr_run + 1, sizeof(*s->run));
+	r = &s->run[s->nr_run++];
+	memset(r, 0, sizeof(*r));
+	r->file = file;
+	r->start = start;
+	r->off = start;
+	r->end = start;
+	return r;
+}
+
+static int truncated(const char *path, __u64 off, __u64 left, const struct grtrace_record *h)
+{
+	if (left < GR_REC_MIN)
+		gr_err_msg("%s: offset %llu: truncated record header: %llu of %u bytes\n",
+			   path, (unsigned long long)off, (unsigned long long)left, GR_REC_MIN);
+	else
+		gr_err_msg("%s: offset %llu: truncated record: %llu of %u bytes (type 0x%x)\n",
+			   path, (unsigned long long)off, (unsigned long long)left, h->size,
+			   h->type);
+	return -1;
+}
+
+/*
+ * Check every record header of mapped file @i and cut it into runs of
+ * increasing gseq.  Returns: 0, or -1 with the problem printed.
+ */
+static int scan_file(struct gr_src *s, int i)
+{
+	const char *path = s->t->files[i];
+	__u64 size = s->size[i], off = 0, prev = 0;
+	struct gr_run cur = { .file = i }, *r = NULL;
+	const struct grtrace_record *h;
+	int ret = 0;
+
+	while (off < size) {
+		if (size - off < GR_REC_MIN) {
+			ret = truncated(path, off, size - off, NULL);
+			break;
+		}
+		h = map_at(s, &cur, off, GR_REC_MIN);
+		if (!h) {
+			ret = -1;
+			break;
+		}
+		if (!off && h->type != GRTRACE_EV_STREAM_INFO &&
+		    bswap_16(h->type) == GRTRACE_EV_STREAM_INFO) {
+			gr_err_msg("%s: offset 0: written by a host of the other byte order; not supported\n",
+				   path);
+			ret = -1;
+			break;
+		}
+		if (h->size < GR_REC_MIN || h->size % 8) {
+			gr_err_msg("%s: offset %llu: bad record size %u, type 0x%x (not a multiple of 8 >= %u)\n",
+				   path, (unsigned long long)off, h->size, h->type, GR_REC_MIN);
+			ret = -1;
+			break;
+		}
+		if (size - off < h->size) {
+			ret = truncated(path, off, size - off, h);
+			break;
+		}
+		if (!r || h->gseq <= prev) {
+			if (s->nr_run == RUN_MAX) {
+				gr_err_msg("%s: offset %llu: gseq %llu after %llu: more than %d runs of records in gseq order in the input\n",
+					   path, (unsigned long long)off,
+					   (unsigned long long)h->gseq, (unsigned long long)prev,
+					   RUN_MAX);
+				ret = -1;
+				break;
+			}
+			r = add_run(s, i, off);
+		}
+		prev = h->gseq;
+		off += h->size;
+		r->end = off;
+	}
+	unmap(&cur);
+	return ret;
+}
+
+/* ---- the head record of a run ---- */
+
+/* Returns: 1 with r->rec set, 0 at the end of the run, -1. */
+static int run_fetch(struct gr_src *s, struct gr_run *r)
+{
+	const struct grtrace_record *h;
+	__u64 prev = r->rec ? r->rec->gseq : 0;
+	int ret;
+
+	if (r->rd) {
+		ret = gr_reader_next(r->rd, &r->rec, &r->rec_off);
+		if (ret <= 0) {
+			r->rec = NULL;
+			return ret < 0 ? -1 : gr_reader_finish(r->rd);
+		}
+		if (prev && r->rec->gseq <= prev) {
+			gr_err_msg("%s: offset %llu: gseq %llu after %llu: records out of gseq order\n",
+				   s->t->files[r->file], (unsigned long long)r->rec_off,
+				   (unsigned long long)r->rec->gseq, (unsigned long long)prev);
+			return -1;
+		}
+		return 1;
+	}
+	r->rec = NULL;
+	if (r->off >= r->end) {
+		unmap(r);
+		return 0;
+	}
+	h = map_at(s, r, r->off, GR_REC_MIN);
+	if (h && h->size > GR_REC_MIN)
+		h = map_at(s, r, r->off, h->size);
+	if (!h)
+		return -1;
+	r->rec = h;
+	r->rec_off = r->off;
+	r->off += h->size;
+	return 1;
+}
+
+/* ---- the heap of runs, by the gseq of their head record ---- */
+
+static bool run_before(const struct gr_src *s, int a, int b)
+{
+	const struct gr_run *x = &s->run[a], *y = &s->run[b];
+
+	if (x->rec->gseq != y->rec->gseq)
+		return x->rec->gseq < y->rec->gseq;
+	return a < b;
+}
+
+static void sift_down(struct gr_src *s, int i)
+{
+	int c, tmp;
+
+	for (;;) {
+		c = 2 * i + 1;
+		if (c >= s->nr_heap)
+			return;
+		if (c + 1 < s->nr_heap && run_before(s, s->heap[c + 1], s->heap[c]))
+			c++;
+		if (!run_before(s, s->heap[c], s->heap[i]))
+			return;
+		tmp = s->heap[c];
+		s->heap[c] = s->heap[i];
+		s->heap[i] = tmp;
+		i = c;
+	}
+}
+
+/* Fetch the first record of every run and order them. */
+static int heap_build(struct gr_src *s)
+{
+	int i, ret;
+
+	s->heap = gr_realloc(s->heap, s->nr_run + 1, sizeof(*s->heap));
+	s->nr_heap = 0;
+	for (i = 0; i < s->nr_run; i++) {
+		s->run[i].rec = NULL;
+		ret = run_fetch(s, &s->run[i]);
+		if (ret < 0)
+			return -1;
+		if (ret)
+			s->heap[s->nr_heap++] = i;
+	}
+	for (i = s->nr_heap / 2 - 1; i >= 0; i--)
+		sift_down(s, i);
+	return 0;
+}
+
+/*
+ * The next record of the input in gseq order, valid until advance().
+ * Returns: 1, or 0 at the end.
+ */
+static int next_record(struct gr_src *s, const struct grtrace_record **rec, __u64 *off,
+		       int *file)
+{
+	struct gr_run *r;
+
+	if (!s->nr_heap)
+		return 0;
+	r = &s->run[s->heap[0]];
+	*rec = r->rec;
+	*off = r->rec_off;
+	*file = r->file;
+	return 1;
+}
+
+/* Move past the record next_record() returned. */
+static int advance(struct gr_src *s)
+{
+	int ret = run_fetch(s, &s->run[s->heap[0]]);
+
+	if (ret < 0)
+		return -1;
+	if (!ret)
+		s->heap[0] = s->heap[--s->nr_heap];
+	sift_down(s, 0);
+	return 0;
+}
+
+/* ---- the spool of the live relay files ---- */
+
+static int spool_write(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+	ssize_t n;
+
+	while (len) {
+		n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		p += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/*
+ * Read the relay files to their current end, merged, into an unlinked
+ * temporary file; read that from now on.  Returns: 0, or -1 (printed).
+ */
+static int spool_live(struct gr_src *s)
+{
+	const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	const struct grtrace_record *rec;
+	unsigned char *buf = gr_zalloc(SPOOL_BUF);
+	size_t len = 0;
+	char path[4096];
+	struct stat st;
+	int i, file, ret = -1;
+	__u64 off;
+
+	snprintf(path, sizeof(path), "%s/grtrace-live.XXXXXX", tmp);
+	s->spool = mkstemp(path);
+	if (s->spool < 0) {
+		gr_err_msg("%s: %s\n", path, strerror(errno));
+		goto out;
+	}
+	unlink(path);
+	for (i = 0; i < s->t->nr_files; i++) {
+		struct gr_run *r = add_run(s, i, 0);
+
+		r->rd = gr_zalloc(sizeof(*r->rd));
+		if (gr_reader_open(r->rd, s->t->files[i], true)) {
+			free(r->rd);
+			r->rd = NULL;
+			goto out;
+		}
+	}
+	if (heap_build(s))
+		goto out;
+	while (next_record(s, &rec, &off, &file)) {
+		if (len + rec->size > SPOOL_BUF) {
+			if (spool_write(s->spool, buf, len))
+				goto write_error;
+			len = 0;
+		}
+		memcpy(buf + len, rec, rec->size);
+		len += rec->size;
+		if (advance(s))
+			goto out;
+	}
+	if (spool_write(s->spool, buf, len) || fstat(s->spool, &st))
+		goto write_error;
+	/* From now on: the spool, as file 0 */
+	for (i = 0; i < s->nr_run; i++) {
+		gr_reader_close(s->run[i].rd);
+		free(s->run[i].rd);
+	}
+	s->nr_run = 0;
+	s->fd[0] = s->spool;
+	s->size[0] = st.st_size;
+	gr_input_live_info(s->t);
+	ret = scan_file(s, 0);
+	goto out;
+write_error:
+	gr_err_msg("%s: %s\n", path, strerror(errno));
+out:
+	free(buf);
+	return ret;
+}
+
+/* ---- the source ---- */
+
+/*
+ * gr_src_open - open an input for reading its records in gseq order
+ * @path: a file, a directory of per-CPU files, or NULL for the live relay
+ *        files (consumed: copied once into a temporary file)
+ *
+ * Returns: 0, or -1 with the problem printed.
+ */
+int gr_src_open(struct gr_src *s, struct gr_trace *t, const char *path)
+{
+	struct stat st;
+	int i;
+
+	memset(s, 0, sizeof(*s));
+	s->t = t;
+	s->spool = -1;
+	if (gr_input_find(t, path))
+		return -1;
+	if (t->is_tracedat) {
+		s->array = true;
+		return 0;
+	}
+	s->nr_fd = t->nr_files;
+	s->fd = gr_zalloc(t->nr_files * sizeof(*s->fd));
+	s->size = gr_zalloc(t->nr_files * sizeof(*s->size));
+	for (i = 0; i < t->nr_files; i++)
+		s->fd[i] = -1;
+	s->win = WIN_MAX;
+	if (!path)
+		return spool_live(s) || gr_src_rewind(s) ? -1 : 0;
+	for (i = 0; i < t->nr_files; i++) {
+		s->fd[i] = open(t->files[i], O_RDONLY);
+		if (s->fd[i] < 0 || fstat(s->fd[i], &st)) {
+			gr_err_msg("%s: %s\n", t->files[i], strerror(errno));
+			return -1;
+		}
+		if (!S_ISREG(st.st_mode)) {
+			/* A pipe or a character device: one run, read() */
+			struct gr_run *r = add_run(s, i, 0);
+
+			r->rd = gr_zalloc(sizeof(*r->rd));
+			if (gr_reader_open(r->rd, t->files[i], false)) {
+				free(r->rd);
+				r->rd = NULL;
+				return -1;
+			}
+			continue;
+		}
+		s->size[i] = st.st_size;
+		if (scan_file(s, i))
+			return -1;
+	}
+	return gr_src_rewind(s);
+}
+
+/*
+ * gr_src_rewind - read the input again from its first record
+ *
+ * Resets the counters of the input (gr_trace); the rings stay described.
+ * An input read with read() (a pipe) cannot be read again.
+ * Returns: 0, or -1 with the problem printed.
+ */
+int gr_src_rewind(struct gr_src *s)
+{
+	struct gr_trace *t = s->t;
+	__u32 i;
+	int k;
+
+	s->have_prev = false;
+	s->next = 0;
+	if (s->array)
+		return 0;
+	for (k = 0; k < s->nr_run; k++) {
+		if (s->run[k].rd && s->run[k].rd->off) {
+			gr_err_msg("%s: cannot be read twice\n", t->files[s->run[k].file]);
+			return -1;
+		}
+		s->run[k].off = s->run[k].start;
+	}
+	s->win = s->nr_run ? WIN_ALL / s->nr_run : WIN_MAX;
+	s->win = s->win > WIN_MAX ? WIN_MAX : s->win < WIN_MIN ? WIN_MIN : s->win;
+	s->win &= ~(size_t)(sysconf(_SC_PAGESIZE) - 1);
+	memset(t->by_type, 0, sizeof(t->by_type));
+	for (i = 0; i < t->nr_rings; i++) {
+		memset(t->rings[i].by_type, 0, sizeof(t->rings[i].by_type));
+		t->rings[i].used = false;
+	}
+	t->records = 0;
+	t->unknown = 0;
+	t->longer = 0;
+	t->shorter = 0;
+	t->lost = 0;
+	t->first_gseq = 0;
+	t->first_ts = 0;
+	t->last_ts = 0;
+	return heap_build(s);
+}
+
+static void count(struct gr_trace *t, const struct gr_event *ev, __u64 prev_gseq)
+{
+	if (!t->records++) {
+		t->first_gseq = ev->gseq;
+		t->first_ts = ev->ts;
+		t->last_ts = ev->ts;
+	} else {
+		t->lost += ev->gseq - prev_gseq - 1;
+	}
+	if (ev->ts < t->first_ts)
+		t->first_ts = ev->ts;
+	if (ev->ts > t->last_ts)
+		t->last_ts = ev->ts;
+}
+
+/* At the end of the input: its time origin, or why it is empty. */
+static int at_end(struct gr_src *s)
+{
+	struct gr_trace *t = s->t;
+
+	if (!t->records) {
+		if (t->nr_files == 1)
+			gr_err_msg("%s: offset 0: no grtrace records in this file\n",
+				   t->files[0]);
+		else
+			gr_err_msg("%s: no grtrace records in any of its %d files%s\n",
+				   t->input, t->nr_files,
+				   s->spool >= 0 ? " (nothing recorded, or already read)" : "");
+		return -1;
+	}
+	t->start_ts = t->have_info ? t->info.start_ts : t->first_ts;
+	return 0;
+}
+
+/*
+ * gr_src_next - the next event of the input, in gseq order
+ *
+ * Returns: 1 with @ev set, 0 at the end (the counters of the input are
+ * complete then), -1 with the problem printed.
+ */
+int gr_src_next(struct gr_src *s, struct gr_event *ev)
+{
+	const struct grtrace_record *rec;
+	struct gr_event prev;
+	int file, ret;
+	__u64 off;
+
+	if (s->array) {
+		if (s->next == s->t->nr_ev)
+			return 0;
+		*ev = s->t->ev[s->next++];
+		return 1;
+	}
+	for (;;) {
+		ret = next_record(s, &rec, &off, &file);
+		if (ret <= 0)
+			return ret < 0 ? -1 : at_end(s) ? -1 : 0;
+		ret = gr_stream_decode(s->t, file, rec, off, ev);
+		if (ret >= 0 && advance(s))
+			ret = -1;
+		if (ret < 0)
+			return -1;
+		if (ret)
+			break;
+	}
+	if (s->have_prev && ev->gseq == s->prev_gseq) {
+		prev.file = s->prev_file;
+		prev.off = s->prev_off;
+		gr_err_msg("%s: gseq %llu also at %s: the input holds duplicate records\n",
+			   gr_where(s->t, ev), (unsigned long long)ev->gseq,
+			   gr_where(s->t, &prev));
+		return -1;
+	}
+	count(s->t, ev, s->prev_gseq);
+	s->have_prev = true;
+	s->prev_gseq = ev->gseq;
+	s->prev_file = ev->file;
+	s->prev_off = ev->off;
+	return 1;
+}
+
+void gr_src_close(struct gr_src *s)
+{
+	int i;
+
+	for (i = 0; i < s->nr_run; i++) {
+		unmap(&s->run[i]);
+		if (s->run[i].rd) {
+			gr_reader_close(s->run[i].rd);
+			free(s->run[i].rd);
+		}
+	}
+	for (i = 0; i < s->nr_fd; i++)
+		if (s->fd[i] >= 0 && s->fd[i] != s->spool)
+			close(s->fd[i]);
+	if (s->spool >= 0)
+		close(s->spool);
+	free(s->fd);
+	free(s->size);
+	free(s->run);
+	free(s->heap);
+	memset(s, 0, sizeof(*s));
+	s->spool = -1;
+}
