@@ -15,8 +15,17 @@
  * the job that waited.  A wait that failed (EXIT with a non-zero status,
  * the ioctl was interrupted) is dropped when the thread waits again
  * before submitting; waits that no SUBMIT follows are dropped at the end.
+ *
+ * Streaming (gr_jobs_stream()), a job is retired, handed to the caller and
+ * forgotten, in the order the jobs were created: the oldest open job goes
+ * once RETIRE_LAG events have passed since its COMPLETE (later events of
+ * its fence, such as an ERROR, still find it until then), or, complete or
+ * not, once OPEN_MAX jobs are open.  Memory is bounded by the jobs in
+ * flight, not by the length of the input; jobs still open at the end are
+ * retired then, incomplete.
  */
 #define _GNU_SOURCE
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,6 +38,11 @@
 
 /* Jobless waits kept for a SUBMIT at most; the oldest go first. */
 #define MAX_WAITS	1024
+
+/* Streaming: events a complete job stays findable, jobs open at most */
+#define RETIRE_LAG	65536
+#define OPEN_MAX	65536
+#define STREAM_HASH	(1 << 17)
 
 const char * const gr_metric_names[GR_M_NR] = {
 	[GR_M_HOST]	= "t_submit_host",
@@ -68,17 +82,45 @@ static long find_job(const struct gr_jobs *jobs, long ring, __u64 fctx, __u64 fs
 	return -1;
 }
 
+static void fifo_push(struct gr_jobs *jobs, size_t slot)
+{
+	size_t i, n;
+
+	if (jobs->fifo_len == jobs->fifo_cap) {
+		n = jobs->fifo_cap ? 2 * jobs->fifo_cap : 1024;
+		jobs->fifo = gr_realloc(jobs->fifo, n, sizeof(*jobs->fifo));
+		/* Unwrap: the entries before the head move past the old end */
+		for (i = 0; i < jobs->fifo_head; i++)
+			jobs->fifo[jobs->fifo_cap + i] = jobs->fifo[i];
+		for (i = 0; i < jobs->fifo_len; i++)
+			jobs->fifo[i] = jobs->fifo[jobs->fifo_head + i];
+		jobs->fifo_head = 0;
+		jobs->fifo_cap = n;
+	}
+	jobs->fifo[(jobs->fifo_head + jobs->fifo_len++) % jobs->fifo_cap] = slot;
+}
+
 static long new_job(struct gr_jobs *jobs, const struct gr_event *ev)
 {
 	size_t h = fence_hash(jobs, ev->job.fence_context, ev->job.fence_seqno);
+	size_t slot = jobs->nr;
 	struct gr_job *j;
 
-	if (jobs->nr == jobs->cap) {
-		jobs->cap = jobs->cap ? 2 * jobs->cap : 1024;
-		jobs->job = gr_realloc(jobs->job, jobs->cap, sizeof(*j));
+	if (jobs->free_job) {
+		slot = jobs->free_job - 1;
+		jobs->free_job = jobs->job[slot].hnext;
+	} else {
+		if (jobs->nr == jobs->cap) {
+			jobs->cap = jobs->cap ? 2 * jobs->cap : 1024;
+			jobs->job = gr_realloc(jobs->job, jobs->cap, sizeof(*j));
+		}
+		jobs->nr++;
 	}
-	j = &jobs->job[jobs->nr];
+	if (jobs->retire)
+		fifo_push(jobs, slot);
+	j = &jobs->job[slot];
 	memset(j, 0, sizeof(*j));
+	j->serial = jobs->serial++;
 	j->fctx = ev->job.fence_context;
 	j->fseq = ev->job.fence_seqno;
 	j->ctx_id = ev->job.ctx_id;
@@ -86,8 +128,8 @@ static long new_job(struct gr_jobs *jobs, const struct gr_event *ev)
 	j->first_ts = ev->ts;
 	j->error_code = -1;
 	j->hnext = jobs->hash[h];
-	jobs->hash[h] = ++jobs->nr;
-	return jobs->nr - 1;
+	jobs->hash[h] = slot + 1;
+	return slot;
 }
 
 /* The job an event belongs to, or -1 for a ring-only event. */
@@ -116,20 +158,28 @@ static long job_of(struct gr_jobs *jobs, const struct gr_event *ev)
 /* A new dependency of job @waiter on the fence @fctx:@fseq */
 static struct gr_dep *add_dep(struct gr_jobs *jobs, long waiter, __u64 fctx, __u64 fseq)
 {
+	size_t slot = jobs->nr_dep;
 	struct gr_dep *d;
 
-	if (jobs->nr_dep == jobs->cap_dep) {
-		jobs->cap_dep = jobs->cap_dep ? 2 * jobs->cap_dep : 256;
-		jobs->dep = gr_realloc(jobs->dep, jobs->cap_dep, sizeof(*d));
+	if (jobs->free_dep) {
+		slot = jobs->free_dep - 1;
+		jobs->free_dep = jobs->dep[slot].next;
+	} else {
+		if (jobs->nr_dep == jobs->cap_dep) {
+			jobs->cap_dep = jobs->cap_dep ? 2 * jobs->cap_dep : 256;
+			jobs->dep = gr_realloc(jobs->dep, jobs->cap_dep, sizeof(*d));
+		}
+		jobs->nr_dep++;
 	}
-	d = &jobs->dep[jobs->nr_dep];
+	d = &jobs->dep[slot];
 	memset(d, 0, sizeof(*d));
 	d->waiter = waiter;
 	d->fctx = fctx;
 	d->fseq = fseq;
-	d->dep = find_job(jobs, -1, fctx, fseq);
+	/* Streaming: the jobs waited for are not kept; nobody asks */
+	d->dep = jobs->retire ? -1 : find_job(jobs, -1, fctx, fseq);
 	d->next = jobs->job[waiter].dep_head;
-	jobs->job[waiter].dep_head = ++jobs->nr_dep;
+	jobs->job[waiter].dep_head = slot + 1;
 	return d;
 }
 
@@ -266,6 +316,7 @@ static void job_event(struct gr_jobs *jobs, const struct gr_event *ev)
 		break;
 	case GRTRACE_EV_COMPLETE:
 		j->status = p->status;
+		j->done_at = jobs->events;
 		break;
 	case GRTRACE_EV_CTX_SWITCH:
 		if (p->flags & GRTRACE_JOB_F_PREEMPT)
@@ -380,21 +431,38 @@ static int cmp_lv(const void *a, const void *b)
 }
 
 /*
- * Label the jobs whose @metric is above the threshold of their ring; for
- * GR_M_EXEC, jobs without START are measured by their t_device.
+ * gr_job_outlier - the time of a job that @label (GR_L_LONG_QUEUE or
+ * GR_L_SLOW_EXEC) compares with its ring's threshold: its t_queue, or its
+ * t_exec (t_device without START)
+ *
+ * Returns: true with *@val set when the job has it.
  */
-static void label_outliers(struct gr_jobs *jobs, int metric, __u32 label, __s64 fixed)
+bool gr_job_outlier(const struct gr_job *j, __u32 label, __s64 *val)
+{
+	int m = label == GR_L_LONG_QUEUE ? GR_M_QUEUE : GR_M_EXEC;
+
+	if (m == GR_M_EXEC && !SEEN(j, GRTRACE_EV_START))
+		m = GR_M_DEVICE;
+	return gr_job_metric(j, m, val);
+}
+
+/* The automatic threshold of a ring whose median is @median */
+__s64 gr_label_thresh(__s64 median)
+{
+	if (median > INT64_MAX / LABEL_FACTOR)
+		return INT64_MAX;
+	return median * LABEL_FACTOR < LABEL_MIN_NS ? LABEL_MIN_NS : median * LABEL_FACTOR;
+}
+
+/* Label the jobs whose time is above the threshold of their ring. */
+static void label_outliers(struct gr_jobs *jobs, __u32 label, __s64 fixed)
 {
 	struct lv *lv = gr_zalloc((jobs->nr + 1) * sizeof(*lv));
 	size_t n = 0, a, b, k;
 	__s64 thresh;
-	int m;
 
 	for (k = 0; k < jobs->nr; k++) {
-		m = metric;
-		if (m == GR_M_EXEC && !SEEN(&jobs->job[k], GRTRACE_EV_START))
-			m = GR_M_DEVICE;
-		if (!gr_job_metric(&jobs->job[k], m, &lv[n].v))
+		if (!gr_job_outlier(&jobs->job[k], label, &lv[n].v))
 			continue;
 		lv[n].ring = jobs->job[k].ring_id;
 		lv[n++].job = k;
@@ -403,11 +471,7 @@ static void label_outliers(struct gr_jobs *jobs, int metric, __u32 label, __s64 
 	for (a = 0; a < n; a = b) {
 		for (b = a; b < n && lv[b].ring == lv[a].ring; b++)
 			;
-		thresh = LABEL_FACTOR * lv[a + (b - a) / 2].v;
-		if (thresh < LABEL_MIN_NS)
-			thresh = LABEL_MIN_NS;
-		if (fixed)
-			thresh = fixed;
+		thresh = fixed ? fixed : gr_label_thresh(lv[a + (b - a) / 2].v);
 		for (k = a; k < b; k++)
 			if (lv[k].v > thresh)
 				jobs->job[lv[k].job].labels |= label;
@@ -415,22 +479,25 @@ static void label_outliers(struct gr_jobs *jobs, int metric, __u32 label, __s64 
 	free(lv);
 }
 
+/* The labels a job has by itself */
+static void label_job(struct gr_job *j)
+{
+	if (j->preempts)
+		j->labels |= GR_L_PREEMPTED;
+	if (j->errors || (SEEN(j, GRTRACE_EV_COMPLETE) && j->status < 0))
+		j->labels |= GR_L_ERROR;
+	if (!SEEN(j, GRTRACE_EV_SUBMIT) || !SEEN(j, GRTRACE_EV_COMPLETE))
+		j->labels |= GR_L_INCOMPLETE;
+}
+
 static void label_jobs(struct gr_jobs *jobs)
 {
 	size_t k;
 
-	for (k = 0; k < jobs->nr; k++) {
-		struct gr_job *j = &jobs->job[k];
-
-		if (j->preempts)
-			j->labels |= GR_L_PREEMPTED;
-		if (j->errors || (SEEN(j, GRTRACE_EV_COMPLETE) && j->status < 0))
-			j->labels |= GR_L_ERROR;
-		if (!SEEN(j, GRTRACE_EV_SUBMIT) || !SEEN(j, GRTRACE_EV_COMPLETE))
-			j->labels |= GR_L_INCOMPLETE;
-	}
-	label_outliers(jobs, GR_M_QUEUE, GR_L_LONG_QUEUE, jobs->queue_thresh);
-	label_outliers(jobs, GR_M_EXEC, GR_L_SLOW_EXEC, jobs->exec_thresh);
+	for (k = 0; k < jobs->nr; k++)
+		label_job(&jobs->job[k]);
+	label_outliers(jobs, GR_L_LONG_QUEUE, jobs->queue_thresh);
+	label_outliers(jobs, GR_L_SLOW_EXEC, jobs->exec_thresh);
 }
 
 /*
@@ -458,8 +525,75 @@ void gr_jobs_build(struct gr_jobs *jobs, const struct gr_trace *t)
 	label_jobs(jobs);
 }
 
+/* ---- streaming ---- */
+
+/*
+ * gr_jobs_stream - rebuild jobs event by event (gr_jobs_event()), handing
+ * each to @retire when done with it
+ *
+ * The job passed to @retire has its own labels (preempted, error,
+ * incomplete), not the outlier ones (gr_job_outlier()); its dependencies
+ * are valid until @retire returns.
+ */
+void gr_jobs_stream(struct gr_jobs *jobs, gr_retire_fn retire, void *arg)
+{
+	memset(jobs, 0, sizeof(*jobs));
+	jobs->retire = retire;
+	jobs->arg = arg;
+	jobs->hash_size = STREAM_HASH;
+	jobs->hash = gr_zalloc(jobs->hash_size * sizeof(*jobs->hash));
+}
+
+/* Hand the oldest open job over and forget it. */
+static void retire_oldest(struct gr_jobs *jobs)
+{
+	size_t slot = jobs->fifo[jobs->fifo_head], *p, d, next;
+	struct gr_job *j = &jobs->job[slot];
+
+	jobs->fifo_head = (jobs->fifo_head + 1) % jobs->fifo_cap;
+	jobs->fifo_len--;
+	for (p = &jobs->hash[fence_hash(jobs, j->fctx, j->fseq)]; *p != slot + 1;
+	     p = &jobs->job[*p - 1].hnext)
+		;
+	*p = j->hnext;
+	label_job(j);
+	jobs->retire(jobs->arg, jobs, j);
+	for (d = j->dep_head; d; d = next) {
+		next = jobs->dep[d - 1].next;
+		jobs->dep[d - 1].next = jobs->free_dep;
+		jobs->free_dep = d;
+	}
+	j->hnext = jobs->free_job;
+	jobs->free_job = slot + 1;
+}
+
+/* gr_jobs_event - the next event of the input, in gseq order */
+void gr_jobs_event(struct gr_jobs *jobs, const struct gr_event *ev)
+{
+	const struct gr_job *j;
+
+	jobs->events++;
+	if (ev->type < GRTRACE_EV_NR)
+		job_event(jobs, ev);
+	while (jobs->fifo_len) {
+		j = &jobs->job[jobs->fifo[jobs->fifo_head]];
+		if (jobs->fifo_len <= OPEN_MAX &&
+		    (!SEEN(j, GRTRACE_EV_COMPLETE) || jobs->events - j->done_at < RETIRE_LAG))
+			break;
+		retire_oldest(jobs);
+	}
+}
+
+/* gr_jobs_finish - at the end of the input: retire every job left */
+void gr_jobs_finish(struct gr_jobs *jobs)
+{
+	while (jobs->fifo_len)
+		retire_oldest(jobs);
+}
+
 void gr_jobs_free(struct gr_jobs *jobs)
 {
+	free(jobs->fifo);
 	free(jobs->job);
 	free(jobs->dep);
 	free(jobs->wait);

@@ -59,6 +59,8 @@ struct gr_job {
 	__u32 depth;
 	char comm[17];
 	__u32 labels;
+	__u64 serial;		/* jobs created before this one */
+	__u64 done_at;		/* events read when COMPLETE came */
 	size_t hnext;		/* hash chain: index + 1, 0 ends */
 	size_t dep_head;	/* last gr_dep of this job: index + 1 */
 };
@@ -90,8 +92,13 @@ struct gr_wait {
 	bool failed;		/* EXIT with a non-zero status */
 };
 
+struct gr_jobs;
+
+/* Called with each job the stream is done with, in the order of creation */
+typedef void (*gr_retire_fn)(void *arg, const struct gr_jobs *jobs, struct gr_job *j);
+
 struct gr_jobs {
-	struct gr_job *job;
+	struct gr_job *job;	/* all jobs; streaming: the slots */
 	size_t nr;
 	size_t cap;
 	struct gr_dep *dep;
@@ -104,9 +111,25 @@ struct gr_jobs {
 	size_t hash_size;
 	__s64 queue_thresh;	/* fixed thresholds of the labels, 0: auto */
 	__s64 exec_thresh;
+	/* Streaming (gr_jobs_stream()) */
+	gr_retire_fn retire;
+	void *arg;
+	size_t free_job;	/* free slots, chained by hnext: index + 1 */
+	size_t free_dep;	/* free deps, chained by next */
+	size_t *fifo;		/* slots of the open jobs, oldest first */
+	size_t fifo_head;
+	size_t fifo_len;
+	size_t fifo_cap;
+	__u64 events;		/* events read */
+	__u64 serial;		/* jobs created */
 };
 
 void gr_jobs_build(struct gr_jobs *jobs, const struct gr_trace *t);
+void gr_jobs_stream(struct gr_jobs *jobs, gr_retire_fn retire, void *arg);
+void gr_jobs_event(struct gr_jobs *jobs, const struct gr_event *ev);
+void gr_jobs_finish(struct gr_jobs *jobs);
+bool gr_job_outlier(const struct gr_job *j, __u32 label, __s64 *val);
+__s64 gr_label_thresh(__s64 median);
 void gr_jobs_free(struct gr_jobs *jobs);
 bool gr_job_phase(const struct gr_job *j, int metric, __u64 *from, __u64 *to);
 bool gr_job_metric(const struct gr_job *j, int metric, __s64 *val);

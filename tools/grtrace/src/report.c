@@ -14,6 +14,8 @@
 #include "commands.h"
 #include "input.h"
 #include "jobs.h"
+#include "source.h"
+#include "stat.h"
 #include "table.h"
 #include "utils.h"
 
@@ -41,14 +43,82 @@ struct report_params {
 	long long exec_thresh;
 };
 
-/* What report works on: the input, its jobs, and the jobs selected. */
+#define NR_STATS	3		/* latency, device, exec of the groups */
+#define NR_SIZES	(GR_REC_MAX / 8 + 1)
+#define NR_RESULTS	64
+
+enum group_by {
+	BY_RING,
+	BY_CTX,
+	BY_PROCESS,
+	NR_BY,
+};
+
+/* A ring, a context or a process, and the times of its jobs */
+struct group {
+	__u32 ring;		/* of its first job */
+	__u64 ctx;
+	__u32 tgid;
+	char comm[17];
+	__u64 first;		/* serial of its first job */
+	__u64 jobs;
+	struct gr_stat st[NR_STATS];
+	char (*names)[48];	/* BY_CTX: the processes that submitted */
+	size_t nr_names;
+	char key[96];		/* its name, when printed */
+};
+
+struct groups {
+	struct group *g;
+	size_t nr;
+	size_t *hash;		/* index + 1, open addressing */
+	size_t hash_size;
+};
+
+/* Per ring id */
+struct ring_acc {
+	__u64 jobs;
+	bool selected;		/* by --engine and --ring */
+	struct gr_stat out[2];	/* t_queue, t_exec: medians of the labels */
+	__s64 thresh[2];
+};
+
+/* A job of --topn */
+struct top {
+	struct gr_job j;
+	__s64 lat;
+	char deps[128];
+};
+
+/*
+ * What report works on: the input, read once or twice as a stream; the
+ * jobs as they retire; what is counted of them.
+ */
 struct report {
 	struct report_params *p;
 	struct gr_trace t;
+	struct gr_src src;
 	struct gr_jobs jobs;
-	size_t *sel;
-	size_t nr_sel;
 	struct gr_out o;
+	bool rows;		/* jobs listed, not summed up */
+	bool first;		/* the first pass: jobs counted */
+	bool final;		/* this pass counts the selected jobs */
+	bool all;		/* no selection (one pass) */
+	__u64 nr_jobs;
+	struct ring_acc *ring;
+	__u32 nr_ring;
+	struct groups grp[NR_BY];
+	__u64 hlat[64];
+	struct {
+		char name[32];
+		__u64 n;
+	} res[NR_RESULTS];
+	size_t nr_res;
+	__u64 *size_count;
+	__u32 *size_types;
+	__u64 printed;
+	struct top *top;	/* a heap, the least latency first */
+	size_t nr_top;
 };
 
 static void report_usage(const char *err)
@@ -248,40 +318,60 @@ static bool ring_matches(const struct gr_trace *t, __u32 id, const char *name)
 	return !strcmp(label, name) || (r->known && !strcmp(r->name, name));
 }
 
+static struct ring_acc *ring_acc(struct report *rp, __u32 id)
+{
+	__u32 n = rp->nr_ring;
+
+	if (id >= n) {
+		rp->nr_ring = id + 1;
+		rp->ring = gr_realloc(rp->ring, rp->nr_ring, sizeof(*rp->ring));
+		memset(rp->ring + n, 0, (rp->nr_ring - n) * sizeof(*rp->ring));
+	}
+	return &rp->ring[id];
+}
+
+/*
+ * After a first pass: the rings selected by --engine and --ring, as the
+ * whole input describes them.  Returns: 0, or -1 if --ring names none.
+ */
+static int select_rings(struct report *rp)
+{
+	const struct report_params *p = rp->p;
+	bool found = false;
+	unsigned int engine;
+	__u32 id;
+
+	for (id = 0; id < rp->t.nr_rings; id++) {
+		struct ring_acc *r = ring_acc(rp, id);
+
+		engine = gr_ring(&rp->t, id)->engine;
+		r->selected = engine < 32 && (p->engine_mask & (1U << engine));
+		if (p->ring) {
+			bool match = ring_matches(&rp->t, id, p->ring);
+
+			found |= match;
+			r->selected &= match;
+		}
+	}
+	if (p->ring && !found) {
+		gr_err_msg("no ring '%s' in the input\n", p->ring);
+		return -1;
+	}
+	return 0;
+}
+
 static bool job_selected(const struct report *rp, const struct gr_job *j)
 {
 	const struct report_params *p = rp->p;
-	unsigned int engine = gr_ring(&rp->t, j->ring_id)->engine;
 	long long rel = (long long)(j->first_ts - rp->t.start_ts);
 
-	if (engine >= 32 || !(p->engine_mask & (1U << engine)))
-		return false;
-	if (p->ring && !ring_matches(&rp->t, j->ring_id, p->ring))
+	if (rp->all)
+		return true;
+	if (j->ring_id >= rp->nr_ring || !rp->ring[j->ring_id].selected)
 		return false;
 	if (p->since >= 0 && rel < p->since)
 		return false;
 	return p->until < 0 || rel <= p->until;
-}
-
-static int select_jobs(struct report *rp)
-{
-	size_t i;
-	__u32 id;
-
-	if (rp->p->ring) {
-		for (id = 0; id < rp->t.nr_rings; id++)
-			if (ring_matches(&rp->t, id, rp->p->ring))
-				break;
-		if (id == rp->t.nr_rings) {
-			gr_err_msg("no ring '%s' in the input\n", rp->p->ring);
-			return -1;
-		}
-	}
-	rp->sel = gr_zalloc((rp->jobs.nr + 1) * sizeof(*rp->sel));
-	for (i = 0; i < rp->jobs.nr; i++)
-		if (job_selected(rp, &rp->jobs.job[i]))
-			rp->sel[rp->nr_sel++] = i;
-	return 0;
 }
 
 /* ---- header ---- */
@@ -312,12 +402,7 @@ static void realtime_str(__u64 ns, char *buf, size_t len)
 
 static __u64 ring_jobs(const struct report *rp, __u32 id)
 {
-	__u64 n = 0;
-	size_t i;
-
-	for (i = 0; i < rp->jobs.nr; i++)
-		n += rp->jobs.job[i].ring_id == id;
-	return n;
+	return id < rp->nr_ring ? rp->ring[id].jobs : 0;
 }
 
 /* The "dropped" counters of the kernel stats, as "3 (filtered 1, overrun 2)" */
@@ -375,8 +460,9 @@ static void header_text(struct report *rp)
 	} else {
 		fprintf(f, "  session   unknown: no STREAM_INFO (the input starts mid-session)\n");
 	}
-	fprintf(f, "  span      %.6f ms: %zu records, %zu jobs\n",
-		(t->last_ts - t->first_ts) / 1e6, t->nr_ev, rp->jobs.nr);
+	fprintf(f, "  span      %.6f ms: %llu records, %llu jobs\n",
+		(t->last_ts - t->first_ts) / 1e6, (unsigned long long)t->records,
+		(unsigned long long)rp->nr_jobs);
 	fprintf(f, "  events   ");
 	for (k = 0; k < GRTRACE_EV_NR; k++)
 		fprintf(f, " %s %llu", gr_type_name(k), (unsigned long long)t->by_type[k]);
@@ -465,8 +551,8 @@ static void header_json(struct report *rp)
 	json_u64(f, "first_ts", t->first_ts, true);
 	json_u64(f, "last_ts", t->last_ts, true);
 	json_u64(f, "span_ns", t->last_ts - t->first_ts, true);
-	json_u64(f, "records", t->nr_ev, true);
-	json_u64(f, "jobs", rp->jobs.nr, true);
+	json_u64(f, "records", t->records, true);
+	json_u64(f, "jobs", rp->nr_jobs, true);
 	json_u64(f, "lost_records", t->lost, true);
 	json_u64(f, "lost_before_first", t->first_gseq - 1, true);
 	json_u64(f, "unknown_records", t->unknown, true);
@@ -549,6 +635,7 @@ static const struct gr_col job_cols[] = {
 #define NR_JOB_COLS	ARRAY_SIZE(job_cols)
 static_assert(NR_JOB_COLS == 10 + GR_M_NR, "a column per metric");
 
+/* The fences a job waited for, the last 8, oldest first */
 static void deps_str(const struct gr_jobs *jobs, const struct gr_job *j, char *buf, size_t len)
 {
 	size_t idx[8], n = 0, i, w = 0;
@@ -562,7 +649,7 @@ static void deps_str(const struct gr_jobs *jobs, const struct gr_job *j, char *b
 			      (unsigned long long)jobs->dep[idx[n]].fseq);
 }
 
-static void job_row(struct report *rp, const struct gr_job *j)
+static void job_row(struct report *rp, const struct gr_job *j, const char *deps)
 {
 	char b[NR_JOB_COLS][128], *cells[NR_JOB_COLS];
 	const struct gr_out *o = &rp->o;
@@ -587,117 +674,289 @@ static void job_row(struct report *rp, const struct gr_job *j)
 		gr_cell_ns(o, b[7 + k], 128, valid, v);
 	}
 	gr_job_status(j, b[7 + GR_M_NR], 128);
-	deps_str(&rp->jobs, j, b[8 + GR_M_NR], 128);
+	snprintf(b[8 + GR_M_NR], 128, "%s", deps);
 	gr_job_labels(j, b[9 + GR_M_NR], 128);
 	gr_tbl_row(&rp->o, cells);
 }
 
-static void jobs_table(struct report *rp, const size_t *idx, size_t n, const char *title)
+/* The outlier labels, by the thresholds of the first pass */
+static void label_outliers(const struct report *rp, struct gr_job *j)
 {
-	size_t i;
+	static const __u32 labels[2] = { GR_L_LONG_QUEUE, GR_L_SLOW_EXEC };
+	const struct ring_acc *r = &rp->ring[j->ring_id];
+	__s64 v;
+	int k;
 
-	gr_tbl_begin(&rp->o, "jobs", title, job_cols, NR_JOB_COLS);
-	for (i = 0; i < n && (!rp->p->limit || i < rp->p->limit); i++)
-		job_row(rp, &rp->jobs.job[idx[i]]);
-	gr_tbl_end(&rp->o);
+	for (k = 0; k < 2; k++)
+		if (r->out[k].n && gr_job_outlier(j, labels[k], &v) && v > r->thresh[k])
+			j->labels |= labels[k];
 }
 
-static const struct gr_jobs *cmp_jobs;
-
-static int cmp_latency(const void *a, const void *b)
+/* --topn: a heap of the N jobs of highest latency, the lowest on top */
+static bool top_below(const struct top *a, const struct top *b)
 {
-	__s64 x = -1, y = -1;
+	if (a->lat != b->lat)
+		return a->lat < b->lat;
+	return a->j.serial > b->j.serial;
+}
 
-	gr_job_metric(&cmp_jobs->job[*(const size_t *)a], GR_M_LAT, &x);
-	gr_job_metric(&cmp_jobs->job[*(const size_t *)b], GR_M_LAT, &y);
-	if (x != y)
-		return x < y ? 1 : -1;
-	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+static void top_sift(struct top *h, size_t n, size_t i)
+{
+	struct top tmp;
+	size_t c;
+
+	for (;; i = c) {
+		c = 2 * i + 1;
+		if (c >= n)
+			return;
+		if (c + 1 < n && top_below(&h[c + 1], &h[c]))
+			c++;
+		if (!top_below(&h[c], &h[i]))
+			return;
+		tmp = h[c];
+		h[c] = h[i];
+		h[i] = tmp;
+	}
+}
+
+static void top_add(struct report *rp, const struct gr_jobs *jobs, const struct gr_job *j,
+		    __s64 lat)
+{
+	struct top t = { .j = *j, .lat = lat };
+	size_t i;
+
+	if (rp->nr_top == rp->p->topn) {
+		if (!top_below(&rp->top[0], &t))
+			return;
+		deps_str(jobs, j, t.deps, sizeof(t.deps));
+		rp->top[0] = t;
+		top_sift(rp->top, rp->nr_top, 0);
+		return;
+	}
+	if (!(rp->nr_top & (rp->nr_top + 1)))
+		rp->top = gr_realloc(rp->top, 2 * rp->nr_top + 1, sizeof(*rp->top));
+	deps_str(jobs, j, t.deps, sizeof(t.deps));
+	/* Sift up */
+	for (i = rp->nr_top++; i && top_below(&t, &rp->top[(i - 1) / 2]); i = (i - 1) / 2)
+		rp->top[i] = rp->top[(i - 1) / 2];
+	rp->top[i] = t;
+}
+
+static int cmp_top(const void *a, const void *b)
+{
+	return top_below(b, a) ? -1 : 1;
 }
 
 static void topn_table(struct report *rp)
 {
-	size_t *idx = gr_zalloc((rp->nr_sel + 1) * sizeof(*idx));
-	size_t i, n = 0;
 	char title[64];
-	__s64 v;
+	size_t i;
 
-	for (i = 0; i < rp->nr_sel; i++)
-		if (gr_job_metric(&rp->jobs.job[rp->sel[i]], GR_M_LAT, &v))
-			idx[n++] = rp->sel[i];
-	cmp_jobs = &rp->jobs;
-	qsort(idx, n, sizeof(*idx), cmp_latency);
-	if (n > rp->p->topn)
-		n = rp->p->topn;
-	snprintf(title, sizeof(title), "the %zu jobs of highest latency:", n);
-	jobs_table(rp, idx, n, title);
-	free(idx);
+	qsort(rp->top, rp->nr_top, sizeof(*rp->top), cmp_top);
+	snprintf(title, sizeof(title), "the %zu jobs of highest latency:", rp->nr_top);
+	gr_tbl_begin(&rp->o, "jobs", title, job_cols, NR_JOB_COLS);
+	for (i = 0; i < rp->nr_top && (!rp->p->limit || i < rp->p->limit); i++)
+		job_row(rp, &rp->top[i].j, rp->top[i].deps);
+	gr_tbl_end(&rp->o);
 }
 
 /* ---- aggregates ---- */
 
-enum group_by {
-	BY_RING,
-	BY_CTX,
-	BY_PROCESS,
-};
-
-struct gkey {
-	char key[96];
-	size_t job;
-};
-
-static int cmp_gkey(const void *a, const void *b)
+static void process_name(__u32 tgid, const char *comm, char *buf, size_t len)
 {
-	const struct gkey *x = a, *y = b;
-	int r = strverscmp(x->key, y->key);
-
-	return r ? r : (x->job < y->job ? -1 : 1);
-}
-
-static int cmp_ll(const void *a, const void *b)
-{
-	long long x = *(const long long *)a, y = *(const long long *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* n, avg, min, p50, p99, max of @v as cells; empty when n is 0 */
-static void stat_cells(const struct gr_out *o, long long *v, size_t n, char (*b)[96])
-{
-	long double sum = 0;
-	size_t i;
-
-	qsort(v, n, sizeof(*v), cmp_ll);
-	for (i = 0; i < n; i++)
-		sum += v[i];
-	snprintf(b[0], 96, "%zu", n);
-	gr_cell_ns(o, b[1], 96, n, n ? (long long)(sum / n + 0.5) : 0);
-	gr_cell_ns(o, b[2], 96, n, n ? v[0] : 0);
-	gr_cell_ns(o, b[3], 96, n, n ? v[(n + 1) / 2 - 1] : 0);
-	gr_cell_ns(o, b[4], 96, n, n ? v[(n * 99 + 99) / 100 - 1] : 0);
-	gr_cell_ns(o, b[5], 96, n, n ? v[n - 1] : 0);
-}
-
-static void process_name(const struct gr_job *j, char *buf, size_t len)
-{
-	if (j->tgid || j->comm[0])
-		snprintf(buf, len, "%s[%u]", j->comm, j->tgid);
+	if (tgid || comm[0])
+		snprintf(buf, len, "%s[%u]", comm, tgid);
 	else
 		snprintf(buf, len, "unknown");
 }
 
-/* The key that groups a job; contexts by device, then ctx id */
-static void group_key(const struct report *rp, const struct gr_job *j, int by, char *buf)
+static __u64 group_hash(int by, const struct gr_job *j)
 {
-	const struct gr_ring *r = gr_ring(&rp->t, j->ring_id);
+	__u64 h = by == BY_PROCESS ? j->tgid : j->ring_id;
+	const char *c;
+
+	if (by == BY_CTX)
+		h = h * 0x9e3779b97f4a7c15ULL + j->ctx_id;
+	for (c = j->comm; by == BY_PROCESS && *c; c++)
+		h = h * 0x100000001b3ULL + (unsigned char)*c;
+	h *= 0xc2b2ae3d27d4eb4fULL;
+	return h ^ (h >> 31);
+}
+
+static bool group_is(int by, const struct group *g, const struct gr_job *j)
+{
+	if (by == BY_PROCESS)
+		return g->tgid == j->tgid && !strcmp(g->comm, j->comm);
+	return g->ring == j->ring_id && (by == BY_RING || g->ctx == j->ctx_id);
+}
+
+/* The group of @j, added if new */
+static struct group *group_of(struct groups *gs, int by, const struct gr_job *j)
+{
+	size_t i, k, n;
+	struct group *g;
+
+	if (gs->nr * 2 >= gs->hash_size) {
+		n = gs->hash_size ? 2 * gs->hash_size : 64;
+		free(gs->hash);
+		gs->hash = gr_zalloc(n * sizeof(*gs->hash));
+		gs->hash_size = n;
+		for (k = 0; k < gs->nr; k++) {
+			struct gr_job tmp = {
+				.ring_id = gs->g[k].ring,
+				.ctx_id = gs->g[k].ctx,
+				.tgid = gs->g[k].tgid,
+			};
+
+			memcpy(tmp.comm, gs->g[k].comm, sizeof(tmp.comm));
+			for (i = group_hash(by, &tmp) & (n - 1); gs->hash[i]; i = (i + 1) & (n - 1))
+				;
+			gs->hash[i] = k + 1;
+		}
+	}
+	for (i = group_hash(by, j) & (gs->hash_size - 1); gs->hash[i];
+	     i = (i + 1) & (gs->hash_size - 1))
+		if (group_is(by, &gs->g[gs->hash[i] - 1], j))
+			return &gs->g[gs->hash[i] - 1];
+	if (!(gs->nr & (gs->nr - 1)))
+		gs->g = gr_realloc(gs->g, gs->nr ? 2 * gs->nr : 1, sizeof(*gs->g));
+	g = &gs->g[gs->nr];
+	memset(g, 0, sizeof(*g));
+	g->ring = j->ring_id;
+	g->ctx = j->ctx_id;
+	g->tgid = j->tgid;
+	memcpy(g->comm, j->comm, sizeof(g->comm));
+	g->first = j->serial;
+	gs->hash[i] = ++gs->nr;
+	return g;
+}
+
+static void add_name(struct group *g, const struct gr_job *j)
+{
+	char name[48];
+	size_t i;
+
+	process_name(j->tgid, j->comm, name, sizeof(name));
+	for (i = g->nr_names; i-- > 0;)
+		if (!strcmp(g->names[i], name))
+			return;
+	if (!(g->nr_names & (g->nr_names - 1)))
+		g->names = gr_realloc(g->names, g->nr_names ? 2 * g->nr_names : 1,
+				      sizeof(*g->names));
+	memcpy(g->names[g->nr_names++], name, sizeof(name));
+}
+
+static void group_add(struct report *rp, int by, const struct gr_job *j)
+{
+	static const int metrics[NR_STATS] = { GR_M_LAT, GR_M_DEVICE, GR_M_EXEC };
+	struct group *g = group_of(&rp->grp[by], by, j);
+	__s64 v;
+	int k;
+
+	g->jobs++;
+	for (k = 0; k < NR_STATS; k++)
+		if (gr_job_metric(j, metrics[k], &v))
+			gr_stat_add(&g->st[k], v);
+	if (by == BY_CTX)
+		add_name(g, j);
+}
+
+/* A job the current pass is done with */
+static void on_retire(void *arg, const struct gr_jobs *jobs, struct gr_job *j)
+{
+	struct report *rp = arg;
+	const struct report_params *p = rp->p;
+	struct ring_acc *r;
+	__s64 v;
+	int k;
+
+	if (rp->first) {
+		/* The first pass: counts, and the medians of the labels */
+		r = ring_acc(rp, j->ring_id);
+		r->jobs++;
+		rp->nr_jobs++;
+		if (rp->rows) {
+			if (gr_job_outlier(j, GR_L_LONG_QUEUE, &v))
+				gr_stat_add(&r->out[0], v);
+			if (gr_job_outlier(j, GR_L_SLOW_EXEC, &v))
+				gr_stat_add(&r->out[1], v);
+		}
+	}
+	if (!rp->final || !job_selected(rp, j))
+		return;
+	if (rp->rows) {
+		label_outliers(rp, j);
+		if (p->topn) {
+			if (gr_job_metric(j, GR_M_LAT, &v))
+				top_add(rp, jobs, j, v);
+		} else if (!p->limit || rp->printed < p->limit) {
+			char deps[128];
+
+			deps_str(jobs, j, deps, sizeof(deps));
+			job_row(rp, j, deps);
+			rp->printed++;
+		}
+		return;
+	}
+	if (p->per_ring)
+		group_add(rp, BY_RING, j);
+	if (p->per_ctx)
+		group_add(rp, BY_CTX, j);
+	if (p->per_process)
+		group_add(rp, BY_PROCESS, j);
+	if (p->hist == HIST_LAT && gr_job_metric(j, GR_M_LAT, &v)) {
+		k = v < 2 ? 0 : 63 - __builtin_clzll(v);
+		rp->hlat[k]++;
+	} else if (p->hist == HIST_RESULT) {
+		char b[32];
+		size_t i;
+
+		gr_job_status(j, b, sizeof(b));
+		for (i = 0; i < rp->nr_res && strcmp(rp->res[i].name, b); i++)
+			;
+		if (i == rp->nr_res && i == NR_RESULTS)
+			return;
+		if (i == rp->nr_res) {
+			snprintf(rp->res[i].name, sizeof(rp->res[i].name), "%s", b);
+			rp->res[rp->nr_res++].n = 0;
+		}
+		rp->res[i].n++;
+	}
+}
+
+/* n, avg, min, p50, p99, max as cells; empty when n is 0 */
+static void stat_cells(const struct gr_out *o, struct gr_stat *s, char (*b)[96])
+{
+	__u64 n = s->n;
+
+	snprintf(b[0], 96, "%llu", (unsigned long long)n);
+	gr_cell_ns(o, b[1], 96, n, gr_stat_avg(s));
+	gr_cell_ns(o, b[2], 96, n, s->min);
+	gr_cell_ns(o, b[3], 96, n, n ? gr_stat_rank(s, (n + 1) / 2 - 1) : 0);
+	gr_cell_ns(o, b[4], 96, n, n ? gr_stat_rank(s, (n * 99 + 99) / 100 - 1) : 0);
+	gr_cell_ns(o, b[5], 96, n, s->max);
+}
+
+/* The name that sorts a group; contexts by device, then ctx id */
+static void group_key(const struct report *rp, int by, struct group *g)
+{
+	const struct gr_ring *r = gr_ring(&rp->t, g->ring);
 
 	if (by == BY_RING)
-		gr_ring_label(&rp->t, j->ring_id, buf, 96);
+		gr_ring_label(&rp->t, g->ring, g->key, sizeof(g->key));
 	else if (by == BY_CTX)
-		snprintf(buf, 96, "%s %llu", r->known ? r->dev : "", (unsigned long long)j->ctx_id);
+		snprintf(g->key, sizeof(g->key), "%s %llu", r->known ? r->dev : "",
+			 (unsigned long long)g->ctx);
 	else
-		process_name(j, buf, 96);
+		process_name(g->tgid, g->comm, g->key, sizeof(g->key));
+}
+
+static int cmp_group(const void *a, const void *b)
+{
+	const struct group *x = a, *y = b;
+	int r = strverscmp(x->key, y->key);
+
+	return r ? r : (x->first < y->first ? -1 : 1);
 }
 
 static bool several_devices(const struct gr_trace *t)
@@ -739,18 +998,15 @@ static bool kernel_worker(const char *name)
  * workers among them, or the kernel workers if no other process did.  The
  * device comes first if the input has several.
  */
-static void ctx_name(const struct report *rp, const struct gkey *g, size_t n, char *buf)
+static void ctx_name(const struct report *rp, struct group *g, char *buf)
 {
-	const struct gr_job *j = &rp->jobs.job[g[0].job];
-	const struct gr_ring *r = gr_ring(&rp->t, j->ring_id);
-	char (*names)[48] = gr_zalloc(n * sizeof(*names) + 1);
+	const struct gr_ring *r = gr_ring(&rp->t, g->ring);
 	int users = 0, kworkers = 0, listed, shown = 0;
 	size_t i, nr = 0, w = 0;
+	char (*names)[48] = g->names;
 
-	for (i = 0; i < n; i++)
-		process_name(&rp->jobs.job[g[i].job], names[i], sizeof(names[i]));
-	qsort(names, n, sizeof(*names), cmp_name);
-	for (i = 0; i < n; i++)
+	qsort(names, g->nr_names, sizeof(*names), cmp_name);
+	for (i = 0; i < g->nr_names; i++)
 		if (!nr || strcmp(names[i], names[nr - 1]))
 			memmove(names[nr++], names[i], sizeof(*names));
 	for (i = 0; i < nr; i++) {
@@ -765,7 +1021,7 @@ static void ctx_name(const struct report *rp, const struct gkey *g, size_t n, ch
 	buf[0] = '\0';
 	if (r->known && several_devices(&rp->t))
 		append(buf, 96, &w, "%s ", r->dev);
-	append(buf, 96, &w, "ctx %llu", (unsigned long long)j->ctx_id);
+	append(buf, 96, &w, "ctx %llu", (unsigned long long)g->ctx);
 	for (i = 0; i < nr && shown < 3; i++)
 		if (kernel_worker(names[i]) == !users && ++shown)
 			append(buf, 96, &w, " %s", names[i]);
@@ -773,34 +1029,40 @@ static void ctx_name(const struct report *rp, const struct gkey *g, size_t n, ch
 		append(buf, 96, &w, " +%d", listed - shown);
 	if (users && kworkers)
 		append(buf, 96, &w, " +%d kworker%s", kworkers, kworkers > 1 ? "s" : "");
-	free(names);
 }
 
-#define NR_GROUP_COLS	20
-
-static void group_row(struct report *rp, int by, struct gkey *g, size_t n)
+/* Add group @from (same key) to @g, and free it */
+static void group_merge(struct group *g, struct group *from)
 {
-	static const int metrics[] = { GR_M_LAT, GR_M_DEVICE, GR_M_EXEC };
+	int k;
+
+	g->jobs += from->jobs;
+	for (k = 0; k < NR_STATS; k++)
+		gr_stat_merge(&g->st[k], &from->st[k]);
+	g->names = gr_realloc(g->names, g->nr_names + from->nr_names + 1, sizeof(*g->names));
+	memcpy(g->names + g->nr_names, from->names, from->nr_names * sizeof(*g->names));
+	g->nr_names += from->nr_names;
+	free(from->names);
+	from->names = NULL;
+}
+
+#define NR_GROUP_COLS	(2 + 6 * NR_STATS)
+
+static void group_row(struct report *rp, int by, struct group *g)
+{
 	char b[NR_GROUP_COLS][96], *cells[NR_GROUP_COLS];
-	long long *v = gr_zalloc(n * sizeof(*v) + 1);
-	size_t i, k, nv;
-	__s64 val;
+	size_t i;
 
 	for (i = 0; i < NR_GROUP_COLS; i++)
 		cells[i] = b[i];
 	if (by == BY_CTX)
-		ctx_name(rp, g, n, b[0]);
+		ctx_name(rp, g, b[0]);
 	else
-		snprintf(b[0], 96, "%s", g[0].key);
-	snprintf(b[1], 96, "%zu", n);
-	for (k = 0; k < ARRAY_SIZE(metrics); k++) {
-		for (i = 0, nv = 0; i < n; i++)
-			if (gr_job_metric(&rp->jobs.job[g[i].job], metrics[k], &val))
-				v[nv++] = val;
-		stat_cells(&rp->o, v, nv, &b[2 + 6 * k]);
-	}
+		snprintf(b[0], 96, "%s", g->key);
+	snprintf(b[1], 96, "%llu", (unsigned long long)g->jobs);
+	for (i = 0; i < NR_STATS; i++)
+		stat_cells(&rp->o, &g->st[i], &b[2 + 6 * i]);
 	gr_tbl_row(&rp->o, cells);
-	free(v);
 }
 
 static void group_table(struct report *rp, int by)
@@ -831,22 +1093,35 @@ static void group_table(struct report *rp, int by)
 		{ "exec_p99", "EXEC_P99", 10, true },
 		{ "exec_max", "EXEC_MAX", 0, true },
 	};
-	struct gkey *g = gr_zalloc((rp->nr_sel + 1) * sizeof(*g));
+	struct groups *gs = &rp->grp[by];
 	size_t i, a;
 
-	for (i = 0; i < rp->nr_sel; i++) {
-		g[i].job = rp->sel[i];
-		group_key(rp, &rp->jobs.job[g[i].job], by, g[i].key);
-	}
-	qsort(g, rp->nr_sel, sizeof(*g), cmp_gkey);
+	for (i = 0; i < gs->nr; i++)
+		group_key(rp, by, &gs->g[i]);
+	qsort(gs->g, gs->nr, sizeof(*gs->g), cmp_group);
 	gr_tbl_begin(&rp->o, keys[by], titles[by], cols, NR_GROUP_COLS);
-	for (a = 0; a < rp->nr_sel; a = i) {
-		for (i = a; i < rp->nr_sel && !strcmp(g[i].key, g[a].key); i++)
-			;
-		group_row(rp, by, g + a, i - a);
+	for (a = 0; a < gs->nr; a = i) {
+		/* Groups of one name: rings of the same name, say */
+		for (i = a + 1; i < gs->nr && !strcmp(gs->g[i].key, gs->g[a].key); i++)
+			group_merge(&gs->g[a], &gs->g[i]);
+		group_row(rp, by, &gs->g[a]);
 	}
 	gr_tbl_end(&rp->o);
-	free(g);
+}
+
+static void groups_free(struct groups *gs)
+{
+	size_t i;
+	int k;
+
+	for (i = 0; i < gs->nr; i++) {
+		for (k = 0; k < NR_STATS; k++)
+			gr_stat_free(&gs->g[i].st[k]);
+		free(gs->g[i].names);
+	}
+	free(gs->g);
+	free(gs->hash);
+	memset(gs, 0, sizeof(*gs));
 }
 
 /* ---- histograms ---- */
@@ -859,25 +1134,20 @@ static void hist_lat(struct report *rp)
 		{ "jobs", "JOBS", 0, true },
 	};
 	char b[3][32], *cells[3] = { b[0], b[1], b[2] };
-	__u64 count[64] = { 0 };
 	int k, lo = 64, hi = -1;
-	size_t i;
-	__s64 v;
 
-	for (i = 0; i < rp->nr_sel; i++) {
-		if (!gr_job_metric(&rp->jobs.job[rp->sel[i]], GR_M_LAT, &v))
+	for (k = 0; k < 64; k++) {
+		if (!rp->hlat[k])
 			continue;
-		k = v < 2 ? 0 : 63 - __builtin_clzll(v);
-		count[k]++;
 		lo = k < lo ? k : lo;
-		hi = k > hi ? k : hi;
+		hi = k;
 	}
 	gr_tbl_begin(&rp->o, "hist_lat", "latency (COMPLETE - SUBMIT), log2 buckets [from, to):",
 		     cols, 3);
 	for (k = lo; k <= hi; k++) {
 		snprintf(b[0], 32, "%llu", k ? 1ULL << k : 0ULL);
 		snprintf(b[1], 32, "%llu", 2ULL << k);
-		snprintf(b[2], 32, "%llu", (unsigned long long)count[k]);
+		snprintf(b[2], 32, "%llu", (unsigned long long)rp->hlat[k]);
 		gr_tbl_row(&rp->o, cells);
 	}
 	gr_tbl_end(&rp->o);
@@ -894,6 +1164,16 @@ static int type_bit(unsigned int type)
 	return GRTRACE_EV_NR + 2;
 }
 
+static void size_count(struct report *rp, const struct gr_event *ev)
+{
+	if (!rp->size_count) {
+		rp->size_count = gr_zalloc(NR_SIZES * sizeof(*rp->size_count));
+		rp->size_types = gr_zalloc(NR_SIZES * sizeof(*rp->size_types));
+	}
+	rp->size_count[ev->size / 8]++;
+	rp->size_types[ev->size / 8] |= 1U << type_bit(ev->type);
+}
+
 static void hist_size(struct report *rp)
 {
 	static const struct gr_col cols[] = {
@@ -902,37 +1182,28 @@ static void hist_size(struct report *rp)
 		{ "bytes", "BYTES", 11, true },
 		{ "types", "TYPES", 0, false },
 	};
-	enum { NR = GR_REC_MAX / 8 + 1 };
 	char b[4][256], *cells[4] = { b[0], b[1], b[2], b[3] };
-	__u64 *count = gr_zalloc(NR * sizeof(*count));
-	__u32 *types = gr_zalloc(NR * sizeof(*types));
 	static const unsigned int extra[] = {
 		GRTRACE_EV_STREAM_INFO, GRTRACE_EV_METADATA, 0xffff,
 	};
 	size_t i, n;
 	int k;
 
-	for (i = 0; i < rp->t.nr_ev; i++) {
-		count[rp->t.ev[i].size / 8]++;
-		types[rp->t.ev[i].size / 8] |= 1U << type_bit(rp->t.ev[i].type);
-	}
 	gr_tbl_begin(&rp->o, "hist_size", "record sizes:", cols, 4);
-	for (i = 0; i < NR; i++) {
-		if (!count[i])
+	for (i = 0; rp->size_count && i < NR_SIZES; i++) {
+		if (!rp->size_count[i])
 			continue;
 		snprintf(b[0], 256, "%zu", i * 8);
-		snprintf(b[1], 256, "%llu", (unsigned long long)count[i]);
-		snprintf(b[2], 256, "%llu", (unsigned long long)count[i] * i * 8);
+		snprintf(b[1], 256, "%llu", (unsigned long long)rp->size_count[i]);
+		snprintf(b[2], 256, "%llu", (unsigned long long)rp->size_count[i] * i * 8);
 		for (n = 0, k = 0; k < GRTRACE_EV_NR + 3; k++)
-			if (types[i] & (1U << k))
+			if (rp->size_types[i] & (1U << k))
 				n += snprintf(b[3] + n, 256 - n, "%s%s", n ? " " : "",
 					      gr_type_name(k < GRTRACE_EV_NR ? (unsigned int)k :
 							   extra[k - GRTRACE_EV_NR]));
 		gr_tbl_row(&rp->o, cells);
 	}
 	gr_tbl_end(&rp->o);
-	free(count);
-	free(types);
 }
 
 static void hist_result(struct report *rp)
@@ -941,38 +1212,24 @@ static void hist_result(struct report *rp)
 		{ "status", "STATUS", -10, false },
 		{ "jobs", "JOBS", 0, true },
 	};
-	struct {
-		char name[32];
-		__u64 n;
-	} res[64];
 	char b[2][32], *cells[2] = { b[0], b[1] };
-	size_t i, k, nr = 0;
+	size_t k;
 
-	for (i = 0; i < rp->nr_sel; i++) {
-		gr_job_status(&rp->jobs.job[rp->sel[i]], b[0], sizeof(b[0]));
-		for (k = 0; k < nr && strcmp(res[k].name, b[0]); k++)
-			;
-		if (k == nr && nr == ARRAY_SIZE(res))
-			continue;
-		if (k == nr) {
-			snprintf(res[nr].name, sizeof(res[nr].name), "%s", b[0]);
-			res[nr++].n = 0;
-		}
-		res[k].n++;
-	}
 	gr_tbl_begin(&rp->o, "hist_result", "job results:", cols, 2);
-	for (k = 0; k < nr; k++) {
-		cells[0] = res[k].name;
-		snprintf(b[1], 32, "%llu", (unsigned long long)res[k].n);
+	for (k = 0; k < rp->nr_res; k++) {
+		cells[0] = rp->res[k].name;
+		snprintf(b[1], 32, "%llu", (unsigned long long)rp->res[k].n);
 		gr_tbl_row(&rp->o, cells);
 	}
 	gr_tbl_end(&rp->o);
 }
 
-static void report_print(struct report *rp)
+/* ---- the passes ---- */
+
+/* The header and the rings: what the first pass counted */
+static void print_head(struct report *rp)
 {
 	const struct report_params *p = rp->p;
-	bool other = p->per_ring || p->per_ctx || p->per_process || p->hist;
 
 	gr_out_begin(&rp->o, stdout, p->fmt);
 	if (p->fmt == GR_FMT_TEXT)
@@ -981,6 +1238,116 @@ static void report_print(struct report *rp)
 		header_json(rp);
 	if (p->fmt != GR_FMT_CSV)
 		rings_table(rp);
+}
+
+/*
+ * Read the input once, each job to on_retire().  Stops early once every
+ * row asked for is printed.  Returns: 0, or -1 with the problem printed.
+ */
+static int pass(struct report *rp)
+{
+	bool sizes = rp->final && rp->p->hist == HIST_SIZE;
+	struct gr_event ev;
+	int ret;
+
+	gr_jobs_stream(&rp->jobs, on_retire, rp);
+	while ((ret = gr_src_next(&rp->src, &ev)) > 0) {
+		if (sizes)
+			size_count(rp, &ev);
+		gr_jobs_event(&rp->jobs, &ev);
+		if (rp->final && rp->rows && !rp->p->topn && rp->p->limit &&
+		    rp->printed >= rp->p->limit)
+			break;
+	}
+	if (!ret)
+		gr_jobs_finish(&rp->jobs);
+	gr_jobs_free(&rp->jobs);
+	return ret < 0 ? -1 : 0;
+}
+
+/* After the first pass: the thresholds of the labels, per ring */
+static void thresholds(struct report *rp)
+{
+	const long long fixed[2] = { rp->p->queue_thresh, rp->p->exec_thresh };
+	__u32 id;
+	int k;
+
+	for (id = 0; id < rp->nr_ring; id++) {
+		struct ring_acc *r = &rp->ring[id];
+
+		for (k = 0; k < 2; k++)
+			if (r->out[k].n)
+				r->thresh[k] = fixed[k] ? fixed[k] :
+					gr_label_thresh(gr_stat_rank(&r->out[k], r->out[k].n / 2));
+	}
+}
+
+/* Any ring whose engine class no --engine mask can select */
+static bool odd_engine(const struct gr_trace *t)
+{
+	__u32 id;
+
+	for (id = 0; id < t->nr_rings; id++)
+		if (t->rings[id].used && t->rings[id].engine >= 32)
+			return true;
+	return false;
+}
+
+/*
+ * Jobs are listed (or the --topn ones) from a second pass, once the first
+ * has counted them and found the thresholds of their labels, so that the
+ * header comes first and bad input stops the report before it prints
+ * anything.  Groups and histograms need one pass, two if jobs are
+ * selected by time, ring or engine: the rings and the time origin are
+ * known at the end of the input.
+ */
+static int report_run(struct report *rp)
+{
+	const struct report_params *p = rp->p;
+	bool other = p->per_ring || p->per_ctx || p->per_process || p->hist;
+	bool two;
+
+	rp->rows = !other;
+	two = rp->rows || p->since >= 0 || p->until >= 0 || p->ring || p->engine_mask != ~0U;
+	rp->final = !two;
+	rp->all = !two;
+	rp->first = true;
+	if (pass(rp))
+		return -1;
+	rp->first = false;
+	rp->all = false;
+	if (rp->final && odd_engine(&rp->t)) {
+		/* An engine class above 31: its jobs are in no selection */
+		groups_free(&rp->grp[BY_RING]);
+		groups_free(&rp->grp[BY_CTX]);
+		groups_free(&rp->grp[BY_PROCESS]);
+		memset(rp->hlat, 0, sizeof(rp->hlat));
+		rp->nr_res = 0;
+		free(rp->size_count);
+		free(rp->size_types);
+		rp->size_count = NULL;
+		rp->size_types = NULL;
+		rp->final = false;
+	}
+	if (!rp->final) {
+		if (select_rings(rp))
+			return -1;
+		thresholds(rp);
+		if (rp->rows) {
+			print_head(rp);
+			if (!p->topn)
+				gr_tbl_begin(&rp->o, "jobs",
+					     "jobs (times in us; TIME from the session start):",
+					     job_cols, NR_JOB_COLS);
+		}
+		rp->final = true;
+		if (gr_src_rewind(&rp->src) || pass(rp))
+			return -1;
+		if (rp->rows && !p->topn)
+			gr_tbl_end(&rp->o);
+	}
+	if (!rp->rows)
+		print_head(rp);
 	if (p->per_ring)
 		group_table(rp, BY_RING);
 	if (p->per_ctx)
@@ -993,12 +1360,10 @@ static void report_print(struct report *rp)
 		hist_size(rp);
 	else if (p->hist == HIST_RESULT)
 		hist_result(rp);
-	if (!other && p->topn)
+	if (rp->rows && p->topn)
 		topn_table(rp);
-	else if (!other)
-		jobs_table(rp, rp->sel, rp->nr_sel,
-			   "jobs (times in us; TIME from the session start):");
 	gr_out_end(&rp->o);
+	return 0;
 }
 
 int gr_report_main(int argc, char *argv[])
@@ -1006,20 +1371,24 @@ int gr_report_main(int argc, char *argv[])
 	struct report_params params;
 	struct report rp = { .p = &params };
 	int ret = EXIT_FAILURE;
+	__u32 id;
+	int k;
 
 	report_parse_args(argc, argv, &params);
-	if (gr_input_load(&rp.t, params.input))
+	if (gr_src_open(&rp.src, &rp.t, params.input) || report_run(&rp))
 		goto out;
-	rp.jobs.queue_thresh = params.queue_thresh;
-	rp.jobs.exec_thresh = params.exec_thresh;
-	gr_jobs_build(&rp.jobs, &rp.t);
-	if (select_jobs(&rp))
-		goto out;
-	report_print(&rp);
 	ret = fflush(stdout) ? EXIT_FAILURE : EXIT_SUCCESS;
 out:
-	free(rp.sel);
-	gr_jobs_free(&rp.jobs);
+	gr_src_close(&rp.src);
+	for (k = 0; k < NR_BY; k++)
+		groups_free(&rp.grp[k]);
+	for (id = 0; id < rp.nr_ring; id++)
+		for (k = 0; k < 2; k++)
+			gr_stat_free(&rp.ring[id].out[k]);
+	free(rp.ring);
+	free(rp.top);
+	free(rp.size_count);
+	free(rp.size_types);
 	gr_trace_free(&rp.t);
 	return ret;
 }
