@@ -39,10 +39,13 @@
 /* Jobless waits kept for a SUBMIT at most; the oldest go first. */
 #define MAX_WAITS	1024
 
-/* Streaming: events a complete job stays findable, jobs open at most */
-#define RETIRE_LAG	65536
+/*
+ * Streaming: events a complete job stays findable, jobs open at most, hash
+ * buckets to begin with (doubled when there are half as many open jobs)
+ */
+#define RETIRE_LAG	8192
 #define OPEN_MAX	65536
-#define STREAM_HASH	(1 << 17)
+#define STREAM_HASH	4096
 
 const char * const gr_metric_names[GR_M_NR] = {
 	[GR_M_HOST]	= "t_submit_host",
@@ -100,6 +103,26 @@ static void fifo_push(struct gr_jobs *jobs, size_t slot)
 	jobs->fifo[(jobs->fifo_head + jobs->fifo_len++) % jobs->fifo_cap] = slot;
 }
 
+/* Streaming: @size buckets for the open jobs */
+static void rehash(struct gr_jobs *jobs, size_t size)
+{
+	size_t i, slot, h;
+
+	free(jobs->hash);
+	jobs->hash_size = size;
+	jobs->hash = gr_zalloc(size * sizeof(*jobs->hash));
+	/* Oldest first: the latest job of a fence heads its chain */
+	for (i = 0; i < jobs->fifo_len; i++) {
+		struct gr_job *j;
+
+		slot = jobs->fifo[(jobs->fifo_head + i) % jobs->fifo_cap];
+		j = &jobs->job[slot];
+		h = fence_hash(jobs, j->fctx, j->fseq);
+		j->hnext = jobs->hash[h];
+		jobs->hash[h] = slot + 1;
+	}
+}
+
 static long new_job(struct gr_jobs *jobs, const struct gr_event *ev)
 {
 	size_t h = fence_hash(jobs, ev->job.fence_context, ev->job.fence_seqno);
@@ -116,8 +139,14 @@ static long new_job(struct gr_jobs *jobs, const struct gr_event *ev)
 		}
 		jobs->nr++;
 	}
-	if (jobs->retire)
+	if (jobs->retire) {
+		/* The hash holds the open jobs: those of the fifo */
+		if (jobs->fifo_len + 1 > jobs->hash_size / 2) {
+			rehash(jobs, 2 * jobs->hash_size);
+			h = fence_hash(jobs, ev->job.fence_context, ev->job.fence_seqno);
+		}
 		fifo_push(jobs, slot);
+	}
 	j = &jobs->job[slot];
 	memset(j, 0, sizeof(*j));
 	j->serial = jobs->serial++;

@@ -67,14 +67,14 @@ static void unmap(struct gr_run *r)
  * Map [@off, @off + @len) of the run's file.  Returns: a pointer to byte
  * @off, or NULL with the error printed.
  */
-static const void *map_at(struct gr_src *s, struct gr_run *r, __u64 off, size_t len)
+static const void *remap(struct gr_src *s, struct gr_run *r, __u64 off, size_t len)
 {
-	long page = sysconf(_SC_PAGESIZE);
+	static long page;
 	__u64 size = s->size[r->file];
 	void *p;
 
-	if (r->map && off >= r->map_off && off + len <= r->map_off + r->map_len)
-		return r->map + (off - r->map_off);
+	if (!page)
+		page = sysconf(_SC_PAGESIZE);
 	unmap(r);
 	r->map_off = off & ~(__u64)(page - 1);
 	r->map_len = s->win > len + (off - r->map_off) ? s->win : len + (off - r->map_off);
@@ -91,6 +91,13 @@ static const void *map_at(struct gr_src *s, struct gr_run *r, __u64 off, size_t 
 	r->map = p;
 	madvise(p, r->map_len, MADV_SEQUENTIAL);
 	return r->map + (off - r->map_off);
+}
+
+static inline const void *map_at(struct gr_src *s, struct gr_run *r, __u64 off, size_t len)
+{
+	if (off >= r->map_off && off + len <= r->map_off + r->map_len)
+		return r->map + (off - r->map_off);
+	return remap(s, r, off, len);
 }
 
 /* ---- cutting a file into sorted runs ---- */

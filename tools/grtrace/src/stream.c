@@ -156,6 +156,10 @@ int gr_reader_finish(struct gr_reader *r)
 static void take_payload(struct gr_trace *t, void *dst, size_t known,
 			 const void *src, size_t len)
 {
+	if (len == known) {
+		memcpy(dst, src, known);
+		return;
+	}
 	memset(dst, 0, known);
 	memcpy(dst, src, len < known ? len : known);
 	if (len > known)
@@ -222,7 +226,8 @@ static int take_job(struct gr_trace *t, struct gr_event *ev,
 			   gr_type_name(ev->type), ev->job.ring_id, GR_MAX_RINGS - 1);
 		return -1;
 	}
-	r = gr_ring_slot(t, ev->job.ring_id);
+	r = ev->job.ring_id < t->nr_rings ? &t->rings[ev->job.ring_id] :
+	    gr_ring_slot(t, ev->job.ring_id);
 	r->used = true;
 	r->by_type[ev->type]++;
 	if (!r->known)
