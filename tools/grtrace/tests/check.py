@@ -296,6 +296,31 @@ def check_recorded(exp, out):
         fail("last record is not the stats record")
 
 
+def check_percentiles(exp, csv_out, groups_out):
+    """--per-ring -f json against the jobs of report -f csv: count, min,
+    max and mean exact, p50 and p99 within 1/256 (log-linear buckets above
+    8192 jobs per group)"""
+    lat = {}
+    with open(csv_out) as f:
+        for row in csv.DictReader(f):
+            if row["latency"]:
+                lat.setdefault(row["ring"], []).append(int(row["latency"]))
+    rows = {r["group"]: r for r in json.load(open(groups_out))["per_ring"]}
+    if set(rows) != set(lat):
+        fail("groups %s, jobs on %s" % (sorted(rows), sorted(lat)))
+    for ring, v in lat.items():
+        v.sort()
+        n, r = len(v), rows[ring]
+        want = {"lat_n": n, "lat_min": v[0], "lat_max": v[-1],
+                "lat_avg": int(sum(v) / n + 0.5)}
+        for k, w in want.items():
+            if r[k] != w:
+                fail("%s %s: %s, expected %s" % (ring, k, r[k], w))
+        for k, i in (("lat_p50", (n + 1) // 2 - 1), ("lat_p99", (n * 99 + 99) // 100 - 1)):
+            if abs(r[k] - v[i]) > v[i] / 256:
+                fail("%s %s: %s, exact %s: off by more than 1/256" % (ring, k, r[k], v[i]))
+
+
 def main():
     exp = json.load(open(sys.argv[2])) if sys.argv[2] != "-" else None
     globals()["check_" + sys.argv[1]](exp, *sys.argv[3:])
