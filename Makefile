@@ -7,6 +7,7 @@
 #                virtio-gpu workload; results in ./results/demo
 #   make test    every test; the last line is "N passed, N failed"
 #   make bench   cost per event of each sink vs a bare TRACE_EVENT
+#   make bench-reader  the tool's readers: MB/s, events/s, peak RSS
 #
 #   make edit    a git tree of the kernel with the series as commits
 #   make export  patches/ and the folders from that tree
@@ -20,12 +21,12 @@ SHELL := /bin/bash
 S := scripts
 
 .PHONY: all help deps edit export series check-series tree kernel uml-kunit initramfs \
-	guest-test test demo bench bisect configs checkpatch clean
+	guest-test test demo bench bench-reader bisect configs checkpatch clean
 
 all: help
 
 help:
-	@sed -n '3,19s/^# \{0,1\}//p' Makefile
+	@sed -n '3,/^[^#]/s/^# \{0,1\}//p' Makefile
 
 deps:
 	@$(S)/deps.sh
@@ -76,6 +77,9 @@ demo: initramfs
 
 bench: initramfs
 	@$(S)/bench.sh
+
+bench-reader: deps
+	@$(S)/bench-reader.sh
 
 clean:
 	rm -rf results

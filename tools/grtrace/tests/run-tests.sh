@@ -147,11 +147,9 @@ UAPI=$TESTS/../../../include/uapi/linux/grtrace.h
 mkdir -p "$W/uapi/linux" && cp "$UAPI" "$W/uapi/linux/" &&
 	${CC:-cc} -O2 -Wall -Wextra -Werror -I"$W/uapi" -o "$W/gen-load" "$TESTS/gen-load.c" 2> "$W/err"
 result $? "gen-load builds"
-# peak_kb CMD...: the peak RSS of CMD in KiB, its output thrown away
+# peak_kb CMD...: the peak RSS of CMD in KiB (GNU time), output thrown away
 peak_kb() {
-	python3 -c 'import resource, subprocess, sys
-subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True)
-print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$@"
+	/usr/bin/time -f %M -o "$W/rss" "$@" > /dev/null && tail -1 "$W/rss"
 }
 "$W/gen-load" 20000 "$W/load-20k.bin" && "$W/gen-load" 200000 "$W/load-200k.bin" &&
 	small=$(peak_kb "$G" report -i "$W/load-20k.bin" --per-ring) &&

@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""make bench-reader: the throughput and peak memory of the grtrace readers.
+
+  bench-reader.py TOOL GEN-LOAD WORKDIR [DEMO-DIR]
+
+Writes synthetic streams of 1 M and 10 M events (gen-load: 4 rings, five
+records per job, 112 bytes each), reads each with "cat FILE > /dev/null",
+"grtrace report --per-ring", "grtrace report -f csv" and "grtrace export
+--chrome", interleaved: ROUNDS rounds of every command in turn, the page
+cache warm.  Prints per command the median time, MB/s, events/s, the ratio
+of its throughput to cat's, and the peak RSS (of the worst round).
+
+With DEMO-DIR (results/demo of "make demo": the relay files and trace.dat
+of the same guest run, both sinks at once), the same events read by
+"grtrace report" and by "trace-cmd report": events/s of each, and the
+ratio.  It is not a timed test: nothing here passes or fails.
+"""
+import os
+import re
+import resource
+import statistics
+import subprocess
+import sys
+import time
+
+ROUNDS = int(os.environ.get("ROUNDS", "3"))
+SIZES = [(200_000, "1M"), (2_000_000, "10M")]
+
+
+def run(cmd):
+    """Wall seconds and peak RSS (KiB) of one command, output thrown away.
+    The RSS is GNU time's: a child of python keeps python's RSS as its
+    floor (exec keeps the old peak)."""
+    null = os.open(os.devnull, os.O_WRONLY)
+    rfd, wfd = os.pipe()
+    t0 = time.perf_counter()
+    pid = os.posix_spawnp("/usr/bin/time", ["time", "-f", "%M", "-o", "/dev/fd/%d" % wfd] + cmd,
+                          os.environ, file_actions=[(os.POSIX_SPAWN_DUP2, null, 1),
+                                                    (os.POSIX_SPAWN_DUP2, null, 2)])
+    os.close(wfd)
+    _, status, _ = os.wait4(pid, 0)
+    dt = time.perf_counter() - t0
+    kb = int(os.read(rfd, 64).split()[-1])
+    os.close(rfd)
+    os.close(null)
+    if status:
+        sys.exit("failed: %s" % " ".join(cmd))
+    return dt, kb
+
+
+def records(tool, path):
+    out = subprocess.run([tool, "report", "-i", path, "--hist", "size"],
+                         capture_output=True, text=True, check=True).stdout
+    return int(re.search(r"span .*: (\d+) records", out).group(1))
+
+
+def bench(cases, rounds=ROUNDS):
+    """{name: (median seconds, max RSS)}, the cases interleaved"""
+    times = {n: [] for n, _ in cases}
+    rss = {n: 0 for n, _ in cases}
+    for _ in range(rounds):
+        for name, cmd in cases:
+            dt, kb = run(cmd)
+            times[name].append(dt)
+            rss[name] = max(rss[name], kb)
+    return {n: (statistics.median(times[n]), rss[n]) for n, _ in cases}
+
+
+def main():
+    tool, gen, work = sys.argv[1:4]
+    demo = sys.argv[4] if len(sys.argv) > 4 else None
+    os.makedirs(work, exist_ok=True)
+    print("# grtrace bench-reader, host: %d x %s, %d rounds, medians" % (
+        os.cpu_count(), open("/proc/cpuinfo").read().split("model name")[1]
+        .split(":")[1].split("\n")[0].strip(), ROUNDS))
+    print("%-6s %-24s %9s %9s %10s %7s %9s" % (
+        "INPUT", "COMMAND", "TIME(s)", "MB/s", "Mevents/s", "xCAT", "RSS(MiB)"))
+    for jobs, label in SIZES:
+        path = os.path.join(work, "load-%s.bin" % label)
+        if not os.path.exists(path):
+            subprocess.run([gen, str(jobs), path], check=True)
+        size = os.path.getsize(path)
+        n = records(tool, path)
+        run(["cat", path])
+        cases = [
+            ("cat FILE", ["cat", path]),
+            ("report --per-ring", [tool, "report", "-i", path, "--per-ring"]),
+            ("report -f csv", [tool, "report", "-i", path, "-f", "csv"]),
+            ("export --chrome", [tool, "export", "-i", path, "--chrome", "/dev/null"]),
+        ]
+        res = bench(cases)
+        cat = res["cat FILE"][0]
+        for name, _ in cases:
+            t, kb = res[name]
+            print("%-6s %-24s %9.3f %9.0f %10.2f %7.3f %9.1f" % (
+                label, name, t, size / t / 1e6, n / t / 1e6, cat / t, kb / 1024))
+        print("%-6s %d records, %.0f MB" % (label, n, size / 1e6))
+    if not demo:
+        print("# no DEMO-DIR: run make demo for the trace-cmd comparison")
+        return
+    dat = os.path.join(demo, "trace.dat")
+    n_gr = records(tool, demo)
+    lines = subprocess.run(["trace-cmd", "report", "-i", dat], capture_output=True,
+                           text=True, check=True).stdout.splitlines()
+    n_tc = sum(1 for line in lines if re.match(r"\s*\S.*\[\d+\]\s+\S*\s*\d+\.\d+:", line))
+    n_tc_gr = sum(1 for line in lines if " grtrace_" in line)
+    cases = [("trace-cmd report", ["trace-cmd", "report", "-i", dat]),
+             ("grtrace report --per-ring", [tool, "report", "-i", demo, "--per-ring"])]
+    if subprocess.run([tool, "dump", "-h"], capture_output=True).returncode == 0:
+        cases.append(("grtrace dump", [tool, "dump", "-i", demo]))
+    res = bench(cases, rounds=7)
+    t_tc = res["trace-cmd report"][0]
+    print("# the same guest run (%s), both sinks at once, 7 rounds:" % demo)
+    print("  %-26s %6d events (%d grtrace) %8.4f s %10.0f events/s" % (
+        "trace-cmd report trace.dat", n_tc, n_tc_gr, t_tc, n_tc / t_tc))
+    for name, _ in cases[1:]:
+        t = res[name][0]
+        print("  %-26s %6d records %18.4f s %10.0f events/s, %.2fx trace-cmd" % (
+            name + " DIR", n_gr, t, n_gr / t, (n_gr / t) / (n_tc / t_tc)))
+
+
+if __name__ == "__main__":
+    main()
