@@ -26,6 +26,15 @@ result $? "make install DESTDIR= PREFIX="
 GRTRACE=$G "$SRC/tools/grtrace/tests/run-tests.sh" "$OUT/tests" > "$OUT/tests.log" 2>&1
 ktap_merge "$OUT/tests.log"
 
+# The outputs of report and export on the synthetic streams and two real
+# recordings, byte for byte those of the reader before it streamed.
+GOLD=$ROOT/scripts/golden/golden.sha256
+python3 "$SRC/tools/grtrace/tests/gen-streams.py" "$OUT/gen" > /dev/null &&
+	GRTRACE=$G "$ROOT/scripts/golden/golden.sh" "$OUT/gen" "$OUT/golden" \
+		> "$OUT/golden.out" 2> "$OUT/err" &&
+	diff "$GOLD" "$OUT/golden.out" > "$OUT/err"
+result $? "report, export: the outputs of $(grep -c . "$GOLD") commands as before streaming"
+
 # real_recording SRC NAME: copy the relay files of SRC to $dir.
 real_recording() {
 	name=$2

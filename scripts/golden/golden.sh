@@ -11,7 +11,9 @@
 #   golden.sha256: GRTRACE=... golden.sh GENDIR WORKDIR > golden.sha256
 #   check:         GRTRACE=... golden.sh GENDIR WORKDIR | diff golden.sha256 -
 #
-# GENDIR is the output of gen-streams.py.  Inputs are named relative to
+# GENDIR is the output of tools/grtrace/tests/gen-streams.py.  This is the
+# repository's check of its own history (scripts/test-cli.sh), not a test
+# of the series: the recordings are binary.  Inputs are named relative to
 # WORKDIR, so that the paths printed in the outputs do not depend on it.
 set -e
 TESTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
