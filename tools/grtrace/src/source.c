@@ -38,7 +38,7 @@
 #define WIN_ALL		(32 << 20)	/* bytes mapped for all runs together */
 #define WIN_MAX		(8 << 20)	/* per run */
 #define WIN_MIN		(256 << 10)
-#define SPOOL_BUF	(1 << 20)
+#define SPOOL_BUF	(1024 * 1024)
 
 struct gr_run {
 	int file;
@@ -116,7 +116,7 @@ static struct gr_run *add_run(struct gr_src *s, int file, __u64 start)
 	return r;
 }
 
-static int truncated(const char *path, __u64 off, __u64 left, const struct grtrace_record *h)
+static int cut_short(const char *path, __u64 off, __u64 left, const struct grtrace_record *h)
 {
 	if (left < GR_REC_MIN)
 		gr_err_msg("%s: offset %llu: truncated record header: %llu of %u bytes\n",
@@ -142,7 +142,7 @@ static int scan_file(struct gr_src *s, int i)
 
 	while (off < size) {
 		if (size - off < GR_REC_MIN) {
-			ret = truncated(path, off, size - off, NULL);
+			ret = cut_short(path, off, size - off, NULL);
 			break;
 		}
 		h = map_at(s, &cur, off, GR_REC_MIN);
@@ -152,27 +152,28 @@ static int scan_file(struct gr_src *s, int i)
 		}
 		if (!off && h->type != GRTRACE_EV_STREAM_INFO &&
 		    bswap_16(h->type) == GRTRACE_EV_STREAM_INFO) {
-			gr_err_msg("%s: offset 0: written by a host of the other byte order; not supported\n",
-				   path);
+			gr_err_msg("%s: offset 0: %s\n", path,
+				   "written by a host of the other byte order; not supported");
 			ret = -1;
 			break;
 		}
 		if (h->size < GR_REC_MIN || h->size % 8) {
-			gr_err_msg("%s: offset %llu: bad record size %u, type 0x%x (not a multiple of 8 >= %u)\n",
-				   path, (unsigned long long)off, h->size, h->type, GR_REC_MIN);
+			gr_err_msg("%s: offset %llu: bad record size %u, type 0x%x %s %u)\n",
+				   path, (unsigned long long)off, h->size, h->type,
+				   "(not a multiple of 8 >=", GR_REC_MIN);
 			ret = -1;
 			break;
 		}
 		if (size - off < h->size) {
-			ret = truncated(path, off, size - off, h);
+			ret = cut_short(path, off, size - off, h);
 			break;
 		}
 		if (!r || h->gseq <= prev) {
 			if (s->nr_run == RUN_MAX) {
-				gr_err_msg("%s: offset %llu: gseq %llu after %llu: more than %d runs of records in gseq order in the input\n",
+				gr_err_msg("%s: offset %llu: gseq %llu after %llu: %s %d %s\n",
 					   path, (unsigned long long)off,
 					   (unsigned long long)h->gseq, (unsigned long long)prev,
-					   RUN_MAX);
+					   "more than", RUN_MAX, "runs of records in gseq order");
 				ret = -1;
 				break;
 			}
@@ -202,9 +203,10 @@ static int run_fetch(struct gr_src *s, struct gr_run *r)
 			return ret < 0 ? -1 : gr_reader_finish(r->rd);
 		}
 		if (prev && r->rec->gseq <= prev) {
-			gr_err_msg("%s: offset %llu: gseq %llu after %llu: records out of gseq order\n",
+			gr_err_msg("%s: offset %llu: gseq %llu after %llu: %s\n",
 				   s->t->files[r->file], (unsigned long long)r->rec_off,
-				   (unsigned long long)r->rec->gseq, (unsigned long long)prev);
+				   (unsigned long long)r->rec->gseq, (unsigned long long)prev,
+				   "records out of gseq order");
 			return -1;
 		}
 		return 1;
