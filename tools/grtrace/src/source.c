@@ -595,3 +595,30 @@ void gr_src_close(struct gr_src *s)
 	memset(s, 0, sizeof(*s));
 	s->spool = -1;
 }
+
+/*
+ * gr_input_load - read a whole input into @t->ev, in gseq order
+ * @path: as for gr_input_find()
+ *
+ * For the commands that need every event at once; report reads its input
+ * as a stream.  Declared in input.h.
+ * Returns: 0, or -1 with the problem printed.
+ */
+int gr_input_load(struct gr_trace *t, const char *path)
+{
+	struct gr_event ev;
+	struct gr_src s;
+	int ret;
+
+	if (gr_src_open(&s, t, path)) {
+		gr_src_close(&s);
+		return -1;
+	}
+	if (!s.array)
+		while ((ret = gr_src_next(&s, &ev)) > 0)
+			*gr_trace_add(t) = ev;
+	else
+		ret = 0;
+	gr_src_close(&s);
+	return ret;
+}
