@@ -12,6 +12,7 @@ int gr_config_main(int argc, char *argv[]);
 int gr_record_main(int argc, char *argv[]);
 int gr_report_main(int argc, char *argv[]);
 int gr_export_main(int argc, char *argv[]);
+int gr_dump_main(int argc, char *argv[]);
 int gr_merge_main(int argc, char *argv[]);
 int gr_timeline_main(int argc, char *argv[]);
 

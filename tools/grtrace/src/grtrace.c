@@ -21,6 +21,7 @@ static const struct {
 	{ "record",	gr_record_main },
 	{ "report",	gr_report_main },
 	{ "export",	gr_export_main },
+	{ "dump",	gr_dump_main },
 	{ "merge",	gr_merge_main },
 	{ "timeline",	gr_timeline_main },
 };
@@ -39,6 +40,7 @@ static void grtrace_usage(const char *err)
 		"     record  - save the relay stream of all CPUs to a file",
 		"     report  - per-job times, aggregates and histograms",
 		"     export  - write a Chrome/Perfetto trace of the jobs",
+		"     dump    - every record of a stream as a line of text",
 		"     merge   - GPU jobs next to the DRM ioctls that submitted them",
 		"     timeline - a row per ring over time in the terminal; --latency",
 		"",

@@ -8,6 +8,7 @@ EXPECTED.json is - for the checks that hold for any input (sums, nesting).
 """
 import csv
 import json
+import os
 import re
 import struct
 import sys
@@ -319,6 +320,112 @@ def check_percentiles(exp, csv_out, groups_out):
         for k, i in (("lat_p50", (n + 1) // 2 - 1), ("lat_p99", (n * 99 + 99) // 100 - 1)):
             if abs(r[k] - v[i]) > v[i] / 256:
                 fail("%s %s: %s, exact %s: off by more than 1/256" % (ring, k, r[k], v[i]))
+
+
+DUMP_TYPES = {0: "submit", 1: "commit", 2: "start", 3: "end", 4: "complete",
+              5: "ctx_switch", 6: "irq", 7: "sync_wait_enter", 8: "sync_wait_exit",
+              9: "error", 0x100: "stream_info", 0x101: "metadata",
+              0x102: "ring_removed"}
+DUMP_ENGINES = ("graphics", "compute", "copy", "video_decode", "video_encode", "other")
+
+
+def dump_records(path):
+    """the whole records of a stream file as (path, offset, bytes), up to
+    the first damage"""
+    data = open(path, "rb").read()
+    off = 0
+    while off + 32 <= len(data):
+        size = struct.unpack_from("<H", data, off + 2)[0]
+        if size < 32 or size % 8 or off + size > len(data):
+            return
+        yield path, off, data[off:off + size]
+        off += size
+
+
+def dump_str(b):
+    """a NUL padded string as dump prints it"""
+    b = b.split(b"\0")[0]
+    return "".join(chr(c) if 0x20 < c < 0x7f and c != 0x5c else "\\x%02x" % c for c in b)
+
+
+def dump_want(path, off, rec, raw):
+    """the type name and fields that dump must print for a record"""
+    typ, size, cpu, ts, gseq, cseq = struct.unpack_from("<HHIQQQ", rec)
+    p = rec[32:]
+    stats = typ == 0xff00 and cpu == 0xffffffff
+    name = "tool_stats" if stats else DUMP_TYPES.get(typ, "unknown")
+    w = {}
+    if name == "unknown":
+        w["type"] = "0x%x" % typ
+    if raw:
+        w.update(file=path, off=off)
+    if raw or name == "unknown":
+        w["size"] = size
+    w.update(cpu=cpu, ts=ts, gseq=gseq, cseq=cseq)
+    known = len(p)
+
+    def eng(e):
+        return DUMP_ENGINES[e] if e < len(DUMP_ENGINES) else e
+
+    if typ < 10:
+        known = 80
+        (ctx, fctx, fseq, actx, aseq, ring, engine, flags, status, depth, pid,
+         tgid, comm) = struct.unpack("<QQQQQIHHiIII16s", (p + bytes(known))[:known])
+        w.update(ring=ring, fence="%d:%d" % (fctx, fseq), ctx=ctx, engine=eng(engine),
+                 flags="0x%x" % flags, status=status, aux="%d:%d" % (actx, aseq),
+                 depth=depth, pid=pid, tgid=tgid, comm=dump_str(comm))
+    elif typ == 0x100:
+        known = 56
+        (magic, version, rsize, session, features, start, real, clock, cpus, rings,
+         buf) = struct.unpack("<IHHQQQQIIII", (p + bytes(known))[:known])
+        w.update(magic="0x%08x" % magic, version=version, record_size=rsize,
+                 session="%016x" % session, features="0x%x" % features, start_ts=start,
+                 start_realtime=real, clock=clock, nr_cpus=cpus, nr_rings=rings,
+                 buffer_size=buf)
+    elif typ in (0x101, 0x102):
+        known = 72
+        ring, engine, reserved, dev, rname = struct.unpack("<IHH32s32s",
+                                                           (p + bytes(known))[:known])
+        w.update(ring=ring, engine=eng(engine))
+        if reserved:
+            w["reserved"] = "0x%x" % reserved
+        w.update(dev=dump_str(dev), name=dump_str(rname))
+    elif stats:
+        for line in p.split(b"\0")[0].split(b"\n"):
+            if line:
+                k, _, v = dump_str(line).partition("=")
+                w[k] = v
+    if len(p) != known:
+        w["payload"] = len(p)
+    return name, {k: str(v) for k, v in w.items()}
+
+
+def check_dump(exp, out, path, opts=""):
+    """dump -i PATH [--raw] [--per-file] (OPTS: raw,per-file): a line per
+    whole record of the files of PATH, up to the damage of each, the files
+    of a directory merged by gseq (or file after file), every field as the
+    bytes give it; with EXPECTED.json, its number of records"""
+    opts = opts.split(",")
+    if os.path.isdir(path):
+        files = sorted((f for f in os.listdir(path) if re.fullmatch(r"events\d+(\.bin)?", f)),
+                       key=lambda f: int(re.sub(r"\D", "", f)))
+        files = [os.path.join(path, f) for f in files]
+    else:
+        files = [path]
+    recs = [(i, r) for i, f in enumerate(files) for r in dump_records(f)]
+    if "per-file" not in opts and len(files) > 1:
+        recs.sort(key=lambda x: (struct.unpack_from("<Q", x[1][2], 16)[0], x[0]))
+    lines = open(out).read().splitlines()
+    if len(lines) != len(recs):
+        fail("%d lines, %d records" % (len(lines), len(recs)))
+    if exp and len(lines) != exp["records"]:
+        fail("%d lines, expected %d records" % (len(lines), exp["records"]))
+    for n, (line, (_, r)) in enumerate(zip(lines, recs), 1):
+        name, want = dump_want(*r, "raw" in opts)
+        words = line.split(" ")
+        got = dict(w.partition("=")[::2] for w in words[1:])
+        if words[0] != name or got != want or len(got) != len(words) - 1:
+            fail("line %d: %r, expected %s %r" % (n, line, name, want))
 
 
 def main():

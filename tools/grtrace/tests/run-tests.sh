@@ -225,6 +225,79 @@ else
 fi
 unset GRTRACE_DIR
 
+# ---- dump: every record as a line of text ----
+run dump --help && grep -q "usage: grtrace dump" "$W/out"
+result $? "dump --help"
+nrec=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["records"])' "$E")
+run dump -i "$V" && [ "$(grep -c . "$W/out")" = "$nrec" ] &&
+	awk '{ g = $4; sub("gseq=", "", g); if (g + 0 <= last) exit 1; last = g + 0 }' "$W/out" &&
+	$C dump "$E" "$W/out" "$V" 2> "$W/err"
+result $? "dump DIR: a line per record ($nrec), merged in gseq order, every field"
+grep -qx "stream_info cpu=0 ts=4999999500 gseq=1 cseq=1 magic=0x52544752 version=1 record_size=32 session=1234abcd5678ef90 features=0x3 start_ts=5000000000 start_realtime=1700000000123456789 clock=1 nr_cpus=2 nr_rings=3 buffer_size=4194304" "$W/out" &&
+	grep -qx "metadata cpu=0 ts=4999999600 gseq=4 cseq=4 ring=2 engine=copy dev=0000:03:00.0 name=sdma0" "$W/out" &&
+	grep -qx "submit cpu=0 ts=5000200000 gseq=25 cseq=14 ring=1 fence=100:3 ctx=8 engine=graphics flags=0x0 status=0 aux=0:0 depth=1 pid=1234 tgid=1234 comm=glxgears" "$W/out" &&
+	grep -qx "ctx_switch cpu=0 ts=5000800000 gseq=31 cseq=17 ring=1 fence=100:3 ctx=8 engine=graphics flags=0x1 status=0 aux=9:0 depth=0 pid=0 tgid=0 comm=" "$W/out" &&
+	grep -qx "complete cpu=0 ts=5000901000 gseq=33 cseq=18 ring=0 fence=300:1 ctx=3 engine=graphics flags=0x0 status=-62 aux=0:0 depth=0 pid=0 tgid=0 comm=" "$W/out"
+result $? "dump: the lines of known records"
+run dump -i "$V" --raw --per-file && $C dump - "$W/out" "$V" raw,per-file 2> "$W/err" &&
+	grep -q "^metadata file=$V/events0.bin off=88 size=104 cpu=0 " "$W/out"
+result $? "dump --raw --per-file: file, offset and size; file after file"
+ok=0
+for f in newer older jobless; do
+	run dump -i "$W/gen/$f.bin" && $C dump - "$W/out" "$W/gen/$f.bin" 2>> "$W/err" || ok=1
+done
+run dump -i "$W/gen/newer.bin" && grep -q "^unknown type=0x222 size=48 cpu=0 " "$W/out" &&
+	grep -q "^submit .* comm=Xorg payload=96$" "$W/out" && [ $ok = 0 ]
+result $? "dump: newer and older formats (payload=), unknown type, waits of no job"
+run dump -i "$W/rec.bin" && $C dump - "$W/out" "$W/rec.bin" 2> "$W/err" &&
+	grep -Eq "^tool_stats cpu=4294967295 .* offered=40 .* dropped_overrun=2 " "$W/out"
+result $? "dump of a recording: the kernel counters of its stats record"
+GRTRACE_DIR=$W/gen/fakefs run dump && [ "$(grep -c . "$W/out")" = "$nrec" ]
+result $? "dump: the live relay files without -i"
+# Damage: the records before it, then file: offset N: problem, exit 1.  The
+# other corrupt inputs are valid record by record: all of them, exit 0.
+T=$W/gen/truncated.bin
+toff=$(python3 -c 'import json, sys
+print(json.load(open(sys.argv[1]))["corrupt"]["truncated"])' "$E")
+run dump -i "$T"
+[ $? = 1 ] && grep -q "^grtrace: $T: offset $toff: truncated record: " "$W/err" &&
+	[ "$(grep -c . "$W/out")" = $((nrec - 1)) ] && $C dump - "$W/out" "$T" 2> "$W/err"
+result $? "dump of a truncated file: the $((nrec - 1)) records before the damage, then its offset"
+: > "$W/err.all"
+while read -r name off; do
+	f=$W/gen/$name.bin
+	run dump -i "$f"
+	rc=$?
+	$C dump - "$W/out" "$f" 2>> "$W/err.all" || echo "$name: the lines above" >> "$W/err.all"
+	case $name in
+	truncated|badsize|oddsize|zerosize|bigsize|byteswapped|short|random)
+		[ $rc = 1 ] && grep -Eq "^grtrace: $f: offset $off: " "$W/err" ;;
+	*)	[ $rc = 0 ] && [ ! -s "$W/err" ] ;;
+	esac || echo "$name: exit $rc $(head -1 "$W/err")" >> "$W/err.all"
+done <<< "$corrupt"
+mv "$W/err.all" "$W/err"
+[ ! -s "$W/err" ]
+result $? "dump of every corrupt input: up to the damage and its offset, or whole"
+mkdir -p "$W/dumpdir" && cp "$V/events0.bin" "$W/dumpdir/" &&
+	head -c -40 "$V/events1.bin" > "$W/dumpdir/events1.bin"
+run dump -i "$W/dumpdir"
+[ $? = 1 ] && grep -q "^grtrace: $W/dumpdir/events1.bin: offset [0-9]*: truncated record" "$W/err" &&
+	$C dump - "$W/out" "$W/dumpdir" 2> "$W/err"
+result $? "dump of a directory with a damaged file: the records of every file up to the damage"
+expect_fail "dump of a trace.dat: refused" "lanes.dat: a trace-cmd recording" \
+	dump -i "$W/lanes.dat"
+if [ "${VALGRIND:-1}" != 0 ] && command -v valgrind > /dev/null; then
+	vg_dump() {
+		timeout 120 valgrind -q --error-exitcode=99 --leak-check=full \
+			--errors-for-leak-kinds=definite "$G" dump "$@" > /dev/null 2> "$W/err"
+	}
+	vg_dump -i "$V" --raw && { vg_dump -i "$W/dumpdir"; [ $? = 1 ]; }
+	result $? "valgrind: dump, of a whole and of a damaged input"
+else
+	skip "valgrind: dump, of a whole and of a damaged input" \
+		"VALGRIND=0, or valgrind not installed"
+fi
+
 # ---- valgrind ----
 if [ "${VALGRIND:-1}" != 0 ] && command -v valgrind > /dev/null; then
 	vg() {

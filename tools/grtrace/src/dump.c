@@ -1,0 +1,460 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * grtrace dump: every record of a stream as one line of text.
+ *
+ * A line is the record type's name, then the header (cpu, ts, gseq, cseq)
+ * and the payload fields as KEY=VALUE, so that grep, awk and a diff read
+ * them.  Nothing is checked beyond what cuts a file into records (sizes):
+ * a dump is for looking at streams the other commands refuse.  The files
+ * of a directory are merged by gseq, each file being in gseq order, or
+ * printed one after the other (--per-file).  A damaged file is printed up
+ * to the damage, the problem named on stderr as the reader names it (file:
+ * offset N: problem), and the exit status is 1.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "commands.h"
+#include "input.h"
+#include "stream.h"
+#include "tracedat.h"
+#include "utils.h"
+
+struct dump_params {
+	const char *input;
+	bool per_file;
+	bool raw;
+};
+
+/* A file of the input and its next record */
+struct dump_file {
+	struct gr_reader rd;
+	const struct grtrace_record *rec;	/* NULL: no more */
+	__u64 off;
+};
+
+struct dumper {
+	const struct dump_params *p;
+	char **paths;
+	int nr;
+	struct dump_file *f;
+	int *heap;		/* files with a record, by its gseq */
+	int nr_heap;
+	int err;
+	FILE *out;
+};
+
+static void dump_usage(const char *err)
+{
+	static const char * const msg[] = {
+		"",
+		"  usage: grtrace dump [-h] [-D] [-i FILE|DIR] [--per-file] [--raw]",
+		"",
+		"  Print every record of a grtrace stream as one line: its type, cpu,",
+		"  ts, gseq, cseq, then its payload fields as KEY=VALUE.  Records of",
+		"  unknown type show their type number and size.  A damaged file is",
+		"  printed up to the damage; the problem goes to stderr, the exit",
+		"  status is 1.",
+		"",
+		"    -i/--input FILE|DIR: a recorded file, or a directory of",
+		"                         events<N>[.bin] files, merged by gseq;",
+		"                         default: the live relay files (reading",
+		"                         them consumes their data)",
+		"    --per-file: the files of a directory one after the other",
+		"    --raw: also each record's file, byte offset and size",
+		"    -D/--debug: print debug messages",
+		"    -h/--help: print this help",
+		NULL,
+	};
+
+	gr_print_usage(msg, err);
+}
+
+static void dump_parse_args(int argc, char *argv[], struct dump_params *p)
+{
+	enum { OPT_PER_FILE = 256, OPT_RAW };
+	static const struct option opts[] = {
+		{ "input",	required_argument,	NULL, 'i' },
+		{ "per-file",	no_argument,		NULL, OPT_PER_FILE },
+		{ "raw",	no_argument,		NULL, OPT_RAW },
+		{ "debug",	no_argument,		NULL, 'D' },
+		{ "help",	no_argument,		NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int c;
+
+	memset(p, 0, sizeof(*p));
+	while ((c = getopt_long(argc, argv, "i:Dh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			p->input = optarg;
+			break;
+		case OPT_PER_FILE:
+			p->per_file = true;
+			break;
+		case OPT_RAW:
+			p->raw = true;
+			break;
+		case 'D':
+			gr_debug = 1;
+			break;
+		case 'h':
+			dump_usage(NULL);
+			break;
+		default:
+			dump_usage(gr_invalid_option(argv));
+		}
+	}
+	if (optind < argc)
+		dump_usage("unexpected argument");
+}
+
+/* ---- the files ---- */
+
+/* N of "events<N>" or "events<N>.bin", or -1 */
+static int events_nr(const char *name)
+{
+	const char *p = name + 6;
+	int n = 0;
+
+	if (strncmp(name, "events", 6) || *p < '0' || *p > '9')
+		return -1;
+	for (; *p >= '0' && *p <= '9' && n < 1000000; p++)
+		n = n * 10 + *p - '0';
+	if (*p && strcmp(p, ".bin"))
+		return -1;
+	return n;
+}
+
+static int cmp_events(const void *a, const void *b)
+{
+	const char *x = strrchr(*(char * const *)a, '/') + 1;
+	const char *y = strrchr(*(char * const *)b, '/') + 1;
+
+	return events_nr(x) - events_nr(y);
+}
+
+static int count(char **list)
+{
+	int n = 0;
+
+	while (list[n])
+		n++;
+	return n;
+}
+
+static int list_dir(struct dumper *d, const char *dir)
+{
+	struct dirent *de;
+	DIR *dd;
+
+	dd = opendir(dir);
+	if (!dd) {
+		gr_err_msg("%s: %s\n", dir, strerror(errno));
+		return -1;
+	}
+	d->paths = gr_zalloc(sizeof(*d->paths));
+	while ((de = readdir(dd))) {
+		if (events_nr(de->d_name) < 0)
+			continue;
+		d->paths = gr_realloc(d->paths, d->nr + 2, sizeof(*d->paths));
+		d->paths[d->nr] = gr_zalloc(strlen(dir) + strlen(de->d_name) + 2);
+		sprintf(d->paths[d->nr], "%s/%s", dir, de->d_name);
+		d->paths[++d->nr] = NULL;
+	}
+	closedir(dd);
+	qsort(d->paths, d->nr, sizeof(*d->paths), cmp_events);
+	if (!d->nr)
+		gr_err_msg("%s: no events<N> or events<N>.bin files in this directory\n", dir);
+	return d->nr ? 0 : -1;
+}
+
+/* The files of the input: a file, the files of a directory, the live ones */
+static int find_files(struct dumper *d, const char *path)
+{
+	const char *dir;
+	struct stat st;
+
+	if (!path) {
+		if (gr_kernel_check())
+			return -1;
+		dir = gr_kernel_dir();
+		d->paths = gr_kernel_relay_files();
+		if (!d->paths) {
+			gr_err_msg("%s: %s\n", dir, strerror(errno));
+			return -1;
+		}
+		d->nr = count(d->paths);
+		if (!d->nr)
+			gr_err_msg("%s: no relay files: no session was started yet\n", dir);
+		return d->nr ? 0 : -1;
+	}
+	if (stat(path, &st)) {
+		gr_err_msg("%s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	if (S_ISDIR(st.st_mode))
+		return list_dir(d, path);
+	if (gr_is_tracedat(path)) {
+		gr_err_msg("%s: a trace-cmd recording: trace-cmd report prints it\n", path);
+		return -1;
+	}
+	d->paths = gr_zalloc(2 * sizeof(*d->paths));
+	d->paths[0] = gr_strdup(path);
+	d->nr = 1;
+	return 0;
+}
+
+/* ---- printing ---- */
+
+/*
+ * @s, of at most @len bytes, as one word: up to a NUL, \xNN for a space,
+ * a backslash or a byte that does not print
+ */
+static void put_str(FILE *f, const char *s, size_t len)
+{
+	char buf[256], *b = buf;
+	size_t i;
+
+	for (i = 0; i < len && s[i]; i++) {
+		unsigned char c = s[i];
+
+		if (b > buf + sizeof(buf) - 5) {
+			fwrite(buf, 1, b - buf, f);
+			b = buf;
+		}
+		if (c > ' ' && c < 0x7f && c != '\\')
+			*b++ = c;
+		else
+			b += sprintf(b, "\\x%02x", c);
+	}
+	fwrite(buf, 1, b - buf, f);
+}
+
+static void put_engine(FILE *f, unsigned int engine)
+{
+	if (engine < GRTRACE_ENGINE_NR)
+		fprintf(f, " engine=%s", gr_engine_name(engine));
+	else
+		fprintf(f, " engine=%u", engine);
+}
+
+/*
+ * Copy a payload into a known struct, zero filled.  Returns: the payload
+ * length if it is not the known one (another format version), else 0.
+ */
+static size_t take(void *dst, size_t known, const struct grtrace_record *rec)
+{
+	size_t len = rec->size - GR_REC_MIN;
+
+	memset(dst, 0, known);
+	memcpy(dst, rec + 1, len < known ? len : known);
+	return len == known ? 0 : len;
+}
+
+static size_t put_job(FILE *f, const struct grtrace_record *rec)
+{
+	struct grtrace_job_payload j;
+	size_t len = take(&j, sizeof(j), rec);
+
+	fprintf(f, " ring=%u fence=%llu:%llu ctx=%llu", j.ring_id,
+		(unsigned long long)j.fence_context, (unsigned long long)j.fence_seqno,
+		(unsigned long long)j.ctx_id);
+	put_engine(f, j.engine);
+	fprintf(f, " flags=0x%x status=%d aux=%llu:%llu depth=%u pid=%u tgid=%u comm=",
+		j.flags, j.status, (unsigned long long)j.aux_context,
+		(unsigned long long)j.aux_seqno, j.depth, j.pid, j.tgid);
+	put_str(f, j.comm, sizeof(j.comm));
+	return len;
+}
+
+static size_t put_info(FILE *f, const struct grtrace_record *rec)
+{
+	struct grtrace_stream_info si;
+	size_t len = take(&si, sizeof(si), rec);
+
+	fprintf(f, " magic=0x%08x version=%u record_size=%u session=%016llx features=0x%llx",
+		si.magic, si.version, si.record_size, (unsigned long long)si.session_id,
+		(unsigned long long)si.features);
+	fprintf(f, " start_ts=%llu start_realtime=%llu clock=%u nr_cpus=%u nr_rings=%u",
+		(unsigned long long)si.start_ts, (unsigned long long)si.start_realtime,
+		si.clock_id, si.nr_cpus, si.nr_rings);
+	fprintf(f, " buffer_size=%u", si.buffer_size);
+	return len;
+}
+
+static size_t put_ring(FILE *f, const struct grtrace_record *rec)
+{
+	struct grtrace_ring_info ri;
+	size_t len = take(&ri, sizeof(ri), rec);
+
+	fprintf(f, " ring=%u", ri.ring_id);
+	put_engine(f, ri.engine);
+	if (ri.reserved)
+		fprintf(f, " reserved=0x%x", ri.reserved);
+	fputs(" dev=", f);
+	put_str(f, ri.dev, sizeof(ri.dev));
+	fputs(" name=", f);
+	put_str(f, ri.name, sizeof(ri.name));
+	return len;
+}
+
+/* The kernel's counters saved by "grtrace record": its lines, as words */
+static void put_stats(FILE *f, const struct grtrace_record *rec)
+{
+	const char *p = (const char *)(rec + 1);
+	const char *end = p + rec->size - GR_REC_MIN;
+	const char *nl = memchr(p, '\0', end - p);
+
+	if (nl)
+		end = nl;	/* the NUL padding */
+	while (p < end) {
+		nl = memchr(p, '\n', end - p);
+		if (!nl)
+			nl = end;
+		if (nl > p) {
+			fputc(' ', f);
+			put_str(f, p, nl - p);
+		}
+		p = nl + 1;
+	}
+}
+
+static void put_record(struct dumper *d, const char *path,
+		       const struct grtrace_record *rec, __u64 off)
+{
+	bool stats = rec->type == GR_TOOL_STATS && rec->cpu == GR_TOOL_CPU;
+	bool known = rec->type < GRTRACE_EV_NR || stats ||
+		     (rec->type >= GRTRACE_EV_STREAM_INFO &&
+		      rec->type <= GRTRACE_EV_RING_REMOVED);
+	FILE *f = d->out;
+	size_t len = 0;
+
+	fputs(known ? gr_type_name(rec->type) : "unknown", f);
+	if (!known)
+		fprintf(f, " type=0x%x", rec->type);
+	if (d->p->raw)
+		fprintf(f, " file=%s off=%llu", path, (unsigned long long)off);
+	if (d->p->raw || !known)
+		fprintf(f, " size=%u", rec->size);
+	fprintf(f, " cpu=%u ts=%llu gseq=%llu cseq=%llu", rec->cpu,
+		(unsigned long long)rec->ts, (unsigned long long)rec->gseq,
+		(unsigned long long)rec->cseq);
+	if (rec->type < GRTRACE_EV_NR)
+		len = put_job(f, rec);
+	else if (rec->type == GRTRACE_EV_STREAM_INFO)
+		len = put_info(f, rec);
+	else if (rec->type == GRTRACE_EV_METADATA || rec->type == GRTRACE_EV_RING_REMOVED)
+		len = put_ring(f, rec);
+	else if (stats)
+		put_stats(f, rec);
+	/* A payload of another format version: the fields read, and its length */
+	if (len)
+		fprintf(f, " payload=%zu", len);
+	fputc('\n', f);
+}
+
+/* ---- reading ---- */
+
+/* The next record of file @i into d->f[i].rec; NULL at its end or damage */
+static void advance(struct dumper *d, int i)
+{
+	struct dump_file *f = &d->f[i];
+	int ret = gr_reader_next(&f->rd, &f->rec, &f->off);
+
+	if (ret > 0)
+		return;
+	f->rec = NULL;
+	if (ret < 0 || gr_reader_finish(&f->rd))
+		d->err = -1;
+}
+
+static bool before(const struct dumper *d, int a, int b)
+{
+	__u64 x = d->f[a].rec->gseq, y = d->f[b].rec->gseq;
+
+	return x < y || (x == y && a < b);
+}
+
+static void sift_down(struct dumper *d, int k)
+{
+	int *h = d->heap, n = d->nr_heap, c, t;
+
+	for (; (c = 2 * k + 1) < n; k = c) {
+		if (c + 1 < n && before(d, h[c + 1], h[c]))
+			c++;
+		if (!before(d, h[c], h[k]))
+			break;
+		t = h[c];
+		h[c] = h[k];
+		h[k] = t;
+	}
+}
+
+/* Every record of every file, by gseq: a k-way merge on a heap of files */
+static void dump_merged(struct dumper *d)
+{
+	int i, k;
+
+	d->heap = gr_zalloc(d->nr * sizeof(*d->heap));
+	for (i = 0; i < d->nr; i++) {
+		advance(d, i);
+		if (d->f[i].rec)
+			d->heap[d->nr_heap++] = i;
+	}
+	for (k = d->nr_heap / 2 - 1; k >= 0; k--)
+		sift_down(d, k);
+	while (d->nr_heap) {
+		i = d->heap[0];
+		put_record(d, d->paths[i], d->f[i].rec, d->f[i].off);
+		advance(d, i);
+		if (!d->f[i].rec)
+			d->heap[0] = d->heap[--d->nr_heap];
+		sift_down(d, 0);
+	}
+}
+
+static void dump_per_file(struct dumper *d)
+{
+	int i;
+
+	for (i = 0; i < d->nr; i++)
+		for (advance(d, i); d->f[i].rec; advance(d, i))
+			put_record(d, d->paths[i], d->f[i].rec, d->f[i].off);
+}
+
+int gr_dump_main(int argc, char *argv[])
+{
+	struct dump_params p;
+	struct dumper d = { .p = &p, .out = stdout };
+	int i, opened = 0;
+
+	dump_parse_args(argc, argv, &p);
+	if (find_files(&d, p.input))
+		goto out;
+	d.f = gr_zalloc(d.nr * sizeof(*d.f));
+	for (opened = 0; opened < d.nr; opened++)
+		if (gr_reader_open(&d.f[opened].rd, d.paths[opened], !p.input))
+			goto out;
+	if (p.per_file || d.nr == 1)
+		dump_per_file(&d);
+	else
+		dump_merged(&d);
+	if (fflush(d.out)) {
+		gr_err_msg("writing the output: %s\n", strerror(errno));
+		d.err = -1;
+	}
+	if (!d.err)
+		gr_debug_msg("%d files dumped\n", d.nr);
+out:
+	for (i = 0; i < opened; i++)
+		gr_reader_close(&d.f[i].rd);
+	free(d.f);
+	free(d.heap);
+	gr_free_list(d.paths);
+	return d.err || opened < d.nr || !d.nr ? EXIT_FAILURE : EXIT_SUCCESS;
+}
