@@ -14,7 +14,9 @@
  *
  * The live relay files are not mappable and are consumed by reading: they
  * are merged once into an unlinked temporary file (the spool), which is
- * then read like a recorded file, as often as the command needs.  A
+ * then read like a recorded file, as often as the command needs; so are
+ * pipes and files that cannot be mapped, each of which must be in gseq
+ * order.  A
  * trace.dat is decoded by libtracecmd into an array (tracedat.c) and
  * served from it.
  */
@@ -328,10 +330,11 @@ static int spool_write(int fd, const void *buf, size_t len)
 }
 
 /*
- * Read the relay files to their current end, merged, into an unlinked
- * temporary file; read that from now on.  Returns: 0, or -1 (printed).
+ * Read the files (@live: the relay files, to their current end) merged,
+ * into an unlinked temporary file; read that from now on, as file 0.
+ * Returns: 0, or -1 (printed).
  */
-static int spool_live(struct gr_src *s)
+static int spool(struct gr_src *s, bool live)
 {
 	const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
 	const struct grtrace_record *rec;
@@ -353,7 +356,7 @@ static int spool_live(struct gr_src *s)
 		struct gr_run *r = add_run(s, i, 0);
 
 		r->rd = gr_zalloc(sizeof(*r->rd));
-		if (gr_reader_open(r->rd, s->t->files[i], true)) {
+		if (gr_reader_open(r->rd, s->t->files[i], live)) {
 			free(r->rd);
 			r->rd = NULL;
 			goto out;
@@ -380,9 +383,12 @@ static int spool_live(struct gr_src *s)
 		free(s->run[i].rd);
 	}
 	s->nr_run = 0;
+	if (s->fd[0] >= 0)
+		close(s->fd[0]);
 	s->fd[0] = s->spool;
 	s->size[0] = st.st_size;
-	gr_input_live_info(s->t);
+	if (live)
+		gr_input_live_info(s->t);
 	ret = scan_file(s, 0);
 	goto out;
 write_error:
@@ -394,15 +400,29 @@ out:
 
 /* ---- the source ---- */
 
+static bool mappable(int fd, off_t size)
+{
+	void *p;
+
+	if (!size)
+		return true;
+	p = mmap(NULL, 1, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (p == MAP_FAILED)
+		return false;
+	munmap(p, 1);
+	return true;
+}
+
 /*
  * gr_src_open - open an input for reading its records in gseq order
  * @path: a file, a directory of per-CPU files, or NULL for the live relay
- *        files (consumed: copied once into a temporary file)
+ *        files (consumed: copied once into a temporary file, as a pipe is)
  *
  * Returns: 0, or -1 with the problem printed.
  */
 int gr_src_open(struct gr_src *s, struct gr_trace *t, const char *path)
 {
+	bool streamed = !path;
 	struct stat st;
 	int i;
 
@@ -421,30 +441,22 @@ int gr_src_open(struct gr_src *s, struct gr_trace *t, const char *path)
 	for (i = 0; i < t->nr_files; i++)
 		s->fd[i] = -1;
 	s->win = WIN_MAX;
-	if (!path)
-		return spool_live(s) || gr_src_rewind(s) ? -1 : 0;
-	for (i = 0; i < t->nr_files; i++) {
+	for (i = 0; path && i < t->nr_files; i++) {
 		s->fd[i] = open(t->files[i], O_RDONLY);
 		if (s->fd[i] < 0 || fstat(s->fd[i], &st)) {
 			gr_err_msg("%s: %s\n", t->files[i], strerror(errno));
 			return -1;
 		}
-		if (!S_ISREG(st.st_mode)) {
-			/* A pipe or a character device: one run, read() */
-			struct gr_run *r = add_run(s, i, 0);
-
-			r->rd = gr_zalloc(sizeof(*r->rd));
-			if (gr_reader_open(r->rd, t->files[i], false)) {
-				free(r->rd);
-				r->rd = NULL;
-				return -1;
-			}
-			continue;
-		}
 		s->size[i] = st.st_size;
+		/* A pipe, or a file system that cannot map (9p without cache) */
+		if (!S_ISREG(st.st_mode) || !mappable(s->fd[i], st.st_size))
+			streamed = true;
+	}
+	if (streamed)
+		return spool(s, !path) || gr_src_rewind(s) ? -1 : 0;
+	for (i = 0; i < t->nr_files; i++)
 		if (scan_file(s, i))
 			return -1;
-	}
 	return gr_src_rewind(s);
 }
 

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "tracedat.h"
@@ -32,11 +33,14 @@ bool gr_is_tracedat(const char *path)
 {
 	char buf[sizeof(TRACEDAT_MAGIC) - 1];
 	int fd = open(path, O_RDONLY);
+	struct stat st;
 	bool ret;
 
 	if (fd < 0)
 		return false;
-	ret = read(fd, buf, sizeof(buf)) == sizeof(buf) &&
+	/* Not a pipe: reading its first bytes would take them from the stream */
+	ret = !fstat(fd, &st) && S_ISREG(st.st_mode) &&
+	      read(fd, buf, sizeof(buf)) == sizeof(buf) &&
 	      !memcmp(buf, TRACEDAT_MAGIC, sizeof(buf));
 	close(fd);
 	return ret;
