@@ -6,6 +6,7 @@
  * an array of row objects.  In CSV only tables are printed, each with its
  * header row, separated by an empty line.
  */
+#include <stdio_ext.h>
 #include <string.h>
 
 #include "table.h"
@@ -15,6 +16,8 @@ void gr_out_begin(struct gr_out *o, FILE *f, enum gr_fmt fmt)
 	memset(o, 0, sizeof(*o));
 	o->f = f;
 	o->fmt = fmt;
+	/* One thread writes: no lock per call (a row is a few dozen) */
+	__fsetlocking(f, FSETLOCKING_BYCALLER);
 	if (fmt == GR_FMT_JSON)
 		fputs("{", f);
 }
