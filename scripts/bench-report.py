@@ -1,39 +1,55 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Turn the "bench <case>: median M min A max B ns/event" lines of the
-grtrace_bench KUnit suite into one table with ratios to the bare
-TRACE_EVENT baseline (e), and the targets and the seed's budgets.
+"""The grtrace_bench KUnit suite's lines as one table, and the targets.
 
-usage: bench-report.py NAME=LOG [NAME=LOG ...]
+  bench-report.py NAME=LOG [NAME=LOG ...]     a table of one make bench run
+  bench-report.py --agree DIR [DIR ...]       several runs (their uml.log and
+                                              guest.log): every ratio's
+                                              deviation from the median run
+
+The suite times each case against its baseline in interleaved pairs of
+rounds (grtrace_bench.c): "bench <case>" lines give its ns per event,
+"bench ratio|diff|scaling <case>" the per-pair ratio to (or difference
+from) its baseline, each as median, min and max over the pairs.
 """
 
+import os
 import re
+import statistics
 import sys
 
-LINE = re.compile(r'bench (\w+): median ([\d.]+) min ([\d.]+) max ([\d.]+) ns/event')
+NS = re.compile(r'bench (\w+): median ([\d.]+) min ([\d.]+) max ([\d.]+) ns/event')
+CMP = re.compile(r'bench (ratio|diff|scaling) (\w+): median (-?[\d.]+) min (-?[\d.]+) '
+                 r'max (-?[\d.]+) (?:x one CPU of|x|ns vs) (\w+)')
 CASES = [
-    ('a_no_hook', '(a) loop without a hook'),
-    ('a_hook_stopped', '(a) call site, grtrace stopped'),
-    ('b_relay', '(b) relay stream only'),
-    ('c_ftrace', '(c) tracepoint recorded by ftrace'),
-    ('d_relay_and_ftrace', '(d) both sinks'),
-    ('e_bare_trace_event', '(e) bare TRACE_EVENT, ftrace'),
-    ('f_relay_all_cpus', '(f) relay, all CPUs'),
-    ('f_ftrace_all_cpus', '(f) ftrace, all CPUs'),
-    ('f_relay_and_ftrace_all_cpus', '(f) both, all CPUs'),
-    ('f_bare_trace_event_all_cpus', '(f) bare TRACE_EVENT, all CPUs'),
+    ('a_hook_stopped', '(a) call site, grtrace stopped', 'diff'),
+    ('b_relay', '(b) relay stream only', 'ratio'),
+    ('c_ftrace', '(c) tracepoint recorded by ftrace', 'ratio'),
+    ('d_relay_and_ftrace', '(d) both sinks', 'ratio'),
+    ('f_relay_all_cpus', '(f) relay, all CPUs', 'ratio'),
+    ('f_ftrace_all_cpus', '(f) ftrace, all CPUs', 'ratio'),
+    ('f_relay_and_ftrace_all_cpus', '(f) both, all CPUs', 'ratio'),
+    ('f_relay_all_cpus', '(f) relay events/s, all CPUs', 'scaling'),
+    ('g_atomic_inc', '(g) shared atomic inc (gseq)', 'diff'),
+    ('g_atomic_inc_all_cpus', '(g) shared atomic inc, all CPUs', 'diff'),
 ]
+BASES = [('a_no_hook', '(a) loop without a hook'),
+         ('e_bare_trace_event', '(e) bare TRACE_EVENT, ftrace'),
+         ('f_bare_trace_event_all_cpus', '(e) bare TRACE_EVENT, all CPUs')]
 
 
 def parse(path):
-    res = {}
+    res = {'ns': {}, 'cmp': {}}
     try:
         text = open(path, errors='replace').read()
     except OSError as e:
         print(f'# {path}: {e}')
         return res
-    for m in LINE.finditer(text):
-        res[m.group(1)] = tuple(float(x) for x in m.groups()[1:])
+    for m in NS.finditer(text):
+        res['ns'][m.group(1)] = tuple(float(x) for x in m.groups()[1:])
+    for m in CMP.finditer(text):
+        res['cmp'][(m.group(1), m.group(2))] = (tuple(float(x) for x in m.groups()[2:5]),
+                                               m.group(6))
     res['throughput'] = [tuple(int(x) for x in m.groups()) for m in re.finditer(
         r'bench throughput: asked (\d+) achieved (\d+) written (\d+) overrun (\d+) '
         r'buffer (\d+)', text)]
@@ -42,55 +58,69 @@ def parse(path):
     return res
 
 
-def main():
-    runs = []
-    for arg in sys.argv[1:]:
-        name, _, path = arg.partition('=')
-        runs.append((name, parse(path)))
-    if not runs:
-        sys.exit(__doc__)
+def fig(t, digits=1):
+    return f'{t[0]:.{digits}f} ({t[1]:.{digits}f}-{t[2]:.{digits}f})'
 
-    head = f'{"case":38}' + ''.join(f'{n + " ns/event (min-max)":>30}{"x (e)":>8}' for n, _ in runs)
+
+def table(runs):
+    head = f'{"case":38}' + ''.join(f'{n + " ns/event":>26}{"ratio (min-max)":>22}'
+                                    for n, _ in runs)
     print(head)
-    for key, label in CASES:
+    for key, label, kind in CASES:
         row = f'{label:38}'
         for _n, r in runs:
-            base = r.get('f_bare_trace_event_all_cpus' if key.startswith('f_')
-                         else 'e_bare_trace_event')
-            if key in r:
-                med, lo, hi = r[key]
-                ratio = f'{med / base[0]:.2f}' if base and base[0] else '-'
-                row += f'{f"{med:.1f} ({lo:.1f}-{hi:.1f})":>30}{ratio:>8}'
+            ns = r['ns'].get(key)
+            c = r['cmp'].get((kind, key))
+            nsf = fig(ns) if ns and kind != 'scaling' else '-'
+            if c and kind == 'diff':
+                cf = f'{c[0][0]:+.2f} ns ({c[0][1]:+.2f}..{c[0][2]:+.2f})'
+            elif c:
+                cf = fig(c[0], 2) + ('x 1 CPU' if kind == 'scaling' else '')
             else:
-                row += f'{"-":>30}{"-":>8}'
+                cf = '-'
+            row += f'{nsf:>26}{cf:>22}'
         print(row)
-    print(f'{"CPUs":38}' + ''.join(f'{str(r.get("cpus")):>30}{"":>8}' for _n, r in runs))
+    for key, label in BASES:
+        row = f'{label:38}'
+        for _n, r in runs:
+            ns = r['ns'].get(key)
+            row += f'{fig(ns) if ns else "-":>26}{"(baseline)":>22}'
+        print(row)
+    print(f'{"CPUs":38}' + ''.join(f'{str(r.get("cpus")):>26}{"":>22}' for _n, r in runs))
 
-    print('\ntargets (median):')
+
+def targets(runs):
+    print('\ntargets (medians of the paired ratios):')
     for name, r in runs:
-        if 'e_bare_trace_event' not in r:
+        c = r['cmp']
+        if ('ratio', 'b_relay') not in c:
             print(f'  {name}: no results')
             continue
-        e = r['e_bare_trace_event'][0]
-
-        def ratio(k):
-            return r[k][0] / e if k in r else float('nan')
-        nh, hs = r.get('a_no_hook'), r.get('a_hook_stopped')
-        noise = max(nh[2] - nh[1], hs[2] - hs[1]) if nh and hs else float('nan')
-        diff = hs[0] - nh[0] if nh and hs else float('nan')
+        relay = c[('ratio', 'b_relay')][0]
+        both = c[('ratio', 'd_relay_and_ftrace')][0]
+        diff = c.get(('diff', 'a_hook_stopped'), ((float('nan'),) * 3, ''))[0]
+        scale = c.get(('scaling', 'f_relay_all_cpus'))
         checks = [
-            ('relay only <= 1.0x bare TRACE_EVENT', ratio('b_relay') <= 1.0,
-             f'{ratio("b_relay"):.2f}x'),
-            ('both sinks <= 1.5x bare TRACE_EVENT', ratio('d_relay_and_ftrace') <= 1.5,
-             f'{ratio("d_relay_and_ftrace"):.2f}x'),
-            ('stopped hook within noise of no hook', abs(diff) <= noise,
-             f'difference {diff:.2f} ns, spread {noise:.2f} ns'),
-            ('seed budget < 1 us/event (both sinks)', r.get('d_relay_and_ftrace', (1e9,))[0] < 1000,
-             f'{r.get("d_relay_and_ftrace", (float("nan"),))[0]:.1f} ns'),
+            ('relay only <= 1.0x bare TRACE_EVENT', relay[0] <= 1.0, f'{relay[0]:.2f}x'),
+            ('both sinks <= 1.5x bare TRACE_EVENT', both[0] <= 1.5, f'{both[0]:.2f}x'),
+            ('stopped hook within noise of no hook (0 within the pairs\' spread)',
+             diff[1] <= 0 <= diff[2],
+             f'median {diff[0]:+.2f} ns, pairs {diff[1]:+.2f}..{diff[2]:+.2f} ns'),
         ]
-        for what, ok, fig in checks:
-            print(f'  {name}: {"met    " if ok else "NOT met"} {what}: {fig}')
+        if scale and r.get('cpus', 1) > 1:
+            checks.append((f'relay events/s on {r["cpus"]} CPUs >= 1.8x one CPU',
+                           scale[0][0] >= 1.8, f'{scale[0][0]:.2f}x'))
+        for what, ok, f in checks:
+            print(f'  {name}: {"met    " if ok else "NOT met"} {what}: {f}')
+        g1 = c.get(('diff', 'g_atomic_inc'))
+        gn = c.get(('diff', 'g_atomic_inc_all_cpus'))
+        if g1 and gn:
+            print(f'  {name}: the global sequence number: an atomic increment costs '
+                  f'{g1[0][0]:+.2f} ns over a per-CPU one on one CPU, '
+                  f'{gn[0][0]:+.2f} ns on all CPUs at once')
 
+
+def throughput(runs):
     for name, r in runs:
         tp = r.get('throughput')
         if not tp:
@@ -104,6 +134,43 @@ def main():
                 best = max(best, ach)
         print(f'  highest rate drained with no overrun: {best}/s '
               f'(buffer {tp[0][4] // 1024} KiB per CPU)')
+
+
+def agree(dirs):
+    """Every ratio of every run against the median of the runs: within 10%?"""
+    worst = 0.0
+    for log, name in (('uml.log', 'UML'), ('guest.log', 'QEMU-TCG')):
+        runs = [parse(os.path.join(d, log)) for d in dirs]
+        keys = sorted(set().union(*(r['cmp'] for r in runs)))
+        print(f'{name}: {len(runs)} runs, medians of the paired ratios')
+        for kind, key in keys:
+            if kind == 'diff':
+                continue
+            vals = [r['cmp'][(kind, key)][0][0] for r in runs if (kind, key) in r['cmp']]
+            med = statistics.median(vals)
+            dev = max(abs(v / med - 1) for v in vals) if med else float('nan')
+            if name == 'UML':
+                worst = max(worst, dev)
+            print(f'  {kind:8}{key:30}' + ''.join(f'{v:7.2f}' for v in vals) +
+                  f'   median {med:.2f}, at most {dev * 100:4.1f}% off')
+    ok = worst <= 0.10
+    print(f'UML: every ratio of every run within 10% of the median: '
+          f'{"met" if ok else "NOT met"} (worst {worst * 100:.1f}%)')
+
+
+def main():
+    if len(sys.argv) > 2 and sys.argv[1] == '--agree':
+        agree(sys.argv[2:])
+        return
+    runs = []
+    for arg in sys.argv[1:]:
+        name, _, path = arg.partition('=')
+        runs.append((name, parse(path)))
+    if not runs:
+        sys.exit(__doc__)
+    table(runs)
+    targets(runs)
+    throughput(runs)
 
 
 if __name__ == '__main__':
