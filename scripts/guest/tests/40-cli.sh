@@ -30,6 +30,19 @@ sleep 1
 t record wait $rec
 t stop $G stop
 nt stop-twice $G stop
+# record under load: it ends at -d while emit-rate writes 20,000 events/s,
+# and with no other reader of the relay files no gseq is lost
+$G start > /dev/null
+/opt/grtrace/bin/emit-rate 20000 4 > /dev/null &
+emit=$!
+t0=$(cut -d' ' -f1 /proc/uptime)
+$G record -q -d 2 -o "$O/load.grt" > "$O/load.out" 2>&1
+t1=$(cut -d' ' -f1 /proc/uptime)
+wait $emit
+$G stop > /dev/null
+t record-load-duration sh -c "echo $t0 $t1; awk 'BEGIN { exit !($t1 - $t0 < 5) }'"
+t record-load-no-gap sh -c "cat $O/load.out; grep -q 'lost 0 gseqs' $O/load.out &&
+	$G report -i $O/load.grt | grep -q 'lost  *0 records'"
 t report sh -c "$G report -i $O/rec.grt > $O/report.txt"
 t report-has-program grep -q grtrace_dirtyfb "$O/report.txt"
 t report-csv sh -c "$G report -i $O/rec.grt --format csv > $O/report.csv"

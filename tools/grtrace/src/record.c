@@ -3,21 +3,64 @@
  * grtrace record: save the relay stream of all CPUs into one file.
  *
  * The output is itself a grtrace stream: the records of every events<N>
- * file, unchanged, in gseq order, followed by one GR_TOOL_STATS record with
- * the kernel's stats at the end of the recording.  Any grtrace reader reads
- * it like a single per-CPU file.
+ * file, unchanged, in strictly increasing gseq order, followed by one
+ * GR_TOOL_STATS record with the kernel's stats at the end of the recording.
+ * Any grtrace reader reads it like a single per-CPU file.
  *
- * Relay files cannot be spliced; they are read with read() after poll(),
- * which only reports a full sub-buffer, so they are also read on a short
- * timeout.  Records are held back until no CPU can still produce a lower
- * gseq: after a pass that read every file to its current end, every record
- * whose gseq is below the highest gseq seen before that pass has been read
- * (gseq is taken after the space is reserved), so those are written out.
+ * The merge.  The kernel takes a record's gseq (one counter for all CPUs)
+ * after reserving its space in the relay buffer of its CPU, and publishes
+ * the record in the same section, with interrupts disabled; dropped events
+ * take no gseq.  So each events<N> file is in gseq order, and the files are
+ * merged as k sorted queues: a pass reads every file (at most READ_PASS_MAX
+ * bytes each, so that the clock and the stop flag are looked at often) into
+ * the queue of its CPU, then the merge writes, lowest head first (a heap of
+ * the queues), every record whose gseq is the next one, the last written
+ * plus one, as soon as it has been read.
+ *
+ * Gaps.  When the next gseq is in no queue, its record is either not
+ * published yet (a CPU took the gseq and is still writing the record), or
+ * gone: read before by another reader of the relay files.  The records
+ * after the gap are held back until it is filled or declared lost:
+ *
+ *  - at once, when every file is past it: a file whose last record read has
+ *    a higher gseq can no longer bring it;
+ *  - otherwise (a file behind it: a quiet CPU, or one whose backlog is not
+ *    read yet), when the gap has stayed open for GAP_NS of wall time and
+ *    every file behind it was since read to its end, by a read begun after
+ *    that time; so a gap is never lost because the recorder itself was slow;
+ *  - or when the records held back reach HOLD_MAX bytes.
+ *
+ * A record that arrives after its gap was declared lost ("late") would break
+ * the gseq order (readers reject a backwards gseq): it is counted and not
+ * written.  The gseqs below the first record written are not counted: they
+ * were read before this recording began.
+ *
+ * Output goes through an OUT_BUF buffer, written when full and when its
+ * oldest byte is OUT_MAX_AGE_NS old: a slow file system (9p) sees a few
+ * large writes, not one per record.  The stop flag (SIGINT, SIGTERM) and
+ * the end of the duration are checked after every pass and every write of
+ * the buffer, so they take effect within a pass at any load; what was read
+ * is written before the exit.
+ *
+ * The end.  What the relay files hold then is read, at most one relay
+ * buffer (buffer_size bytes) per file, not chasing a producer that keeps
+ * writing, and written: on an output slower than the events came, that
+ * takes the time the output needs for them (at most a relay buffer per
+ * CPU); a second SIGINT or SIGTERM cuts it short.  Let M be the highest
+ * gseq read: if the session still runs, the files behind M are read again
+ * until every gap below M is filled, for at most GAP_NS; the gaps left below
+ * M are lost.
+ * Records above M follow the cut: they are written as long as no gap comes
+ * before them, the others are counted as read past the end and not written.
+ * A stopped session publishes nothing more: its gaps are lost at once.
+ *
+ * Relay files cannot be spliced, and poll() only reports a full sub-buffer:
+ * the files are read with read() every BATCH_MS while records come in, every
+ * IDLE_MS when none do.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -30,8 +73,28 @@
 #include "stream.h"
 #include "utils.h"
 
-#define POLL_MS		200
-#define IDLE_NS		(100 * 1000 * 1000)
+#define MSEC_NS		(1000 * 1000ULL)
+
+/*
+ * How long a gap stays open before it is lost.  A record is published in
+ * the same interrupts-disabled section that took its gseq, a few hundred
+ * instructions later; only a CPU stopped by the hypervisor (a descheduled
+ * vCPU thread, a TCG stall: 14 ms seen in the project's guest) stretches
+ * that.  500 ms is far above any such stall and still short next to the
+ * time a relay buffer takes to fill (4 MiB hold 35,000 job records: 1.7 s
+ * at 20,000 events/s on one CPU).
+ */
+#define GAP_NS		(500 * MSEC_NS)
+#define HOLD_MAX	(64UL << 20)	/* bytes held back behind a gap */
+#define READ_PASS_MAX	(1UL << 20)	/* bytes read from one file per pass */
+#define OUT_BUF		(1UL << 20)	/* output buffer */
+#define OUT_MAX_AGE_NS	(200 * MSEC_NS)
+#define BATCH_BYTES	(64UL << 10)	/* a pass reading less sleeps BATCH_MS */
+#define BATCH_MS	10
+#define IDLE_MS		50		/* sleep after a pass reading nothing */
+#define TICK_NS		NSEC_PER_SEC	/* status line, session check */
+#define FINAL_MAX	(256UL << 20)	/* final read per file, buffer_size unknown */
+#define DEBUG_GAPS	20		/* gaps and late records told one by one */
 
 struct record_params {
 	const char *output;
@@ -40,35 +103,52 @@ struct record_params {
 	bool quiet;
 };
 
-struct pending {
-	__u64 gseq;
-	size_t off;		/* in the arena */
-	__u16 size;
+/* One CPU's events<N> file and the records read from it, not yet written. */
+struct cpu_queue {
+	struct gr_reader rd;
+	unsigned char *buf;
+	size_t head;		/* first record held */
+	size_t tail;		/* end of the records held */
+	size_t cap;
+	__u64 last_gseq;	/* of the last record read: later ones are higher */
+	__u64 end_ns;		/* start of the last read that reached the end */
+	__u64 final_bytes;	/* read since the end of the recording */
+	bool at_end;		/* the last read reached the end */
 };
 
 struct recorder {
 	struct record_params *p;
 	char **files;
 	int nr_files;
-	struct gr_reader *rd;
-	struct pollfd *pfd;
+	struct cpu_queue *q;
+	int *heap;		/* queues holding records, by their head's gseq */
+	int nr_heap;
+	size_t held;		/* bytes in all queues */
 	int out;
-	unsigned char *arena;
-	size_t arena_len;
-	size_t arena_cap;
-	struct pending *pend;
-	size_t nr_pend;
-	size_t cap_pend;
+	unsigned char *obuf;
+	size_t olen;
+	__u64 ons;		/* when the oldest byte of obuf was put there */
+	__u64 out_gseq;		/* highest gseq written or declared lost */
 	__u64 seen_gseq;	/* highest gseq read */
-	__u64 out_gseq;		/* highest gseq written */
+	__u64 gap_ns;		/* when the gap after out_gseq was seen, or 0 */
 	__u64 records;
 	__u64 bytes;
+	__u64 lost;		/* gseqs declared lost */
+	__u64 gaps;		/* gaps declared lost */
+	__u64 late;		/* records of lost gseqs, read afterwards */
+	__u64 unwritten;	/* records read past the end, not written */
+	__u64 before;		/* gseqs below the first record written */
 	__u64 dropped0;		/* kernel "dropped" at the start */
 	__u64 t0;
+	__u64 end;		/* end of the duration, or 0 */
 	bool started;		/* the session was started by us */
+	bool finishing;		/* in record_finish() */
 };
 
-/* Set by the SIGINT and SIGTERM handler; lock-free, so async-signal-safe. */
+/*
+ * Set by the SIGINT and SIGTERM handler: the number of signals.  Lock-free,
+ * so async-signal-safe.
+ */
 static atomic_int record_stop;
 
 static void record_usage(const char *err)
@@ -80,14 +160,15 @@ static void record_usage(const char *err)
 		"  Read the relay files of all CPUs into FILE, in gseq order, until",
 		"  Ctrl-C, SIGTERM, the duration, or the end of the session.  On a",
 		"  session that is not running, save what the relay files still hold",
-		"  and stop.  Reading the relay files consumes their data.",
+		"  and stop.  Reading the relay files consumes their data.  A gap in",
+		"  gseq is lost once every file is past it, or after 500 ms.",
 		"",
 		"    -o/--output FILE: the output file, - for stdout",
 		"    -d/--duration DURATION: stop after DURATION seconds (or Nm, Nh)",
 		"    -s/--start: reset the kernel counters and start a session if none",
 		"                runs; stop it at the end",
 		"    -q/--quiet: no live status line",
-		"    -D/--debug: print debug messages",
+		"    -D/--debug: print debug messages (gaps, late records)",
 		"    -h/--help: print this help",
 		NULL,
 	};
@@ -143,12 +224,34 @@ static void record_parse_args(int argc, char *argv[], struct record_params *p)
 static void on_signal(int sig)
 {
 	(void)sig;
-	record_stop = 1;
+	atomic_fetch_add(&record_stop, 1);
 }
 
-static int write_all(struct recorder *rc, const void *buf, size_t len)
+/* Stop the recording: a signal, or the end of the duration. */
+static bool time_to_stop(const struct recorder *rc)
 {
-	const char *p = buf;
+	return record_stop || (rc->end && gr_now_ns() >= rc->end);
+}
+
+/* Stop writing: while recording, time_to_stop(); at the end, a second signal. */
+static bool merge_stop(const struct recorder *rc)
+{
+	return rc->finishing ? record_stop >= 2 : time_to_stop(rc);
+}
+
+static void sleep_ms(unsigned int ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * MSEC_NS };
+
+	nanosleep(&ts, NULL);	/* a signal ends it early: fine */
+}
+
+/* ---- output ---- */
+
+static int out_flush(struct recorder *rc)
+{
+	const unsigned char *p = rc->obuf;
+	size_t len = rc->olen;
 	ssize_t n;
 
 	while (len) {
@@ -162,87 +265,424 @@ static int write_all(struct recorder *rc, const void *buf, size_t len)
 		p += n;
 		len -= n;
 	}
+	rc->olen = 0;
 	return 0;
 }
 
-static void add_pending(struct recorder *rc, const struct grtrace_record *rec)
+static int out_put(struct recorder *rc, const void *rec, size_t size)
 {
-	struct pending *pd;
+	if (rc->olen + size > OUT_BUF && out_flush(rc))
+		return -1;
+	if (!rc->olen)
+		rc->ons = gr_now_ns();
+	memcpy(rc->obuf + rc->olen, rec, size);
+	rc->olen += size;
+	return 0;
+}
 
-	if (rc->arena_len + rec->size > rc->arena_cap) {
-		rc->arena_cap = (rc->arena_cap + rec->size) * 2;
-		rc->arena = gr_realloc(rc->arena, rc->arena_cap, 1);
+/* ---- the queues of the CPUs, and the heap of their heads ---- */
+
+static const struct grtrace_record *q_head(const struct cpu_queue *q)
+{
+	return (const void *)(q->buf + q->head);
+}
+
+static __u64 heap_key(const struct recorder *rc, int i)
+{
+	return q_head(&rc->q[rc->heap[i]])->gseq;
+}
+
+static void heap_swap(struct recorder *rc, int a, int b)
+{
+	int t = rc->heap[a];
+
+	rc->heap[a] = rc->heap[b];
+	rc->heap[b] = t;
+}
+
+static void heap_down(struct recorder *rc, int i)
+{
+	int c;
+
+	for (; (c = 2 * i + 1) < rc->nr_heap; i = c) {
+		if (c + 1 < rc->nr_heap && heap_key(rc, c + 1) < heap_key(rc, c))
+			c++;
+		if (heap_key(rc, i) <= heap_key(rc, c))
+			break;
+		heap_swap(rc, i, c);
 	}
-	if (rc->nr_pend == rc->cap_pend) {
-		rc->cap_pend = rc->cap_pend ? 2 * rc->cap_pend : 4096;
-		rc->pend = gr_realloc(rc->pend, rc->cap_pend, sizeof(*rc->pend));
+}
+
+static void heap_push(struct recorder *rc, int qi)
+{
+	int i = rc->nr_heap++, parent;
+
+	rc->heap[i] = qi;
+	for (; i && heap_key(rc, (parent = (i - 1) / 2)) > heap_key(rc, i); i = parent)
+		heap_swap(rc, i, parent);
+}
+
+/* The queue with the lowest gseq at its head, or NULL if none holds any. */
+static struct cpu_queue *heap_top(struct recorder *rc)
+{
+	return rc->nr_heap ? &rc->q[rc->heap[0]] : NULL;
+}
+
+/* Drop the head record of the top queue. */
+static void heap_pop_record(struct recorder *rc)
+{
+	struct cpu_queue *q = heap_top(rc);
+	size_t size = q_head(q)->size;
+
+	q->head += size;
+	rc->held -= size;
+	if (q->head == q->tail) {
+		q->head = q->tail = 0;
+		rc->heap[0] = rc->heap[--rc->nr_heap];
 	}
-	pd = &rc->pend[rc->nr_pend++];
-	pd->gseq = rec->gseq;
-	pd->off = rc->arena_len;
-	pd->size = rec->size;
-	memcpy(rc->arena + rc->arena_len, rec, rec->size);
-	rc->arena_len += rec->size;
+	heap_down(rc, 0);
+}
+
+static void q_append(struct recorder *rc, struct cpu_queue *q,
+		     const struct grtrace_record *rec)
+{
+	if (q->tail + rec->size > q->cap) {
+		if (q->head >= q->cap / 2) {
+			memmove(q->buf, q->buf + q->head, q->tail - q->head);
+			q->tail -= q->head;
+			q->head = 0;
+		}
+		if (q->tail + rec->size > q->cap) {
+			q->cap = q->cap ? 2 * q->cap : 256 * 1024;
+			q->buf = gr_realloc(q->buf, q->cap, 1);
+		}
+	}
+	memcpy(q->buf + q->tail, rec, rec->size);
+	q->tail += rec->size;
+	q->last_gseq = rec->gseq;
+	rc->held += rec->size;
 	if (rec->gseq > rc->seen_gseq)
 		rc->seen_gseq = rec->gseq;
 }
 
-/* Read every file to its current end.  Returns: records read, or -1. */
-static long drain(struct recorder *rc)
+/*
+ * A bad record in a relay file: the kernel writes whole records, but a read
+ * that ends inside a record leaves the rest to the next read of the file,
+ * whoever makes it.
+ */
+static long bad_input(void)
+{
+	gr_err_msg("is another process reading the relay files? It splits their records\n");
+	return -1;
+}
+
+/*
+ * read_pass - read the files into their queues
+ * @max: bytes at most from each file
+ * @below: only the files whose last record read is below this gseq
+ * @final: at the end: @max bounds all the reads of a file since the end
+ *
+ * Returns: the bytes read, or -1 on a bad file (printed).
+ */
+static long read_pass(struct recorder *rc, size_t max, __u64 below, bool final)
 {
 	const struct grtrace_record *rec;
-	long n = 0;
-	__u64 off;
+	struct cpu_queue *q;
+	long total = 0;
+	size_t n, limit;
+	__u64 off, start;
+	bool was_empty, at_end;
 	int i, ret;
 
 	for (i = 0; i < rc->nr_files; i++) {
-		while ((ret = gr_reader_next(&rc->rd[i], &rec, &off)) > 0) {
-			add_pending(rc, rec);
-			n++;
+		q = &rc->q[i];
+		if (q->last_gseq >= below || (final && q->final_bytes >= max))
+			continue;
+		limit = final ? max - q->final_bytes : max;
+		was_empty = q->head == q->tail;
+		at_end = false;
+		start = gr_now_ns();
+		for (n = 0; n < limit; n += rec->size) {
+			ret = gr_reader_next(&q->rd, &rec, &off);
+			if (ret < 0)
+				return bad_input();
+			if (!ret) {
+				q->end_ns = start;
+				at_end = true;
+				break;
+			}
+			q_append(rc, q, rec);
 		}
-		if (ret < 0)
+		if (final)
+			q->final_bytes += n;
+		q->at_end = at_end;
+		if (was_empty && q->head != q->tail)
+			heap_push(rc, i);
+		total += n;
+	}
+	return total;
+}
+
+/* ---- the merge ---- */
+
+/* Debug output of the first DEBUG_GAPS events of a kind, then of 1 in 1000. */
+static bool tell(__u64 nr)
+{
+	return gr_debug && (nr <= DEBUG_GAPS || !(nr % 1000));
+}
+
+static void declare_lost(struct recorder *rc, __u64 last, const char *why)
+{
+	__u64 first = rc->out_gseq + 1;
+
+	rc->lost += last - first + 1;
+	rc->gaps++;
+	if (tell(rc->gaps))
+		gr_debug_msg("gap %llu: gseq %llu-%llu lost (%s); %llu lost, %llu late so far\n",
+			     (unsigned long long)rc->gaps, (unsigned long long)first,
+			     (unsigned long long)last, why, (unsigned long long)rc->lost,
+			     (unsigned long long)rc->late);
+	rc->out_gseq = last;
+	rc->gap_ns = 0;
+}
+
+/*
+ * Decide on the gap between out_gseq and @h, the lowest gseq held (see the
+ * comment at the top).  Returns: true if it was declared lost.
+ */
+static bool gap_lost(struct recorder *rc, __u64 h, bool force)
+{
+	__u64 next = rc->out_gseq + 1, behind = ~0ULL, now;
+	int i;
+
+	if (force) {
+		declare_lost(rc, h - 1, "session stopped, or end of the recording");
+		return true;
+	}
+	for (i = 0; i < rc->nr_files; i++)
+		if (rc->q[i].last_gseq < behind)
+			behind = rc->q[i].last_gseq;
+	if (behind >= next) {	/* then every file holds a record above h - 1 */
+		declare_lost(rc, h - 1, "every file is past it");
+		return true;
+	}
+	now = gr_now_ns();
+	if (!rc->gap_ns) {
+		rc->gap_ns = now;
+		return false;
+	}
+	if (rc->held >= HOLD_MAX) {
+		declare_lost(rc, h - 1, "too many records held back");
+		return true;
+	}
+	if (now < rc->gap_ns + GAP_NS)
+		return false;
+	for (i = 0; i < rc->nr_files; i++)
+		if (rc->q[i].last_gseq < next && rc->q[i].end_ns < rc->gap_ns + GAP_NS)
+			return false;
+	declare_lost(rc, h - 1, "open for 500 ms");
+	return true;
+}
+
+/* Write the record at the head of the top queue. */
+static int emit(struct recorder *rc)
+{
+	const struct grtrace_record *rec = q_head(heap_top(rc));
+
+	if (rc->olen + rec->size > OUT_BUF && out_flush(rc))
+		return -1;
+	if (out_put(rc, rec, rec->size))
+		return -1;
+	rc->records++;
+	rc->bytes += rec->size;
+	rc->out_gseq = rec->gseq;
+	rc->gap_ns = 0;
+	heap_pop_record(rc);
+	return 0;
+}
+
+/*
+ * merge - write every record that can be written now
+ * @limit: write no record above this gseq
+ * @force: declare every gap below @limit lost at once
+ *
+ * Returns: 0, or -1 on a write error.  Returns early, with records still
+ * to write, when it is time to stop (merge_stop()).
+ */
+static int merge(struct recorder *rc, __u64 limit, bool force)
+{
+	const struct grtrace_record *rec;
+	struct cpu_queue *q;
+
+	while ((q = heap_top(rc))) {
+		rec = q_head(q);
+		if (rec->gseq <= rc->out_gseq) {
+			rc->late++;
+			if (tell(rc->late))
+				gr_debug_msg("late record: gseq %llu (cpu %u), its gap lost\n",
+					     (unsigned long long)rec->gseq, rec->cpu);
+			heap_pop_record(rc);
+			continue;
+		}
+		if (rec->gseq > limit)
+			break;
+		if (!rc->records && !rc->lost) {
+			/* The first record: gseqs below it are not ours. */
+			rc->before = rec->gseq - 1 - rc->out_gseq;
+			rc->out_gseq = rec->gseq - 1;
+		}
+		if (rec->gseq != rc->out_gseq + 1) {
+			if (!gap_lost(rc, rec->gseq, force))
+				break;
+			continue;
+		}
+		if (rc->olen + rec->size > OUT_BUF) {
+			if (out_flush(rc))
+				return -1;
+			if (merge_stop(rc))
+				break;
+		}
+		if (emit(rc))
 			return -1;
 	}
-	return n;
+	return 0;
 }
 
-static int cmp_pending(const void *a, const void *b)
-{
-	const struct pending *x = a, *y = b;
+/* ---- the recording ---- */
 
-	return x->gseq < y->gseq ? -1 : x->gseq > y->gseq;
+static __u64 kernel_dropped(void)
+{
+	char *stats = gr_kernel_read("stats");
+	char buf[32] = "0";
+
+	if (stats)
+		gr_stats_get(stats, "dropped", buf, sizeof(buf));
+	free(stats);
+	return strtoull(buf, NULL, 10);
 }
 
-/* Write the pending records up to gseq @last, in gseq order. */
-static int flush(struct recorder *rc, __u64 last)
+static void status_line(struct recorder *rc)
 {
-	unsigned char *keep;
-	size_t i, k, len = 0;
-	int ret = 0;
+	__u64 sec = (gr_now_ns() - rc->t0) / NSEC_PER_SEC;
 
-	qsort(rc->pend, rc->nr_pend, sizeof(*rc->pend), cmp_pending);
-	for (i = 0; i < rc->nr_pend && rc->pend[i].gseq <= last; i++) {
-		ret = write_all(rc, rc->arena + rc->pend[i].off, rc->pend[i].size);
-		if (ret)
-			return ret;
-		rc->records++;
-		rc->bytes += rc->pend[i].size;
-		rc->out_gseq = rc->pend[i].gseq;
+	fprintf(stderr, "\rgrtrace record: %llu records, %llu KiB, %llu dropped, %llu lost, %llu s",
+		(unsigned long long)rc->records, (unsigned long long)rc->bytes / 1024,
+		(unsigned long long)(kernel_dropped() - rc->dropped0),
+		(unsigned long long)rc->lost, (unsigned long long)sec);
+}
+
+static void debug_line(struct recorder *rc)
+{
+	gr_debug_msg("%.1f s: %llu records written, %zu bytes held; gseq %llu written, %llu read\n",
+		     (gr_now_ns() - rc->t0) / 1e9, (unsigned long long)rc->records, rc->held,
+		     (unsigned long long)rc->out_gseq, (unsigned long long)rc->seen_gseq);
+	gr_debug_msg("%.1f s: %llu gseqs lost in %llu gaps, %llu late records\n",
+		     (gr_now_ns() - rc->t0) / 1e9, (unsigned long long)rc->lost,
+		     (unsigned long long)rc->gaps, (unsigned long long)rc->late);
+}
+
+/* How long to sleep after a pass that read @n bytes: 0 for no sleep. */
+static unsigned int idle_ms(const struct recorder *rc, long n)
+{
+	unsigned int ms = n >= (long)BATCH_BYTES ? 0 : n ? BATCH_MS : IDLE_MS;
+	__u64 now = gr_now_ns(), left;
+
+	if (ms && rc->end) {
+		left = rc->end > now ? (rc->end - now + MSEC_NS - 1) / MSEC_NS : 0;
+		if (left < ms)
+			ms = left;
 	}
-	if (!i)
-		return 0;
-	/* Keep the rest, compacted */
-	keep = gr_zalloc(rc->arena_cap);
-	for (k = i; k < rc->nr_pend; k++) {
-		memcpy(keep + len, rc->arena + rc->pend[k].off, rc->pend[k].size);
-		rc->pend[k - i] = rc->pend[k];
-		rc->pend[k - i].off = len;
-		len += rc->pend[k].size;
+	return ms;
+}
+
+/* Record while the session runs, until a signal or the duration. */
+static int record_loop(struct recorder *rc)
+{
+	bool tty = !rc->p->quiet && isatty(STDERR_FILENO);
+	__u64 next_tick = 0, now;
+	unsigned int ms;
+	long n;
+
+	while (!time_to_stop(rc)) {
+		n = read_pass(rc, READ_PASS_MAX, ~0ULL, false);
+		if (n < 0 || merge(rc, ~0ULL, false))
+			return -1;
+		now = gr_now_ns();
+		if (rc->olen && now - rc->ons >= OUT_MAX_AGE_NS && out_flush(rc))
+			return -1;
+		if (now >= next_tick) {
+			next_tick = now + TICK_NS;
+			if (!rc->started && gr_session_running() == 0) {
+				gr_debug_msg("the session was stopped\n");
+				break;
+			}
+			if (tty)
+				status_line(rc);
+			if (gr_debug)
+				debug_line(rc);
+		}
+		ms = idle_ms(rc, n);
+		if (ms && !time_to_stop(rc))
+			sleep_ms(ms);
 	}
-	free(rc->arena);
-	rc->arena = keep;
-	rc->arena_len = len;
-	rc->nr_pend -= i;
+	if (tty)
+		fputc('\n', stderr);
+	return 0;
+}
+
+/* The bound of the final read of one file: a relay buffer. */
+static __u64 final_bound(void)
+{
+	char *s = gr_kernel_read("buffer_size");
+	__u64 size = 0;
+
+	if (s && gr_parse_u64(strtok(s, "\n") ?: "", &size))
+		size = 0;
+	free(s);
+	return size ? size : FINAL_MAX;
+}
+
+/*
+ * The end (see the comment at the top): read what the files hold, write
+ * every record up to the cut, count the rest.  @running: the session may
+ * still publish records.
+ */
+static int record_drain(struct recorder *rc, bool running)
+{
+	__u64 bound = final_bound(), t0 = gr_now_ns(), cut;
+	struct cpu_queue *q;
+	__u64 gseq;
+
+	if (read_pass(rc, bound, ~0ULL, true) < 0 || merge(rc, ~0ULL, !running))
+		return -1;
+	cut = rc->seen_gseq;
+	/* Only a file behind the cut can fill a gap below it */
+	while (running && rc->out_gseq < cut && record_stop < 2 && gr_now_ns() < t0 + GAP_NS) {
+		sleep_ms(1);
+		if (read_pass(rc, bound, cut, true) < 0 || merge(rc, cut, false))
+			return -1;
+	}
+	if (record_stop < 2 && merge(rc, cut, true))
+		return -1;
+	/* Above the cut: what follows without a gap; after a second signal: nothing */
+	while ((q = heap_top(rc))) {
+		gseq = q_head(q)->gseq;
+		if (gseq == rc->out_gseq + 1 && record_stop < 2) {
+			if (emit(rc))
+				return -1;
+			continue;
+		}
+		if (gseq > rc->out_gseq)
+			rc->unwritten++;
+		else
+			rc->late++;
+		heap_pop_record(rc);
+	}
+	if (rc->unwritten)
+		gr_debug_msg("%llu records past the end (above gseq %llu, after a gap or signal)\n",
+			     (unsigned long long)rc->unwritten, (unsigned long long)cut);
+	gr_debug_msg("end: %.3f s to read and write what the relay files held\n",
+		     (gr_now_ns() - t0) / 1e9);
 	return 0;
 }
 
@@ -263,30 +703,41 @@ static int write_stats(struct recorder *rc, const char *stats)
 	rec->ts = gr_now_ns();
 	rec->gseq = rc->out_gseq + 1;
 	memcpy(rec + 1, stats, len - 1);
-	ret = write_all(rc, rec, size);
+	ret = out_put(rc, rec, size);
 	free(rec);
 	return ret;
 }
 
-static __u64 kernel_dropped(void)
+static void print_totals(struct recorder *rc, const char *stats)
 {
-	char *stats = gr_kernel_read("stats");
-	char buf[32] = "0";
+	FILE *f = rc->out == STDOUT_FILENO ? stderr : stdout;
+	double sec = (gr_now_ns() - rc->t0) / 1e9;
+	const char *line;
+	char buf[64];
 
-	if (stats)
-		gr_stats_get(stats, "dropped", buf, sizeof(buf));
-	free(stats);
-	return strtoull(buf, NULL, 10);
-}
-
-static void status_line(struct recorder *rc)
-{
-	__u64 sec = (gr_now_ns() - rc->t0) / NSEC_PER_SEC;
-
-	fprintf(stderr, "\rgrtrace record: %llu records, %llu KiB, %llu dropped, %llu s ",
-		(unsigned long long)rc->records, (unsigned long long)rc->bytes / 1024,
-		(unsigned long long)(kernel_dropped() - rc->dropped0),
-		(unsigned long long)sec);
+	fprintf(f, "grtrace record: %llu records, %llu bytes in %s, %.1f s\n",
+		(unsigned long long)rc->records, (unsigned long long)rc->bytes,
+		rc->p->output, sec);
+	fprintf(f, "  lost %llu gseqs in %llu gaps (read by another reader, or unpublished",
+		(unsigned long long)rc->lost, (unsigned long long)rc->gaps);
+	fprintf(f, " for 500 ms), late %llu (read after their gap was lost: not written)\n",
+		(unsigned long long)rc->late);
+	if (rc->unwritten)
+		fprintf(f, "  %llu records read past the end or a 2nd signal: not written\n",
+			(unsigned long long)rc->unwritten);
+	if (rc->before)
+		gr_debug_msg("%llu gseqs below the first record were read before the recording\n",
+			     (unsigned long long)rc->before);
+	if (!stats)
+		return;
+	fprintf(f, "  kernel: offered %s",
+		gr_stats_get(stats, "offered", buf, sizeof(buf)) ?: "?");
+	fprintf(f, ", written %s", gr_stats_get(stats, "written", buf, sizeof(buf)) ?: "?");
+	fprintf(f, ", dropped %s (counters since the last reset_stats)\n",
+		gr_stats_get(stats, "dropped", buf, sizeof(buf)) ?: "?");
+	for (line = stats; line; line = gr_next_line(line))
+		if (!strncmp(line, "dropped_", 8))
+			fprintf(f, "  dropped %.*s\n", (int)strcspn(line + 8, "\n"), line + 8);
 }
 
 static int open_inputs(struct recorder *rc)
@@ -305,20 +756,19 @@ static int open_inputs(struct recorder *rc)
 			   gr_kernel_dir());
 		return -1;
 	}
-	rc->rd = gr_zalloc(rc->nr_files * sizeof(*rc->rd));
-	rc->pfd = gr_zalloc(rc->nr_files * sizeof(*rc->pfd));
+	rc->q = gr_zalloc(rc->nr_files * sizeof(*rc->q));
+	rc->heap = gr_zalloc(rc->nr_files * sizeof(*rc->heap));
 	for (i = 0; i < rc->nr_files; i++) {
-		rc->rd[i].fd = -1;
-		if (gr_reader_open(&rc->rd[i], rc->files[i], true))
+		rc->q[i].rd.fd = -1;
+		if (gr_reader_open(&rc->q[i].rd, rc->files[i], true))
 			return -1;
-		rc->pfd[i].fd = rc->rd[i].fd;
-		rc->pfd[i].events = POLLIN;
 	}
 	return 0;
 }
 
 static int open_output(struct recorder *rc)
 {
+	rc->obuf = gr_zalloc(OUT_BUF);
 	if (!strcmp(rc->p->output, "-")) {
 		rc->out = STDOUT_FILENO;
 		return 0;
@@ -350,98 +800,47 @@ static int record_start(struct recorder *rc)
 	return 1;
 }
 
-static void sleep_ns(__u64 ns)
-{
-	struct timespec ts = { ns / NSEC_PER_SEC, ns % NSEC_PER_SEC };
-
-	nanosleep(&ts, NULL);
-}
-
-/* Record while the session runs, until a signal or the duration. */
-static int record_loop(struct recorder *rc)
-{
-	__u64 end = rc->p->duration ? rc->t0 + rc->p->duration * NSEC_PER_SEC : 0;
-	bool tty = !rc->p->quiet && isatty(STDERR_FILENO);
-	__u64 next_tick = 0, last;
-	long n;
-
-	while (!record_stop && (!end || gr_now_ns() < end)) {
-		if (poll(rc->pfd, rc->nr_files, POLL_MS) < 0 && errno != EINTR) {
-			gr_err_msg("poll: %s\n", strerror(errno));
-			return -1;
-		}
-		last = rc->seen_gseq;
-		n = drain(rc);
-		if (n < 0 || flush(rc, last))
-			return -1;
-		if (gr_now_ns() >= next_tick) {
-			next_tick = gr_now_ns() + NSEC_PER_SEC;
-			if (!rc->started && gr_session_running() == 0) {
-				gr_debug_msg("the session was stopped\n");
-				break;
-			}
-			if (tty)
-				status_line(rc);
-		}
-		if (!n && !record_stop)
-			sleep_ns(IDLE_NS);
-	}
-	if (tty)
-		fputc('\n', stderr);
-	return 0;
-}
-
-static void print_totals(struct recorder *rc, const char *stats)
-{
-	FILE *f = rc->out == STDOUT_FILENO ? stderr : stdout;
-	double sec = (gr_now_ns() - rc->t0) / 1e9;
-	const char *line;
-	char buf[64];
-
-	fprintf(f, "grtrace record: %llu records, %llu bytes in %s, %.1f s\n",
-		(unsigned long long)rc->records, (unsigned long long)rc->bytes,
-		rc->p->output, sec);
-	if (!stats)
-		return;
-	fprintf(f, "  kernel: offered %s",
-		gr_stats_get(stats, "offered", buf, sizeof(buf)) ?: "?");
-	fprintf(f, ", written %s", gr_stats_get(stats, "written", buf, sizeof(buf)) ?: "?");
-	fprintf(f, ", dropped %s (counters since the last reset_stats)\n",
-		gr_stats_get(stats, "dropped", buf, sizeof(buf)) ?: "?");
-	for (line = stats; line; line = gr_next_line(line))
-		if (!strncmp(line, "dropped_", 8))
-			fprintf(f, "  dropped %.*s\n", (int)strcspn(line + 8, "\n"), line + 8);
-}
-
 static void record_cleanup(struct recorder *rc)
 {
 	int i;
 
-	for (i = 0; rc->rd && i < rc->nr_files; i++)
-		gr_reader_close(&rc->rd[i]);
-	free(rc->rd);
-	free(rc->pfd);
+	/* After an error: the records merged so far, a valid stream */
+	if (rc->olen && rc->out >= 0)
+		out_flush(rc);
+	for (i = 0; rc->q && i < rc->nr_files; i++) {
+		gr_reader_close(&rc->q[i].rd);
+		free(rc->q[i].buf);
+	}
+	free(rc->q);
+	free(rc->heap);
 	gr_free_list(rc->files);
-	free(rc->arena);
-	free(rc->pend);
+	free(rc->obuf);
 	if (rc->out > STDOUT_FILENO)
 		close(rc->out);
 }
 
 static int record_finish(struct recorder *rc)
 {
+	bool running = false;
 	char *stats;
 	int i, ret = 0;
 
+	rc->finishing = true;
 	if (rc->started && gr_kernel_write("control", "stop\n"))
 		gr_err_msg("cannot stop the session\n");
-	if (drain(rc) < 0 || flush(rc, ~0ULL))
+	else if (!rc->started)
+		running = gr_session_running() == 1;
+	if (record_drain(rc, running))
 		return -1;
 	for (i = 0; i < rc->nr_files; i++)
-		ret |= gr_reader_finish(&rc->rd[i]);
+		if (rc->q[i].at_end)	/* else the reader holds whole records unread */
+			ret |= gr_reader_finish(&rc->q[i].rd);
 	stats = gr_kernel_read("stats");
 	if (stats)
 		ret |= write_stats(rc, stats);
+	ret |= out_flush(rc);
+	if (gr_debug)
+		debug_line(rc);
 	print_totals(rc, stats);
 	free(stats);
 	return ret ? -1 : 0;
@@ -464,6 +863,8 @@ int gr_record_main(int argc, char *argv[])
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	rc.t0 = gr_now_ns();
+	if (params.duration)
+		rc.end = rc.t0 + params.duration * NSEC_PER_SEC;
 	rc.dropped0 = kernel_dropped();
 	if (!running)
 		fprintf(stderr, "grtrace: no session running: saving what the relay files hold\n");

@@ -191,6 +191,58 @@ result $? "report text: drop causes"
 timeout 20 "$G" record -q -o - > "$W/rec2.bin" 2> "$W/err" &&
 	cmp -s <(head -c 3984 "$W/rec.bin") <(head -c 3984 "$W/rec2.bin")
 result $? "record -o - (stdout)"
+if command -v strace > /dev/null; then
+	strace -f -e trace=write -o "$W/strace.txt" "$G" record -q -o "$W/rec4.bin" \
+		> /dev/null 2> "$W/err" &&
+		[ "$(grep -Ec '^[0-9]+ +write\(([3-9]|[1-9][0-9]+),' "$W/strace.txt")" = 1 ]
+	result $? "record: one write() for the 37 records of the output"
+else
+	skip "record: one write() for the 37 records of the output" "no strace"
+fi
+# A live session: plain files that rec-feed.py appends to stand in for the
+# relay files.  The gaps: see GAPS in rec-feed.py.
+F=$TESTS/rec-feed.py
+python3 "$F" setup "$W/gen/fakefs" "$W/live" && rm -f "$W/rec-gaps.bin"
+python3 "$F" gaps "$W/live" "$W/rec-gaps.bin" 2> "$W/feed.err" &
+feeder=$!
+GRTRACE_DIR=$W/live timeout 20 "$G" record -D -q -d 3 -o "$W/rec-gaps.bin" > "$W/out" 2> "$W/err"
+rc=$?
+wait $feeder && [ $rc = 0 ] && python3 "$F" check "$W/rec-gaps.bin" 1-7,9-11,13,14 2>> "$W/err"
+result $? "record live: a gap held back until filled, output in gseq order"
+grep -q "gseq 8-8 lost (open for 500 ms)" "$W/err" &&
+	grep -q "gseq 12-12 lost (every file is past it)" "$W/err" &&
+	grep -q "late record: gseq 8 " "$W/err" && grep -q "lost 2 gseqs in 2 gaps.* late 1" "$W/out"
+result $? "record live: gap lost after 500 ms (quiet CPU) or at once (every file past it), late record"
+# -d and SIGINT under a writer that keeps feeding, 500 records per 10 ms
+python3 "$F" setup "$W/gen/fakefs" "$W/live" && rm -f "$W/rec-stream.bin"
+python3 "$F" stream "$W/live" "$W/rec-stream.bin" 2.5 2> "$W/feed.err" &
+feeder=$!
+t0=$(date +%s%N)
+GRTRACE_DIR=$W/live timeout 20 "$G" record -q -d 1 -o "$W/rec-stream.bin" > "$W/out" 2> "$W/err"
+rc=$?
+ms=$((($(date +%s%N) - t0) / 1000000))
+wait $feeder
+echo "took $ms ms" >> "$W/err"
+[ $rc = 0 ] && [ $ms -lt 3000 ] && python3 "$F" check "$W/rec-stream.bin" c 2>> "$W/err" &&
+	grep -q "lost 0 gseqs" "$W/out"
+result $? "record live -d 1: done in < 3 s under a writer, gseqs without a gap"
+python3 "$F" setup "$W/gen/fakefs" "$W/live" && rm -f "$W/rec-stream.bin"
+python3 "$F" stream "$W/live" "$W/rec-stream.bin" 2.5 2> "$W/feed.err" &
+feeder=$!
+GRTRACE_DIR=$W/live timeout 20 "$G" record -q -o "$W/rec-stream.bin" > "$W/out" 2> "$W/err" &
+rec=$!
+sleep 1.5
+size=$(stat -c %s "$W/rec-stream.bin")
+t0=$(date +%s%N)
+kill -INT $rec
+wait $rec
+rc=$?
+ms=$((($(date +%s%N) - t0) / 1000000))
+wait $feeder
+echo "size after 1.5 s: $size; exit $ms ms after SIGINT" >> "$W/err"
+[ $rc = 0 ] && [ "$size" -gt 0 ] && [ $ms -lt 1000 ] &&
+	python3 "$F" check "$W/rec-stream.bin" c 2>> "$W/err"
+result $? "record live: writes as it reads, SIGINT ends it in < 1 s under a writer"
 run report && grep -q "6 jobs" "$W/out"
 result $? "report live (relay files)"
 run status && grep -q "^grtrace: stopped" "$W/out" && grep -q "dropped_overrun=2" "$W/out" &&
@@ -318,11 +370,19 @@ if [ "${VALGRIND:-1}" != 0 ] && command -v valgrind > /dev/null; then
 	result $ok "valgrind: every synthetic input"
 	GRTRACE_DIR=$W/fs vg record -q -o "$W/rec3.bin"
 	result $? "valgrind: record"
+	python3 "$F" setup "$W/gen/fakefs" "$W/live" && rm -f "$W/rec5.bin"
+	python3 "$F" gaps "$W/live" "$W/rec5.bin" 2> "$W/feed.err" &
+	feeder=$!
+	GRTRACE_DIR=$W/live vg record -q -d 3 -o "$W/rec5.bin"
+	rc=$?
+	wait $feeder
+	result $rc "valgrind: record live (gaps held, lost, late)"
 else
 	why="VALGRIND=0, or valgrind not installed"
 	skip "valgrind: report, export" "$why"
 	skip "valgrind: every synthetic input" "$why"
 	skip "valgrind: record" "$why"
+	skip "valgrind: record live (gaps held, lost, late)" "$why"
 fi
 
 finish

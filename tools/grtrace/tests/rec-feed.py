@@ -1,0 +1,144 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Live relay files for the host tests of "grtrace record".
+
+  rec-feed.py setup FAKEFS DIR      a copy of the stand-in debugfs directory
+                                    with a running session and empty
+                                    events0, events1
+  rec-feed.py gaps DIR OUT          feed DIR's events<N> on the schedule of
+                                    GAPS, its clock starting when grtrace
+                                    record creates OUT
+  rec-feed.py stream DIR OUT SECS   feed both files alternately, 500 records
+                                    every 10 ms, for SECS seconds after OUT
+                                    appears
+  rec-feed.py check OUT GSEQS       OUT holds exactly the records GSEQS
+                                    (comma separated, A-B a range, "c" for
+                                    any without a gap) in strictly
+                                    increasing gseq order, then the stats
+                                    record
+
+The relay files are plain files appended to: "grtrace record" reads them
+as it reads relay files, to their current end and again later.
+"""
+import os
+import struct
+import sys
+import time
+
+HDR = "<HHIQQQ"
+IRQ, TOOL_STATS, TOOL_CPU = 6, 0xff00, 0xffffffff
+PAYLOAD = 88    # struct grtrace_job_payload
+
+# (ms after the recorder starts, cpu, gseqs appended), cpu 1 quiet between.
+# 4 fills its gap within 250 ms: written in order.  8 opens on a quiet CPU
+# and is never filled: lost after 500 ms; it shows up after 1500 ms: late.
+# 12 is missed by both files: lost at once.  Expected output:
+GAPS_OUT = "1-7,9-11,13,14"
+GAPS = [
+    (0, 0, [1, 2, 3, 5, 6]),
+    (250, 1, [4]),
+    (300, 0, [7, 9]),
+    (1800, 1, [8]),
+    (1900, 1, [10]),
+    (1950, 0, [11, 13]),
+    (2000, 1, [14]),
+]
+
+
+def rec(cpu, gseq):
+    return struct.pack(HDR, IRQ, 32 + PAYLOAD, cpu, 1000 * gseq, gseq, gseq) + \
+        bytes(PAYLOAD)
+
+
+def append(d, cpu, data):
+    fd = os.open(os.path.join(d, "events%d" % cpu), os.O_WRONLY | os.O_APPEND)
+    os.write(fd, data)  # whole records in one write
+    os.close(fd)
+
+
+def wait_for(path):
+    for _ in range(2000):
+        if os.path.exists(path):
+            return time.monotonic()
+        time.sleep(0.005)
+    sys.exit("%s never appeared" % path)
+
+
+def setup(fakefs, d):
+    os.makedirs(d, exist_ok=True)
+    for name in os.listdir(fakefs):
+        data = b"" if name.startswith("events") else open(os.path.join(fakefs, name), "rb").read()
+        open(os.path.join(d, name), "wb").write(data)
+    open(os.path.join(d, "control"), "w").write("running\n")
+
+
+def gaps(d, out):
+    t0 = None
+    for ms, cpu, gseqs in GAPS:
+        if t0 is None:
+            append(d, cpu, b"".join(rec(cpu, g) for g in gseqs))
+            t0 = wait_for(out)
+            continue
+        time.sleep(max(0, t0 + ms / 1000 - time.monotonic()))
+        append(d, cpu, b"".join(rec(cpu, g) for g in gseqs))
+
+
+def stream(d, out, secs):
+    t0 = wait_for(out)
+    gseq = 0
+    while time.monotonic() < t0 + secs:
+        for cpu in (0, 1):
+            data = []
+            for _ in range(250):
+                gseq += 1
+                data.append(rec(cpu, gseq))
+            append(d, cpu, b"".join(data))
+        time.sleep(0.01)
+
+
+def parse(spec):
+    want = []
+    for part in spec.split(","):
+        a, _, b = part.partition("-")
+        want += range(int(a), int(b or a) + 1)
+    return want
+
+
+def check(out, spec):
+    data = open(out, "rb").read()
+    off, got, last = 0, [], None
+    while off < len(data):
+        typ, size, cpu, _, gseq, _ = struct.unpack_from(HDR, data, off)
+        if size < 32 or size % 8 or off + size > len(data):
+            sys.exit("bad record at %d" % off)
+        got.append(gseq)
+        last = (typ, cpu)
+        off += size
+    if last != (TOOL_STATS, TOOL_CPU):
+        sys.exit("the last record is not the stats record")
+    if any(a >= b for a, b in zip(got, got[1:])):
+        bad = [(a, b) for a, b in zip(got, got[1:]) if a >= b]
+        sys.exit("gseq not strictly increasing: %r" % bad[:5])
+    if spec == "c":
+        if got[-2] - got[0] != len(got) - 2:
+            sys.exit("a gap in gseqs %d-%d: %d records" % (got[0], got[-2], len(got) - 1))
+    elif got[:-1] != parse(spec):
+        sys.exit("gseqs %r, expected %s" % (got[:-1], spec))
+
+
+def main():
+    cmd, args = sys.argv[1], sys.argv[2:]
+    if cmd == "setup":
+        setup(*args)
+    elif cmd == "gaps":
+        gaps(*args)
+    elif cmd == "stream":
+        stream(args[0], args[1], float(args[2]))
+    elif cmd == "check":
+        check(*args)
+    else:
+        sys.exit(__doc__)
+
+
+if __name__ == "__main__":
+    main()
