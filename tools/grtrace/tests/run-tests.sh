@@ -141,7 +141,8 @@ result $? "older format: shorter payloads zero-filled"
 UAPI=$TESTS/../../../include/uapi/linux/grtrace.h
 [ -r "$UAPI" ] || UAPI=$TESTS/../../../include-uapi-linux/grtrace.h
 mkdir -p "$W/uapi/linux" && cp "$UAPI" "$W/uapi/linux/" &&
-	${CC:-cc} -O2 -Wall -Wextra -Werror -I"$W/uapi" -o "$W/gen-load" "$TESTS/gen-load.c" 2> "$W/err"
+	${CC:-cc} -O2 -Wall -Wextra -Werror -I"$W/uapi" -o "$W/gen-load" \
+		"$TESTS/gen-load.c" 2> "$W/err"
 result $? "gen-load builds"
 # peak_kb CMD...: the peak RSS of CMD in KiB (GNU time), output thrown away
 peak_kb() {
@@ -163,6 +164,9 @@ result $? "report --per-ring: 10000 jobs per ring, p50 and p99 within 1/256 of e
 	run report -i "$W/load-cat.bin" -f csv && cmp -s "$W/out" "$W/load-dir.csv" &&
 	[ "$(grep -c . "$W/out")" = 5001 ]
 result $? "report: 3 per-CPU files, and the 3 concatenated, read the same"
+"$G" report -i /dev/stdin -f csv < <(cat "$W/load-cpus/events0.bin") > "$W/out" 2> "$W/err" &&
+	"$G" report -i "$W/load-cpus/events0.bin" -f csv | cmp -s - "$W/out"
+result $? "report -i /dev/stdin: a pipe reads as its file (two passes)"
 
 # ---- corrupt input: exit 1 with the byte offset, no crash, no hang ----
 corrupt=$(python3 -c 'import json, sys
