@@ -14,6 +14,22 @@
  * submitting ioctl).  Dependencies (SYNC_WAIT) are flows from the job
  * waited for to the wait; a counter per ring counts the jobs in flight;
  * errors and preemptions are instant events.
+ *
+ * The input is read as a stream (source.h), twice, in memory bounded by
+ * the jobs in flight, the rings, the threads and the devices, not by its
+ * length.  The first reading finds what the header and the arguments need
+ * before any event is written: the time origin, the names of the
+ * submitting threads, the thresholds of the outlier labels per ring (as
+ * report does: exact up to 8192 jobs per ring, within 1/256 beyond).  The
+ * second writes each job as the stream retires it (gr_jobs_stream(), in
+ * the order the jobs were created), so the events are not sorted by time:
+ * Chrome and Perfetto sort them.  A job goes to the first track of its
+ * ring whose last job ended by its start; the last events of a submitting
+ * thread are held back (THREAD_HOLD) to end each where the next starts;
+ * the dependency flows start from a map of the jobs retired last
+ * (FLOW_JOBS); the counters wait in a heap per ring until a later SUBMIT.
+ *
+ * --kernelshark keeps every event and job in memory (gr_input_load()).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -25,6 +41,8 @@
 #include "export.h"
 #include "input.h"
 #include "jobs.h"
+#include "source.h"
+#include "stat.h"
 #include "utils.h"
 
 static void export_usage(const char *err)
@@ -98,48 +116,20 @@ static void export_parse_args(int argc, char *argv[], struct gr_export_params *p
 		export_usage("only one output can go to stdout");
 }
 
-/* ---- tracks ---- */
+/* ---- KernelShark: the phases of the jobs on lanes ---- */
 
-/*
- * The pids and tids of the device tracks are above any real one (the
- * kernel's PID_MAX_LIMIT is 2^22), so that they never meet those of the
- * submitting threads: device N is pid GR_PID_BASE + N + 1, lane L of ring
- * R is tid GR_PID_BASE + (R + 1) * 1000 + L.
- */
-#define GR_PID_BASE	0x40000000
-#define GR_MARK_NS	1000	/* length of a "submit" event */
-
-static int dev_pid(struct gr_exporter *ex, __u32 ring)
-{
-	const struct gr_ring *r = gr_ring(&ex->t, ring);
-	const char *dev = r->known ? r->dev : "unknown device";
-	int i;
-
-	for (i = 0; i < ex->nr_devs; i++)
-		if (!strcmp(ex->devs[i], dev))
-			return GR_PID_BASE + i + 1;
-	ex->devs = gr_realloc(ex->devs, ex->nr_devs + 1, sizeof(*ex->devs));
-	ex->devs[ex->nr_devs++] = gr_strdup(dev);
-	return GR_PID_BASE + ex->nr_devs;
-}
-
-static long tid_of(__u32 ring, int lane)
-{
-	return GR_PID_BASE + ((long)ring + 1) * 1000 + lane;
-}
-
-static void add_slice(struct gr_slice **sl, size_t *nr, size_t *cap, const struct gr_job *j,
-		      size_t job, int kind, __u64 start, __u64 end)
+static void add_slice(struct gr_exporter *ex, const struct gr_job *j, size_t job, int kind,
+		      __u64 start, __u64 end)
 {
 	struct gr_slice *s;
 
 	if (end < start)
 		return;
-	if (*nr == *cap) {
-		*cap = *cap ? 2 * *cap : 1024;
-		*sl = gr_realloc(*sl, *cap, sizeof(**sl));
+	if (ex->nr_sl == ex->cap_sl) {
+		ex->cap_sl = ex->cap_sl ? 2 * ex->cap_sl : 1024;
+		ex->sl = gr_realloc(ex->sl, ex->cap_sl, sizeof(*ex->sl));
 	}
-	s = &(*sl)[(*nr)++];
+	s = &ex->sl[ex->nr_sl++];
 	s->job = job;
 	s->ring = j->ring_id;
 	s->kind = kind;
@@ -157,32 +147,13 @@ static void job_slices(struct gr_exporter *ex, size_t i)
 
 	if (j->seen & (1U << GRTRACE_EV_START)) {
 		if (has_from)
-			add_slice(&ex->sl, &ex->nr_sl, &ex->cap_sl, j, i, GR_QUEUE, j->ts[from],
-				  j->ts[GRTRACE_EV_START]);
+			add_slice(ex, j, i, GR_QUEUE, j->ts[from], j->ts[GRTRACE_EV_START]);
 		if (j->seen & (1U << GRTRACE_EV_END))
-			add_slice(&ex->sl, &ex->nr_sl, &ex->cap_sl, j, i, GR_EXEC,
-				  j->ts[GRTRACE_EV_START], j->ts[GRTRACE_EV_END]);
+			add_slice(ex, j, i, GR_EXEC, j->ts[GRTRACE_EV_START],
+				  j->ts[GRTRACE_EV_END]);
 	} else if (has_from && j->seen & (1U << b)) {
-		add_slice(&ex->sl, &ex->nr_sl, &ex->cap_sl, j, i, GR_EXEC, j->ts[from], j->ts[b]);
+		add_slice(ex, j, i, GR_EXEC, j->ts[from], j->ts[b]);
 	}
-}
-
-/* A job on the Chrome tracks: from its first stage to its last, if two */
-static void job_span(struct gr_exporter *ex, size_t i)
-{
-	const struct gr_job *j = &ex->jobs.job[i];
-	__u64 start = ~0ULL, end = 0;
-	int k, n = 0;
-
-	for (k = 0; k < GR_STAGES; k++) {
-		if (!(j->seen & (1U << k)))
-			continue;
-		start = j->ts[k] < start ? j->ts[k] : start;
-		end = j->ts[k] > end ? j->ts[k] : end;
-		n++;
-	}
-	if (n >= 2)
-		add_slice(&ex->js, &ex->nr_js, &ex->cap_js, j, i, GR_EXEC, start, end);
 }
 
 static int cmp_slice(const void *a, const void *b)
@@ -222,87 +193,168 @@ static void assign_lanes(struct gr_slice *sl, size_t nr)
 	}
 }
 
-/* ---- output ---- */
-
-static void ev_begin(struct gr_exporter *ex)
+/* Every event and job in memory, the phases on lanes, to lanes.c */
+static int kernelshark(const char *input, const char *path)
 {
-	fputs(ex->events++ ? ",\n" : "\n", ex->f);
-}
-
-/* A time in the trace's microseconds, from ns */
-static void us(FILE *f, const char *key, long long ns)
-{
-	fprintf(f, "\"%s\": %s%lld.%03lld", key, ns < 0 ? "-" : "",
-		(ns < 0 ? -ns : ns) / 1000, (ns < 0 ? -ns : ns) % 1000);
-}
-
-static void ts_us(FILE *f, const struct gr_exporter *ex, __u64 ts)
-{
-	us(f, "ts", (long long)(ts - ex->origin));
-}
-
-static void meta(struct gr_exporter *ex, const char *what, int pid, long tid,
-		 const char *name, long sort)
-{
-	ev_begin(ex);
-	fprintf(ex->f, "{\"ph\": \"M\", \"name\": \"%s_name\", \"pid\": %d", what, pid);
-	if (tid)
-		fprintf(ex->f, ", \"tid\": %ld", tid);
-	fputs(", \"args\": {\"name\": ", ex->f);
-	gr_json_str(ex->f, name);
-	fputs("}}", ex->f);
-	if (sort < 0)
-		return;
-	ev_begin(ex);
-	fprintf(ex->f, "{\"ph\": \"M\", \"name\": \"%s_sort_index\", \"pid\": %d", what, pid);
-	if (tid)
-		fprintf(ex->f, ", \"tid\": %ld", tid);
-	fprintf(ex->f, ", \"args\": {\"sort_index\": %ld}}", sort);
-}
-
-static void ring_name(const struct gr_exporter *ex, __u32 ring, char *buf, size_t len)
-{
-	const struct gr_ring *r = gr_ring(&ex->t, ring);
-
-	if (r->known)
-		snprintf(buf, len, "%s", r->name);
-	else
-		snprintf(buf, len, "ring%u", ring);
-}
-
-static void track_name(struct gr_exporter *ex, __u32 ring, int lane)
-{
-	long tid = tid_of(ring, lane);
-	char name[128];
-	size_t i, n;
-
-	for (i = 0; i < ex->nr_tids; i++)
-		if (ex->tids[i] == tid)
-			return;
-	ex->tids = gr_realloc(ex->tids, ex->nr_tids + 1, sizeof(*ex->tids));
-	ex->tids[ex->nr_tids++] = tid;
-	ring_name(ex, ring, name, sizeof(name));
-	n = strlen(name);
-	snprintf(name + n, sizeof(name) - n, " (%s)",
-		 gr_engine_name(gr_ring(&ex->t, ring)->engine));
-	if (lane) {
-		n = strlen(name);
-		snprintf(name + n, sizeof(name) - n, " #%d", lane + 1);
-	}
-	meta(ex, "thread", dev_pid(ex, ring), tid, name, tid - GR_PID_BASE);
-}
-
-/* A track for every ring with events, more for jobs that overlap. */
-static void track_names(struct gr_exporter *ex)
-{
+	struct gr_exporter ex = { 0 };
+	int ret = -1;
 	size_t i;
-	__u32 id;
 
-	for (id = 0; id < ex->t.nr_rings; id++)
-		if (ex->t.rings[id].used)
-			track_name(ex, id, 0);
-	for (i = 0; i < ex->nr_js; i++)
-		track_name(ex, ex->js[i].ring, ex->js[i].lane);
+	if (gr_input_load(&ex.t, input))
+		goto out;
+	gr_jobs_build(&ex.jobs, &ex.t);
+	for (i = 0; i < ex.jobs.nr; i++)
+		job_slices(&ex, i);
+	assign_lanes(ex.sl, ex.nr_sl);
+	ret = gr_export_kernelshark(&ex, path);
+out:
+	free(ex.sl);
+	gr_jobs_free(&ex.jobs);
+	gr_trace_free(&ex.t);
+	return ret;
+}
+
+/* ---- Chrome: the state of the stream ---- */
+
+/*
+ * The pids and tids of the device tracks are above any real one (the
+ * kernel's PID_MAX_LIMIT is 2^22), so that they never meet those of the
+ * submitting threads: device N is pid GR_PID_BASE + N + 1, lane L of ring
+ * R is tid GR_PID_BASE + (R + 1) * 1000 + L.
+ */
+#define GR_PID_BASE	0x40000000
+#define GR_MARK_NS	1000	/* length of a "submit" event */
+
+/*
+ * Jobs retired last that a dependency flow can start from.  A job waited
+ * for that is not among them, because FLOW_JOBS jobs were created after it
+ * and before the waiting job, or because it was created after the waiting
+ * job (jobs retire in the order they were created), has no flow: the wait
+ * is written, its arrow is not.
+ */
+#define FLOW_JOBS	65536
+
+#define OUT_BUF		(256 << 10)
+
+/*
+ * Events of a submitting thread held back: the jobs of a thread retire in
+ * the order they were created, but the waits of a job before its SUBMIT
+ * may start before the events of the thread's previous jobs.
+ */
+#define THREAD_HOLD	8
+
+/* Where a slice went: its track and times */
+struct place {
+	int pid;
+	long tid;
+	__u64 start;
+	__u64 end;
+};
+
+/* A job retired lately, by fence: where it went, for the flows to it */
+struct fence_job {
+	__u64 fctx;
+	__u64 fseq;
+	struct place at;
+	bool placed;		/* on a track: it has two stages or more */
+	__u32 hnext;		/* hash chain: index + 1, 0 ends */
+};
+
+/*
+ * An event of a submitting thread not written yet: a job's submit, or a
+ * wait of the thread before the job (wait)
+ */
+struct thread_ev {
+	__u64 start;
+	__u64 end;
+	bool wait;
+	__u32 ring;		/* submit */
+	__u64 ctx_id;
+	__u64 bind;		/* submit: the flow id to its job, 0 for none */
+	__u64 fctx;		/* submit: the job's fence; wait: the fence waited for */
+	__u64 fseq;
+	__u64 enter;		/* wait: ENTER and EXIT */
+	__u64 exit;
+	bool has_from;		/* wait: the job waited for is on a track */
+	struct place from;	/* its last ns */
+	bool has_job;		/* wait: the waiting job is on a track */
+	struct place job;
+};
+
+/* A submitting thread: its name, and its last events, held back */
+struct thread {
+	__u32 tgid;
+	__u32 pid;
+	char comm[17];		/* of its first job */
+	size_t hnext;		/* hash chain: index + 1, 0 ends */
+	struct thread_ev *ev;	/* THREAD_HOLD at most, in time order */
+	int nr_ev;
+	__u64 floor;		/* the end of its events written */
+};
+
+/* A change of a ring's jobs in flight */
+struct depth_ev {
+	__u64 ts;
+	int delta;
+};
+
+struct ring_st {
+	bool used;		/* named by an event of the first reading */
+	int pid;		/* of its device, 0 until known */
+	int named;		/* tracks named: lanes 0 .. named - 1 */
+	__u64 *lane_end;	/* per lane, the end of its last job */
+	int nr_lanes;
+	struct gr_stat out[2];	/* first reading: the long-queue, slow-exec times */
+	bool have_thresh[2];
+	__s64 thresh[2];
+	struct depth_ev *heap;	/* changes not written yet, the earliest on top */
+	size_t nr_heap;
+	size_t cap_heap;
+	long depth;
+	char name[40];		/* ring_name() */
+	char counter[64];	/* the name of its counter */
+};
+
+struct chrome {
+	struct gr_trace t;
+	struct gr_src src;
+	struct gr_jobs jobs;
+	bool first;		/* the first reading: nothing written */
+	FILE *f;
+	__u64 events;		/* trace events written */
+	__u64 origin;		/* time 0 of the trace */
+	__u64 min_submit;	/* the first SUBMIT of a job with a submitter */
+	struct ring_st *ring;	/* by ring id */
+	__u32 nr_ring;
+	char **devs;		/* device index -> name */
+	int nr_devs;
+	struct thread *th;
+	size_t nr_th;
+	size_t cap_th;
+	size_t *th_hash;
+	size_t th_hash_size;
+	struct fence_job *fj;	/* FLOW_JOBS at most, a ring: fj_old is the oldest */
+	size_t nr_fj;
+	size_t cap_fj;
+	size_t fj_old;
+	__u32 *fj_hash;		/* FLOW_JOBS buckets */
+	struct place *where;	/* per dependency slot: where its wait went */
+	size_t nr_where;
+	struct thread_ev *tev;	/* the thread events of a job */
+	size_t cap_tev;
+	__u64 flow_id;
+	char *ob;		/* the output, OUT_BUF bytes */
+	size_t olen;
+};
+
+static struct ring_st *ring_st(struct chrome *c, __u32 id)
+{
+	if (id >= c->nr_ring) {
+		c->ring = gr_realloc(c->ring, id + 1, sizeof(*c->ring));
+		memset(c->ring + c->nr_ring, 0, (id + 1 - c->nr_ring) * sizeof(*c->ring));
+		c->nr_ring = id + 1;
+	}
+	return &c->ring[id];
 }
 
 static bool has_submitter(const struct gr_job *j)
@@ -310,13 +362,334 @@ static bool has_submitter(const struct gr_job *j)
 	return j->seen & (1U << GRTRACE_EV_SUBMIT) && (j->pid || j->tgid);
 }
 
+/* The submitting thread @tgid/@pid, added if @add, or NULL */
+static struct thread *thread_of(struct chrome *c, __u32 tgid, __u32 pid, bool add)
+{
+	size_t h = ((tgid * 0x9e3779b97f4a7c15ULL) ^ pid) * 0xc2b2ae3d27d4eb4fULL >> 32;
+	size_t i, k;
+
+	if (c->th_hash_size) {
+		for (i = c->th_hash[h & (c->th_hash_size - 1)]; i; i = c->th[i - 1].hnext)
+			if (c->th[i - 1].tgid == tgid && c->th[i - 1].pid == pid)
+				return &c->th[i - 1];
+	}
+	if (!add)
+		return NULL;
+	if (c->nr_th == c->cap_th) {
+		c->cap_th = c->cap_th ? 2 * c->cap_th : 64;
+		c->th = gr_realloc(c->th, c->cap_th, sizeof(*c->th));
+		free(c->th_hash);
+		c->th_hash_size = 2 * c->cap_th;
+		c->th_hash = gr_zalloc(c->th_hash_size * sizeof(*c->th_hash));
+		for (k = 0; k < c->nr_th; k++) {
+			struct thread *t = &c->th[k];
+			size_t b = ((t->tgid * 0x9e3779b97f4a7c15ULL) ^ t->pid) *
+				   0xc2b2ae3d27d4eb4fULL >> 32;
+
+			t->hnext = c->th_hash[b & (c->th_hash_size - 1)];
+			c->th_hash[b & (c->th_hash_size - 1)] = k + 1;
+		}
+	}
+	k = c->nr_th++;
+	memset(&c->th[k], 0, sizeof(c->th[k]));
+	c->th[k].tgid = tgid;
+	c->th[k].pid = pid;
+	c->th[k].hnext = c->th_hash[h & (c->th_hash_size - 1)];
+	c->th_hash[h & (c->th_hash_size - 1)] = k + 1;
+	return &c->th[k];
+}
+
+static __u32 fj_bucket(__u64 fctx, __u64 fseq)
+{
+	__u64 h = (fctx * 0x9e3779b97f4a7c15ULL) ^ (fseq * 0xc2b2ae3d27d4eb4fULL);
+
+	return (h ^ (h >> 29)) & (FLOW_JOBS - 1);
+}
+
+/* The last job retired with this fence, if still known */
+static const struct fence_job *fj_find(const struct chrome *c, __u64 fctx, __u64 fseq)
+{
+	__u32 i;
+
+	if (!c->fj_hash)
+		return NULL;
+	for (i = c->fj_hash[fj_bucket(fctx, fseq)]; i; i = c->fj[i - 1].hnext)
+		if (c->fj[i - 1].fctx == fctx && c->fj[i - 1].fseq == fseq)
+			return &c->fj[i - 1];
+	return NULL;
+}
+
+/* Remember a retired job (@at NULL: not on a track); the oldest goes. */
+static void fj_add(struct chrome *c, const struct gr_job *j, const struct place *at)
+{
+	struct fence_job *e;
+	__u32 *p, b;
+	size_t slot;
+
+	if (!c->fj_hash)
+		c->fj_hash = gr_zalloc(FLOW_JOBS * sizeof(*c->fj_hash));
+	if (c->nr_fj < FLOW_JOBS) {
+		if (c->nr_fj == c->cap_fj) {
+			c->cap_fj = c->cap_fj ? 2 * c->cap_fj : 1024;
+			c->fj = gr_realloc(c->fj, c->cap_fj, sizeof(*c->fj));
+		}
+		slot = c->nr_fj++;
+	} else {
+		/* The oldest is the last of its chain */
+		slot = c->fj_old;
+		c->fj_old = (slot + 1) % FLOW_JOBS;
+		e = &c->fj[slot];
+		for (p = &c->fj_hash[fj_bucket(e->fctx, e->fseq)]; *p != slot + 1;
+		     p = &c->fj[*p - 1].hnext)
+			;
+		*p = e->hnext;
+	}
+	e = &c->fj[slot];
+	memset(e, 0, sizeof(*e));
+	e->fctx = j->fctx;
+	e->fseq = j->fseq;
+	if (at) {
+		e->at = *at;
+		e->placed = true;
+	}
+	b = fj_bucket(e->fctx, e->fseq);
+	e->hnext = c->fj_hash[b];
+	c->fj_hash[b] = slot + 1;
+}
+
+/* ---- Chrome: output ---- */
+
+/*
+ * The output goes through a buffer of its own, the numbers written by
+ * hand: printf() took two thirds of the time.
+ */
+static void out_flush(struct chrome *c)
+{
+	if (c->olen)
+		fwrite(c->ob, 1, c->olen, c->f);
+	c->olen = 0;
+}
+
+static void put_slow(struct chrome *c, const char *s, size_t len)
+{
+	out_flush(c);
+	if (len > OUT_BUF) {
+		fwrite(s, 1, len, c->f);
+		return;
+	}
+	memcpy(c->ob, s, len);
+	c->olen = len;
+}
+
+/* Inline: the lengths of most are constants, and so are the copies */
+static inline void put_mem(struct chrome *c, const char *s, size_t len)
+{
+	if (c->olen + len > OUT_BUF) {
+		put_slow(c, s, len);
+		return;
+	}
+	memcpy(c->ob + c->olen, s, len);
+	c->olen += len;
+}
+
+static inline void put(struct chrome *c, const char *s)
+{
+	put_mem(c, s, strlen(s));
+}
+
+static void put_u64(struct chrome *c, unsigned long long v)
+{
+	char b[24];
+	int n = sizeof(b);
+
+	do
+		b[--n] = '0' + v % 10;
+	while (v /= 10);
+	put_mem(c, b + n, sizeof(b) - n);
+}
+
+static void put_s64(struct chrome *c, long long v)
+{
+	if (v < 0)
+		put_mem(c, "-", 1);
+	put_u64(c, v < 0 ? -(unsigned long long)v : (unsigned long long)v);
+}
+
+/* A JSON string, as gr_json_str() writes it */
+static void put_json(struct chrome *c, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s, *run;
+	char esc[8];
+
+	put_mem(c, "\"", 1);
+	while (*p) {
+		for (run = p; *p >= 0x20 && *p < 0x7f && *p != '"' && *p != '\\'; p++)
+			;
+		put_mem(c, (const char *)run, p - run);
+		if (!*p)
+			break;
+		if (*p == '"' || *p == '\\')
+			snprintf(esc, sizeof(esc), "\\%c", *p);
+		else
+			snprintf(esc, sizeof(esc), "\\u%04x", *p);
+		put(c, esc);
+		p++;
+	}
+	put_mem(c, "\"", 1);
+}
+
+/* ", \"@key\": " */
+static void put_key(struct chrome *c, const char *key)
+{
+	put_mem(c, ", \"", 3);
+	put(c, key);
+	put_mem(c, "\": ", 3);
+}
+
+static void ev_begin(struct chrome *c)
+{
+	put(c, c->events++ ? ",\n" : "\n");
+}
+
+/* A time in the trace's microseconds, from ns */
+static void us(struct chrome *c, const char *key, long long ns)
+{
+	unsigned long long a = ns < 0 ? -(unsigned long long)ns : (unsigned long long)ns;
+	char frac[4] = { '.', '0' + a % 1000 / 100, '0' + a % 100 / 10, '0' + a % 10 };
+
+	put_key(c, key);
+	if (ns < 0)
+		put_mem(c, "-", 1);
+	put_u64(c, a / 1000);
+	put_mem(c, frac, sizeof(frac));
+}
+
+static void ts_us(struct chrome *c, __u64 ts)
+{
+	us(c, "ts", (long long)(ts - c->origin));
+}
+
+static int dev_pid(struct chrome *c, __u32 ring)
+{
+	struct ring_st *rs = ring_st(c, ring);
+	const struct gr_ring *r = gr_ring(&c->t, ring);
+	const char *dev = r->known ? r->dev : "unknown device";
+	int i;
+
+	if (rs->pid)
+		return rs->pid;
+	for (i = 0; i < c->nr_devs && strcmp(c->devs[i], dev); i++)
+		;
+	if (i == c->nr_devs) {
+		c->devs = gr_realloc(c->devs, c->nr_devs + 1, sizeof(*c->devs));
+		c->devs[c->nr_devs++] = gr_strdup(dev);
+	}
+	rs->pid = GR_PID_BASE + i + 1;
+	return rs->pid;
+}
+
+static long tid_of(__u32 ring, int lane)
+{
+	return GR_PID_BASE + ((long)ring + 1) * 1000 + lane;
+}
+
+/* ", "pid": @pid, "tid": @tid", without the tid if 0 */
+static void pid_tid(struct chrome *c, int pid, long tid)
+{
+	put_key(c, "pid");
+	put_s64(c, pid);
+	if (!tid)
+		return;
+	put_key(c, "tid");
+	put_s64(c, tid);
+}
+
+static void meta(struct chrome *c, const char *what, int pid, long tid, const char *name,
+		 long sort)
+{
+	ev_begin(c);
+	put(c, "{\"ph\": \"M\", \"name\": \"");
+	put(c, what);
+	put(c, "_name\"");
+	pid_tid(c, pid, tid);
+	put(c, ", \"args\": {\"name\": ");
+	put_json(c, name);
+	put(c, "}}");
+	if (sort < 0)
+		return;
+	ev_begin(c);
+	put(c, "{\"ph\": \"M\", \"name\": \"");
+	put(c, what);
+	put(c, "_sort_index\"");
+	pid_tid(c, pid, tid);
+	put(c, ", \"args\": {\"sort_index\": ");
+	put_s64(c, sort);
+	put(c, "}}");
+}
+
+/* The name of a ring, known once the first reading is done */
+static const char *ring_name(struct chrome *c, __u32 ring)
+{
+	struct ring_st *rs = ring_st(c, ring);
+	const struct gr_ring *r = gr_ring(&c->t, ring);
+
+	if (!rs->name[0]) {
+		if (r->known)
+			snprintf(rs->name, sizeof(rs->name), "%s", r->name);
+		else
+			snprintf(rs->name, sizeof(rs->name), "ring%u", ring);
+	}
+	return rs->name;
+}
+
+static void track_name(struct chrome *c, __u32 ring, int lane)
+{
+	long tid = tid_of(ring, lane);
+	char name[128];
+	size_t n;
+
+	snprintf(name, sizeof(name), "%s (%s)", ring_name(c, ring),
+		 gr_engine_name(gr_ring(&c->t, ring)->engine));
+	if (lane) {
+		n = strlen(name);
+		snprintf(name + n, sizeof(name) - n, " #%d", lane + 1);
+	}
+	meta(c, "thread", dev_pid(c, ring), tid, name, tid - GR_PID_BASE);
+}
+
+/*
+ * The track of a job of @ring from @start to @end: the first lane whose
+ * last job ended by @start (the last lane if none does), named when new.
+ * A lane's end only grows, so its jobs never overlap (but on the last).
+ */
+static int lane_of(struct chrome *c, __u32 ring, __u64 start, __u64 end)
+{
+	struct ring_st *r = ring_st(c, ring);
+	int k;
+
+	for (k = 0; k < r->nr_lanes && r->lane_end[k] > start; k++)
+		;
+	if (k == GR_LANES)
+		k = GR_LANES - 1;
+	if (k == r->nr_lanes) {
+		if (!r->lane_end)
+			r->lane_end = gr_zalloc(GR_LANES * sizeof(*r->lane_end));
+		r->lane_end[r->nr_lanes++] = 0;
+	}
+	if (end > r->lane_end[k])
+		r->lane_end[k] = end;
+	while (r->named <= k)
+		track_name(c, ring, r->named++);
+	return k;
+}
+
 struct thread_key {
 	__u32 tgid;
 	__u32 pid;
-	size_t job;
+	size_t th;
 };
 
-/* By process, its main thread first, then by thread and job */
+/* By process, its main thread first, then by thread */
 static int cmp_thread_key(const void *a, const void *b)
 {
 	const struct thread_key *x = a, *y = b;
@@ -326,101 +699,102 @@ static int cmp_thread_key(const void *a, const void *b)
 		return x->tgid < y->tgid ? -1 : 1;
 	if (xmain != ymain)
 		return xmain ? -1 : 1;
-	if (x->pid != y->pid)
-		return x->pid < y->pid ? -1 : 1;
-	return x->job < y->job ? -1 : x->job > y->job;
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
 }
 
-/* The names of the submitting processes (of their main thread) and threads */
-static void thread_names(struct gr_exporter *ex)
+/*
+ * The names of the submitting processes (of their main thread, else of
+ * their first thread) and threads (of their first job)
+ */
+static void thread_names(struct chrome *c)
 {
-	struct thread_key *k = gr_zalloc((ex->jobs.nr + 1) * sizeof(*k));
-	size_t i, n = 0;
+	struct thread_key *k = gr_zalloc((c->nr_th + 1) * sizeof(*k));
+	size_t i;
 
-	for (i = 0; i < ex->jobs.nr; i++) {
-		const struct gr_job *j = &ex->jobs.job[i];
-
-		if (has_submitter(j))
-			k[n++] = (struct thread_key){ j->tgid, j->pid, i };
-	}
-	qsort(k, n, sizeof(*k), cmp_thread_key);
-	for (i = 0; i < n; i++) {
-		const char *comm = ex->jobs.job[k[i].job].comm;
+	for (i = 0; i < c->nr_th; i++)
+		k[i] = (struct thread_key){ c->th[i].tgid, c->th[i].pid, i };
+	qsort(k, c->nr_th, sizeof(*k), cmp_thread_key);
+	for (i = 0; i < c->nr_th; i++) {
+		const char *comm = c->th[k[i].th].comm;
 
 		if (!i || k[i].tgid != k[i - 1].tgid)
-			meta(ex, "process", k[i].tgid, 0, comm, -1);
-		if (!i || k[i].tgid != k[i - 1].tgid || k[i].pid != k[i - 1].pid)
-			meta(ex, "thread", k[i].tgid, k[i].pid, comm, -1);
+			meta(c, "process", k[i].tgid, 0, comm, -1);
+		meta(c, "thread", k[i].tgid, k[i].pid, comm, -1);
 	}
 	free(k);
 }
 
-static void x_begin(struct gr_exporter *ex, const char *name, const char *cat, int pid,
-		    long tid, __u64 start, __u64 end)
+static void x_begin(struct chrome *c, const char *name, const char *cat, int pid, long tid,
+		    __u64 start, __u64 end)
 {
-	ev_begin(ex);
-	fputs("{\"ph\": \"X\", \"name\": ", ex->f);
-	gr_json_str(ex->f, name);
-	fprintf(ex->f, ", \"cat\": \"%s\", \"pid\": %d, \"tid\": %ld, ", cat, pid, tid);
-	ts_us(ex->f, ex, start);
-	fputs(", ", ex->f);
-	us(ex->f, "dur", (long long)(end - start));
+	ev_begin(c);
+	put(c, "{\"ph\": \"X\", \"name\": ");
+	put_json(c, name);
+	put(c, ", \"cat\": \"");
+	put(c, cat);
+	put_mem(c, "\"", 1);
+	pid_tid(c, pid, tid);
+	ts_us(c, start);
+	us(c, "dur", (long long)(end - start));
 }
 
-static void fence_arg(struct gr_exporter *ex, __u64 fctx, __u64 fseq)
+static void fence_arg(struct chrome *c, __u64 fctx, __u64 fseq)
 {
-	fprintf(ex->f, "\"fence\": \"%llu:%llu\"", (unsigned long long)fctx,
-		(unsigned long long)fseq);
+	put(c, "\"fence\": \"");
+	put_u64(c, fctx);
+	put_mem(c, ":", 1);
+	put_u64(c, fseq);
+	put_mem(c, "\"", 1);
 }
 
 /* A job: its arguments, and the end of the flow from its submit event */
-static void job_event(struct gr_exporter *ex, const struct gr_slice *s, int pid, long tid)
+static void job_event(struct chrome *c, const struct gr_job *j, const struct place *at)
 {
-	const struct gr_job *j = &ex->jobs.job[s->job];
 	char buf[128];
 	__s64 v;
 	int k;
 
-	x_begin(ex, j->comm[0] ? j->comm : "job", "job", pid, tid, s->start, s->end);
-	if (has_submitter(j))
-		fprintf(ex->f, ", \"bind_id\": %zu, \"flow_in\": true", s->job + 1);
-	fputs(", \"args\": {", ex->f);
-	fence_arg(ex, j->fctx, j->fseq);
-	fprintf(ex->f, ", \"ctx\": %llu, \"pid\": %u, \"tgid\": %u, \"status\": ",
-		(unsigned long long)j->ctx_id, j->pid, j->tgid);
-	gr_json_str(ex->f, gr_job_status(j, buf, sizeof(buf)));
+	x_begin(c, j->comm[0] ? j->comm : "job", "job", at->pid, at->tid, at->start, at->end);
+	if (has_submitter(j)) {
+		put_key(c, "bind_id");
+		put_u64(c, j->serial + 1);
+		put(c, ", \"flow_in\": true");
+	}
+	put(c, ", \"args\": {");
+	fence_arg(c, j->fctx, j->fseq);
+	put_key(c, "ctx");
+	put_u64(c, j->ctx_id);
+	put_key(c, "pid");
+	put_u64(c, j->pid);
+	put_key(c, "tgid");
+	put_u64(c, j->tgid);
+	put_key(c, "status");
+	put_json(c, gr_job_status(j, buf, sizeof(buf)));
 	gr_job_labels(j, buf, sizeof(buf));
-	fputs(", \"labels\": ", ex->f);
-	gr_json_str(ex->f, buf);
-	for (k = 0; k < GR_M_NR; k++)
-		if (gr_job_metric(j, k, &v))
-			fprintf(ex->f, ", \"%s\": %lld", gr_metric_names[k], (long long)v);
-	fputs("}}", ex->f);
+	put_key(c, "labels");
+	put_json(c, buf);
+	for (k = 0; k < GR_M_NR; k++) {
+		if (!gr_job_metric(j, k, &v))
+			continue;
+		put_key(c, gr_metric_names[k]);
+		put_s64(c, v);
+	}
+	put(c, "}}");
 }
 
-/* Where the slice of a wait went, for the flow of its dependency */
-struct place {
-	int pid;
-	long tid;
-	__u64 start;
-	__u64 end;
-};
-
-static void wait_event(struct gr_exporter *ex, size_t d, int pid, long tid,
-		       __u64 start, __u64 end, struct place *where)
+/* A wait on the fence @fctx:@fseq from @enter to @exit, cut to [@start, @end) */
+static void wait_event(struct chrome *c, __u64 fctx, __u64 fseq, __u64 enter, __u64 exit,
+		       const struct place *at)
 {
-	const struct gr_dep *dep = &ex->jobs.dep[d];
 	char name[64];
 
-	snprintf(name, sizeof(name), "wait %llu:%llu", (unsigned long long)dep->fctx,
-		 (unsigned long long)dep->fseq);
-	x_begin(ex, name, "wait", pid, tid, start, end);
-	fputs(", \"args\": {", ex->f);
-	fence_arg(ex, dep->fctx, dep->fseq);
-	fputs(", ", ex->f);
-	us(ex->f, "waited_us", (long long)(dep->exit - dep->enter));
-	fputs("}}", ex->f);
-	where[d] = (struct place){ pid, tid, start, end };
+	snprintf(name, sizeof(name), "wait %llu:%llu", (unsigned long long)fctx,
+		 (unsigned long long)fseq);
+	x_begin(c, name, "wait", at->pid, at->tid, at->start, at->end);
+	put(c, ", \"args\": {");
+	fence_arg(c, fctx, fseq);
+	us(c, "waited_us", (long long)(exit - enter));
+	put(c, "}}");
 }
 
 /* The first wait of @j with both ends that enters in [@from, @to): index + 1 */
@@ -444,8 +818,8 @@ static size_t next_wait(const struct gr_jobs *jobs, const struct gr_job *j, __u6
  * waits that enter there, one after the other, cut at its end.  Waits
  * before the job go to the submitting thread (thread_events()).
  */
-static void phase_events(struct gr_exporter *ex, const struct gr_slice *s, int pid,
-			 long tid, struct place *where)
+static void phase_events(struct chrome *c, const struct gr_jobs *jobs, const struct gr_job *j,
+			 const struct place *at)
 {
 	static const int phases[] = {
 		GR_M_HOST, GR_M_QUEUE, GR_M_EXEC, GR_M_DEVICE, GR_M_COMPLETE,
@@ -453,133 +827,43 @@ static void phase_events(struct gr_exporter *ex, const struct gr_slice *s, int p
 	static const char * const names[] = {
 		"host", "queue", "exec", "device", "complete",
 	};
-	const struct gr_job *j = &ex->jobs.job[s->job];
 	bool start = j->seen & (1U << GRTRACE_EV_START);
-	__u64 from, to, at = s->start, w;
+	__u64 from, to, t = at->start, w;
 	size_t k, d;
 
 	for (k = 0; k < ARRAY_SIZE(phases); k++) {
 		if ((phases[k] == GR_M_DEVICE && start) ||
 		    !gr_job_phase(j, phases[k], &from, &to))
 			continue;
-		from = from < at ? at : from;
-		to = to > s->end ? s->end : to;
+		from = from < t ? t : from;
+		to = to > at->end ? at->end : to;
 		if (to <= from)
 			continue;
-		x_begin(ex, names[k], "phase", pid, tid, from, to);
-		fputs("}", ex->f);
-		at = to;
-		for (w = from; (d = next_wait(&ex->jobs, j, w, to)); ) {
-			const struct gr_dep *dep = &ex->jobs.dep[d - 1];
+		x_begin(c, names[k], "phase", at->pid, at->tid, from, to);
+		put_mem(c, "}", 1);
+		t = to;
+		for (w = from; (d = next_wait(jobs, j, w, to)); ) {
+			const struct gr_dep *dep = &jobs->dep[d - 1];
+			struct place *p = &c->where[d - 1];
 
 			w = dep->exit < to ? dep->exit : to;
-			wait_event(ex, d - 1, pid, tid, dep->enter, w, where);
+			*p = (struct place){ at->pid, at->tid, dep->enter, w };
+			wait_event(c, dep->fctx, dep->fseq, dep->enter, dep->exit, p);
 		}
 	}
 }
 
-static void job_events(struct gr_exporter *ex, struct place *where)
+static void flow_event(struct chrome *c, const char *ph, const struct place *at, __u64 id)
 {
-	size_t i;
-
-	for (i = 0; i < ex->nr_js; i++) {
-		const struct gr_slice *s = &ex->js[i];
-		int pid = dev_pid(ex, s->ring);
-		long tid = tid_of(s->ring, s->lane);
-
-		job_event(ex, s, pid, tid);
-		phase_events(ex, s, pid, tid, where);
-	}
-}
-
-/* An event of a submitting thread: a job's submit, or a wait (dep >= 0) */
-struct thread_ev {
-	__u32 tgid;
-	__u32 pid;
-	__u64 start;
-	__u64 end;
-	size_t job;
-	long dep;
-};
-
-static int cmp_thread_ev(const void *a, const void *b)
-{
-	const struct thread_ev *x = a, *y = b;
-
-	if (x->tgid != y->tgid)
-		return x->tgid < y->tgid ? -1 : 1;
-	if (x->pid != y->pid)
-		return x->pid < y->pid ? -1 : 1;
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return (x->dep < 0) - (y->dep < 0);
-}
-
-/*
- * The submitting threads: a "submit" event that ends at each SUBMIT, with
- * the flow to its job, and the waits before the job.  The submit event
- * starts GR_MARK_NS before, so that it comes before its job (Perfetto
- * binds the ends of a flow to slices in time order).  An event ends at the
- * latest where the next one of its thread starts.
- */
-static void thread_events(struct gr_exporter *ex, struct place *where)
-{
-	struct thread_ev *te = gr_zalloc((ex->jobs.nr + ex->jobs.nr_dep + 1) * sizeof(*te));
-	size_t i, n = 0;
-	char name[64];
-
-	for (i = 0; i < ex->jobs.nr; i++) {
-		const struct gr_job *j = &ex->jobs.job[i];
-		__u64 ts = j->ts[GRTRACE_EV_SUBMIT], before = ts;
-		size_t d;
-
-		if (!has_submitter(j))
-			continue;
-		te[n++] = (struct thread_ev){ j->tgid, j->pid, ts - GR_MARK_NS, ts, i, -1 };
-		if (ex->job_js[i] >= 0 && ex->js[ex->job_js[i]].start < ts)
-			before = ex->js[ex->job_js[i]].start;
-		for (d = j->dep_head; d; d = ex->jobs.dep[d - 1].next) {
-			const struct gr_dep *dep = &ex->jobs.dep[d - 1];
-
-			if (dep->enter && dep->exit > dep->enter && dep->enter < before)
-				te[n++] = (struct thread_ev){ j->tgid, j->pid, dep->enter,
-							      dep->exit, i, d - 1 };
-		}
-	}
-	qsort(te, n, sizeof(*te), cmp_thread_ev);
-	for (i = 0; i < n; i++) {
-		const struct gr_job *j = &ex->jobs.job[te[i].job];
-
-		if (i + 1 < n && te[i + 1].tgid == te[i].tgid && te[i + 1].pid == te[i].pid &&
-		    te[i + 1].start < te[i].end)
-			te[i].end = te[i + 1].start;
-		if (te[i].dep >= 0) {
-			if (te[i].end > te[i].start)
-				wait_event(ex, te[i].dep, te[i].tgid, te[i].pid, te[i].start,
-					   te[i].end, where);
-			continue;
-		}
-		ring_name(ex, j->ring_id, name, sizeof(name));
-		x_begin(ex, "submit", "submit", te[i].tgid, te[i].pid, te[i].start, te[i].end);
-		if (ex->job_js[te[i].job] >= 0)
-			fprintf(ex->f, ", \"bind_id\": %zu, \"flow_out\": true", te[i].job + 1);
-		fputs(", \"args\": {", ex->f);
-		fence_arg(ex, j->fctx, j->fseq);
-		fputs(", \"ring\": ", ex->f);
-		gr_json_str(ex->f, name);
-		fprintf(ex->f, ", \"ctx\": %llu}}", (unsigned long long)j->ctx_id);
-	}
-	free(te);
-}
-
-static void flow_event(struct gr_exporter *ex, const char *ph, int pid, long tid,
-		       __u64 ts, size_t id)
-{
-	ev_begin(ex);
-	fprintf(ex->f, "{\"ph\": \"%s\", \"name\": \"dependency\", \"cat\": \"dep\", ", ph);
-	fprintf(ex->f, "\"id\": %zu, \"pid\": %d, \"tid\": %ld, ", id, pid, tid);
-	ts_us(ex->f, ex, ts);
-	fputs(*ph == 'f' ? ", \"bp\": \"e\"}" : "}", ex->f);
+	ev_begin(c);
+	put(c, "{\"ph\": \"");
+	put(c, ph);
+	put(c, "\", \"name\": \"dependency\", \"cat\": \"dep\"");
+	put_key(c, "id");
+	put_u64(c, id);
+	pid_tid(c, at->pid, at->tid);
+	ts_us(c, at->start);
+	put(c, *ph == 'f' ? ", \"bp\": \"e\"}" : "}");
 }
 
 /* The last ns of a slice, or its start if it has none */
@@ -589,224 +873,548 @@ static __u64 last_ns(__u64 start, __u64 end)
 }
 
 /*
- * An arrow for each dependency: from the end of the job waited for to the
- * wait in the waiting job (to the waiting job where the wait has no slice).
- * Each end binds to the innermost slice around it; an arrow that would go
- * back in time is left out.
+ * An arrow for a dependency: from the end of the job waited for (@from at
+ * its last ns) to the wait (@wait), or to the waiting job (@job) where the
+ * wait has no slice, at its EXIT (@exit).  Each end binds to the innermost
+ * slice around it; an arrow that would go back in time is left out.
  */
-static void flows(struct gr_exporter *ex, const struct place *where)
+static void dep_flow(struct chrome *c, const struct place *from, const struct place *wait,
+		     const struct place *job, __u64 exit)
 {
-	const struct gr_slice *a, *b;
 	struct place to;
-	size_t i, id = 0;
-	__u64 from;
 
-	for (i = 0; i < ex->jobs.nr_dep; i++) {
-		const struct gr_dep *d = &ex->jobs.dep[i];
-
-		if (d->dep < 0 || ex->job_js[d->dep] < 0 ||
-		    (!where[i].end && ex->job_js[d->waiter] < 0))
-			continue;
-		a = &ex->js[ex->job_js[d->dep]];
-		from = last_ns(a->start, a->end);
-		to = where[i];
-		if (to.end) {
-			to.start = last_ns(to.start, to.end);
-		} else {
-			b = &ex->js[ex->job_js[d->waiter]];
-			to = (struct place){ dev_pid(ex, b->ring), tid_of(b->ring, b->lane),
-					     d->exit ? d->exit : from, 0 };
-			to.start = to.start < b->start ? b->start : to.start;
-			to.start = to.start > b->end ? b->end : to.start;
-		}
-		if (to.start < from)
-			continue;
-		flow_event(ex, "s", dev_pid(ex, a->ring), tid_of(a->ring, a->lane), from, ++id);
-		flow_event(ex, "f", to.pid, to.tid, to.start, id);
+	if (wait) {
+		to = *wait;
+		to.start = last_ns(wait->start, wait->end);
+	} else if (job) {
+		to = *job;
+		to.start = exit ? exit : from->start;
+		to.start = to.start < job->start ? job->start : to.start;
+		to.start = to.start > job->end ? job->end : to.start;
+	} else {
+		return;
 	}
+	if (to.start < from->start)
+		return;
+	flow_event(c, "s", from, ++c->flow_id);
+	flow_event(c, "f", &to, c->flow_id);
 }
 
-struct depth_ev {
-	__u32 ring;
-	__u64 ts;
-	int delta;
-};
-
-static int cmp_depth_ev(const void *a, const void *b)
+/* Write an event of a submitting thread, with the flow of a wait */
+static void thread_ev_write(struct chrome *c, const struct thread *th, const struct thread_ev *e)
 {
-	const struct depth_ev *x = a, *y = b;
+	struct place at = { th->tgid, th->pid, e->start, e->end };
 
-	if (x->ring != y->ring)
-		return x->ring < y->ring ? -1 : 1;
-	return x->ts < y->ts ? -1 : x->ts > y->ts;
+	if (e->wait) {
+		if (e->end > e->start)
+			wait_event(c, e->fctx, e->fseq, e->enter, e->exit, &at);
+		if (e->has_from)
+			dep_flow(c, &e->from, e->end > e->start ? &at : NULL,
+				 e->has_job ? &e->job : NULL, e->exit);
+		return;
+	}
+	x_begin(c, "submit", "submit", th->tgid, th->pid, e->start, e->end);
+	if (e->bind) {
+		put_key(c, "bind_id");
+		put_u64(c, e->bind);
+		put(c, ", \"flow_out\": true");
+	}
+	put(c, ", \"args\": {");
+	fence_arg(c, e->fctx, e->fseq);
+	put_key(c, "ring");
+	put_json(c, ring_name(c, e->ring));
+	put_key(c, "ctx");
+	put_u64(c, e->ctx_id);
+	put(c, "}}");
+}
+
+/* Whether @a comes before @b on their thread: by start, waits first */
+static bool thread_ev_before(const struct thread_ev *a, const struct thread_ev *b)
+{
+	return a->start < b->start || (a->start == b->start && a->wait && !b->wait);
+}
+
+/* Write the first event held back by @th, cut where the next one starts */
+static void thread_pop(struct chrome *c, struct thread *th)
+{
+	struct thread_ev *e = &th->ev[0];
+
+	if (th->nr_ev > 1 && th->ev[1].start < e->end)
+		e->end = th->ev[1].start;
+	thread_ev_write(c, th, e);
+	th->floor = e->end;
+	memmove(th->ev, th->ev + 1, --th->nr_ev * sizeof(*th->ev));
+}
+
+/*
+ * The next event @e of thread @th.  An event ends at the latest where the
+ * next one of its thread starts: the last THREAD_HOLD events are held back
+ * in time order, and the first written when one more comes.  One that
+ * starts before the end of those written (th->floor), later than that, is
+ * cut there, so that the thread's track still nests.
+ */
+static void thread_push(struct chrome *c, struct thread *th, struct thread_ev *e)
+{
+	int k;
+
+	if (!th->ev)
+		th->ev = gr_zalloc(THREAD_HOLD * sizeof(*th->ev));
+	if (th->nr_ev == THREAD_HOLD)
+		thread_pop(c, th);
+	if (e->start < th->floor)
+		e->start = e->end < th->floor ? e->end : th->floor;
+	for (k = th->nr_ev; k > 0 && thread_ev_before(e, &th->ev[k - 1]); k--)
+		th->ev[k] = th->ev[k - 1];
+	th->ev[k] = *e;
+	th->nr_ev++;
+}
+
+static int cmp_thread_ev(const void *a, const void *b)
+{
+	const struct thread_ev *x = a, *y = b;
+
+	return thread_ev_before(x, y) ? -1 : thread_ev_before(y, x);
+}
+
+static struct thread_ev *new_tev(struct chrome *c, size_t n)
+{
+	if (n == c->cap_tev) {
+		c->cap_tev = c->cap_tev ? 2 * c->cap_tev : 16;
+		c->tev = gr_realloc(c->tev, c->cap_tev, sizeof(*c->tev));
+	}
+	memset(&c->tev[n], 0, sizeof(c->tev[n]));
+	return &c->tev[n];
+}
+
+/* The waits of @j that go to its thread: before its SUBMIT and its slice */
+static bool thread_wait(const struct gr_job *j, const struct place *job,
+			const struct gr_dep *dep)
+{
+	__u64 before = j->ts[GRTRACE_EV_SUBMIT];
+
+	if (job && job->start < before)
+		before = job->start;
+	return has_submitter(j) && dep->enter && dep->exit > dep->enter && dep->enter < before;
+}
+
+/*
+ * The events of job @j on its submitting thread: a "submit" event that
+ * ends at its SUBMIT, with the flow to the job, and the waits before the
+ * job.  The submit event starts GR_MARK_NS before, so that it comes before
+ * its job (Perfetto binds the ends of a flow to slices in time order).
+ */
+static void thread_events(struct chrome *c, const struct gr_jobs *jobs, const struct gr_job *j,
+			  const struct place *job)
+{
+	__u64 ts = j->ts[GRTRACE_EV_SUBMIT];
+	struct thread *th = thread_of(c, j->tgid, j->pid, true);
+	const struct fence_job *fj;
+	struct thread_ev *e;
+	size_t d, n = 0, k;
+
+	e = new_tev(c, n++);
+	e->start = ts - GR_MARK_NS;
+	e->end = ts;
+	e->ring = j->ring_id;
+	e->ctx_id = j->ctx_id;
+	e->bind = job ? j->serial + 1 : 0;
+	e->fctx = j->fctx;
+	e->fseq = j->fseq;
+	for (d = j->dep_head; d; d = jobs->dep[d - 1].next) {
+		const struct gr_dep *dep = &jobs->dep[d - 1];
+
+		if (!thread_wait(j, job, dep))
+			continue;
+		e = new_tev(c, n++);
+		e->wait = true;
+		e->start = dep->enter;
+		e->end = dep->exit;
+		e->fctx = dep->fctx;
+		e->fseq = dep->fseq;
+		e->enter = dep->enter;
+		e->exit = dep->exit;
+		fj = fj_find(c, dep->fctx, dep->fseq);
+		if (fj && fj->placed) {
+			e->has_from = true;
+			e->from = fj->at;
+			e->from.start = last_ns(fj->at.start, fj->at.end);
+		}
+		if (job) {
+			e->has_job = true;
+			e->job = *job;
+		}
+	}
+	qsort(c->tev, n, sizeof(*c->tev), cmp_thread_ev);
+	for (k = 0; k < n; k++)
+		thread_push(c, th, &c->tev[k]);
+}
+
+static void depth_push(struct ring_st *r, __u64 ts, int delta)
+{
+	struct depth_ev e = { ts, delta };
+	size_t i = r->nr_heap++, up;
+
+	if (r->nr_heap > r->cap_heap) {
+		r->cap_heap = r->cap_heap ? 2 * r->cap_heap : 64;
+		r->heap = gr_realloc(r->heap, r->cap_heap, sizeof(*r->heap));
+	}
+	for (; i && r->heap[up = (i - 1) / 2].ts > ts; i = up)
+		r->heap[i] = r->heap[up];
+	r->heap[i] = e;
+}
+
+static void depth_pop(struct ring_st *r)
+{
+	struct depth_ev e = r->heap[--r->nr_heap];
+	size_t i = 0, k;
+
+	for (;;) {
+		k = 2 * i + 1;
+		if (k >= r->nr_heap)
+			break;
+		if (k + 1 < r->nr_heap && r->heap[k + 1].ts < r->heap[k].ts)
+			k++;
+		if (r->heap[k].ts >= e.ts)
+			break;
+		r->heap[i] = r->heap[k];
+		i = k;
+	}
+	if (r->nr_heap)
+		r->heap[i] = e;
 }
 
 /*
  * A counter per ring, "<ring> in flight": the jobs submitted and not yet
- * completed (SUBMIT seen, COMPLETE not yet), one value per change.
+ * completed (SUBMIT seen, COMPLETE not yet), one value per time it
+ * changes.  The changes wait in a heap until a job submitted later
+ * retires (all of them at the end), and are written in time order.
  */
-static void counters(struct gr_exporter *ex)
+static void depth_flush(struct chrome *c, __u32 ring, bool all, __u64 before)
 {
-	struct depth_ev *de = gr_zalloc((2 * ex->jobs.nr + 1) * sizeof(*de));
-	size_t i, n = 0;
-	char name[64];
-	long depth = 0;
+	struct ring_st *r = ring_st(c, ring);
+	__u64 ts;
 
-	for (i = 0; i < ex->jobs.nr; i++) {
-		const struct gr_job *j = &ex->jobs.job[i];
-
-		if (!(j->seen & (1U << GRTRACE_EV_SUBMIT)))
-			continue;
-		de[n++] = (struct depth_ev){ j->ring_id, j->ts[GRTRACE_EV_SUBMIT], 1 };
-		if (j->seen & (1U << GRTRACE_EV_COMPLETE))
-			de[n++] = (struct depth_ev){ j->ring_id, j->ts[GRTRACE_EV_COMPLETE], -1 };
+	while (r->nr_heap && (all || r->heap[0].ts < before)) {
+		ts = r->heap[0].ts;
+		while (r->nr_heap && r->heap[0].ts == ts) {
+			r->depth += r->heap[0].delta;
+			depth_pop(r);
+		}
+		if (!r->counter[0])
+			snprintf(r->counter, sizeof(r->counter), "%s in flight",
+				 ring_name(c, ring));
+		ev_begin(c);
+		put(c, "{\"ph\": \"C\", \"name\": ");
+		put_json(c, r->counter);
+		pid_tid(c, dev_pid(c, ring), 0);
+		ts_us(c, ts);
+		put(c, ", \"args\": {\"jobs\": ");
+		put_s64(c, r->depth);
+		put(c, "}}");
 	}
-	qsort(de, n, sizeof(*de), cmp_depth_ev);
-	for (i = 0; i < n; i++) {
-		depth = i && de[i].ring == de[i - 1].ring ? depth + de[i].delta : de[i].delta;
-		if (i + 1 < n && de[i + 1].ring == de[i].ring && de[i + 1].ts == de[i].ts)
-			continue;
-		ring_name(ex, de[i].ring, name, sizeof(name));
-		strncat(name, " in flight", sizeof(name) - strlen(name) - 1);
-		ev_begin(ex);
-		fputs("{\"ph\": \"C\", \"name\": ", ex->f);
-		gr_json_str(ex->f, name);
-		fprintf(ex->f, ", \"pid\": %d, ", dev_pid(ex, de[i].ring));
-		ts_us(ex->f, ex, de[i].ts);
-		fprintf(ex->f, ", \"args\": {\"jobs\": %ld}}", depth);
-	}
-	free(de);
 }
 
-/* Errors and preemptions, on the ring's first track. */
-static void instants(struct gr_exporter *ex)
+/* Errors and preemptions, on the ring's first track, as they come */
+static void instant(struct chrome *c, const struct gr_event *ev)
 {
 	static const char * const codes[] = { "error", "timeout", "reset" };
+	const struct grtrace_job_payload *p = &ev->job;
 	char name[96];
-	size_t i;
 
-	for (i = 0; i < ex->t.nr_ev; i++) {
-		const struct gr_event *ev = &ex->t.ev[i];
-		const struct grtrace_job_payload *p = &ev->job;
+	if (ev->type == GRTRACE_EV_ERROR)
+		snprintf(name, sizeof(name), "%s %llu:%llu",
+			 p->status >= 0 && p->status < 3 ? codes[p->status] : "error",
+			 (unsigned long long)p->fence_context,
+			 (unsigned long long)p->fence_seqno);
+	else if (ev->type == GRTRACE_EV_CTX_SWITCH && p->flags & GRTRACE_JOB_F_PREEMPT)
+		snprintf(name, sizeof(name), "preempt ctx %llu -> %llu",
+			 (unsigned long long)p->ctx_id,
+			 (unsigned long long)p->aux_context);
+	else
+		return;
+	ev_begin(c);
+	put(c, "{\"ph\": \"i\", \"s\": \"t\", \"name\": ");
+	put_json(c, name);
+	pid_tid(c, dev_pid(c, p->ring_id), tid_of(p->ring_id, 0));
+	ts_us(c, ev->ts);
+	put_mem(c, "}", 1);
+}
 
-		if (ev->type == GRTRACE_EV_ERROR)
-			snprintf(name, sizeof(name), "%s %llu:%llu",
-				 p->status >= 0 && p->status < 3 ? codes[p->status] : "error",
-				 (unsigned long long)p->fence_context,
-				 (unsigned long long)p->fence_seqno);
-		else if (ev->type == GRTRACE_EV_CTX_SWITCH && p->flags & GRTRACE_JOB_F_PREEMPT)
-			snprintf(name, sizeof(name), "preempt ctx %llu -> %llu",
-				 (unsigned long long)p->ctx_id,
-				 (unsigned long long)p->aux_context);
-		else
+/* ---- Chrome: the jobs as they retire ---- */
+
+/* The first reading: the time origin, the threads, the label thresholds */
+static void first_job(struct chrome *c, const struct gr_job *j)
+{
+	struct ring_st *r = ring_st(c, j->ring_id);
+	struct thread *th;
+	__s64 v;
+
+	if (has_submitter(j)) {
+		if (j->ts[GRTRACE_EV_SUBMIT] < c->min_submit)
+			c->min_submit = j->ts[GRTRACE_EV_SUBMIT];
+		th = thread_of(c, j->tgid, j->pid, true);
+		if (!th->comm[0])
+			memcpy(th->comm, j->comm, sizeof(th->comm));
+	}
+	if (gr_job_outlier(j, GR_L_LONG_QUEUE, &v))
+		gr_stat_add(&r->out[0], v);
+	if (gr_job_outlier(j, GR_L_SLOW_EXEC, &v))
+		gr_stat_add(&r->out[1], v);
+}
+
+/* A job on the tracks: from its first stage to its last, if two */
+static bool job_span(const struct gr_job *j, __u64 *start, __u64 *end)
+{
+	int k, n = 0;
+
+	*start = ~0ULL;
+	*end = 0;
+	for (k = 0; k < GR_STAGES; k++) {
+		if (!(j->seen & (1U << k)))
 			continue;
-		ev_begin(ex);
-		fputs("{\"ph\": \"i\", \"s\": \"t\", \"name\": ", ex->f);
-		gr_json_str(ex->f, name);
-		fprintf(ex->f, ", \"pid\": %d, \"tid\": %ld, ", dev_pid(ex, p->ring_id),
-			tid_of(p->ring_id, 0));
-		ts_us(ex->f, ex, ev->ts);
-		fputc('}', ex->f);
+		*start = j->ts[k] < *start ? j->ts[k] : *start;
+		*end = j->ts[k] > *end ? j->ts[k] : *end;
+		n++;
+	}
+	return n >= 2;
+}
+
+static void on_retire(void *arg, const struct gr_jobs *jobs, struct gr_job *j)
+{
+	static const __u32 labels[2] = { GR_L_LONG_QUEUE, GR_L_SLOW_EXEC };
+	struct chrome *c = arg;
+	struct ring_st *r = ring_st(c, j->ring_id);
+	struct place at, *job = NULL;
+	const struct fence_job *fj;
+	__u64 start, end;
+	size_t d;
+	__s64 v;
+	int k;
+
+	if (c->first) {
+		first_job(c, j);
+		return;
+	}
+	for (k = 0; k < 2; k++)
+		if (r->have_thresh[k] && gr_job_outlier(j, labels[k], &v) && v > r->thresh[k])
+			j->labels |= labels[k];
+	if (job_span(j, &start, &end)) {
+		at = (struct place){ dev_pid(c, j->ring_id),
+				     tid_of(j->ring_id, lane_of(c, j->ring_id, start, end)),
+				     start, end };
+		job = &at;
+	}
+	/* First: a job that waits on its own fence finds itself */
+	fj_add(c, j, job);
+	if (jobs->nr_dep > c->nr_where) {
+		c->nr_where = jobs->nr_dep;
+		c->where = gr_realloc(c->where, c->nr_where, sizeof(*c->where));
+	}
+	for (d = j->dep_head; d; d = jobs->dep[d - 1].next)
+		c->where[d - 1].end = 0;
+	if (job) {
+		job_event(c, j, job);
+		phase_events(c, jobs, j, job);
+	}
+	if (has_submitter(j))
+		thread_events(c, jobs, j, job);
+	/* The flows of the waits not on the thread (those go with it) */
+	for (d = j->dep_head; d; d = jobs->dep[d - 1].next) {
+		const struct gr_dep *dep = &jobs->dep[d - 1];
+		const struct place *w = c->where[d - 1].end ? &c->where[d - 1] : NULL;
+		struct place from;
+
+		if (thread_wait(j, job, dep))
+			continue;
+		fj = fj_find(c, dep->fctx, dep->fseq);
+		if (!fj || !fj->placed)
+			continue;
+		from = fj->at;
+		from.start = last_ns(fj->at.start, fj->at.end);
+		dep_flow(c, &from, w, job, dep->exit);
+	}
+	if (j->seen & (1U << GRTRACE_EV_SUBMIT)) {
+		depth_push(r, j->ts[GRTRACE_EV_SUBMIT], 1);
+		if (j->seen & (1U << GRTRACE_EV_COMPLETE))
+			depth_push(r, j->ts[GRTRACE_EV_COMPLETE], -1);
+		depth_flush(c, j->ring_id, false, j->ts[GRTRACE_EV_SUBMIT]);
 	}
 }
 
-static void write_trace(struct gr_exporter *ex)
+/* Read the input once, each job to on_retire().  Returns: 0, or -1. */
+static int pass(struct chrome *c)
 {
-	struct place *where = gr_zalloc((ex->jobs.nr_dep + 1) * sizeof(*where));
-	char sid[32] = "";
-	size_t i;
-	int d;
+	struct gr_event ev;
+	int ret;
 
-	/* The session start, or earlier for a submit event before it */
-	ex->origin = ex->t.start_ts;
-	for (i = 0; i < ex->jobs.nr; i++)
-		if (has_submitter(&ex->jobs.job[i]) &&
-		    ex->jobs.job[i].ts[GRTRACE_EV_SUBMIT] < ex->origin + GR_MARK_NS)
-			ex->origin = ex->jobs.job[i].ts[GRTRACE_EV_SUBMIT] - GR_MARK_NS;
-	fputs("{\"displayTimeUnit\": \"ns\",\n", ex->f);
-	fputs("\"otherData\": {\"tool\": \"grtrace\", \"session_id\": ", ex->f);
-	if (ex->t.have_info)
-		snprintf(sid, sizeof(sid), "%016llx", (unsigned long long)ex->t.info.session_id);
-	gr_json_str(ex->f, sid);
-	fputs(", \"input\": ", ex->f);
-	gr_json_str(ex->f, ex->t.input);
-	fputs("},\n\"traceEvents\": [", ex->f);
-	for (i = 0; i < ex->t.nr_rings; i++)
-		if (ex->t.rings[i].used)
-			dev_pid(ex, i);
-	for (d = 0; d < ex->nr_devs; d++)
-		meta(ex, "process", GR_PID_BASE + d + 1, 0, ex->devs[d], d);
-	track_names(ex);
-	thread_names(ex);
-	job_events(ex, where);
-	thread_events(ex, where);
-	flows(ex, where);
-	counters(ex);
-	instants(ex);
-	fputs("\n]}\n", ex->f);
-	free(where);
+	gr_jobs_stream(&c->jobs, on_retire, c);
+	while ((ret = gr_src_next(&c->src, &ev)) > 0) {
+		if (!c->first)
+			instant(c, &ev);
+		gr_jobs_event(&c->jobs, &ev);
+	}
+	if (!ret)
+		gr_jobs_finish(&c->jobs);
+	gr_jobs_free(&c->jobs);
+	return ret < 0 ? -1 : 0;
 }
 
-static int open_out(struct gr_exporter *ex, const char *path)
+/* After the first reading: what the header and the jobs need */
+static void first_done(struct chrome *c)
 {
-	ex->f = strcmp(path, "-") ? fopen(path, "w") : stdout;
-	if (!ex->f) {
+	__u32 id;
+	int k;
+
+	/* The session start, or earlier for a submit event before it */
+	c->origin = c->t.start_ts;
+	if (c->min_submit < c->origin + GR_MARK_NS)
+		c->origin = c->min_submit - GR_MARK_NS;
+	for (id = 0; id < c->t.nr_rings; id++)
+		ring_st(c, id)->used = c->t.rings[id].used;
+	for (id = 0; id < c->nr_ring; id++) {
+		struct ring_st *r = &c->ring[id];
+
+		for (k = 0; k < 2; k++) {
+			if (!r->out[k].n)
+				continue;
+			r->have_thresh[k] = true;
+			r->thresh[k] = gr_label_thresh(gr_stat_rank(&r->out[k], r->out[k].n / 2));
+			gr_stat_free(&r->out[k]);
+		}
+	}
+}
+
+static void write_head(struct chrome *c)
+{
+	char sid[32] = "";
+	__u32 id;
+	int d;
+
+	put(c, "{\"displayTimeUnit\": \"ns\",\n");
+	put(c, "\"otherData\": {\"tool\": \"grtrace\", \"session_id\": ");
+	if (c->t.have_info)
+		snprintf(sid, sizeof(sid), "%016llx", (unsigned long long)c->t.info.session_id);
+	put_json(c, sid);
+	put_key(c, "input");
+	put_json(c, c->t.input);
+	put(c, "},\n\"traceEvents\": [");
+	for (id = 0; id < c->nr_ring; id++)
+		if (c->ring[id].used)
+			dev_pid(c, id);
+	for (d = 0; d < c->nr_devs; d++)
+		meta(c, "process", GR_PID_BASE + d + 1, 0, c->devs[d], d);
+	/* A track for every ring with events, more for jobs that overlap */
+	for (id = 0; id < c->nr_ring; id++)
+		if (c->ring[id].used && !c->ring[id].named)
+			track_name(c, id, c->ring[id].named++);
+	thread_names(c);
+}
+
+/* At the end: the events held back */
+static void write_tail(struct chrome *c)
+{
+	size_t i;
+	__u32 id;
+
+	for (i = 0; i < c->nr_th; i++)
+		while (c->th[i].nr_ev)
+			thread_pop(c, &c->th[i]);
+	for (id = 0; id < c->nr_ring; id++)
+		depth_flush(c, id, true, 0);
+	put(c, "\n]}\n");
+	out_flush(c);
+}
+
+static int open_out(FILE **f, const char *path)
+{
+	*f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	if (!*f) {
 		gr_err_msg("%s: %s\n", path, strerror(errno));
 		return -1;
 	}
 	return 0;
 }
 
-static int close_out(struct gr_exporter *ex, const char *path)
+static int close_out(FILE *f, const char *path)
 {
-	int ret = ferror(ex->f);
+	int ret = ferror(f);
 
-	ret |= ex->f == stdout ? fflush(ex->f) : fclose(ex->f);
+	ret |= f == stdout ? fflush(f) : fclose(f);
 	if (ret)
 		gr_err_msg("%s: write error\n", path);
 	return ret ? -1 : 0;
 }
 
+/*
+ * Read the input twice: first for what the header needs, then the jobs to
+ * @path as they retire.  A damaged input stops the first reading, before
+ * anything is written.  Returns: 0, or -1 with the problem printed.
+ */
+static int chrome(struct chrome *c, const char *input, const char *path)
+{
+	int ret;
+
+	if (gr_src_open(&c->src, &c->t, input))
+		return -1;
+	c->first = true;
+	c->min_submit = ~0ULL;
+	if (pass(c))
+		return -1;
+	first_done(c);
+	if (gr_src_rewind(&c->src) || open_out(&c->f, path))
+		return -1;
+	c->first = false;
+	c->ob = gr_zalloc(OUT_BUF);
+	write_head(c);
+	ret = pass(c);
+	write_tail(c);
+	return close_out(c->f, path) || ret ? -1 : 0;
+}
+
+static void chrome_free(struct chrome *c)
+{
+	__u32 id;
+	size_t i;
+	int d;
+
+	gr_src_close(&c->src);
+	for (id = 0; id < c->nr_ring; id++) {
+		gr_stat_free(&c->ring[id].out[0]);
+		gr_stat_free(&c->ring[id].out[1]);
+		free(c->ring[id].lane_end);
+		free(c->ring[id].heap);
+	}
+	free(c->ring);
+	for (d = 0; d < c->nr_devs; d++)
+		free(c->devs[d]);
+	free(c->devs);
+	for (i = 0; i < c->nr_th; i++)
+		free(c->th[i].ev);
+	free(c->th);
+	free(c->th_hash);
+	free(c->fj);
+	free(c->fj_hash);
+	free(c->where);
+	free(c->tev);
+	free(c->ob);
+	gr_trace_free(&c->t);
+}
+
 int gr_export_main(int argc, char *argv[])
 {
 	struct gr_export_params p;
-	struct gr_exporter ex = { 0 };
-	int d, ret = EXIT_FAILURE;
-	size_t i;
+	int ret = EXIT_FAILURE;
 
 	export_parse_args(argc, argv, &p);
-	if (gr_input_load(&ex.t, p.input))
-		goto out;
-	gr_jobs_build(&ex.jobs, &ex.t);
-	ex.job_js = gr_zalloc((ex.jobs.nr + 1) * sizeof(*ex.job_js));
-	for (i = 0; i < ex.jobs.nr; i++) {
-		ex.job_js[i] = -1;
-		job_slices(&ex, i);
-		job_span(&ex, i);
-	}
-	assign_lanes(ex.sl, ex.nr_sl);
-	assign_lanes(ex.js, ex.nr_js);
-	for (i = 0; i < ex.nr_js; i++)
-		ex.job_js[ex.js[i].job] = i;
-	if (p.kernelshark && gr_export_kernelshark(&ex, p.kernelshark))
-		goto out;
+	if (p.kernelshark && kernelshark(p.input, p.kernelshark))
+		return ret;
 	if (p.chrome) {
-		if (open_out(&ex, p.chrome))
-			goto out;
-		write_trace(&ex);
-		if (close_out(&ex, p.chrome))
-			goto out;
+		struct chrome c = { 0 };
+
+		if (!chrome(&c, p.input, p.chrome))
+			ret = EXIT_SUCCESS;
+		chrome_free(&c);
+		return ret;
 	}
-	ret = EXIT_SUCCESS;
-out:
-	for (d = 0; d < ex.nr_devs; d++)
-		free(ex.devs[d]);
-	free(ex.devs);
-	free(ex.sl);
-	free(ex.js);
-	free(ex.tids);
-	free(ex.job_js);
-	gr_jobs_free(&ex.jobs);
-	gr_trace_free(&ex.t);
-	return ret;
+	return EXIT_SUCCESS;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * grtrace export: the phases of the jobs, placed on tracks, shared by the
- * output formats.
+ * grtrace export: the phases of the jobs placed on KernelShark lanes
+ * (lanes.c); the bound on the lanes of a ring, shared with the Chrome tracks.
  */
 #ifndef __GRTRACE_EXPORT_H
 #define __GRTRACE_EXPORT_H
@@ -21,10 +21,7 @@ struct gr_export_params {
 	const char *kernelshark;
 };
 
-/*
- * One phase of a job on a track (KernelShark), or a whole job (Chrome):
- * kind and lane (of the ring)
- */
+/* One phase of a job on a KernelShark lane: its kind and lane (of the ring) */
 struct gr_slice {
 	size_t job;
 	__u32 ring;
@@ -34,23 +31,16 @@ struct gr_slice {
 	int lane;
 };
 
+/*
+ * --kernelshark: every event and job in memory.  (--chrome streams; its
+ * state is export.c's own.)
+ */
 struct gr_exporter {
 	struct gr_trace t;
 	struct gr_jobs jobs;
 	struct gr_slice *sl;	/* phases, by ring, kind, start */
 	size_t nr_sl;
 	size_t cap_sl;
-	struct gr_slice *js;	/* jobs, by ring, start */
-	size_t nr_js;
-	size_t cap_js;
-	long *job_js;		/* per job: its index in js, or -1 */
-	long *tids;		/* tracks named so far */
-	size_t nr_tids;
-	char **devs;		/* device index -> name */
-	int nr_devs;
-	FILE *f;
-	size_t events;
-	__u64 origin;		/* time 0 of the Chrome trace */
 };
 
 int gr_export_kernelshark(struct gr_exporter *ex, const char *path);
