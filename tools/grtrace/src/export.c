@@ -176,6 +176,8 @@ static void assign_lanes(struct gr_slice *sl, size_t nr)
 	size_t i;
 	int k, n = 0;
 
+	if (!nr)	/* no slices: sl may be NULL, which qsort() must not get */
+		return;
 	qsort(sl, nr, sizeof(*sl), cmp_slice);
 	for (i = 0; i < nr; i++) {
 		struct gr_slice *s = &sl[i];
