@@ -85,9 +85,10 @@
  * at 20,000 events/s on one CPU).
  */
 #define GAP_NS		(500 * MSEC_NS)
-#define HOLD_MAX	(64UL << 20)	/* bytes held back behind a gap */
-#define READ_PASS_MAX	(1UL << 20)	/* bytes read from one file per pass */
-#define OUT_BUF		(1UL << 20)	/* output buffer */
+#define MIB		(1024UL * 1024)
+#define HOLD_MAX	(64 * MIB)	/* bytes held back behind a gap */
+#define READ_PASS_MAX	MIB		/* bytes read from one file per pass */
+#define OUT_BUF		MIB		/* output buffer */
 #define OUT_MAX_AGE_NS	(200 * MSEC_NS)
 #define BATCH_BYTES	(64UL << 10)	/* a pass reading less sleeps BATCH_MS */
 #define BATCH_MS	10
@@ -337,7 +338,8 @@ static void heap_pop_record(struct recorder *rc)
 	q->head += size;
 	rc->held -= size;
 	if (q->head == q->tail) {
-		q->head = q->tail = 0;
+		q->head = 0;
+		q->tail = 0;
 		rc->heap[0] = rc->heap[--rc->nr_heap];
 	}
 	heap_down(rc, 0);
