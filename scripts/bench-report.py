@@ -63,7 +63,7 @@ def fig(t, digits=1):
 
 
 def table(runs):
-    head = f'{"case":38}' + ''.join(f'{n + " ns/event":>26}{"ratio (min-max)":>22}'
+    head = f'{"case":38}' + ''.join(f'{n + " ns/event (min-max)":>28}{"vs baseline (min-max)":>28}'
                                     for n, _ in runs)
     print(head)
     for key, label, kind in CASES:
@@ -75,18 +75,18 @@ def table(runs):
             if c and kind == 'diff':
                 cf = f'{c[0][0]:+.2f} ns ({c[0][1]:+.2f}..{c[0][2]:+.2f})'
             elif c:
-                cf = fig(c[0], 2) + ('x 1 CPU' if kind == 'scaling' else '')
+                cf = fig(c[0], 2) + (' x 1 CPU' if kind == 'scaling' else ' x')
             else:
                 cf = '-'
-            row += f'{nsf:>26}{cf:>22}'
+            row += f'{nsf:>28}{cf:>28}'
         print(row)
     for key, label in BASES:
         row = f'{label:38}'
         for _n, r in runs:
             ns = r['ns'].get(key)
-            row += f'{fig(ns) if ns else "-":>26}{"(baseline)":>22}'
+            row += f'{fig(ns) if ns else "-":>28}{"(baseline)":>28}'
         print(row)
-    print(f'{"CPUs":38}' + ''.join(f'{str(r.get("cpus")):>26}{"":>22}' for _n, r in runs))
+    print(f'{"CPUs":38}' + ''.join(f'{str(r.get("cpus")):>28}{"":>28}' for _n, r in runs))
 
 
 def targets(runs):
