@@ -351,10 +351,13 @@ struct chrome {
 
 static struct ring_st *ring_st(struct chrome *c, __u32 id)
 {
-	if (id >= c->nr_ring) {
-		c->ring = gr_realloc(c->ring, id + 1, sizeof(*c->ring));
-		memset(c->ring + c->nr_ring, 0, (id + 1 - c->nr_ring) * sizeof(*c->ring));
-		c->nr_ring = id + 1;
+	__u32 n = c->nr_ring;
+
+	/* Doubled: the ids come one by one */
+	if (id >= n) {
+		c->nr_ring = id + 1 > 2 * n ? id + 1 : 2 * n;
+		c->ring = gr_realloc(c->ring, c->nr_ring, sizeof(*c->ring));
+		memset(c->ring + n, 0, (c->nr_ring - n) * sizeof(*c->ring));
 	}
 	return &c->ring[id];
 }

@@ -322,8 +322,9 @@ static struct ring_acc *ring_acc(struct report *rp, __u32 id)
 {
 	__u32 n = rp->nr_ring;
 
+	/* Doubled: the ids come one by one */
 	if (id >= n) {
-		rp->nr_ring = id + 1;
+		rp->nr_ring = id + 1 > 2 * n ? id + 1 : 2 * n;
 		rp->ring = gr_realloc(rp->ring, rp->nr_ring, sizeof(*rp->ring));
 		memset(rp->ring + n, 0, (rp->nr_ring - n) * sizeof(*rp->ring));
 	}
@@ -477,10 +478,12 @@ static void header_text(struct report *rp)
 	drops_str(t->stats, buf, sizeof(buf));
 	fprintf(f, "  dropped   %s\n  devices  ", buf);
 	for (i = 0, k = 0; i < t->nr_rings; i++) {
+		if (!t->rings[i].known)
+			continue;
 		for (j = 0; j < i; j++)
 			if (t->rings[j].known && !strcmp(t->rings[j].dev, t->rings[i].dev))
 				break;
-		if (t->rings[i].known && j == i && ++k)
+		if (j == i && ++k)
 			fprintf(f, " %s", t->rings[i].dev);
 	}
 	fprintf(f, "%s\n", k ? "" : " none known");
@@ -1039,9 +1042,13 @@ static void group_merge(struct group *g, struct group *from)
 	g->jobs += from->jobs;
 	for (k = 0; k < NR_STATS; k++)
 		gr_stat_merge(&g->st[k], &from->st[k]);
-	g->names = gr_realloc(g->names, g->nr_names + from->nr_names + 1, sizeof(*g->names));
-	memcpy(g->names + g->nr_names, from->names, from->nr_names * sizeof(*g->names));
-	g->nr_names += from->nr_names;
+	if (from->nr_names) {
+		g->names = gr_realloc(g->names, g->nr_names + from->nr_names,
+				      sizeof(*g->names));
+		memcpy(g->names + g->nr_names, from->names,
+		       from->nr_names * sizeof(*g->names));
+		g->nr_names += from->nr_names;
+	}
 	free(from->names);
 	from->names = NULL;
 }
@@ -1098,7 +1105,8 @@ static void group_table(struct report *rp, int by)
 
 	for (i = 0; i < gs->nr; i++)
 		group_key(rp, by, &gs->g[i]);
-	qsort(gs->g, gs->nr, sizeof(*gs->g), cmp_group);
+	if (gs->nr)
+		qsort(gs->g, gs->nr, sizeof(*gs->g), cmp_group);
 	gr_tbl_begin(&rp->o, keys[by], titles[by], cols, NR_GROUP_COLS);
 	for (a = 0; a < gs->nr; a = i) {
 		/* Groups of one name: rings of the same name, say */

@@ -180,9 +180,19 @@ int gr_tracedat_load(struct gr_trace *t, const char *path)
 	struct dat_loader l = { .t = t };
 	struct tracecmd_input *handle;
 
-	handle = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	handle = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!handle) {
 		gr_err_msg("%s: not a trace-cmd data file libtracecmd can read\n", path);
+		return -1;
+	}
+	/*
+	 * Not tracecmd_open(): on a file whose data cannot be read, it
+	 * closes the half-made handle, and tracecmd_close() of libtracecmd
+	 * 1.3 dereferences NULL there.  Such a handle is left unclosed, as
+	 * trace-cmd report leaves it.
+	 */
+	if (tracecmd_init_data(handle) < 0) {
+		gr_err_msg("%s: a trace-cmd data file whose events cannot be read\n", path);
 		return -1;
 	}
 	l.tep = tracecmd_get_tep(handle);
