@@ -22,6 +22,7 @@ import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 ROUNDS = int(os.environ.get("ROUNDS", "3"))
@@ -33,16 +34,14 @@ def run(cmd):
     The RSS is GNU time's: a child of python keeps python's RSS as its
     floor (exec keeps the old peak)."""
     null = os.open(os.devnull, os.O_WRONLY)
-    rfd, wfd = os.pipe()
-    t0 = time.perf_counter()
-    pid = os.posix_spawnp("/usr/bin/time", ["time", "-f", "%M", "-o", "/dev/fd/%d" % wfd] + cmd,
-                          os.environ, file_actions=[(os.POSIX_SPAWN_DUP2, null, 1),
-                                                    (os.POSIX_SPAWN_DUP2, null, 2)])
-    os.close(wfd)
-    _, status, _ = os.wait4(pid, 0)
-    dt = time.perf_counter() - t0
-    kb = int(os.read(rfd, 64).split()[-1])
-    os.close(rfd)
+    with tempfile.NamedTemporaryFile("r") as rss:
+        t0 = time.perf_counter()
+        pid = os.posix_spawnp("/usr/bin/time", ["time", "-f", "%M", "-o", rss.name] + cmd,
+                              os.environ, file_actions=[(os.POSIX_SPAWN_DUP2, null, 1),
+                                                        (os.POSIX_SPAWN_DUP2, null, 2)])
+        _, status, _ = os.wait4(pid, 0)
+        dt = time.perf_counter() - t0
+        kb = int(rss.read().split()[-1])
     os.close(null)
     if status:
         sys.exit("failed: %s" % " ".join(cmd))
