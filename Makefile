@@ -8,6 +8,9 @@
 #   make test    every test; the last line is "N passed, N failed"
 #   make bench   cost per event of each sink vs a bare TRACE_EVENT
 #   make bench-reader  the tool's readers: MB/s, events/s, peak RSS
+#   make fuzz    fuzz the tool's readers FUZZ_TIME seconds (600); corpus
+#                kept in $(GRTRACE_CACHE)/fuzz-corpus, failing inputs and
+#                the log in ./results/fuzz
 #
 #   make edit    a git tree of the kernel with the series as commits
 #   make export  patches/ and the folders from that tree
@@ -21,7 +24,7 @@ SHELL := /bin/bash
 S := scripts
 
 .PHONY: all help deps edit export series check-series tree kernel uml-kunit initramfs \
-	guest-test test demo bench bench-reader bisect configs checkpatch clean
+	guest-test test demo bench bench-reader fuzz bisect configs checkpatch clean
 
 all: help
 
@@ -80,6 +83,11 @@ bench: initramfs
 
 bench-reader: deps
 	@$(S)/bench-reader.sh
+
+FUZZ_TIME ?= 600
+fuzz: tree
+	@FUZZ_TIME=$(FUZZ_TIME) FUZZ_ARTIFACTS=$(CURDIR)/results/fuzz \
+		FUZZ_CORPUS=$${GRTRACE_CACHE:-$$HOME/.cache/grtrace}/fuzz-corpus $(S)/test-fuzz.sh
 
 clean:
 	rm -rf results

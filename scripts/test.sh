@@ -22,6 +22,7 @@
 # guest        $BUILD, initramfs                 $RUN/guest (serial.log, share/)
 # demo         $BUILD, initramfs                 $RUN/demo: "make demo" as typed
 # cli          $RUN/guest/share, $RUN/demo       -
+# fuzz         $RUN/guest/share (guest)          $RUN/fuzz: the fuzzer's log, failing inputs
 # correlate    $RUN/guest/share (guest)          -
 # plugin       $RUN/guest/share (guest)          -
 # kernelshark  $RUN/guest/share (guest)          -
@@ -66,6 +67,7 @@ step initramfs "$ROOT/scripts/guest/build.sh"
 step guest "$ROOT/scripts/guest/test.sh"
 step demo "$ROOT/scripts/test-demo.sh"
 step cli "$ROOT/scripts/test-cli.sh"
+step fuzz "$ROOT/scripts/test-fuzz.sh"
 step correlate "$ROOT/scripts/test-correlate.sh"
 step plugin "$ROOT/scripts/test-plugin.sh"
 step kernelshark "$ROOT/scripts/test-kernelshark.sh"

@@ -1,0 +1,92 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The libFuzzer target of the grtrace tool's readers (tools/grtrace/fuzz):
+# build it with clang (-fsanitize=fuzzer,address,undefined), seed it with
+# the synthetic streams of gen-streams.py, a recording of "grtrace record",
+# KernelShark lanes (a trace.dat without grtrace events) and the first
+# pages of this run's guest trace.dat (fuzz/small-dat.py), and run it
+# FUZZ_TIME seconds (60; "make fuzz": 600) in this process, one job.  Fails
+# on any crash, sanitizer report, leak, input taking over 10 s or 2 GiB;
+# a diagnostic line gives the executions reached.  The reproducers of
+# fuzz/crashes-found/ must run clean too.  KTAP; exits non-zero on any
+# failure.  Reads the guest step's share.
+#
+# FUZZ_CORPUS: the corpus directory, kept ("make fuzz": in the cache);
+# default: a temporary one, from the seeds only.  FUZZ_ARTIFACTS: where a
+# failing input and the fuzzer's log go (default: $RUN/fuzz).
+source "$(dirname "$0")/lib.sh"
+ktap_begin
+
+OUT=$(mktemp -d /tmp/grtrace-fuzz.XXXXXX)
+trap 'rm -rf "$OUT"' EXIT
+CHECK=fuzz
+T=$ROOT/tools/grtrace
+F=$OUT/build/fuzz/grtrace-fuzz
+G=$OUT/build/grtrace
+TIME=${FUZZ_TIME:-60}
+ART=${FUZZ_ARTIFACTS:-$RUN/fuzz}
+CORPUS=${FUZZ_CORPUS:-$OUT/corpus}
+S=$OUT/seeds
+mkdir -p "$ART" "$CORPUS" "$S"
+
+build_check "build (clang -fsanitize=fuzzer,address,undefined, no warnings)" -x "$F" \
+	-C "$T" O="$OUT/build" UAPI_INCLUDE="$ROOT" fuzz
+[ -x "$F" ] || finish
+
+# The seeds
+make -s -C "$T" O="$OUT/build" UAPI_INCLUDE="$ROOT" "$G" > /dev/null 2> "$OUT/err" &&
+	python3 "$T/tests/gen-streams.py" "$OUT/gen" > /dev/null 2>> "$OUT/err" &&
+	for f in "$OUT"/gen/*.bin "$OUT"/gen/valid/*.bin; do
+		cp "$f" "$S/$(basename "$(dirname "$f")")-$(basename "$f")"
+	done &&
+	GRTRACE_DIR=$OUT/gen/fakefs "$G" record -q -o "$S/record.bin" > /dev/null 2>> "$OUT/err" &&
+	"$G" export -i "$OUT/gen/valid" --kernelshark "$S/lanes.dat" > /dev/null 2>> "$OUT/err"
+result $? "seeds: the synthetic streams, a recording with its stats, KernelShark lanes"
+dat=$GUEST_SHARE/e2e/e2e.dat
+if [ -s "$dat" ] && command -v trace-cmd > /dev/null; then
+	python3 "$T/fuzz/small-dat.py" "$dat" "$S/guest-e2e.dat" 2> "$OUT/err" &&
+		"$G" report -i "$S/guest-e2e.dat" | grep -q "^  span .* [1-9][0-9]* jobs$"
+	rc=$?
+	size=$(stat -c %s "$S/guest-e2e.dat" 2> /dev/null)
+	result $rc "seed: the guest's trace.dat, its first page per CPU ($size bytes)"
+else
+	skip "seed: the guest's trace.dat" "no $dat, or no trace-cmd"
+fi
+
+# The reproducers of the bugs found so far (their README): fixed
+mapfile -t found < <(ls -d "$T"/fuzz/crashes-found/* 2> /dev/null | grep -v '/README$')
+if [ ${#found[@]} -gt 0 ]; then
+	for f in "${found[@]}"; do
+		TMPDIR=$OUT timeout 60 "$F" -timeout=10 -rss_limit_mb=2048 "$f" > "$OUT/found.log" 2>&1 ||
+			echo "$(basename "$f"): $(grep -m1 "^SUMMARY" "$OUT/found.log")" >> "$OUT/err"
+	done
+	[ ! -s "$OUT/err" ]
+	result $? "the ${#found[@]} reproducers of fuzz/crashes-found/ run clean"
+fi
+
+# The fuzzing: in this process (no -jobs), libtracecmd's and grtrace's
+# messages on the target's stderr dropped (-close_fd_mask=2), the reports
+# of the sanitizers and of libFuzzer kept.
+touch "$OUT/stamp"
+start=$SECONDS
+TMPDIR=$OUT timeout $((TIME + 120)) "$F" -max_total_time="$TIME" -timeout=10 -rss_limit_mb=2048 \
+	-print_final_stats=1 -close_fd_mask=2 -artifact_prefix="$ART/" \
+	"$CORPUS" "$S" > "$OUT/fuzz.log" 2>&1
+rc=$?
+took=$((SECONDS - start))
+cp "$OUT/fuzz.log" "$ART/fuzz.log"
+execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$OUT/fuzz.log")
+rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$OUT/fuzz.log")
+cov=$(grep -Eo 'cov: [0-9]+ ft: [0-9]+ corp: [0-9]+' "$OUT/fuzz.log" | tail -1)
+ktap_print_msg "fuzz: ${execs:-no} executions in $took s (${rate:-0}/s), $cov; log $ART/fuzz.log"
+find "$ART" -maxdepth 1 -newer "$OUT/stamp" \( -name 'crash-*' -o -name 'leak-*' \
+	-o -name 'timeout-*' -o -name 'oom-*' \) > "$OUT/found"
+{
+	grep -E "ERROR|SUMMARY|runtime error|^    #[0-9] " "$OUT/fuzz.log" | head -16
+	sed 's/^/input: /' "$OUT/found"
+} > "$OUT/err"
+[ "$rc" = 0 ] && [ ! -s "$OUT/found" ] && [ -n "$execs" ]
+ERR_LINES=20 result $? \
+	"$TIME s of fuzzing: no crash, leak, timeout or out-of-memory (${execs:-0} executions in $took s)"
+finish

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * grtrace-dat-check FILE: libtracecmd alone on a trace.dat, for grtrace-fuzz.
+ *
+ * Opens FILE and reads every event of it with libtracecmd, nothing of
+ * grtrace.  grtrace-fuzz runs it on each input that starts like a trace.dat
+ * and skips the inputs it does not survive (a crash, a sanitizer report, an
+ * allocation above the fuzzer's malloc limit of 2 GiB, more than 1 s):
+ * those are bugs of libtracecmd, which the fuzzer cannot get past and
+ * grtrace cannot fix.  Built with the address sanitizer, so that it fails
+ * on what the fuzzer's interceptors would report.
+ *
+ * The handle is not closed: tracecmd_close() crashes on a handle whose
+ * tracecmd_init_data() failed (libtracecmd 1.3), a crash that grtrace can
+ * avoid and the fuzzer must still find.
+ */
+#include <stdlib.h>
+#include <unistd.h>
+#include <trace-cmd.h>
+
+const char *__asan_default_options(void);
+
+const char *__asan_default_options(void)
+{
+	return "detect_leaks=0:max_allocation_size_mb=2048";
+}
+
+static int noop(struct tracecmd_input *handle, struct tep_record *rec, int cpu, void *data)
+{
+	(void)handle;
+	(void)rec;
+	(void)cpu;
+	(void)data;
+	return 0;
+}
+
+int main(int argc, char *argv[])
+{
+	struct tracecmd_input *handle;
+
+	if (argc != 2)
+		return 2;
+	alarm(1);	/* grtrace-fuzz reads it twice more in its 10 s */
+	handle = tracecmd_open_head(argv[1], TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (handle && !tracecmd_init_data(handle))
+		tracecmd_iterate_events(handle, NULL, 0, noop, NULL);
+	return 0;
+}
