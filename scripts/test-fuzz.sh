@@ -9,7 +9,7 @@
 # FUZZ_TIME seconds (60; "make fuzz": 600) in this process, one job.  Fails
 # on any crash, sanitizer report, leak, input taking over 10 s or 2 GiB;
 # a diagnostic line gives the executions reached.  The reproducers of
-# fuzz/crashes-found/ must run clean too.  KTAP; exits non-zero on any
+# scripts/fuzz-crashes/ must run clean too.  KTAP; exits non-zero on any
 # failure.  Reads the guest step's share.
 #
 # FUZZ_CORPUS: the corpus directory, kept ("make fuzz": in the cache);
@@ -55,14 +55,26 @@ else
 fi
 
 # The reproducers of the bugs found so far (their README): fixed
-mapfile -t found < <(ls -d "$T"/fuzz/crashes-found/* 2> /dev/null | grep -v '/README$')
+mapfile -t found < <(ls -d "$ROOT"/scripts/fuzz-crashes/* 2> /dev/null | grep -v '/README$')
 if [ ${#found[@]} -gt 0 ]; then
 	for f in "${found[@]}"; do
 		TMPDIR=$OUT timeout 60 "$F" -timeout=10 -rss_limit_mb=2048 "$f" > "$OUT/found.log" 2>&1 ||
 			echo "$(basename "$f"): $(grep -m1 "^SUMMARY" "$OUT/found.log")" >> "$OUT/err"
 	done
 	[ ! -s "$OUT/err" ]
-	result $? "the ${#found[@]} reproducers of fuzz/crashes-found/ run clean"
+	result $? "the ${#found[@]} reproducers of scripts/fuzz-crashes/ run clean"
+	# A bad read ASan may not watch (str_field): valgrind sees it
+	if command -v valgrind > /dev/null; then
+		for f in "${found[@]}"; do
+			timeout 120 valgrind -q --error-exitcode=99 "$G" report -i "$f" \
+				> /dev/null 2> "$OUT/vg.log"
+			[ $? = 99 ] && echo "$(basename "$f"): $(head -1 "$OUT/vg.log")" >> "$OUT/err"
+		done
+		[ ! -s "$OUT/err" ]
+		result $? "the ${#found[@]} reproducers under valgrind: no invalid access"
+	else
+		skip "the reproducers under valgrind" "valgrind not installed"
+	fi
 fi
 
 # The fuzzing: in this process (no -jobs), libtracecmd's and grtrace's

@@ -76,9 +76,11 @@ static void str_field(struct tep_event *event, struct tep_record *rec,
 	int n = 0;
 
 	*buf = '\0';
-	if (f)
+	/* The field, and the string a __data_loc field points to, in @rec */
+	if (f && (unsigned int)(f->offset + f->size) <= (unsigned int)rec->size)
 		p = tep_get_field_raw(NULL, event, name, rec, &n, 0);
-	if (!p || n <= 0)
+	if (!p || n <= 0 || p < (const char *)rec->data ||
+	    p + n > (const char *)rec->data + rec->size)
 		return;
 	if ((size_t)n >= len)
 		n = len - 1;
