@@ -95,13 +95,17 @@ static void grtrace_probe(void *data, const struct grtrace_event *ev)
 	ts = grtrace_stream_offer();
 
 	drop = grtrace_verdict(ev);
-	drop = grtrace_govern(ev, ts, drop);
-	if (drop < 0) {
-		written = grtrace_stream_write(ev->type, ts, &ev->job, ev->ring,
-					       NULL);
-		grtrace_govern_written(ev->type, ts, &ev->job, written);
-	} else if (drop != GRTRACE_HELD) {
-		grtrace_stream_drop(drop, ts, 1);
+	if (!static_branch_unlikely(&grtrace_governed)) {
+		grtrace_govern_default(ev, ts, drop);
+	} else {
+		drop = grtrace_govern(ev, ts, drop);
+		if (drop < 0) {
+			written = grtrace_stream_write(ev->type, ts, &ev->job,
+						       ev->ring, NULL);
+			grtrace_govern_written(ev->type, ts, &ev->job, written);
+		} else if (drop != GRTRACE_HELD) {
+			grtrace_stream_drop(drop, ts, 1);
+		}
 	}
 	local_irq_restore(flags);
 }

@@ -310,7 +310,8 @@ static bool grtrace_fill(struct grtrace_event *ev, u16 type,
 	    type == GRTRACE_EV_SYNC_WAIT_EXIT) {
 		ev->job.pid = task_pid_nr(current);
 		ev->job.tgid = task_tgid_nr(current);
-		strscpy_pad(ev->job.comm, current->comm);
+		/* comm is NUL terminated and padded (__set_task_comm()) */
+		memcpy(ev->job.comm, current->comm, sizeof(ev->job.comm));
 	}
 	return true;
 }

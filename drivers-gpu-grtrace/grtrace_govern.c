@@ -11,6 +11,7 @@
 #include <linux/cpu.h>
 #include <linux/cred.h>
 #include <linux/hash.h>
+#include <linux/jump_label.h>
 #include <linux/list.h>
 #include <linux/math64.h>
 #include <linux/module.h>
@@ -686,6 +687,45 @@ static int grtrace_govern_slow(const struct grtrace_govern_settings *g,
 	return -1;
 }
 
+/*
+ * On while any governance setting is off its default (settings->active):
+ * the probe then calls grtrace_govern() and grtrace_govern_written(), and
+ * grtrace_govern_default() otherwise.  Flipped by grtrace_govern_commit().
+ */
+DEFINE_STATIC_KEY_FALSE(grtrace_governed);
+EXPORT_SYMBOL_IF_KUNIT(grtrace_governed);
+
+/**
+ * grtrace_govern_default - write or drop an event while every governance
+ * setting is at its default
+ * @ev: the event
+ * @ts: its time
+ * @drop: the core's verdict: an enum grtrace_drop, or -1 to keep it
+ *
+ * What grtrace_govern() and grtrace_govern_written() do for settings that
+ * are not active, in one call: the per-ring counts, the write or the drop.
+ *
+ * Context: the relay probe, interrupts disabled.
+ */
+void grtrace_govern_default(const struct grtrace_event *ev, u64 ts, int drop)
+{
+	struct grtrace_ring_count *rc = NULL;
+
+	if (IS_ENABLED(CONFIG_GRTRACE_PERF_MON) && grtrace_ring_counts) {
+		rc = &this_cpu_ptr(grtrace_ring_counts)->r[ev->job.ring_id];
+		rc->offered++;
+	}
+	if (drop >= 0) {
+		if (drop == GRTRACE_DROP_FILTERED)
+			this_cpu_inc(grtrace_govern_cpu.filtered[GRTRACE_FILTERED_BY_CONFIG]);
+		grtrace_stream_drop(drop, ts, 1);
+		return;
+	}
+	if (grtrace_stream_write(ev->type, ts, &ev->job, ev->ring, NULL) && rc)
+		rc->written++;
+}
+EXPORT_SYMBOL_IF_KUNIT(grtrace_govern_default);
+
 /**
  * grtrace_govern - decide on an event offered to the relay stream
  * @ev: the event
@@ -1038,6 +1078,14 @@ int grtrace_govern_commit(const struct grtrace_govern_settings *settings)
 
 	old = rcu_replace_pointer(grtrace_governance, g,
 				  lockdep_is_held(&grtrace_govern_lock));
+	/*
+	 * After the settings: a probe that still takes the default path for
+	 * a moment writes what it would have before the commit.
+	 */
+	if (g->active)
+		static_branch_enable(&grtrace_governed);
+	else
+		static_branch_disable(&grtrace_governed);
 	if (grtrace_jobs && g->aggregator_enabled && !old->aggregator_enabled) {
 		raw_spin_lock_irq(&grtrace_jobs->lock);
 		grtrace_aggregate_clear(ktime_get_mono_fast_ns());

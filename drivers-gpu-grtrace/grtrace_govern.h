@@ -8,6 +8,7 @@
 #define _GRTRACE_GOVERN_H
 
 #include <linux/bitmap.h>
+#include <linux/jump_label.h>
 #include <linux/rcupdate.h>
 #include <linux/types.h>
 
@@ -111,6 +112,9 @@ struct grtrace_govern_settings {
 	struct rcu_head rcu;
 };
 
+DECLARE_STATIC_KEY_FALSE(grtrace_governed);
+
+void grtrace_govern_default(const struct grtrace_event *ev, u64 ts, int drop);
 int grtrace_govern(const struct grtrace_event *ev, u64 ts, int drop);
 void grtrace_govern_written(u16 type, u64 ts,
 			    const struct grtrace_job_payload *job, bool written);

@@ -5,10 +5,15 @@
  * of slow cases, built only with CONFIG_GRTRACE_BENCH; it measures and
  * reports, it does not judge (scripts/bench-report.py does).
  *
- * Each case runs REPS rounds of NR_EVENTS events with preemption off and
- * prints one line:
+ * A case is timed against its baseline in PAIRS pairs of rounds of
+ * NR_EVENTS events each, with preemption off, interleaved as ABBA ABBA...
+ * so that a drift of the machine weighs on both alike.  Each pair gives a
+ * ratio (or, for a call site that does nothing, a difference); the median
+ * over the pairs is the figure, the smallest and largest its spread:
  *
- *   bench <case>: median <ns> min <ns> max <ns> ns/event (<reps> x <n>)
+ *   bench <case>: median <ns> min <ns> max <ns> ns/event (<pairs> x <n>)
+ *   bench ratio <case>: median <r> min <r> max <r> x <baseline> (<pairs> pairs)
+ *   bench diff <case>: median <ns> min <ns> max <ns> ns vs <baseline> (...)
  */
 
 #include <kunit/test.h>
@@ -28,7 +33,7 @@
 #include "../grtrace_internal.h"
 
 #define NR_EVENTS	20000
-#define REPS		9
+#define PAIRS		15
 
 static struct grtrace_ring bench_ring = {
 	.dev = "bench",
@@ -40,7 +45,12 @@ enum bench_op {
 	OP_NONE,	/* the loop alone */
 	OP_HOOK,	/* a call site: grtrace_enabled() then grtrace_submit() */
 	OP_BARE,	/* the baseline tracepoint */
+	OP_ATOMIC,	/* one shared atomic increment, as gseq takes */
+	OP_PERCPU,	/* one per-CPU increment, as cseq takes */
 };
+
+static atomic64_t bench_shared;
+static DEFINE_PER_CPU(u64, bench_local);
 
 static void bench_one(enum bench_op op, struct grtrace_job *job)
 {
@@ -54,6 +64,12 @@ static void bench_one(enum bench_op op, struct grtrace_job *job)
 		break;
 	case OP_BARE:
 		trace_grtrace_bench_bare(job, current->comm);
+		break;
+	case OP_ATOMIC:
+		atomic64_inc_return(&bench_shared);
+		break;
+	case OP_PERCPU:
+		this_cpu_inc(bench_local);
 		break;
 	}
 }
@@ -107,82 +123,36 @@ static void bench_detach(const struct bench_sinks *s)
 	trace_set_clr_event("grtrace_bench", NULL, 0);
 }
 
-static int cmp_u64(const void *a, const void *b)
+static int cmp_s64(const void *a, const void *b)
 {
-	const u64 *x = a, *y = b;
+	const s64 *x = a, *y = b;
 
 	return *x < *y ? -1 : *x > *y;
 }
 
-static void bench_report(struct kunit *test, const char *name, u64 *ps)
+/* @v: PAIRS values in thousandths; printed as median, min, max */
+static void bench_line(struct kunit *test, const char *what, const char *name,
+		       s64 *v, const char *unit, const char *tail)
 {
-	sort(ps, REPS, sizeof(*ps), cmp_u64, NULL);
-	kunit_info(test,
-		   "bench %s: median %llu.%03llu min %llu.%03llu max %llu.%03llu ns/event (%d x %d)\n",
-		   name, ps[REPS / 2] / 1000, ps[REPS / 2] % 1000, ps[0] / 1000,
-		   ps[0] % 1000, ps[REPS - 1] / 1000, ps[REPS - 1] % 1000,
-		   REPS, NR_EVENTS);
-}
+	s64 m;
+	int i;
+	char buf[3][24];
 
-/* One CPU: rounds of @op with @s attached, each round in a new session. */
-static void bench_case(struct kunit *test, const char *name, enum bench_op op,
-		       const struct bench_sinks *s)
-{
-	u64 ps[REPS];
-	int r;
-
-	for (r = 0; r < REPS; r++) {
-		KUNIT_ASSERT_EQ(test, bench_attach(s), 0);
-		ps[r] = bench_round(op);
-		bench_detach(s);
+	sort(v, PAIRS, sizeof(*v), cmp_s64, NULL);
+	for (i = 0; i < 3; i++) {
+		m = i == 0 ? v[PAIRS / 2] : i == 1 ? v[0] : v[PAIRS - 1];
+		snprintf(buf[i], sizeof(buf[i]), "%s%lld.%03lld", m < 0 ? "-" : "",
+			 abs(m) / 1000, abs(m) % 1000);
 	}
-	bench_report(test, name, ps);
+	kunit_info(test, "bench %s%s: median %s min %s max %s %s%s\n", what, name,
+		   buf[0], buf[1], buf[2], unit, tail);
 }
 
-static int grtrace_bench_init(struct kunit *test)
-{
-	KUNIT_ASSERT_FALSE(test, grtrace_session_running());
-	KUNIT_ASSERT_EQ(test, grtrace_ring_register(&bench_ring), 0);
-	KUNIT_ASSERT_EQ(test, grtrace_config_write("level=verbose\nfilter_ring_id=-1\n"
-						   "reset_stats=1"), 0);
-	tracing_on();
-	return 0;
-}
-
-static void grtrace_bench_exit(struct kunit *test)
-{
-	grtrace_ring_unregister(&bench_ring);
-	grtrace_config_write("level=normal");
-}
-
-/* (a) a call site while nothing listens, and the same loop without it */
-static void grtrace_bench_stopped(struct kunit *test)
-{
-	static const struct bench_sinks none = {};
-
-	bench_case(test, "a_no_hook", OP_NONE, &none);
-	bench_case(test, "a_hook_stopped", OP_HOOK, &none);
-	KUNIT_EXPECT_FALSE(test, grtrace_enabled());
-}
-
-/* (b) relay only, (c) ftrace only, (d) both, (e) the bare baseline */
-static void grtrace_bench_sinks(struct kunit *test)
-{
-	static const struct bench_sinks relay = { .relay = true };
-	static const struct bench_sinks ftrace = { .ftrace_grtrace = true };
-	static const struct bench_sinks both = { .relay = true, .ftrace_grtrace = true };
-	static const struct bench_sinks bare = { .ftrace_bare = true };
-	struct grtrace_totals t;
-
-	bench_case(test, "e_bare_trace_event", OP_BARE, &bare);
-	bench_case(test, "b_relay", OP_HOOK, &relay);
-	bench_case(test, "c_ftrace", OP_HOOK, &ftrace);
-	bench_case(test, "d_relay_and_ftrace", OP_HOOK, &both);
-
-	/* The relay rounds wrote everything: nothing was dropped. */
-	grtrace_get_totals(&t);
-	KUNIT_EXPECT_EQ(test, t.written, t.offered);
-}
+struct bench_case {
+	const char *name;
+	enum bench_op op;
+	struct bench_sinks s;
+};
 
 struct bench_cpu {
 	struct completion go;
@@ -201,12 +171,12 @@ static int bench_cpu_fn(void *data)
 	return 0;
 }
 
-/* One round on every online CPU at once; the slowest CPU's ns/event. */
+/* One round on every online CPU at once; the slowest CPU's ps/event. */
 static u64 bench_all_cpus(struct kunit *test, enum bench_op op)
 {
 	struct bench_cpu *bc;
 	u64 worst = 0;
-	int cpu, n = 0;
+	int cpu;
 
 	bc = kunit_kcalloc(test, nr_cpu_ids, sizeof(*bc), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, bc);
@@ -219,7 +189,6 @@ static u64 bench_all_cpus(struct kunit *test, enum bench_op op)
 		t = kthread_create_on_cpu(bench_cpu_fn, &bc[cpu], cpu, "grtrace_bench/%u");
 		KUNIT_ASSERT_FALSE(test, IS_ERR(t));
 		wake_up_process(t);
-		n++;
 	}
 	for_each_online_cpu(cpu)
 		complete(&bc[cpu].go);
@@ -227,33 +196,140 @@ static u64 bench_all_cpus(struct kunit *test, enum bench_op op)
 		wait_for_completion(&bc[cpu].done);
 		worst = max(worst, bc[cpu].ps);
 	}
+	kunit_kfree(test, bc);
 	return worst;
 }
 
-/* (f) (b)-(d) on all CPUs at once */
+/* One round of @c, in a new session: ps per event (the slowest CPU's) */
+static u64 bench_run(struct kunit *test, const struct bench_case *c, bool all)
+{
+	u64 ps;
+
+	KUNIT_ASSERT_EQ(test, bench_attach(&c->s), 0);
+	ps = all ? bench_all_cpus(test, c->op) : bench_round(c->op);
+	bench_detach(&c->s);
+	return ps;
+}
+
+enum bench_cmp {
+	CMP_RATIO,	/* case / baseline */
+	CMP_DIFF,	/* case - baseline, ns */
+	CMP_SCALE,	/* events/s of all CPUs (case) / of one (baseline) */
+};
+
+/*
+ * @c against @base in PAIRS pairs of rounds, ABBA ABBA...; @c_all and
+ * @base_all: on all online CPUs at once.
+ */
+static void bench_paired(struct kunit *test, const struct bench_case *c, bool c_all,
+			 const struct bench_case *base, bool base_all, enum bench_cmp cmp)
+{
+	static const char * const what[] = { "ratio ", "diff ", "scaling " };
+	u64 a[PAIRS], b[PAIRS];
+	s64 ns[PAIRS], base_ns[PAIRS], q[PAIRS];
+	char tail[64];
+	int r;
+
+	for (r = 0; r < PAIRS; r++) {
+		if (r % 4 == 0 || r % 4 == 3) {
+			b[r] = bench_run(test, base, base_all);
+			a[r] = bench_run(test, c, c_all);
+		} else {
+			a[r] = bench_run(test, c, c_all);
+			b[r] = bench_run(test, base, base_all);
+		}
+		ns[r] = a[r];
+		base_ns[r] = b[r];
+		if (cmp == CMP_DIFF)
+			q[r] = (s64)a[r] - (s64)b[r];
+		else if (cmp == CMP_RATIO)
+			q[r] = div64_u64(a[r] * 1000, max_t(u64, b[r], 1));
+		else	/* (n / a) / (1 / b) events/s, in thousandths */
+			q[r] = div64_u64((u64)num_online_cpus() * b[r] * 1000, max_t(u64, a[r], 1));
+	}
+	snprintf(tail, sizeof(tail), " (%d x %d)", PAIRS, NR_EVENTS);
+	bench_line(test, "", c->name, ns, "ns/event", tail);
+	if (cmp != CMP_SCALE)
+		bench_line(test, "", base->name, base_ns, "ns/event", tail);
+	snprintf(tail, sizeof(tail), " %s (%d pairs)", base->name, PAIRS);
+	bench_line(test, what[cmp], c->name, q,
+		   cmp == CMP_DIFF ? "ns vs" : cmp == CMP_RATIO ? "x" : "x one CPU of", tail);
+}
+
+static int grtrace_bench_init(struct kunit *test)
+{
+	KUNIT_ASSERT_FALSE(test, grtrace_session_running());
+	KUNIT_ASSERT_EQ(test, grtrace_ring_register(&bench_ring), 0);
+	KUNIT_ASSERT_EQ(test, grtrace_config_write("level=verbose\nfilter_ring_id=-1\n"
+						   "reset_stats=1"), 0);
+	tracing_on();
+	return 0;
+}
+
+static void grtrace_bench_exit(struct kunit *test)
+{
+	grtrace_ring_unregister(&bench_ring);
+	grtrace_config_write("level=normal");
+}
+
+static const struct bench_case bench_no_hook = { "a_no_hook", OP_NONE };
+static const struct bench_case bench_stopped = { "a_hook_stopped", OP_HOOK };
+static const struct bench_case bench_bare = { "e_bare_trace_event", OP_BARE,
+					      { .ftrace_bare = true } };
+static const struct bench_case bench_relay = { "b_relay", OP_HOOK, { .relay = true } };
+
+/* (a) a call site while nothing listens, against the same loop without it */
+static void grtrace_bench_stopped(struct kunit *test)
+{
+	bench_paired(test, &bench_stopped, false, &bench_no_hook, false, CMP_DIFF);
+	KUNIT_EXPECT_FALSE(test, grtrace_enabled());
+}
+
+/* (b) relay only, (c) ftrace only, (d) both, against (e) the bare baseline */
+static void grtrace_bench_sinks(struct kunit *test)
+{
+	static const struct bench_case cases[] = {
+		{ "b_relay", OP_HOOK, { .relay = true } },
+		{ "c_ftrace", OP_HOOK, { .ftrace_grtrace = true } },
+		{ "d_relay_and_ftrace", OP_HOOK, { .relay = true, .ftrace_grtrace = true } },
+	};
+	struct grtrace_totals t;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
+		bench_paired(test, &cases[i], false, &bench_bare, false, CMP_RATIO);
+
+	/* The relay rounds wrote everything: nothing was dropped. */
+	grtrace_get_totals(&t);
+	KUNIT_EXPECT_EQ(test, t.written, t.offered);
+}
+
+/*
+ * (f) (b)-(d) on all CPUs at once against (e) on all CPUs; the relay
+ * stream's events/s on all CPUs against one; (g) the shared sequence
+ * number's cost: an atomic increment against a per-CPU one, on one CPU
+ * and on all
+ */
 static void grtrace_bench_all_cpus(struct kunit *test)
 {
-	static const struct bench_sinks sinks[] = {
-		{ .relay = true },
-		{ .ftrace_grtrace = true },
-		{ .relay = true, .ftrace_grtrace = true },
-		{ .ftrace_bare = true },
+	static const struct bench_case cases[] = {
+		{ "f_relay_all_cpus", OP_HOOK, { .relay = true } },
+		{ "f_ftrace_all_cpus", OP_HOOK, { .ftrace_grtrace = true } },
+		{ "f_relay_and_ftrace_all_cpus", OP_HOOK,
+		  { .relay = true, .ftrace_grtrace = true } },
 	};
-	static const char * const names[] = {
-		"f_relay_all_cpus", "f_ftrace_all_cpus",
-		"f_relay_and_ftrace_all_cpus", "f_bare_trace_event_all_cpus",
-	};
-	u64 ps[REPS];
-	int i, r;
+	static const struct bench_case bare = { "f_bare_trace_event_all_cpus", OP_BARE,
+						{ .ftrace_bare = true } };
+	static const struct bench_case atomic = { "g_atomic_inc", OP_ATOMIC };
+	static const struct bench_case atomic_all = { "g_atomic_inc_all_cpus", OP_ATOMIC };
+	static const struct bench_case percpu = { "g_percpu_inc", OP_PERCPU };
+	int i;
 
-	for (i = 0; i < ARRAY_SIZE(sinks); i++) {
-		for (r = 0; r < REPS; r++) {
-			KUNIT_ASSERT_EQ(test, bench_attach(&sinks[i]), 0);
-			ps[r] = bench_all_cpus(test, sinks[i].ftrace_bare ? OP_BARE : OP_HOOK);
-			bench_detach(&sinks[i]);
-		}
-		bench_report(test, names[i], ps);
-	}
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
+		bench_paired(test, &cases[i], true, &bare, true, CMP_RATIO);
+	bench_paired(test, &cases[0], true, &bench_relay, false, CMP_SCALE);
+	bench_paired(test, &atomic, false, &percpu, false, CMP_DIFF);
+	bench_paired(test, &atomic_all, true, &percpu, true, CMP_DIFF);
 	kunit_info(test, "bench cpus: %u online\n", num_online_cpus());
 }
 

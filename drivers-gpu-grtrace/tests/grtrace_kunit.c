@@ -515,6 +515,43 @@ static void grtrace_test_rate_limit_order(struct kunit *test)
 }
 
 /*
+ * The probe takes the governance's default path while every setting is at
+ * its default, and the governed path as soon as one is not: a rate limit
+ * of one event a second drops the second and third SUBMIT, and drops
+ * nothing once it is off again.
+ */
+static void grtrace_test_default_path(struct kunit *test)
+{
+	struct grtrace_totals t0, t1, t2;
+	struct grtrace_job job;
+	int i;
+
+	KUNIT_EXPECT_FALSE(test, static_key_enabled(&grtrace_governed));
+	KUNIT_ASSERT_EQ(test, grtrace_session_start(), 0);
+	KUNIT_ASSERT_EQ(test, grtrace_config_write("max_events_per_sec=1"), 0);
+	KUNIT_EXPECT_TRUE(test, static_key_enabled(&grtrace_governed));
+	grtrace_get_totals(&t0);
+	for (i = 0; i < 3; i++) {
+		grtrace_test_job(&job, i + 1);
+		grtrace_submit(&job);
+	}
+	grtrace_get_totals(&t1);
+	KUNIT_EXPECT_EQ(test, t1.dropped[GRTRACE_DROP_RATE_LIMITED] -
+			      t0.dropped[GRTRACE_DROP_RATE_LIMITED], 2);
+
+	KUNIT_ASSERT_EQ(test, grtrace_config_write("max_events_per_sec=0"), 0);
+	KUNIT_EXPECT_FALSE(test, static_key_enabled(&grtrace_governed));
+	for (i = 0; i < 3; i++) {
+		grtrace_test_job(&job, i + 4);
+		grtrace_submit(&job);
+	}
+	grtrace_get_totals(&t2);
+	KUNIT_EXPECT_EQ(test, t2.written - t1.written, 3);
+	KUNIT_EXPECT_EQ(test, t2.offered - t2.written, t1.offered - t1.written);
+	grtrace_session_stop();
+}
+
+/*
  * The largest write emit takes: 64 KiB of blank lines is no event (and no
  * allocation warning), 64 KiB of events are all fired.
  */
@@ -703,6 +740,7 @@ static struct kunit_case grtrace_test_cases[] = {
 	KUNIT_CASE(grtrace_test_sinks),
 	KUNIT_CASE(grtrace_test_config),
 	KUNIT_CASE(grtrace_test_rate_limit_order),
+	KUNIT_CASE(grtrace_test_default_path),
 	KUNIT_CASE(grtrace_test_emit_size),
 	KUNIT_CASE(grtrace_test_job_table_reuse),
 	KUNIT_CASE(grtrace_test_held_complete_filtered),
