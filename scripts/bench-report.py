@@ -24,6 +24,7 @@ CMP = re.compile(r'bench (ratio|diff|scaling) (\w+): median (-?[\d.]+) min (-?[\
 CASES = [
     ('a_hook_stopped', '(a) call site, grtrace stopped', 'diff'),
     ('b_relay', '(b) relay stream only', 'ratio'),
+    ('b_relay_governed', "(b') relay, a governance setting on", 'ratio'),
     ('c_ftrace', '(c) tracepoint recorded by ftrace', 'ratio'),
     ('d_relay_and_ftrace', '(d) both sinks', 'ratio'),
     ('f_relay_all_cpus', '(f) relay, all CPUs', 'ratio'),

@@ -101,13 +101,17 @@ struct bench_sinks {
 	bool relay;
 	bool ftrace_grtrace;
 	bool ftrace_bare;
+	bool governed;		/* a governance setting on that drops nothing */
 };
 
 static int bench_attach(const struct bench_sinks *s)
 {
 	int ret;
 
-	ret = trace_set_clr_event("grtrace", NULL, s->ftrace_grtrace);
+	ret = grtrace_config_write(s->governed ? "max_events_per_sec=100000000" :
+				   "max_events_per_sec=0");
+	if (!ret)
+		ret = trace_set_clr_event("grtrace", NULL, s->ftrace_grtrace);
 	if (!ret)
 		ret = trace_set_clr_event("grtrace_bench", NULL, s->ftrace_bare);
 	if (!ret && s->relay)
@@ -285,7 +289,11 @@ static void grtrace_bench_stopped(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, grtrace_enabled());
 }
 
-/* (b) relay only, (c) ftrace only, (d) both, against (e) the bare baseline */
+/*
+ * (b) relay only, (c) ftrace only, (d) both, against (e) the bare baseline;
+ * the relay stream with a governance setting on (that drops nothing)
+ * against (b)
+ */
 static void grtrace_bench_sinks(struct kunit *test)
 {
 	static const struct bench_case cases[] = {
@@ -293,11 +301,15 @@ static void grtrace_bench_sinks(struct kunit *test)
 		{ "c_ftrace", OP_HOOK, { .ftrace_grtrace = true } },
 		{ "d_relay_and_ftrace", OP_HOOK, { .relay = true, .ftrace_grtrace = true } },
 	};
+	static const struct bench_case governed = { "b_relay_governed", OP_HOOK,
+						    { .relay = true, .governed = true } };
 	struct grtrace_totals t;
 	int i;
 
 	for (i = 0; i < ARRAY_SIZE(cases); i++)
 		bench_paired(test, &cases[i], false, &bench_bare, false, CMP_RATIO);
+	/* What the governance's default path saves */
+	bench_paired(test, &governed, false, &bench_relay, false, CMP_RATIO);
 
 	/* The relay rounds wrote everything: nothing was dropped. */
 	grtrace_get_totals(&t);

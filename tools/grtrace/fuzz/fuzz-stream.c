@@ -90,7 +90,11 @@ static void cleanup(void)
 	rmdir(dir);
 }
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
+/* libFuzzer's entry points, under the symbol names it calls */
+int fuzz_init(int *argc, char ***argv) __asm__("LLVMFuzzerInitialize");
+int fuzz_one(const uint8_t *data, size_t size) __asm__("LLVMFuzzerTestOneInput");
+
+int fuzz_init(int *argc, char ***argv)
 {
 	int fd = open("/dev/null", O_WRONLY);
 	ssize_t n;
@@ -201,7 +205,7 @@ static bool libtracecmd_survives(void)
 	return WIFEXITED(status) && !WEXITSTATUS(status);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+int fuzz_one(const uint8_t *data, size_t size)
 {
 	bool dat = size >= sizeof(DAT_MAGIC) - 1 &&
 		   !memcmp(data, DAT_MAGIC, sizeof(DAT_MAGIC) - 1);
