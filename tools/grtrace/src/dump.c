@@ -11,7 +11,6 @@
  * to the damage, the problem named on stderr as the reader names it (file:
  * offset N: problem), and the exit status is 1.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
@@ -115,29 +114,6 @@ static void dump_parse_args(int argc, char *argv[], struct dump_params *p)
 
 /* ---- the files ---- */
 
-/* N of "events<N>" or "events<N>.bin", or -1 */
-static int events_nr(const char *name)
-{
-	const char *p = name + 6;
-	int n = 0;
-
-	if (strncmp(name, "events", 6) || *p < '0' || *p > '9')
-		return -1;
-	for (; *p >= '0' && *p <= '9' && n < 1000000; p++)
-		n = n * 10 + *p - '0';
-	if (*p && strcmp(p, ".bin"))
-		return -1;
-	return n;
-}
-
-static int cmp_events(const void *a, const void *b)
-{
-	const char *x = strrchr(*(char * const *)a, '/') + 1;
-	const char *y = strrchr(*(char * const *)b, '/') + 1;
-
-	return events_nr(x) - events_nr(y);
-}
-
 static int count(char **list)
 {
 	int n = 0;
@@ -149,25 +125,12 @@ static int count(char **list)
 
 static int list_dir(struct dumper *d, const char *dir)
 {
-	struct dirent *de;
-	DIR *dd;
-
-	dd = opendir(dir);
-	if (!dd) {
+	d->paths = gr_input_list_events(dir);
+	if (!d->paths) {
 		gr_err_msg("%s: %s\n", dir, strerror(errno));
 		return -1;
 	}
-	d->paths = gr_zalloc(sizeof(*d->paths));
-	while ((de = readdir(dd))) {
-		if (events_nr(de->d_name) < 0)
-			continue;
-		d->paths = gr_realloc(d->paths, d->nr + 2, sizeof(*d->paths));
-		d->paths[d->nr] = gr_zalloc(strlen(dir) + strlen(de->d_name) + 2);
-		sprintf(d->paths[d->nr], "%s/%s", dir, de->d_name);
-		d->paths[++d->nr] = NULL;
-	}
-	closedir(dd);
-	qsort(d->paths, d->nr, sizeof(*d->paths), cmp_events);
+	d->nr = count(d->paths);
 	if (!d->nr)
 		gr_err_msg("%s: no events<N> or events<N>.bin files in this directory\n", dir);
 	return d->nr ? 0 : -1;

@@ -200,12 +200,12 @@ static int cmp_events_path(const void *a, const void *b)
 }
 
 /*
- * list_events - the events<N> and events<N>.bin files of @dir, by N
+ * gr_input_list_events - the events<N> and events<N>.bin files of @dir, by N
  *
  * Returns: a NULL terminated list (maybe empty), or NULL if @dir cannot be
  * read (errno set).
  */
-static char **list_events(const char *dir)
+char **gr_input_list_events(const char *dir)
 {
 	struct dirent *de;
 	char **list = NULL;
@@ -237,7 +237,7 @@ static char **list_events(const char *dir)
  */
 char **gr_kernel_relay_files(void)
 {
-	return list_events(gr_kernel_dir());
+	return gr_input_list_events(gr_kernel_dir());
 }
 
 /* ---- reading an input ---- */
@@ -285,7 +285,7 @@ static int find_files(struct gr_trace *t, const char *path)
 	t->input = path;
 	t->is_dir = S_ISDIR(st.st_mode);
 	if (t->is_dir) {
-		t->files = list_events(path);
+		t->files = gr_input_list_events(path);
 		if (!t->files) {
 			gr_err_msg("%s: %s\n", path, strerror(errno));
 			return -1;

@@ -19,5 +19,6 @@ char *gr_kernel_read(const char *file);
 int gr_kernel_write(const char *file, const char *buf);
 int gr_session_running(void);
 char **gr_kernel_relay_files(void);
+char **gr_input_list_events(const char *dir);
 
 #endif /* __GRTRACE_INPUT_H */
