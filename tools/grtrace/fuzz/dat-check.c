@@ -20,9 +20,13 @@
 
 const char *__asan_default_options(void);
 
+/*
+ * libFuzzer reports an allocation of 2048 MiB or more (-rss_limit_mb=2048),
+ * the address sanitizer one of more than max_allocation_size_mb.
+ */
 const char *__asan_default_options(void)
 {
-	return "detect_leaks=0:max_allocation_size_mb=2048";
+	return "detect_leaks=0:max_allocation_size_mb=2047";
 }
 
 static int noop(struct tracecmd_input *handle, struct tep_record *rec, int cpu, void *data)
