@@ -50,7 +50,13 @@ const char * const grtrace_type_names[GRTRACE_EV_NR] = {
  */
 static DEFINE_MUTEX(grtrace_session_lock);
 
-static bool grtrace_running;			/* grtrace_session_lock */
+/*
+ * Set under grtrace_session_lock once the probe is on every tracepoint,
+ * cleared before it comes off any: the probe records nothing while a
+ * session is only partly attached, so that no event type starts or stops
+ * before the others (registering a probe takes milliseconds under QEMU).
+ */
+static bool grtrace_running;
 
 /* Written under grtrace_session_lock, read locklessly by the probe. */
 static struct grtrace_settings grtrace_settings = {
@@ -86,6 +92,8 @@ static void grtrace_probe(void *data, const struct grtrace_event *ev)
 	int drop;
 	u64 ts;
 
+	if (!READ_ONCE(grtrace_running))
+		return;
 	if (WARN_ON_ONCE(ev->type >= GRTRACE_EV_NR ||
 			 ev->job.ring_id >= GRTRACE_MAX_RINGS ||
 			 ev->job.engine >= GRTRACE_ENGINE_NR))
@@ -168,8 +176,8 @@ static int grtrace_register_probes(void)
 /**
  * grtrace_session_start - start recording the relay stream
  *
- * Starts the stream (which writes its header) and the governance, and
- * then registers the probe.
+ * Starts the stream (which writes its header) and the governance,
+ * registers the probe on every tracepoint, and then lets it record.
  *
  * Context: process context, takes grtrace_session_lock.
  * Returns: 0, -EINVAL if a session already runs, -ENOMEM.
@@ -201,9 +209,9 @@ EXPORT_SYMBOL_IF_KUNIT(grtrace_session_start);
 /**
  * grtrace_session_stop - stop recording; the buffers stay readable
  *
- * Unregisters the probe and waits until it runs nowhere, lets the
- * governance write or drop the events it still holds, and stops the
- * stream.
+ * Stops the probe recording, unregisters it and waits until it runs
+ * nowhere, lets the governance write or drop the events it still holds,
+ * and stops the stream.
  *
  * Context: process context, takes grtrace_session_lock.
  * Returns: 0, or -EINVAL if no session runs.
@@ -214,11 +222,11 @@ int grtrace_session_stop(void)
 	if (!grtrace_running)
 		return -EINVAL;
 
+	WRITE_ONCE(grtrace_running, false);
 	grtrace_unregister_probes(ARRAY_SIZE(grtrace_tps));
 	/* Decide on the events still held back, now that none can come. */
 	grtrace_govern_stop();
 	grtrace_stream_stop();
-	WRITE_ONCE(grtrace_running, false);
 	pr_debug("session %016llx stopped\n", grtrace_stream_session_id());
 	return 0;
 }

@@ -275,16 +275,27 @@ u16 grtrace_engine_from_name(const char *name)
 }
 EXPORT_SYMBOL_GPL(grtrace_engine_from_name);
 
+/* grtrace_fill() sets the payload field by field: no byte is left out. */
+static_assert(sizeof(struct grtrace_job_payload) ==
+	      5 * sizeof(u64) + 5 * sizeof(u32) + 2 * sizeof(u16) +
+	      sizeof_field(struct grtrace_job_payload, comm),
+	      "a hole in struct grtrace_job_payload");
+
 /*
  * Fill @ev for the tracepoint of @type, or return false when @job's ring
  * has no id.  Called under the RCU read lock that grtrace_ring_unregister()
  * waits for, which also covers the tracepoint fired with @ev: the probes
  * never see a ring being unregistered, nor a ring before its names.
+ *
+ * Every byte of the payload, which the relay stream copies out, is set
+ * here one field at a time: @ev is not zeroed first (see
+ * GRTRACE_DEFINE_EVENT).
  */
 static bool grtrace_fill(struct grtrace_event *ev, u16 type,
 			 const struct grtrace_job *job)
 {
 	const struct grtrace_ring *ring = job->ring;
+	struct grtrace_job_payload *p = &ev->job;
 	u32 id = smp_load_acquire(&ring->id);	/* pairs with register */
 
 	if (unlikely(!id)) {
@@ -293,33 +304,41 @@ static bool grtrace_fill(struct grtrace_event *ev, u16 type,
 	}
 	ev->type = type;
 	ev->ring = ring;
-	ev->job = (struct grtrace_job_payload) {
-		.ctx_id		= job->ctx_id,
-		.fence_context	= job->fence_context,
-		.fence_seqno	= job->fence_seqno,
-		.aux_context	= job->aux_context,
-		.aux_seqno	= job->aux_seqno,
-		.ring_id	= id,
-		.engine		= READ_ONCE(ring->engine),
-		.flags		= job->flags,
-		.status		= job->status,
-		.depth		= job->depth,
-	};
+	p->ctx_id = job->ctx_id;
+	p->fence_context = job->fence_context;
+	p->fence_seqno = job->fence_seqno;
+	p->aux_context = job->aux_context;
+	p->aux_seqno = job->aux_seqno;
+	p->ring_id = id;
+	p->engine = READ_ONCE(ring->engine);
+	p->flags = job->flags;
+	p->status = job->status;
+	p->depth = job->depth;
 	/* The task that submits, or waits, is named. */
 	if (type == GRTRACE_EV_SUBMIT || type == GRTRACE_EV_SYNC_WAIT_ENTER ||
 	    type == GRTRACE_EV_SYNC_WAIT_EXIT) {
-		ev->job.pid = task_pid_nr(current);
-		ev->job.tgid = task_tgid_nr(current);
+		p->pid = task_pid_nr(current);
+		p->tgid = task_tgid_nr(current);
 		/* comm is NUL terminated and padded (__set_task_comm()) */
-		memcpy(ev->job.comm, current->comm, sizeof(ev->job.comm));
+		memcpy(p->comm, current->comm, sizeof(p->comm));
+	} else {
+		p->pid = 0;
+		p->tgid = 0;
+		memset(p->comm, 0, sizeof(p->comm));
 	}
 	return true;
 }
 
+/*
+ * @ev is not initialized on the stack: with CONFIG_INIT_STACK_ALL_ZERO
+ * zeroing its 104 bytes took a third of the cost of an event recorded by
+ * ftrace alone (Documentation/gpu/grtrace/benchmark.rst), and
+ * grtrace_fill() sets all that leaves the kernel.
+ */
 #define GRTRACE_DEFINE_EVENT(name, type)				\
 void grtrace_##name(const struct grtrace_job *job)			\
 {									\
-	struct grtrace_event ev;					\
+	struct grtrace_event ev __uninitialized;			\
 									\
 	guard(rcu)();							\
 	if (grtrace_fill(&ev, type, job))				\

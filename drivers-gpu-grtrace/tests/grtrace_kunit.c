@@ -6,15 +6,18 @@
 
 #include <kunit/test.h>
 #include <linux/completion.h>
+#include <linux/delay.h>
 #include <linux/grtrace.h>
 #include <linux/hash.h>
 #include <linux/hrtimer.h>
+#include <linux/kthread.h>
 #include <linux/math64.h>
 #include <linux/pid.h>
 #include <linux/sched.h>
 #include <linux/sizes.h>
 #include <linux/smp.h>
 #include <linux/sort.h>
+#include <linux/string.h>
 #include <linux/vmalloc.h>
 #include <trace/events/grtrace.h>
 
@@ -174,7 +177,10 @@ static void grtrace_test_encoding(struct kunit *test)
 	r = find_type(c, GRTRACE_EV_COMPLETE, test_ring.id);
 	KUNIT_ASSERT_NOT_NULL(test, r);
 	KUNIT_EXPECT_EQ(test, r->job.status, -EIO);
+	/* Nothing of the SUBMIT before it, built in the same stack slot */
 	KUNIT_EXPECT_EQ(test, r->job.pid, 0);
+	KUNIT_EXPECT_EQ(test, r->job.tgid, 0);
+	KUNIT_EXPECT_NULL(test, memchr_inv(r->job.comm, 0, sizeof(r->job.comm)));
 	KUNIT_EXPECT_GT(test, r->hdr.gseq, find_type(c, GRTRACE_EV_SUBMIT, test_ring.id)->hdr.gseq);
 	KUNIT_EXPECT_GE(test, r->hdr.ts, find_type(c, GRTRACE_EV_SUBMIT, test_ring.id)->hdr.ts);
 }
@@ -325,6 +331,116 @@ static void grtrace_test_drop_accounting(struct kunit *test)
 			t.dropped[GRTRACE_DROP_FILTERED]);
 	KUNIT_EXPECT_EQ(test, t.written, count_type(c, GRTRACE_EV_SUBMIT, test_ring.id));
 	KUNIT_EXPECT_EQ(test, t.by_type[GRTRACE_EV_SUBMIT], t.written);
+}
+
+struct racer {
+	struct completion started;
+	bool stop;
+	int jobs;
+	u8 seen[];	/* per job: bit k for the event race_order[k] */
+};
+
+static const u16 race_order[] = { GRTRACE_EV_SUBMIT, GRTRACE_EV_COMMIT,
+				  GRTRACE_EV_END, GRTRACE_EV_COMPLETE };
+
+#define RACE_JOBS	SZ_32K
+
+/* Jobs of four events each, one after the other, until told to stop. */
+static int race_jobs(void *data)
+{
+	struct racer *r = data;
+	struct grtrace_job job;
+
+	grtrace_test_job(&job, 0);
+	complete(&r->started);
+	while (!READ_ONCE(r->stop) && r->jobs < RACE_JOBS) {
+		job.fence_seqno = r->jobs++;
+		grtrace_submit(&job);
+		grtrace_commit(&job);
+		grtrace_end(&job);
+		grtrace_complete(&job);
+		udelay(20);
+	}
+	return 0;
+}
+
+static int race_seen(const struct grtrace_record *rec, void *data)
+{
+	const struct grtrace_job_payload *job = (const void *)(rec + 1);
+	struct racer *r = data;
+	int k;
+
+	if (rec->type >= GRTRACE_EV_NR || rec->size < sizeof(*rec) + sizeof(*job) ||
+	    job->ring_id != test_ring.id || job->fence_seqno >= RACE_JOBS)
+		return 0;
+	for (k = 0; k < ARRAY_SIZE(race_order); k++)
+		if (rec->type == race_order[k])
+			r->seen[job->fence_seqno] |= BIT(k);
+	return 0;
+}
+
+/*
+ * A session starts and stops for all event types at once: while another
+ * CPU reports jobs, each job in the stream has all of its four events,
+ * but for the first (cut by the start: the last events) and the last (cut
+ * by the stop: the first events).
+ */
+static void grtrace_test_start_stop_atomic(struct kunit *test)
+{
+	int i, first = -1, last = -1, whole = 0, at_start, at_stop;
+	struct grtrace_totals t;
+	struct task_struct *tsk;
+	struct racer *r;
+	u64 t0, t1;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs a second CPU to report while the session starts");
+	r = kunit_kzalloc(test, struct_size(r, seen, RACE_JOBS), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	init_completion(&r->started);
+	tsk = kthread_create(race_jobs, r, "grtrace-race");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(tsk));
+	kthread_bind(tsk, cpumask_any_but(cpu_online_mask, raw_smp_processor_id()));
+	get_task_struct(tsk);
+	wake_up_process(tsk);
+	wait_for_completion(&r->started);
+
+	t0 = ktime_get_ns();
+	KUNIT_EXPECT_EQ(test, grtrace_session_start(), 0);
+	t1 = ktime_get_ns();
+	at_start = READ_ONCE(r->jobs);
+	msleep(5);
+	at_stop = READ_ONCE(r->jobs);
+	KUNIT_EXPECT_EQ(test, grtrace_session_stop(), 0);
+	WRITE_ONCE(r->stop, true);
+	kthread_stop(tsk);
+	put_task_struct(tsk);
+	kunit_info(test, "start took %llu us, jobs %d at start, %d at stop, %d in all\n",
+		   div_u64(t1 - t0, 1000), at_start, at_stop, r->jobs);
+
+	grtrace_get_totals(&t);
+	KUNIT_ASSERT_EQ(test, t.dropped[GRTRACE_DROP_OVERRUN], 0);
+	KUNIT_ASSERT_EQ(test, grtrace_walk_records(race_seen, r), 0);
+	for (i = 0; i < RACE_JOBS; i++) {
+		if (!r->seen[i])
+			continue;
+		if (first < 0)
+			first = i;
+		last = i;
+	}
+	KUNIT_ASSERT_GE_MSG(test, first, 0, "no job recorded");
+	for (i = first; i <= last; i++) {
+		u8 m = r->seen[i];
+
+		if (m == 0xf)
+			whole++;
+		/* The start cuts a job's first events, the stop its last. */
+		else if (!(i == first && !((m + (m & -m)) & 0xf)) &&
+			 !(i == last && !(m & (m + 1))))
+			KUNIT_FAIL(test, "job %d of %d..%d: events 0x%x of 0xf (%s)",
+				   i, first, last, m, "submit, commit, end, complete");
+	}
+	KUNIT_EXPECT_GT(test, whole, 0);
 }
 
 struct irq_ctx {
@@ -736,6 +852,7 @@ static struct kunit_case grtrace_test_cases[] = {
 	KUNIT_CASE(grtrace_test_header),
 	KUNIT_CASE(grtrace_test_sequence),
 	KUNIT_CASE(grtrace_test_drop_accounting),
+	KUNIT_CASE_SLOW(grtrace_test_start_stop_atomic),
 	KUNIT_CASE(grtrace_test_hardirq),
 	KUNIT_CASE(grtrace_test_sinks),
 	KUNIT_CASE(grtrace_test_config),

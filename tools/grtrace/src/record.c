@@ -47,9 +47,11 @@
  * writing, and written: on an output slower than the events came, that
  * takes the time the output needs for them (at most a relay buffer per
  * CPU); a second SIGINT or SIGTERM cuts it short.  Let M be the highest
- * gseq read: if the session still runs, the files behind M are read again
- * until every gap below M is filled, for at most GAP_NS; the gaps left below
- * M are lost.
+ * gseq read, or, if lower, the last gseq read from a file that still had
+ * more than its relay buffer (a producer writing on): what that file holds
+ * above it is past the end.  If the session still runs, the files behind M
+ * are read again until every gap below M is filled, for at most GAP_NS; the
+ * gaps left below M are lost.
  * Records above M follow the cut: they are written as long as no gap comes
  * before them, the others are counted as read past the end and not written.
  * A stopped session publishes nothing more: its gaps are lost at once.
@@ -658,6 +660,9 @@ static int record_drain(struct recorder *rc, bool running)
 	if (read_pass(rc, bound, ~0ULL, true) < 0 || merge(rc, ~0ULL, !running))
 		return -1;
 	cut = rc->seen_gseq;
+	for (q = rc->q; q < rc->q + rc->nr_files; q++)
+		if (!q->at_end && q->final_bytes >= bound && q->last_gseq < cut)
+			cut = q->last_gseq;
 	/* Only a file behind the cut can fill a gap below it */
 	while (running && rc->out_gseq < cut && record_stop < 2 && gr_now_ns() < t0 + GAP_NS) {
 		sleep_ms(1);
