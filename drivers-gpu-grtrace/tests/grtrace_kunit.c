@@ -359,7 +359,7 @@ static int race_jobs(void *data)
 		grtrace_commit(&job);
 		grtrace_end(&job);
 		grtrace_complete(&job);
-		udelay(20);
+		usleep_range(20, 40);
 	}
 	return 0;
 }
@@ -409,7 +409,7 @@ static void grtrace_test_start_stop_atomic(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, grtrace_session_start(), 0);
 	t1 = ktime_get_ns();
 	at_start = READ_ONCE(r->jobs);
-	msleep(5);
+	usleep_range(5000, 6000);
 	at_stop = READ_ONCE(r->jobs);
 	KUNIT_EXPECT_EQ(test, grtrace_session_stop(), 0);
 	WRITE_ONCE(r->stop, true);
