@@ -66,6 +66,9 @@ static struct grtrace_settings grtrace_settings = {
 	.ring_id	= -1,
 };
 
+/* Events dropped by filter_type_mask, per CPU (the probe's, IRQs off) */
+static DEFINE_PER_CPU(u64, grtrace_type_filtered);
+
 static int grtrace_verdict(const struct grtrace_event *ev)
 {
 	u32 level = READ_ONCE(grtrace_settings.level);
@@ -74,10 +77,14 @@ static int grtrace_verdict(const struct grtrace_event *ev)
 	if (level == GRTRACE_LEVEL_OFF ||
 	    (level == GRTRACE_LEVEL_NORMAL && ev->type == GRTRACE_EV_IRQ))
 		return GRTRACE_DROP_FILTERED;
-	if (!(READ_ONCE(grtrace_settings.type_mask) & BIT(ev->type)) ||
-	    !(READ_ONCE(grtrace_settings.engine_mask) & BIT(ev->job.engine)) ||
+	if (!(READ_ONCE(grtrace_settings.engine_mask) & BIT(ev->job.engine)) ||
 	    (ring_id >= 0 && ring_id != ev->job.ring_id))
 		return GRTRACE_DROP_FILTERED;
+	/* Counted apart, of the rings the filters above keep: filtered_type */
+	if (!(READ_ONCE(grtrace_settings.type_mask) & BIT(ev->type))) {
+		this_cpu_inc(grtrace_type_filtered);
+		return GRTRACE_DROP_FILTERED;
+	}
 	return -1;
 }
 
@@ -251,10 +258,30 @@ EXPORT_SYMBOL_IF_KUNIT(grtrace_session_running);
  */
 void grtrace_reset_stats(void)
 {
+	int cpu;
+
 	grtrace_stream_reset_stats();
 	grtrace_govern_reset();
+	for_each_possible_cpu(cpu)
+		WRITE_ONCE(*per_cpu_ptr(&grtrace_type_filtered, cpu), 0);
 }
 EXPORT_SYMBOL_IF_KUNIT(grtrace_reset_stats);
+
+/**
+ * grtrace_type_filtered_count - events dropped by ``filter_type_mask``
+ *
+ * Context: any; a snapshot.
+ * Returns: their number since the last reset of the counters.
+ */
+u64 grtrace_type_filtered_count(void)
+{
+	u64 n = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		n += READ_ONCE(*per_cpu_ptr(&grtrace_type_filtered, cpu));
+	return n;
+}
 
 /* ---- settings ---- */
 

@@ -62,6 +62,7 @@ int grtrace_session_start(void);
 int grtrace_session_stop(void);
 bool grtrace_session_running(void);
 void grtrace_reset_stats(void);
+u64 grtrace_type_filtered_count(void);
 int grtrace_emit_line(const char *line);
 
 void grtrace_config_get(struct grtrace_config *config);

@@ -741,6 +741,29 @@ static const struct file_operations grtrace_emit_fops = {
 	.llseek	= noop_llseek,
 };
 
+/*
+ * The counters under the names of the original design's stats, which its
+ * troubleshooting steps grep for (Documentation/ABI/testing/debugfs-grtrace).
+ * A record that does not fit its CPU's relay buffer is not written in part:
+ * a short write and an overrun are the same drop.
+ */
+static void grtrace_stats_show_seed_names(struct seq_file *m,
+					  const struct grtrace_totals *t)
+{
+	u64 events, watch;
+
+	grtrace_govern_filtered(&events, &watch);
+	seq_printf(m, "writes_ok=%llu\n", t->written);
+	seq_printf(m, "writes_short=%llu\n", t->dropped[GRTRACE_DROP_OVERRUN]);
+	seq_printf(m, "overruns=%llu\n", t->dropped[GRTRACE_DROP_OVERRUN]);
+	seq_printf(m, "lost_events=%llu\n", t->dropped[GRTRACE_DROP_OVERRUN] +
+		   t->dropped[GRTRACE_DROP_UNTRACKED]);
+	seq_printf(m, "rate_limited_drops=%llu\n", t->dropped[GRTRACE_DROP_RATE_LIMITED]);
+	seq_printf(m, "backpressure_drops=%llu\n", t->dropped[GRTRACE_DROP_BACKPRESSURE]);
+	seq_printf(m, "filtered_type=%llu\n", grtrace_type_filtered_count() + events);
+	seq_printf(m, "filtered_watch=%llu\n", watch);
+}
+
 static int grtrace_stats_show(struct seq_file *m, void *v)
 {
 	u64 dropped = 0, consumed, refused, no_ring;
@@ -768,6 +791,7 @@ static int grtrace_stats_show(struct seq_file *m, void *v)
 	/* Since boot, and never offered: these rings have no id. */
 	seq_printf(m, "rings_refused=%llu\n", refused);
 	seq_printf(m, "events_no_ring=%llu\n", no_ring);
+	grtrace_stats_show_seed_names(m, &t);
 	grtrace_govern_show_stats(m);
 	return 0;
 }

@@ -986,6 +986,28 @@ u64 grtrace_govern_held(void)
 	return jt ? READ_ONCE(jt->held) : 0;
 }
 
+/**
+ * grtrace_govern_filtered - events dropped by the governance's filters
+ * @events: set to those of the event type filter (``filter_events``)
+ * @watch: set to those of the ring and context watchlists
+ *
+ * Context: any; a snapshot.
+ */
+void grtrace_govern_filtered(u64 *events, u64 *watch)
+{
+	int cpu;
+
+	*events = 0;
+	*watch = 0;
+	for_each_possible_cpu(cpu) {
+		const struct grtrace_govern_cpu *cs = per_cpu_ptr(&grtrace_govern_cpu, cpu);
+
+		*events += READ_ONCE(cs->filtered[GRTRACE_FILTERED_BY_EVENTS]);
+		*watch += READ_ONCE(cs->filtered[GRTRACE_FILTERED_BY_WATCH_RING]) +
+			  READ_ONCE(cs->filtered[GRTRACE_FILTERED_BY_WATCH_CTX]);
+	}
+}
+
 /* ---- settings ---- */
 
 /**

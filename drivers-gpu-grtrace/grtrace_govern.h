@@ -122,6 +122,7 @@ void grtrace_govern_start(void);
 void grtrace_govern_stop(void);
 void grtrace_govern_reset(void);
 u64 grtrace_govern_held(void);
+void grtrace_govern_filtered(u64 *events, u64 *watch);
 
 void grtrace_govern_settings_get(struct grtrace_govern_settings *settings);
 int grtrace_govern_commit(const struct grtrace_govern_settings *settings);

@@ -142,6 +142,24 @@ static void stop_and_check_accounting(struct __test_metadata *_metadata)
 	EXPECT_EQ(stat_value(DIR "stats", "offered"),
 		  stat_value(DIR "stats", "written") + drops());
 	EXPECT_EQ(stat_value(DIR "stats", "dropped"), drops());
+	/* The original design's names of the same counters */
+	EXPECT_EQ(stat_value(DIR "stats", "written"), stat_value(DIR "stats", "writes_ok"));
+	EXPECT_EQ(stat_value(DIR "stats", "dropped_overrun"),
+		  stat_value(DIR "stats", "writes_short"));
+	EXPECT_EQ(stat_value(DIR "stats", "dropped_overrun"),
+		  stat_value(DIR "stats", "overruns"));
+	EXPECT_EQ(stat_value(DIR "stats", "dropped_overrun") +
+		  stat_value(DIR "stats", "dropped_untracked"),
+		  stat_value(DIR "stats", "lost_events"));
+	EXPECT_EQ(stat_value(DIR "stats", "dropped_rate_limited"),
+		  stat_value(DIR "stats", "rate_limited_drops"));
+	EXPECT_EQ(stat_value(DIR "stats", "dropped_backpressure"),
+		  stat_value(DIR "stats", "backpressure_drops"));
+	EXPECT_EQ(stat_value(DIR "filter_stats", "filtered_watch_ring") +
+		  stat_value(DIR "filter_stats", "filtered_watch_ctx"),
+		  stat_value(DIR "stats", "filtered_watch"));
+	EXPECT_LE(stat_value(DIR "filter_stats", "filtered_events"),
+		  stat_value(DIR "stats", "filtered_type"));
 }
 
 FIXTURE(gov) {
@@ -352,6 +370,7 @@ TEST_F(gov, rate_limit_window)
 	EXPECT_LE(maxwin, 1000);
 	EXPECT_GE(written, 1000);
 	EXPECT_EQ(5000 - written, stat_value(DIR "stats", "dropped_rate_limited"));
+	EXPECT_EQ(5000 - written, stat_value(DIR "stats", "rate_limited_drops"));
 }
 
 /* Token bucket: a full bucket of burst, then the rate. */
@@ -429,6 +448,7 @@ TEST_F(gov, watchlist_rings)
 	EXPECT_EQ(20, count_recs(n, -1, 6000, 251));
 	EXPECT_EQ(0, count_recs(n, -1, 6000, 252));
 	EXPECT_EQ(20, stat_value(DIR "filter_stats", "filtered_watch_ring"));
+	EXPECT_EQ(20, stat_value(DIR "stats", "filtered_watch"));
 
 	ASSERT_EQ(0, write_file(DIR "config", "reset_stats=1"));
 	ASSERT_EQ(0, write_file(DIR "watchlist", "!251"));
@@ -494,6 +514,27 @@ TEST_F(gov, filter_events)
 	EXPECT_EQ(0, count_recs(n, GRTRACE_EV_END, 8000, 250));
 	EXPECT_EQ(10, count_recs(n, GRTRACE_EV_COMPLETE, 8000, 250));
 	EXPECT_EQ(20, stat_value(DIR "filter_stats", "filtered_events"));
+	EXPECT_EQ(20, stat_value(DIR "stats", "filtered_type"));
+}
+
+/* filter_type_mask drops the other types, counted as filtered_type. */
+TEST_F(gov, filter_type_mask)
+{
+	int n;
+
+	/* submit, complete */
+	ASSERT_EQ(0, write_file(DIR "config", "filter_type_mask=0x11"));
+	ASSERT_EQ(0, write_file(DIR "control", "start"));
+	ASSERT_EQ(0, emit_n("submit", 8100, 250, 0, 10));
+	ASSERT_EQ(0, emit_n("commit", 8100, 250, 0, 10));
+	ASSERT_EQ(0, emit_n("end", 8100, 250, 0, 10));
+	ASSERT_EQ(0, emit_n("complete", 8100, 250, 0, 10));
+	stop_and_check_accounting(_metadata);
+	n = read_jobs();
+	EXPECT_EQ(10, count_recs(n, GRTRACE_EV_SUBMIT, 8100, 250));
+	EXPECT_EQ(0, count_recs(n, GRTRACE_EV_COMMIT, 8100, 250));
+	EXPECT_EQ(10, count_recs(n, GRTRACE_EV_COMPLETE, 8100, 250));
+	EXPECT_EQ(20, stat_value(DIR "stats", "filtered_type"));
 }
 
 /* Emit 5 jobs (SUBMIT, COMMIT, COMPLETE) of context @ctx, as user @uid if >= 0. */

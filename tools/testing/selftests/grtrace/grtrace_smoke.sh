@@ -57,6 +57,34 @@ else
 	n=$((n + 1)); echo "ok $n trace-cmd # SKIP trace-cmd not installed"
 fi
 
+# The ftrace side of a flight recorder (tuning.rst): an instance that
+# overwrites its oldest events and stops at the first grtrace_error.
+T=/sys/kernel/tracing
+I=$T/instances/grtrace_flight
+if [ -d $T/instances ] && mkdir $I 2>/dev/null; then
+	echo 16 > $I/buffer_size_kb
+	echo 1 > $I/events/grtrace/enable
+	echo traceoff > $I/events/grtrace/grtrace_error/trigger
+	for s in $(seq 1 300); do
+		printf 'submit 100 0 250 %s\ncommit 100 0 250 %s\n' $s $s > $D/emit
+	done
+	echo "error 100 0 250 300" > $D/emit
+	echo "submit 100 0 250 301" > $D/emit
+	tr=$(grep 'ring=emit250 ' $I/trace)
+	check "flight recorder stopped by the error" "$(cat $I/tracing_on)" 0
+	check "flight recorder keeps the error and the job before it" \
+		"$(echo "$tr" | grep -c 'grtrace_error:.*fence=100:300\|grtrace_commit:.*fence=100:300$')" 2
+	check "flight recorder overwrote the oldest events" \
+		"$(echo "$tr" | grep -c 'fence=100:1\( \|$\)')" 0
+	check "flight recorder has nothing after the error" \
+		"$(echo "$tr" | grep -c 'fence=100:301\( \|$\)')" 0
+	echo '!traceoff' > $I/events/grtrace/grtrace_error/trigger
+	echo 0 > $I/events/grtrace/enable
+	rmdir $I
+else
+	n=$((n + 1)); echo "ok $n flight recorder # SKIP no ftrace instances"
+fi
+
 echo "filter_ring_id=-1" > $D/config
 echo "1..$n"
 [ "$fails" = 0 ]
