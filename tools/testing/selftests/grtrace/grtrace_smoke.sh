@@ -72,10 +72,13 @@ if [ -d $T/instances ] && mkdir $I 2>/dev/null; then
 	echo "submit 100 0 250 301" > $D/emit
 	tr=$(grep 'ring=emit250 ' $I/trace)
 	check "flight recorder stopped by the error" "$(cat $I/tracing_on)" 0
+	last='grtrace_error:.*fence=100:300\|grtrace_commit:.*fence=100:300$'
 	check "flight recorder keeps the error and the job before it" \
-		"$(echo "$tr" | grep -c 'grtrace_error:.*fence=100:300\|grtrace_commit:.*fence=100:300$')" 2
+		"$(echo "$tr" | grep -c "$last")" 2
+	# "# entries-in-buffer/entries-written: KEPT/WRITTEN"
+	kept=$(sed -n 's|^# entries-in-buffer/entries-written: \([0-9]*\)/\([0-9]*\).*|\1 \2|p' $I/trace)
 	check "flight recorder overwrote the oldest events" \
-		"$(echo "$tr" | grep -c 'fence=100:1\( \|$\)')" 0
+		"$(echo "$kept" | awk '{ print $1 < $2 }')" 1
 	check "flight recorder has nothing after the error" \
 		"$(echo "$tr" | grep -c 'fence=100:301\( \|$\)')" 0
 	echo '!traceoff' > $I/events/grtrace/grtrace_error/trigger
