@@ -495,46 +495,44 @@ TEST_F(gov, watchlist_ctx)
 	ASSERT_EQ(0, stat_value(DIR "config", "watch_count"));
 }
 
-/* filter_events keeps the types of its mask. */
-TEST_F(gov, filter_events)
+/*
+ * With a type filter of SUBMIT and COMPLETE set: 10 events of each of four
+ * types, of which the 20 COMMITs and ENDs are dropped as filtered_type.
+ */
+static void only_submit_complete(struct __test_metadata *_metadata,
+				 unsigned long long ctx)
 {
+	static const char * const types[] = { "submit", "commit", "end", "complete" };
+	unsigned int i;
 	int n;
 
-	ASSERT_EQ(0, write_file(DIR "filter_enabled", "1"));
-	ASSERT_EQ(0, write_file(DIR "filter_events", "0x11"));	/* submit, complete */
 	ASSERT_EQ(0, write_file(DIR "control", "start"));
-	ASSERT_EQ(0, emit_n("submit", 8000, 250, 0, 10));
-	ASSERT_EQ(0, emit_n("commit", 8000, 250, 0, 10));
-	ASSERT_EQ(0, emit_n("end", 8000, 250, 0, 10));
-	ASSERT_EQ(0, emit_n("complete", 8000, 250, 0, 10));
+	for (i = 0; i < ARRAY_SIZE(types); i++)
+		ASSERT_EQ(0, emit_n(types[i], ctx, 250, 0, 10));
 	stop_and_check_accounting(_metadata);
 	n = read_jobs();
-	EXPECT_EQ(10, count_recs(n, GRTRACE_EV_SUBMIT, 8000, 250));
-	EXPECT_EQ(0, count_recs(n, GRTRACE_EV_COMMIT, 8000, 250));
-	EXPECT_EQ(0, count_recs(n, GRTRACE_EV_END, 8000, 250));
-	EXPECT_EQ(10, count_recs(n, GRTRACE_EV_COMPLETE, 8000, 250));
-	EXPECT_EQ(20, stat_value(DIR "filter_stats", "filtered_events"));
+	EXPECT_EQ(10, count_recs(n, GRTRACE_EV_SUBMIT, ctx, 250));
+	EXPECT_EQ(0, count_recs(n, GRTRACE_EV_COMMIT, ctx, 250));
+	EXPECT_EQ(0, count_recs(n, GRTRACE_EV_END, ctx, 250));
+	EXPECT_EQ(10, count_recs(n, GRTRACE_EV_COMPLETE, ctx, 250));
 	EXPECT_EQ(20, stat_value(DIR "stats", "filtered_type"));
 }
 
-/* filter_type_mask drops the other types, counted as filtered_type. */
+/* filter_events keeps the types of its mask. */
+TEST_F(gov, filter_events)
+{
+	ASSERT_EQ(0, write_file(DIR "filter_enabled", "1"));
+	ASSERT_EQ(0, write_file(DIR "filter_events", "0x11"));	/* submit, complete */
+	only_submit_complete(_metadata, 8000);
+	EXPECT_EQ(20, stat_value(DIR "filter_stats", "filtered_events"));
+}
+
+/* So does filter_type_mask, before the governance. */
 TEST_F(gov, filter_type_mask)
 {
-	int n;
-
-	/* submit, complete */
 	ASSERT_EQ(0, write_file(DIR "config", "filter_type_mask=0x11"));
-	ASSERT_EQ(0, write_file(DIR "control", "start"));
-	ASSERT_EQ(0, emit_n("submit", 8100, 250, 0, 10));
-	ASSERT_EQ(0, emit_n("commit", 8100, 250, 0, 10));
-	ASSERT_EQ(0, emit_n("end", 8100, 250, 0, 10));
-	ASSERT_EQ(0, emit_n("complete", 8100, 250, 0, 10));
-	stop_and_check_accounting(_metadata);
-	n = read_jobs();
-	EXPECT_EQ(10, count_recs(n, GRTRACE_EV_SUBMIT, 8100, 250));
-	EXPECT_EQ(0, count_recs(n, GRTRACE_EV_COMMIT, 8100, 250));
-	EXPECT_EQ(10, count_recs(n, GRTRACE_EV_COMPLETE, 8100, 250));
-	EXPECT_EQ(20, stat_value(DIR "stats", "filtered_type"));
+	only_submit_complete(_metadata, 8100);
+	EXPECT_EQ(0, stat_value(DIR "filter_stats", "filtered_events"));
 }
 
 /* Emit 5 jobs (SUBMIT, COMMIT, COMPLETE) of context @ctx, as user @uid if >= 0. */
