@@ -986,6 +986,24 @@ u64 grtrace_govern_held(void)
 	return jt ? READ_ONCE(jt->held) : 0;
 }
 
+/* The filters' per-CPU counts summed: @by[why], and *@passed unless NULL */
+static void grtrace_filtered_sum(u64 by[GRTRACE_FILTERED_BY_NR], u64 *passed)
+{
+	int cpu, i;
+
+	memset(by, 0, GRTRACE_FILTERED_BY_NR * sizeof(*by));
+	if (passed)
+		*passed = 0;
+	for_each_possible_cpu(cpu) {
+		const struct grtrace_govern_cpu *cs = per_cpu_ptr(&grtrace_govern_cpu, cpu);
+
+		for (i = 0; i < GRTRACE_FILTERED_BY_NR; i++)
+			by[i] += READ_ONCE(cs->filtered[i]);
+		if (passed)
+			*passed += READ_ONCE(cs->filter_passed);
+	}
+}
+
 /**
  * grtrace_govern_filtered - events dropped by the governance's filters
  * @events: set to those of the event type filter (``filter_events``)
@@ -995,17 +1013,11 @@ u64 grtrace_govern_held(void)
  */
 void grtrace_govern_filtered(u64 *events, u64 *watch)
 {
-	int cpu;
+	u64 by[GRTRACE_FILTERED_BY_NR];
 
-	*events = 0;
-	*watch = 0;
-	for_each_possible_cpu(cpu) {
-		const struct grtrace_govern_cpu *cs = per_cpu_ptr(&grtrace_govern_cpu, cpu);
-
-		*events += READ_ONCE(cs->filtered[GRTRACE_FILTERED_BY_EVENTS]);
-		*watch += READ_ONCE(cs->filtered[GRTRACE_FILTERED_BY_WATCH_RING]) +
-			  READ_ONCE(cs->filtered[GRTRACE_FILTERED_BY_WATCH_CTX]);
-	}
+	grtrace_filtered_sum(by, NULL);
+	*events = by[GRTRACE_FILTERED_BY_EVENTS];
+	*watch = by[GRTRACE_FILTERED_BY_WATCH_RING] + by[GRTRACE_FILTERED_BY_WATCH_CTX];
 }
 
 /* ---- settings ---- */
@@ -1171,18 +1183,12 @@ int grtrace_govern_show_sampling(struct seq_file *m)
  */
 int grtrace_govern_show_filter(struct seq_file *m)
 {
-	u64 by[GRTRACE_FILTERED_BY_NR] = {}, passed = 0;
+	u64 by[GRTRACE_FILTERED_BY_NR], passed;
 	struct grtrace_totals t;
-	int cpu, i;
+	int i;
 
 	grtrace_get_totals(&t);
-	for_each_possible_cpu(cpu) {
-		const struct grtrace_govern_cpu *cs = per_cpu_ptr(&grtrace_govern_cpu, cpu);
-
-		for (i = 0; i < GRTRACE_FILTERED_BY_NR; i++)
-			by[i] += READ_ONCE(cs->filtered[i]);
-		passed += READ_ONCE(cs->filter_passed);
-	}
+	grtrace_filtered_sum(by, &passed);
 	rcu_read_lock();
 	seq_printf(m, "enabled=%d\n", rcu_dereference(grtrace_governance)->filter_enabled);
 	rcu_read_unlock();

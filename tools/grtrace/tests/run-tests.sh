@@ -218,30 +218,30 @@ grep -q "gseq 8-8 lost (open for 500 ms)" "$W/err" &&
 	grep -q "late record: gseq 8 " "$W/err" &&
 	grep -q "lost 2 gseqs in 2 gaps.* late 1" "$W/out"
 result $? "record live: gap lost after 500 ms (quiet CPU) or at once (all past it), late record"
-# -d and SIGINT under a writer that keeps feeding, 500 records per 10 ms
-python3 "$F" setup "$W/gen/fakefs" "$W/live" && rm -f "$W/rec-stream.bin"
-python3 "$F" stream "$W/live" "$W/rec-stream.bin" 2.5 2> "$W/feed.err" &
-feeder=$!
-t0=$(date +%s%N)
-GRTRACE_DIR=$W/live timeout 20 "$G" record -q -d 1 -o "$W/rec-stream.bin" > "$W/out" 2> "$W/err"
-rc=$?
-ms=$((($(date +%s%N) - t0) / 1000000))
-wait $feeder
-echo "took $ms ms" >> "$W/err"
-[ $rc = 0 ] && [ $ms -lt 3000 ] && python3 "$F" check "$W/rec-stream.bin" c 2>> "$W/err" &&
+# -d under a writer that keeps feeding, 500 records per 10 ms for 2.5 s;
+# $1: the relay buffers' size, if not the stand-in's.  Sets ms; the
+# status of record.
+record_under_writer() {
+	python3 "$F" setup "$W/gen/fakefs" "$W/live" && rm -f "$W/rec-stream.bin" &&
+		{ [ -z "$1" ] || echo "$1" > "$W/live/buffer_size"; }
+	python3 "$F" stream "$W/live" "$W/rec-stream.bin" 2.5 2> "$W/feed.err" &
+	feeder=$!
+	t0=$(date +%s%N)
+	GRTRACE_DIR=$W/live timeout 20 "$G" record -q -d 1 -o "$W/rec-stream.bin" \
+		> "$W/out" 2> "$W/err"
+	rc=$?
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	wait $feeder
+	echo "took $ms ms" >> "$W/err"
+	return $rc
+}
+record_under_writer && [ $ms -lt 3000 ] && python3 "$F" check "$W/rec-stream.bin" c 2>> "$W/err" &&
 	grep -q "lost 0 gseqs" "$W/out"
 result $? "record live -d 1: done in < 3 s under a writer, gseqs without a gap"
-# The end under a writer, with 8 KiB relay buffers: the final read of each
-# file stops at its buffer's size, and what a file holds above the last
-# record read from it is past the end, not lost.
-python3 "$F" setup "$W/gen/fakefs" "$W/live" && rm -f "$W/rec-stream.bin" &&
-	echo 8192 > "$W/live/buffer_size"
-python3 "$F" stream "$W/live" "$W/rec-stream.bin" 2.5 2> "$W/feed.err" &
-feeder=$!
-GRTRACE_DIR=$W/live timeout 20 "$G" record -q -d 1 -o "$W/rec-stream.bin" > "$W/out" 2> "$W/err"
-rc=$?
-wait $feeder
-[ $rc = 0 ] && python3 "$F" check "$W/rec-stream.bin" c 2>> "$W/err" &&
+# With 8 KiB relay buffers the final read of each file stops at its
+# buffer's size: what a file holds above the last record read from it is
+# past the end, not lost.
+record_under_writer 8192 && python3 "$F" check "$W/rec-stream.bin" c 2>> "$W/err" &&
 	grep -q "lost 0 gseqs" "$W/out"
 result $? "record live -d 1, 8 KiB buffers: the end cuts at the file read to its bound"
 python3 "$F" setup "$W/gen/fakefs" "$W/live" && rm -f "$W/rec-stream.bin"
