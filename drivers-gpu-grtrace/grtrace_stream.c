@@ -53,14 +53,9 @@
  * so a stopped session can still be read; the next start resets them.
  * Changing ``buffer_size`` (only while stopped) reallocates them.
  *
- * The merged file ``events`` never returns a record half written: the
- * writer shows a record by advancing the buffer offset with a
- * store-release, and the merged reader reads it with a load-acquire.  The
- * per-CPU ``events<N>`` files are read by relay_file_read(), which reads
- * the offset without a barrier: on weakly ordered CPUs (arm64, powerpc,
- * riscv), a reader of a live ``events<N>`` file may see a record's header
- * before its payload.  Read them after stop, or read ``events`` while the
- * session runs.
+ * No reader gets a record half written: the writer shows a record by
+ * advancing the buffer offset with a store-release, and the readers of
+ * ``events<N>`` and of the merged ``events`` read it with a load-acquire.
  */
 
 #define GRTRACE_DEFAULT_BUFFER_SIZE	SZ_4M
@@ -103,8 +98,17 @@ static DEFINE_PER_CPU(struct grtrace_cpu_state, grtrace_cpu_state);
  */
 static DEFINE_MUTEX(grtrace_stream_lock);
 
+/*
+ * grtrace_read_lock serialises the readers of the ``events<N>`` files with
+ * each other and with the reset of the buffers at the start of a session.
+ * Taken after grtrace_stream_lock, never around relay_close(): removing a
+ * file waits for its readers.
+ */
+static DEFINE_MUTEX(grtrace_read_lock);
+
 static struct dentry *grtrace_dir;
-static struct rchan *grtrace_chan;		/* grtrace_stream_lock */
+/* Written holding both locks, read holding either (or by the writers) */
+static struct rchan *grtrace_chan;
 static size_t grtrace_chan_size;		/* grtrace_stream_lock */
 static size_t grtrace_buffer_size = GRTRACE_DEFAULT_BUFFER_SIZE;
 static bool grtrace_live;			/* grtrace_stream_lock */
@@ -120,8 +124,8 @@ static DECLARE_WAIT_QUEUE_HEAD(grtrace_pipe_wait);
  * relay_reserve() would advance it first.  Both are called with interrupts
  * disabled, so nothing else writes this CPU's buffer in between.
  *
- * The merged reader, grtrace_pipe_head(), reads the offset with a
- * load-acquire, so it sees every record below it complete.  It learns that
+ * The readers (grtrace_readable()) read the offset with a load-acquire,
+ * so they see every record below it complete.  They learn that
  * a sub-buffer is finished, and its padding, from @cs->produced, stored
  * with a store-release after relay_switch_subbuf() set the padding: relay's
  * own counter is written without ordering against the padding.
@@ -160,7 +164,7 @@ static void grtrace_publish(size_t len)
 {
 	struct rchan_buf *buf = *this_cpu_ptr(grtrace_chan->buf);
 
-	/* Pairs with grtrace_pipe_head(): the record before the offset. */
+	/* Pairs with grtrace_readable(): the record before the offset. */
 	smp_store_release(&buf->offset,
 			  buf->offset + sizeof(struct grtrace_record) + len);
 }
@@ -367,6 +371,143 @@ unsigned int grtrace_buffer_fill(void)
 	return min_t(size_t, 100, used * 100 / (sb * grtrace_chan->n_subbufs));
 }
 
+/* ---- events<N>: the records of one CPU ---- */
+
+/**
+ * DOC: Per-CPU files
+ *
+ * ``events<N>`` gives the records of CPU N in the order they were written,
+ * and consumes what it returns, as ``trace_pipe_raw`` does; it returns 0
+ * when nothing more is published, also while the session runs (poll it with
+ * a timer).  A read may end inside a record: the next one goes on from
+ * there.  The readers of a CPU take their turns, each getting what the
+ * others did not.
+ *
+ * They do not use relay's read(): it reads the writer's offset, the
+ * padding and the sub-buffer the writer is in without ordering, so a
+ * reader of a live file on another CPU could copy the zeroes past the end
+ * of a finished sub-buffer, or give a sub-buffer back before reading its
+ * end.  These files read what grtrace_reserve() and grtrace_publish()
+ * publish, as the merged reader does.
+ */
+
+/* A reader's place in one CPU's buffer. */
+struct grtrace_read_pos {
+	size_t sb;	/* sub-buffers consumed */
+	size_t off;	/* bytes read of the next one */
+};
+
+/*
+ * How many bytes from @pos on, within its sub-buffer, @cpu's writer has
+ * published.  Moves @pos past the sub-buffers read to their end and gives
+ * them back to the writer.  Called holding grtrace_stream_lock or
+ * grtrace_read_lock, for a channel that is not reset meanwhile.
+ */
+static size_t grtrace_readable(struct rchan *chan, int cpu,
+			       struct grtrace_read_pos *pos)
+{
+	struct grtrace_cpu_state *cs = per_cpu_ptr(&grtrace_cpu_state, cpu);
+	struct rchan_buf *buf = *per_cpu_ptr(chan->buf, cpu);
+	size_t sbsize = chan->subbuf_size, produced, len;
+
+	if (!buf)
+		return 0;
+	for (;;) {
+		/* Pairs with grtrace_reserve(): the padding is set. */
+		produced = smp_load_acquire(&cs->produced);
+		if (pos->sb < produced) {
+			len = sbsize - buf->padding[pos->sb % chan->n_subbufs];
+		} else {
+			/* Pairs with grtrace_publish(): records below are whole. */
+			len = smp_load_acquire(&buf->offset);
+			/* The writer moved on: @len may be of the next one. */
+			if (smp_load_acquire(&cs->produced) != produced)
+				continue;
+			if (len > sbsize)	/* buffer full */
+				len = 0;
+		}
+		if (pos->off < len)
+			return len - pos->off;
+		if (pos->sb >= produced)
+			return 0;
+		/* This sub-buffer is read: give it back to the writer. */
+		pos->sb++;
+		pos->off = 0;
+		relay_subbufs_consumed(chan, cpu, 1);
+	}
+}
+
+/* Where @pos is in the buffer of @cpu. */
+static void *grtrace_read_ptr(struct rchan *chan, int cpu,
+			      const struct grtrace_read_pos *pos)
+{
+	struct rchan_buf *buf = *per_cpu_ptr(chan->buf, cpu);
+
+	return buf->start + (pos->sb % chan->n_subbufs) * chan->subbuf_size +
+	       pos->off;
+}
+
+/* A read copies to this bounce buffer under grtrace_read_lock. */
+#define GRTRACE_READ_BOUNCE	SZ_64K
+
+static int grtrace_cpu_open(struct inode *inode, struct file *file)
+{
+	void *bounce = kvmalloc(GRTRACE_READ_BOUNCE, GFP_KERNEL);
+
+	if (!bounce)
+		return -ENOMEM;
+	file->private_data = bounce;
+	return nonseekable_open(inode, file);
+}
+
+/*
+ * The reader's place is relay's own (subbufs_consumed, bytes_consumed), so
+ * that ``stats`` and the writer's "buffer full" see what was read.  The
+ * user's buffer is written without the lock, so a reader whose page faults
+ * slowly does not hold up the start of a session.
+ */
+static ssize_t grtrace_cpu_read(struct file *file, char __user *ubuf,
+				size_t count, loff_t *ppos)
+{
+	struct rchan_buf *buf = file_inode(file)->i_private;
+	struct grtrace_read_pos pos;
+	size_t n, done = 0;
+
+	count = min_t(size_t, count, GRTRACE_READ_BOUNCE);
+	mutex_lock(&grtrace_read_lock);
+	/* Not while its channel closes: it removes this file first. */
+	if (buf->chan == grtrace_chan) {
+		pos.sb = buf->subbufs_consumed;
+		pos.off = buf->bytes_consumed;
+		while (done < count &&
+		       (n = grtrace_readable(buf->chan, buf->cpu, &pos))) {
+			n = min(n, count - done);
+			memcpy(file->private_data + done,
+			       grtrace_read_ptr(buf->chan, buf->cpu, &pos), n);
+			done += n;
+			pos.off += n;
+		}
+		buf->bytes_consumed = pos.off;
+	}
+	mutex_unlock(&grtrace_read_lock);
+	if (done && copy_to_user(ubuf, file->private_data, done))
+		return -EFAULT;
+	return done;
+}
+
+static int grtrace_cpu_release(struct inode *inode, struct file *file)
+{
+	kvfree(file->private_data);
+	return 0;
+}
+
+static const struct file_operations grtrace_cpu_fops = {
+	.owner		= THIS_MODULE,
+	.open		= grtrace_cpu_open,
+	.read		= grtrace_cpu_read,
+	.release	= grtrace_cpu_release,
+};
+
 static struct dentry *grtrace_create_buf_file(const char *filename,
 					      struct dentry *parent,
 					      umode_t mode,
@@ -374,7 +515,7 @@ static struct dentry *grtrace_create_buf_file(const char *filename,
 					      int *is_global)
 {
 	return debugfs_create_file(filename, 0400, parent, buf,
-				   &relay_file_operations);
+				   &grtrace_cpu_fops);
 }
 
 static int grtrace_remove_buf_file(struct dentry *dentry)
@@ -388,29 +529,46 @@ static const struct rchan_callbacks grtrace_relay_callbacks = {
 	.remove_buf_file	= grtrace_remove_buf_file,
 };
 
+/*
+ * Make the channel of buffer_size, empty, and reset every CPU's counts:
+ * no writer runs.
+ */
 static int grtrace_open_chan_locked(void)
 {
+	struct rchan *chan = grtrace_chan;
 	size_t subbuf, n;
+	int cpu;
 
 	lockdep_assert_held(&grtrace_stream_lock);
 
-	if (grtrace_chan && grtrace_chan_size == grtrace_buffer_size) {
-		relay_reset(grtrace_chan);
-		return 0;
+	if (chan && grtrace_chan_size != grtrace_buffer_size) {
+		scoped_guard(mutex, &grtrace_read_lock)
+			grtrace_chan = NULL;
+		relay_close(chan);
+		chan = NULL;
 	}
-	if (grtrace_chan) {
-		relay_close(grtrace_chan);
-		grtrace_chan = NULL;
+	if (!chan) {
+		subbuf = clamp_t(size_t,
+				 rounddown_pow_of_two(grtrace_buffer_size / 16),
+				 PAGE_SIZE, GRTRACE_MAX_SUBBUF_SIZE);
+		n = grtrace_buffer_size / subbuf;
+		chan = relay_open("events", grtrace_dir, subbuf, n,
+				  &grtrace_relay_callbacks, NULL);
+		if (!chan)
+			return -ENOMEM;
+		grtrace_chan_size = grtrace_buffer_size;
 	}
 
-	subbuf = clamp_t(size_t, rounddown_pow_of_two(grtrace_buffer_size / 16),
-			 PAGE_SIZE, GRTRACE_MAX_SUBBUF_SIZE);
-	n = grtrace_buffer_size / subbuf;
-	grtrace_chan = relay_open("events", grtrace_dir, subbuf, n,
-				  &grtrace_relay_callbacks, NULL);
-	if (!grtrace_chan)
-		return -ENOMEM;
-	grtrace_chan_size = grtrace_buffer_size;
+	/* The readers see the buffers and the counts of one session. */
+	guard(mutex)(&grtrace_read_lock);
+	relay_reset(chan);
+	for_each_possible_cpu(cpu) {
+		struct grtrace_cpu_state *cs = per_cpu_ptr(&grtrace_cpu_state, cpu);
+
+		cs->cseq = 0;
+		WRITE_ONCE(cs->produced, 0);
+	}
+	grtrace_chan = chan;
 	return 0;
 }
 
@@ -482,20 +640,13 @@ static int grtrace_write_header_locked(void)
  */
 int grtrace_stream_start(void)
 {
-	int ret, cpu;
+	int ret;
 
 	guard(mutex)(&grtrace_stream_lock);
 	ret = grtrace_open_chan_locked();
 	if (ret)
 		return ret;
 
-	/* No writer runs: reset every CPU, online or not, directly. */
-	for_each_possible_cpu(cpu) {
-		struct grtrace_cpu_state *cs = per_cpu_ptr(&grtrace_cpu_state, cpu);
-
-		cs->cseq = 0;
-		WRITE_ONCE(cs->produced, 0);
-	}
 	atomic64_set(&grtrace_gseq, 0);
 	bitmap_zero(grtrace_described, GRTRACE_MAX_RINGS);
 	WRITE_ONCE(grtrace_session_id, get_random_u64());
@@ -523,13 +674,14 @@ void grtrace_stream_stop(void)
 	guard(mutex)(&grtrace_stream_lock);
 	if (grtrace_chan) {
 		relay_flush(grtrace_chan);
-		/* The merged reader reads under this lock from now on. */
 		for_each_possible_cpu(cpu) {
+			struct grtrace_cpu_state *cs = per_cpu_ptr(&grtrace_cpu_state, cpu);
 			struct rchan_buf *buf = *per_cpu_ptr(grtrace_chan->buf, cpu);
 
-			if (buf)
-				WRITE_ONCE(per_cpu_ptr(&grtrace_cpu_state, cpu)->produced,
-					   buf->subbufs_produced);
+			if (!buf)
+				continue;
+			/* Pairs with grtrace_readable(): the padding is set. */
+			smp_store_release(&cs->produced, buf->subbufs_produced);
 		}
 	}
 	WRITE_ONCE(grtrace_live, false);
@@ -790,11 +942,6 @@ EXPORT_SYMBOL_IF_KUNIT(grtrace_walk_records);
  * buffers as the ``events<N>`` files: use one or the other.
  */
 
-struct grtrace_pipe_pos {
-	size_t sb;	/* sub-buffers consumed */
-	size_t off;	/* bytes read of the next one */
-};
-
 /* A read copies records here under grtrace_stream_lock, then to the user. */
 #define GRTRACE_PIPE_BOUNCE	SZ_64K
 
@@ -803,7 +950,7 @@ struct grtrace_pipe {
 	u64 session_id;
 	u64 next_gseq;
 	void *bounce;
-	struct grtrace_pipe_pos pos[];
+	struct grtrace_read_pos pos[];
 };
 
 static atomic_t grtrace_pipe_busy = ATOMIC_INIT(0);
@@ -829,43 +976,16 @@ static void grtrace_pipe_attach_locked(struct grtrace_pipe *p)
 static const struct grtrace_record *grtrace_pipe_head(struct grtrace_pipe *p,
 						      int cpu)
 {
-	struct grtrace_cpu_state *cs = per_cpu_ptr(&grtrace_cpu_state, cpu);
-	struct rchan_buf *buf = *per_cpu_ptr(p->chan->buf, cpu);
-	struct grtrace_pipe_pos *pos = &p->pos[cpu];
-	size_t sbsize = p->chan->subbuf_size, produced, len;
+	struct grtrace_read_pos *pos = &p->pos[cpu];
+	size_t len = grtrace_readable(p->chan, cpu, pos);
 	const struct grtrace_record *rec;
 
-	if (!buf)
+	if (len < sizeof(*rec))
 		return NULL;
-	for (;;) {
-		/* Pairs with grtrace_reserve(): the padding is set. */
-		produced = smp_load_acquire(&cs->produced);
-		if (pos->sb < produced) {
-			len = sbsize - buf->padding[pos->sb % p->chan->n_subbufs];
-		} else {
-			/* Pairs with grtrace_publish(): records below are whole. */
-			len = smp_load_acquire(&buf->offset);
-			/* The writer moved on: @len may be of the next one. */
-			if (smp_load_acquire(&cs->produced) != produced)
-				continue;
-			if (len > sbsize)	/* buffer full */
-				len = 0;
-		}
-		if (pos->off + sizeof(*rec) <= len) {
-			rec = buf->start + (pos->sb % p->chan->n_subbufs) *
-			      sbsize + pos->off;
-			if (rec->size >= sizeof(*rec) &&
-			    pos->off + rec->size <= len)
-				return rec;
-			return NULL;
-		}
-		if (pos->sb >= produced)
-			return NULL;
-		/* This sub-buffer is read: give it back to the writer. */
-		pos->sb++;
-		pos->off = 0;
-		relay_subbufs_consumed(p->chan, cpu, 1);
-	}
+	rec = grtrace_read_ptr(p->chan, cpu, pos);
+	if (rec->size < sizeof(*rec) || rec->size > len)
+		return NULL;
+	return rec;
 }
 
 /*
@@ -1003,8 +1123,12 @@ int grtrace_stream_init(struct dentry *dir)
  */
 void grtrace_stream_exit(void)
 {
+	struct rchan *chan;
+
 	guard(mutex)(&grtrace_stream_lock);
-	if (grtrace_chan)
-		relay_close(grtrace_chan);
-	grtrace_chan = NULL;
+	chan = grtrace_chan;
+	scoped_guard(mutex, &grtrace_read_lock)
+		grtrace_chan = NULL;
+	if (chan)
+		relay_close(chan);
 }

@@ -56,9 +56,8 @@
  * before them, the others are counted as read past the end and not written.
  * A stopped session publishes nothing more: its gaps are lost at once.
  *
- * Relay files cannot be spliced, and poll() only reports a full sub-buffer:
- * the files are read with read() every BATCH_MS while records come in, every
- * IDLE_MS when none do.
+ * The files cannot be spliced or polled: they are read with read() every
+ * BATCH_MS while records come in, every IDLE_MS when none do.
  */
 #include <errno.h>
 #include <fcntl.h>
