@@ -34,6 +34,7 @@ static const char * const grtrace_drop_names[GRTRACE_DROP_NR] = {
 	[GRTRACE_DROP_BACKPRESSURE] = "backpressure",
 	[GRTRACE_DROP_RATE_LIMITED] = "rate_limited",
 	[GRTRACE_DROP_UNTRACKED] = "untracked",
+	[GRTRACE_DROP_AGGREGATED] = "aggregated",
 };
 
 static const char * const grtrace_engine_names[GRTRACE_ENGINE_NR] = {
@@ -374,6 +375,17 @@ static void show_aggregator_enabled(struct seq_file *m,
 	seq_printf(m, "%d", c->governance.aggregator_enabled);
 }
 
+static int set_aggregate_only(struct grtrace_config_edit *e, const char *val)
+{
+	return grtrace_parse_bool(val, &e->config.governance.aggregate_only);
+}
+
+static void show_aggregate_only(struct seq_file *m,
+				const struct grtrace_config *c)
+{
+	seq_printf(m, "%d", c->governance.aggregate_only);
+}
+
 static int set_aggregator_window(struct grtrace_config_edit *e,
 				 const char *val)
 {
@@ -452,6 +464,7 @@ static const struct grtrace_config_key grtrace_config_keys[] = {
 	KEY(filter_events, filter_events, FILTER, GRTRACE_KEY_FILE),
 	KEY(aggregator_enable, aggregator_enabled, AGGREGATOR, GRTRACE_KEY_FILE),
 	KEY(aggregator_window, aggregator_window, AGGREGATOR, GRTRACE_KEY_FILE),
+	KEY(aggregate_only, aggregate_only, AGGREGATOR, 0),
 	{ "reset_stats", set_reset_stats, show_zero, GRTRACE_PART_CORE },
 };
 
@@ -788,6 +801,8 @@ static int grtrace_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "bytes_written=%llu\n", t.bytes_written);
 	seq_printf(m, "bytes_dropped=%llu\n", t.bytes_dropped);
 	seq_printf(m, "subbufs_consumed=%llu\n", consumed);
+	seq_printf(m, "summaries=%llu\n", t.summaries);
+	seq_printf(m, "summaries_lost=%llu\n", t.summaries_lost);
 	/* Since boot, and never offered: these rings have no id. */
 	seq_printf(m, "rings_refused=%llu\n", refused);
 	seq_printf(m, "events_no_ring=%llu\n", no_ring);

@@ -184,7 +184,15 @@ struct grtrace_aggregate {
 	u64 depth_n;
 	u64 depth_peak;
 	u64 busy;
+	u64 dev_jobs;
+	u64 dev_min;
+	u64 dev_max;
+	u64 errors;
+	u64 dropped[GRTRACE_DROP_NR];
+	u32 lat_hist[GRTRACE_SUMMARY_HIST];
 };
+
+static_assert(GRTRACE_DROP_NR <= GRTRACE_SUMMARY_DROPS);
 
 /**
  * struct grtrace_jobs - the job table and the aggregator
@@ -200,6 +208,7 @@ struct grtrace_aggregate {
  * @total: per ring, since @aggr_start
  * @cur: per ring, the current window
  * @last: per ring, the last complete window
+ * @ring_info: per ring, its description for the SUMMARY records
  * @ent: the entries
  *
  * Allocated the first time a setting needs it, freed at module exit.
@@ -217,6 +226,7 @@ struct grtrace_jobs {
 	struct grtrace_aggregate total[GRTRACE_MAX_RINGS];
 	struct grtrace_aggregate cur[GRTRACE_MAX_RINGS];
 	struct grtrace_aggregate last[GRTRACE_MAX_RINGS];
+	struct grtrace_ring_info ring_info[GRTRACE_MAX_RINGS];
 	struct grtrace_job_entry ent[GRTRACE_JOBS];
 };
 
@@ -381,6 +391,7 @@ static void grtrace_aggregate_clear(u64 now)
 	memset(jt->total, 0, sizeof(jt->total));
 	memset(jt->cur, 0, sizeof(jt->cur));
 	memset(jt->last, 0, sizeof(jt->last));
+	memset(jt->ring_info, 0, sizeof(jt->ring_info));
 	jt->aggr_start = now;
 	jt->win_end = 0;
 	jt->windows = 0;
@@ -726,37 +737,6 @@ void grtrace_govern_default(const struct grtrace_event *ev, u64 ts, int drop)
 }
 EXPORT_SYMBOL_IF_KUNIT(grtrace_govern_default);
 
-/**
- * grtrace_govern - decide on an event offered to the relay stream
- * @ev: the event
- * @ts: its time
- * @drop: the core's verdict: an enum grtrace_drop, or -1 to keep it
- *
- * Context: the relay probe, interrupts disabled.
- * Returns: -1 to write the event, %GRTRACE_HELD if it was held back (or
- * already written with the job it completes), or the enum grtrace_drop to
- * count it under.
- */
-int grtrace_govern(const struct grtrace_event *ev, u64 ts, int drop)
-{
-	const struct grtrace_govern_settings *g;
-
-	if (IS_ENABLED(CONFIG_GRTRACE_PERF_MON) && grtrace_ring_counts)
-		this_cpu_ptr(grtrace_ring_counts)->r[ev->job.ring_id].offered++;
-
-	g = rcu_dereference_sched(grtrace_governance);
-	if (drop < 0 && unlikely(g->active))
-		drop = grtrace_govern_slow(g, ev, ts);
-	else if (drop == GRTRACE_DROP_FILTERED)
-		this_cpu_inc(grtrace_govern_cpu.filtered[GRTRACE_FILTERED_BY_CONFIG]);
-
-	if (unlikely(g->track) && drop >= 0 && drop != GRTRACE_HELD &&
-	    ev->type == GRTRACE_EV_COMPLETE)
-		grtrace_job_forget(&ev->job, drop, ts);
-	return drop;
-}
-EXPORT_SYMBOL_IF_KUNIT(grtrace_govern);
-
 static void grtrace_aggregate_add(struct grtrace_aggregate *a, u16 type,
 				  u64 lat, u64 busy,
 				  const struct grtrace_job_payload *job)
@@ -768,7 +748,16 @@ static void grtrace_aggregate_add(struct grtrace_aggregate *a, u16 type,
 		a->lat_max = max(a->lat_max, lat);
 		a->lat_sum += lat;
 		a->jobs++;
+		a->lat_hist[min_t(u32, ilog2(lat | 1), GRTRACE_SUMMARY_HIST - 1)]++;
 	}
+	if (type == GRTRACE_EV_END && busy) {
+		if (!a->dev_jobs || busy < a->dev_min)
+			a->dev_min = busy;
+		a->dev_max = max(a->dev_max, busy);
+		a->dev_jobs++;
+	}
+	if (type == GRTRACE_EV_ERROR)
+		a->errors++;
 	if (type == GRTRACE_EV_SUBMIT) {
 		a->depth_sum += job->depth;
 		a->depth_n++;
@@ -777,36 +766,60 @@ static void grtrace_aggregate_add(struct grtrace_aggregate *a, u16 type,
 	a->busy += busy;
 }
 
-/**
- * grtrace_govern_written - account an event written to the relay stream
- * @type: its type
- * @ts: its time
- * @job: its payload
- * @written: false if it was dropped for want of buffer space
- *
- * Context: interrupts disabled.
- */
-void grtrace_govern_written(u16 type, u64 ts,
-			    const struct grtrace_job_payload *job, bool written)
+/* Write a SUMMARY record of each ring active in the window of @cur. */
+static void grtrace_summaries_write(struct grtrace_jobs *jt, u64 start,
+				    u64 len, u64 ts)
 {
-	const struct grtrace_govern_settings *g = rcu_dereference_sched(grtrace_governance);
-	struct grtrace_jobs *jt = READ_ONCE(grtrace_jobs);
+	struct grtrace_summary s;
+	int i, d;
+
+	lockdep_assert_held(&jt->lock);
+	for (i = 0; i < GRTRACE_MAX_RINGS; i++) {
+		const struct grtrace_aggregate *a = &jt->cur[i];
+		u64 dropped = 0;
+
+		for (d = 0; d < GRTRACE_DROP_NR; d++)
+			dropped += a->dropped[d];
+		if (!a->events && !dropped)
+			continue;
+		memset(&s, 0, sizeof(s));
+		s.ring_id = i;
+		s.window_start = start;
+		s.window_ns = len;
+		s.events = a->events;
+		s.jobs = a->jobs;
+		s.lat_sum = a->lat_sum;
+		s.lat_min = a->lat_min;
+		s.lat_max = a->lat_max;
+		s.dev_jobs = a->dev_jobs;
+		s.dev_sum = a->busy;
+		s.dev_min = a->dev_min;
+		s.dev_max = a->dev_max;
+		s.depth_sum = a->depth_sum;
+		s.depth_n = a->depth_n;
+		s.depth_peak = a->depth_peak;
+		s.errors = a->errors;
+		memcpy(s.dropped, a->dropped, sizeof(a->dropped));
+		memcpy(s.lat_hist, a->lat_hist, sizeof(a->lat_hist));
+		grtrace_stream_summary(&s, jt->ring_info[i].ring_id == i ?
+				       &jt->ring_info[i] : NULL, ts);
+	}
+}
+
+/*
+ * Account one event in the job table and the aggregates.  A window that
+ * ended before @ts is closed first: with aggregate_only, its rings'
+ * SUMMARY records are written then, by the first event after its end (or
+ * by grtrace_govern_stop()).
+ */
+static void grtrace_aggregate_locked(const struct grtrace_govern_settings *g,
+				     struct grtrace_jobs *jt, u16 type, u64 ts,
+				     const struct grtrace_job_payload *job)
+{
 	struct grtrace_job_entry *e = NULL;
 	u64 lat = U64_MAX, busy = 0;
 
-	if (IS_ENABLED(CONFIG_GRTRACE_PERF_MON) && grtrace_ring_counts && written)
-		this_cpu_ptr(grtrace_ring_counts)->r[job->ring_id].written++;
-
-	if (likely(!g->track) || !jt)
-		return;
-	/* Without aggregates, a COMPLETE only ends the job's entry. */
-	if (!written || !g->aggregator_enabled) {
-		if (type == GRTRACE_EV_COMPLETE)
-			grtrace_job_forget(job, GRTRACE_DROP_OVERRUN, ts);
-		return;
-	}
-
-	raw_spin_lock(&jt->lock);
+	lockdep_assert_held(&jt->lock);
 	if (!grtrace_jobless(job))
 		e = grtrace_job_find(job->fence_context, job->fence_seqno);
 	switch (type) {
@@ -845,6 +858,8 @@ void grtrace_govern_written(u16 type, u64 ts,
 		u64 t = max(ts, jt->aggr_start);
 
 		if (jt->win_end) {
+			if (g->aggregate_only)
+				grtrace_summaries_write(jt, jt->win_end - w, w, ts);
 			memcpy(jt->last, jt->cur, sizeof(jt->last));
 			memset(jt->cur, 0, sizeof(jt->cur));
 			jt->windows++;
@@ -854,6 +869,100 @@ void grtrace_govern_written(u16 type, u64 ts,
 	}
 	grtrace_aggregate_add(&jt->total[job->ring_id], type, lat, busy, job);
 	grtrace_aggregate_add(&jt->cur[job->ring_id], type, lat, busy, job);
+}
+
+/*
+ * aggregate_only: count a job event that passed the filters in the
+ * aggregates instead of writing it (ERRORs are written still), and one
+ * that did not as a drop of its ring.
+ */
+static int grtrace_aggregate_only(const struct grtrace_govern_settings *g,
+				  const struct grtrace_event *ev, u64 ts,
+				  int drop)
+{
+	struct grtrace_jobs *jt = READ_ONCE(grtrace_jobs);
+	struct grtrace_ring_info *ri;
+
+	if (!jt || drop == GRTRACE_HELD)
+		return drop;
+	raw_spin_lock(&jt->lock);
+	ri = &jt->ring_info[ev->job.ring_id];
+	if (ri->ring_id != ev->job.ring_id && ev->ring)
+		grtrace_fill_ring_info(ri, ev->ring);
+	if (ev->type == GRTRACE_EV_ERROR) {
+		/* Written, then counted by grtrace_govern_written(). */
+	} else if (drop < 0) {
+		grtrace_aggregate_locked(g, jt, ev->type, ts, &ev->job);
+		drop = GRTRACE_DROP_AGGREGATED;
+	} else {
+		jt->cur[ev->job.ring_id].dropped[drop]++;
+	}
+	raw_spin_unlock(&jt->lock);
+	return drop;
+}
+
+/**
+ * grtrace_govern - decide on an event offered to the relay stream
+ * @ev: the event
+ * @ts: its time
+ * @drop: the core's verdict: an enum grtrace_drop, or -1 to keep it
+ *
+ * Context: the relay probe, interrupts disabled.
+ * Returns: -1 to write the event, %GRTRACE_HELD if it was held back (or
+ * already written with the job it completes), or the enum grtrace_drop to
+ * count it under.
+ */
+int grtrace_govern(const struct grtrace_event *ev, u64 ts, int drop)
+{
+	const struct grtrace_govern_settings *g;
+
+	if (IS_ENABLED(CONFIG_GRTRACE_PERF_MON) && grtrace_ring_counts)
+		this_cpu_ptr(grtrace_ring_counts)->r[ev->job.ring_id].offered++;
+
+	g = rcu_dereference_sched(grtrace_governance);
+	if (drop < 0 && unlikely(g->active))
+		drop = grtrace_govern_slow(g, ev, ts);
+	else if (drop == GRTRACE_DROP_FILTERED)
+		this_cpu_inc(grtrace_govern_cpu.filtered[GRTRACE_FILTERED_BY_CONFIG]);
+
+	if (unlikely(g->track) && drop >= 0 && drop != GRTRACE_HELD &&
+	    ev->type == GRTRACE_EV_COMPLETE)
+		grtrace_job_forget(&ev->job, drop, ts);
+	if (unlikely(g->aggregate_only))
+		drop = grtrace_aggregate_only(g, ev, ts, drop);
+	return drop;
+}
+EXPORT_SYMBOL_IF_KUNIT(grtrace_govern);
+
+/**
+ * grtrace_govern_written - account an event written to the relay stream
+ * @type: its type
+ * @ts: its time
+ * @job: its payload
+ * @written: false if it was dropped for want of buffer space
+ *
+ * Context: interrupts disabled.
+ */
+void grtrace_govern_written(u16 type, u64 ts,
+			    const struct grtrace_job_payload *job, bool written)
+{
+	const struct grtrace_govern_settings *g = rcu_dereference_sched(grtrace_governance);
+	struct grtrace_jobs *jt = READ_ONCE(grtrace_jobs);
+
+	if (IS_ENABLED(CONFIG_GRTRACE_PERF_MON) && grtrace_ring_counts && written)
+		this_cpu_ptr(grtrace_ring_counts)->r[job->ring_id].written++;
+
+	if (likely(!g->track) || !jt)
+		return;
+	/* Without aggregates, a COMPLETE only ends the job's entry. */
+	if (!written || !g->aggregator_enabled) {
+		if (type == GRTRACE_EV_COMPLETE)
+			grtrace_job_forget(job, GRTRACE_DROP_OVERRUN, ts);
+		return;
+	}
+
+	raw_spin_lock(&jt->lock);
+	grtrace_aggregate_locked(g, jt, type, ts, job);
 	raw_spin_unlock(&jt->lock);
 }
 
@@ -908,6 +1017,22 @@ void grtrace_govern_stop(void)
 			grtrace_write_held(n);
 		local_irq_restore(flags);
 	}
+	if (!g->aggregate_only)
+		return;
+	/* The window still open: its summaries end at the stop. */
+	local_irq_save(flags);
+	ts = ktime_get_mono_fast_ns();
+	raw_spin_lock(&jt->lock);
+	if (jt->win_end) {
+		u64 start = jt->win_end - (u64)g->aggregator_window * NSEC_PER_MSEC;
+
+		start = max(start, jt->aggr_start);
+		grtrace_summaries_write(jt, start, ts > start ? ts - start : 0, ts);
+		memset(jt->cur, 0, sizeof(jt->cur));
+		jt->win_end = 0;
+	}
+	raw_spin_unlock(&jt->lock);
+	local_irq_restore(flags);
 }
 
 /**
@@ -1091,8 +1216,11 @@ int grtrace_govern_commit(const struct grtrace_govern_settings *settings)
 	g = kmemdup(settings, sizeof(*g), GFP_KERNEL);
 	if (!g)
 		return -ENOMEM;
-	g->hold = g->sampling_mode == GRTRACE_SAMPLING_THRESHOLD ||
-		  (g->filter_enabled && g->min_latency);
+	/* Nothing is held for writing when job events are not written. */
+	g->hold = !g->aggregate_only &&
+		  (g->sampling_mode == GRTRACE_SAMPLING_THRESHOLD ||
+		   (g->filter_enabled && g->min_latency));
+	g->aggregator_enabled |= g->aggregate_only;
 	g->track = g->hold || g->aggregator_enabled ||
 		   g->sampling_mode == GRTRACE_SAMPLING_ADAPTIVE ||
 		   (g->filter_enabled && (g->nr_pids || g->uid >= 0));

@@ -75,6 +75,7 @@ extern const char * const grtrace_rate_limit_mode_names[GRTRACE_RATE_LIMIT_NR];
  * @filter_events: filter_events, a mask of event types
  * @aggregator_enabled: aggregator_enable
  * @aggregator_window: aggregator_window, ms
+ * @aggregate_only: aggregate_only: job events go into SUMMARY records
  * @active: some setting differs from the defaults; set by the commit
  * @track: some setting needs the job table; set by the commit
  * @hold: events are held until their job completes; set by the commit
@@ -106,6 +107,7 @@ struct grtrace_govern_settings {
 	u32 filter_events;
 	bool aggregator_enabled;
 	u32 aggregator_window;
+	bool aggregate_only;
 	bool active;
 	bool track;
 	bool hold;

@@ -311,6 +311,38 @@ bool grtrace_stream_write(u16 type, u64 ts,
 }
 
 /**
+ * grtrace_stream_summary - write a SUMMARY record
+ * @s: the summary of one ring's window
+ * @ring_info: the ring, described first if this session has not
+ * @ts: the time of the record
+ *
+ * Context: interrupts disabled, between grtrace_stream_start() and
+ * grtrace_stream_stop().
+ * Returns: false, counted in ``summaries_lost``, if the buffer was full.
+ */
+bool grtrace_stream_summary(const struct grtrace_summary *s,
+			    const struct grtrace_ring_info *ring_info, u64 ts)
+{
+	struct grtrace_cpu_state *cs = this_cpu_ptr(&grtrace_cpu_state);
+	struct grtrace_summary *p;
+
+	if (unlikely(!test_bit(s->ring_id, grtrace_described)) &&
+	    !test_and_set_bit(s->ring_id, grtrace_described) &&
+	    !grtrace_describe(cs, NULL, ring_info, ts))
+		clear_bit(s->ring_id, grtrace_described);
+
+	p = grtrace_reserve(cs, GRTRACE_EV_SUMMARY, sizeof(*p), ts);
+	if (!p) {
+		cs->t.summaries_lost++;
+		return false;
+	}
+	memcpy(p, s, sizeof(*p));
+	grtrace_publish(sizeof(*p));
+	cs->t.summaries++;
+	return true;
+}
+
+/**
  * grtrace_stream_ring_removed - say that a ring went away
  * @ring: the ring, with its names
  * @id: the id it had
@@ -769,6 +801,8 @@ void grtrace_get_totals(struct grtrace_totals *t)
 			t->dropped[i] += c->dropped[i];
 		for (i = 0; i < GRTRACE_EV_NR; i++)
 			t->by_type[i] += c->by_type[i];
+		t->summaries += c->summaries;
+		t->summaries_lost += c->summaries_lost;
 	}
 }
 EXPORT_SYMBOL_IF_KUNIT(grtrace_get_totals);

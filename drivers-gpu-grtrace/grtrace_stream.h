@@ -41,6 +41,7 @@ typedef int (*grtrace_record_fn)(const struct grtrace_record *rec, void *data);
  * @GRTRACE_DROP_RATE_LIMITED: over max_events_per_sec
  * @GRTRACE_DROP_UNTRACKED: a decision needed its job's earlier events and
  *	the job table was full
+ * @GRTRACE_DROP_AGGREGATED: aggregate_only: counted in a SUMMARY record
  * @GRTRACE_DROP_NR: number of causes
  */
 enum grtrace_drop {
@@ -50,6 +51,7 @@ enum grtrace_drop {
 	GRTRACE_DROP_BACKPRESSURE,
 	GRTRACE_DROP_RATE_LIMITED,
 	GRTRACE_DROP_UNTRACKED,
+	GRTRACE_DROP_AGGREGATED,
 	GRTRACE_DROP_NR,
 };
 
@@ -61,6 +63,8 @@ enum grtrace_drop {
  * @bytes_written: bytes of the written events
  * @bytes_dropped: bytes the dropped events would have taken
  * @by_type: written events by enum grtrace_event_type
+ * @summaries: SUMMARY records written (not events: not in @offered)
+ * @summaries_lost: SUMMARY records the full buffer had no room for
  */
 struct grtrace_totals {
 	u64 offered;
@@ -69,6 +73,8 @@ struct grtrace_totals {
 	u64 bytes_written;
 	u64 bytes_dropped;
 	u64 by_type[GRTRACE_EV_NR];
+	u64 summaries;
+	u64 summaries_lost;
 };
 
 int grtrace_stream_init(struct dentry *dir);
@@ -87,6 +93,8 @@ bool grtrace_stream_write(u16 type, u64 ts,
 			  const struct grtrace_ring *ring,
 			  const struct grtrace_ring_info *ring_info);
 void grtrace_stream_drop(enum grtrace_drop cause, u64 ts, u32 n);
+bool grtrace_stream_summary(const struct grtrace_summary *s,
+			    const struct grtrace_ring_info *ring_info, u64 ts);
 void grtrace_stream_ring_removed(const struct grtrace_ring *ring, u32 id);
 void grtrace_fill_ring_info(struct grtrace_ring_info *ring_info,
 			    const struct grtrace_ring *ring);

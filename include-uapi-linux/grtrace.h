@@ -38,6 +38,8 @@
  * @GRTRACE_EV_NR: number of job event types
  * @GRTRACE_EV_STREAM_INFO: first record of a session
  * @GRTRACE_EV_METADATA: describes one ring, before any event names it
+ * @GRTRACE_EV_SUMMARY: what one ring did in an aggregation window, in
+ *	place of its job events when aggregate_only is set
  * @GRTRACE_EV_RING_REMOVED: the ring of a METADATA was unregistered; no
  *                           event of the session names its id afterwards
  * @GRTRACE_EV_USER: first of the types the kernel never writes; tools
@@ -61,6 +63,7 @@ enum grtrace_event_type {
 	GRTRACE_EV_STREAM_INFO = 0x100,
 	GRTRACE_EV_METADATA = 0x101,
 	GRTRACE_EV_RING_REMOVED = 0x102,
+	GRTRACE_EV_SUMMARY = 0x103,
 
 	GRTRACE_EV_USER = 0xff00,
 };
@@ -206,6 +209,54 @@ struct grtrace_ring_info {
 	__u16 reserved;
 	char dev[32];
 	char name[32];
+};
+
+#define GRTRACE_SUMMARY_HIST	32	/* log2 buckets of ns: [2^i, 2^(i+1)) */
+#define GRTRACE_SUMMARY_DROPS	8	/* drop causes, in the order of "stats" */
+
+/**
+ * struct grtrace_summary - payload of %GRTRACE_EV_SUMMARY
+ * @ring_id: the ring, described by a METADATA record
+ * @reserved: zero
+ * @window_start: CLOCK_MONOTONIC start of the window, ns
+ * @window_ns: its length; shorter for the last window of a session
+ * @events: job events of the ring that passed the filters, not written
+ * @jobs: jobs completed whose SUBMIT was seen
+ * @lat_sum: their latency (SUBMIT to COMPLETE), summed, ns
+ * @lat_min: the smallest, ns
+ * @lat_max: the largest, ns
+ * @dev_jobs: jobs whose device time (COMMIT or START to END) was seen
+ * @dev_sum: their device time, summed, ns; the ring's busy time
+ * @dev_min: the smallest, ns
+ * @dev_max: the largest, ns
+ * @depth_sum: the queue depths of the SUBMITs, summed
+ * @depth_n: SUBMITs counted in @depth_sum
+ * @depth_peak: the largest queue depth
+ * @errors: ERROR events (written too, as usual)
+ * @dropped: events of the ring not counted above, by drop cause, in the
+ *	order of the ``dropped_*`` lines of ``stats``
+ * @lat_hist: @jobs by latency: bucket i counts [2^i, 2^(i+1)) ns
+ */
+struct grtrace_summary {
+	__u32 ring_id;
+	__u32 reserved;
+	__u64 window_start;
+	__u64 window_ns;
+	__u64 events;
+	__u64 jobs;
+	__u64 lat_sum;
+	__u64 lat_min;
+	__u64 lat_max;
+	__u64 dev_jobs;
+	__u64 dev_sum;
+	__u64 dev_min;
+	__u64 dev_max;
+	__u64 depth_sum;
+	__u64 depth_n;
+	__u64 depth_peak;
+	__u64 errors;
+	__u64 dropped[GRTRACE_SUMMARY_DROPS];
+	__u32 lat_hist[GRTRACE_SUMMARY_HIST];
 };
 
 #endif /* _UAPI_LINUX_GRTRACE_H */

@@ -49,6 +49,53 @@ t record-load-duration sh -c "echo $t0 $t1; awk 'BEGIN { exit !($t1 - $t0 < 5) }
 t record-load-no-gap sh -c "cat $O/load.out; grep -q 'lost 0 gseqs' $O/load.out &&
 	grep -q 'late 0 ' $O/load.out &&
 	$G report -i $O/load.grt | grep -q 'lost  *0 records'"
+# aggregate_only: the same load twice, with every job event written and
+# with SUMMARY records instead.  Each run's per-ring figures must equal the
+# kernel aggregator's totals (aggregator_stats) of that run, and the
+# summary stream must be at least 20 times smaller.
+D=/sys/kernel/debug/grtrace
+agg_run() {	# agg_run NAME CONFIG...: emit for 3 s, the merged stream to $O/NAME.bin
+	name=$1; shift
+	$G config "$@" aggregator_window=500 reset_stats=1 > /dev/null
+	$G start > /dev/null
+	/opt/grtrace/bin/emit-rate 20000 3 > /dev/null
+	$G stop > /dev/null
+	cat $D/events > "$O/$name.bin"
+	grep '^250 total ' $D/aggregator_stats > "$O/$name.kernel"
+	cp $D/stats "$O/$name.stats"
+}
+# agree NAME JOBS AVG MIN MAX: the kernel's totals of run NAME (ring scope
+# events jobs lat_sum lat_avg lat_min lat_max ...): equal, the average
+# within 1 ns (rounding)
+agree() {
+	read -r _ _ _ kj _ ka kmin kmax _ < "$O/$1.kernel"
+	echo "$1: kernel jobs $kj latency avg $ka min $kmin max $kmax; stream $2 $3 $4 $5"
+	[ "$kj" -gt 1000 ] && [ "$kj" = "$2" ] && [ "$kmin" = "$4" ] &&
+		[ "$kmax" = "$5" ] && awk "BEGIN { d = $ka - $3; exit !(d <= 1 && d >= -1) }"
+}
+agg_full() {	# report --per-ring csv: group,jobs,lat_n,lat_avg,lat_min,p50,p99,lat_max
+	$G report -i "$O/full.bin" --per-ring -f csv > "$O/full.csv" || return 1
+	cat "$O/full.csv"
+	agree full $(awk -F, '$1 != "group" { print $2, $4, $5, $8; exit }' "$O/full.csv")
+}
+agg_summary() {	# the summaries table: ... jobs lat_avg lat_min lat_max ...
+	$G report -i "$O/agg.bin" > "$O/agg.txt" || return 1
+	sed -n '/^summaries/,/^$/p' "$O/agg.txt"
+	grep -q '^dropped_aggregated=[1-9]' "$O/agg.stats" || return 1
+	agree agg $(awk '/^summaries/ { s = 1; next } s && $1 == 250 { print $5, $6, $7, $8; exit }' \
+		"$O/agg.txt")
+}
+agg_size() {
+	full=$(wc -c < "$O/full.bin"); agg=$(wc -c < "$O/agg.bin")
+	echo "stream: $full bytes with job events, $agg bytes aggregate_only"
+	[ "$agg" -gt 0 ] && [ "$full" -ge $((20 * agg)) ]
+}
+agg_run full aggregator_enable=1 aggregate_only=0
+agg_run agg aggregator_enable=0 aggregate_only=1
+$G config aggregate_only=0 aggregator_enable=0 reset_stats=1 > /dev/null
+t aggregate-full-agrees agg_full
+t aggregate-only-agrees agg_summary
+t aggregate-only-size agg_size
 t report sh -c "$G report -i $O/rec.grt > $O/report.txt"
 t report-has-program grep -q grtrace_dirtyfb "$O/report.txt"
 t report-csv sh -c "$G report -i $O/rec.grt --format csv > $O/report.csv"

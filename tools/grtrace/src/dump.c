@@ -266,6 +266,39 @@ static size_t put_ring(FILE *f, const struct grtrace_record *rec)
 	return len;
 }
 
+static size_t put_summary(FILE *f, const struct grtrace_record *rec)
+{
+	static const char * const drops[GRTRACE_SUMMARY_DROPS] = {
+		"filtered", "overrun", "sampled", "backpressure",
+		"rate_limited", "untracked", "aggregated", "cause7",
+	};
+	struct grtrace_summary s;
+	size_t len = take(&s, sizeof(s), rec);
+	int i;
+
+	fprintf(f, " ring=%u window_start=%llu window_ns=%llu events=%llu jobs=%llu",
+		s.ring_id, (unsigned long long)s.window_start,
+		(unsigned long long)s.window_ns, (unsigned long long)s.events,
+		(unsigned long long)s.jobs);
+	fprintf(f, " lat_sum=%llu lat_min=%llu lat_max=%llu",
+		(unsigned long long)s.lat_sum, (unsigned long long)s.lat_min,
+		(unsigned long long)s.lat_max);
+	fprintf(f, " dev_jobs=%llu dev_sum=%llu dev_min=%llu dev_max=%llu",
+		(unsigned long long)s.dev_jobs, (unsigned long long)s.dev_sum,
+		(unsigned long long)s.dev_min, (unsigned long long)s.dev_max);
+	fprintf(f, " depth_sum=%llu depth_n=%llu depth_peak=%llu errors=%llu",
+		(unsigned long long)s.depth_sum, (unsigned long long)s.depth_n,
+		(unsigned long long)s.depth_peak, (unsigned long long)s.errors);
+	for (i = 0; i < GRTRACE_SUMMARY_DROPS; i++)
+		if (s.dropped[i])
+			fprintf(f, " dropped_%s=%llu", drops[i],
+				(unsigned long long)s.dropped[i]);
+	fputs(" lat_hist=", f);
+	for (i = 0; i < GRTRACE_SUMMARY_HIST; i++)
+		fprintf(f, "%s%u", i ? "," : "", s.lat_hist[i]);
+	return len;
+}
+
 /* The kernel's counters saved by "grtrace record": its lines, as words */
 static void put_stats(FILE *f, const struct grtrace_record *rec)
 {
@@ -293,7 +326,7 @@ static void put_record(struct dumper *d, const char *path,
 	bool stats = rec->type == GR_TOOL_STATS && rec->cpu == GR_TOOL_CPU;
 	bool known = rec->type < GRTRACE_EV_NR || stats ||
 		     (rec->type >= GRTRACE_EV_STREAM_INFO &&
-		      rec->type <= GRTRACE_EV_RING_REMOVED);
+		      rec->type <= GRTRACE_EV_SUMMARY);
 	FILE *f = d->out;
 	size_t len = 0;
 
@@ -313,6 +346,8 @@ static void put_record(struct dumper *d, const char *path,
 		len = put_info(f, rec);
 	else if (rec->type == GRTRACE_EV_METADATA || rec->type == GRTRACE_EV_RING_REMOVED)
 		len = put_ring(f, rec);
+	else if (rec->type == GRTRACE_EV_SUMMARY)
+		len = put_summary(f, rec);
 	else if (stats)
 		put_stats(f, rec);
 	/* A payload of another format version: the fields read, and its length */

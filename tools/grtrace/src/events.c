@@ -43,6 +43,8 @@ const char *gr_type_name(unsigned int type)
 		return "metadata";
 	if (type == GRTRACE_EV_RING_REMOVED)
 		return "ring_removed";
+	if (type == GRTRACE_EV_SUMMARY)
+		return "summary";
 	if (type == GR_TOOL_STATS)
 		return "tool_stats";
 	return "unknown";

@@ -43,6 +43,8 @@ struct gr_ring {
 	char dev[33];
 	char name[33];
 	__u64 by_type[GRTRACE_EV_NR];
+	__u64 windows;		/* SUMMARY records, summed into @sum */
+	struct grtrace_summary sum;
 };
 
 /* A whole input: every record of every file, merged by gseq. */

@@ -612,6 +612,72 @@ static void rings_table(struct report *rp)
 	gr_tbl_end(&rp->o);
 }
 
+/* aggregate_only: what the SUMMARY records say of each ring */
+static void summaries_table(struct report *rp)
+{
+	static const struct gr_col cols[] = {
+		{ "id", "ID", 4, true },
+		{ "name", "RING", -16, false },
+		{ "windows", "WINDOWS", 7, true },
+		{ "events", "EVENTS", 9, true },
+		{ "jobs", "JOBS", 8, true },
+		{ "lat_avg", "LAT_AVG", 10, true },
+		{ "lat_min", "LAT_MIN", 10, true },
+		{ "lat_max", "LAT_MAX", 10, true },
+		{ "dev_avg", "DEV_AVG", 10, true },
+		{ "dev_max", "DEV_MAX", 10, true },
+		{ "depth_avg", "DEPTH", 6, true },
+		{ "depth_peak", "PEAK", 5, true },
+		{ "busy_pct", "BUSY%", 6, true },
+		{ "errors", "ERRORS", 6, true },
+		{ "dropped", "DROPPED", 8, true },
+	};
+	char b[ARRAY_SIZE(cols)][64], *cells[ARRAY_SIZE(cols)];
+	const struct gr_trace *t = &rp->t;
+	bool any = false;
+	__u64 dropped;
+	__u32 id;
+	int k;
+
+	for (id = 0; id < t->nr_rings; id++)
+		any |= t->rings[id].windows > 0;
+	if (!any)
+		return;
+	for (k = 0; k < (int)ARRAY_SIZE(cols); k++)
+		cells[k] = b[k];
+	gr_tbl_begin(&rp->o, "summaries",
+		     "summaries (aggregate_only), summed over their windows; times in ns:",
+		     cols, ARRAY_SIZE(cols));
+	for (id = 0; id < t->nr_rings; id++) {
+		const struct gr_ring *r = &t->rings[id];
+		const struct grtrace_summary *s = &r->sum;
+
+		if (!r->windows)
+			continue;
+		for (dropped = 0, k = 0; k < GRTRACE_SUMMARY_DROPS; k++)
+			dropped += s->dropped[k];
+		snprintf(b[0], 64, "%u", id);
+		snprintf(b[1], 64, "%s", r->known ? r->name : "");
+		snprintf(b[2], 64, "%llu", (unsigned long long)r->windows);
+		snprintf(b[3], 64, "%llu", (unsigned long long)s->events);
+		snprintf(b[4], 64, "%llu", (unsigned long long)s->jobs);
+		snprintf(b[5], 64, "%llu", (unsigned long long)(s->jobs ? s->lat_sum / s->jobs : 0));
+		snprintf(b[6], 64, "%llu", (unsigned long long)s->lat_min);
+		snprintf(b[7], 64, "%llu", (unsigned long long)s->lat_max);
+		snprintf(b[8], 64, "%llu",
+			 (unsigned long long)(s->dev_jobs ? s->dev_sum / s->dev_jobs : 0));
+		snprintf(b[9], 64, "%llu", (unsigned long long)s->dev_max);
+		snprintf(b[10], 64, "%.2f", s->depth_n ? (double)s->depth_sum / s->depth_n : 0.0);
+		snprintf(b[11], 64, "%llu", (unsigned long long)s->depth_peak);
+		snprintf(b[12], 64, "%.1f",
+			 s->window_ns ? 100.0 * s->dev_sum / s->window_ns : 0.0);
+		snprintf(b[13], 64, "%llu", (unsigned long long)s->errors);
+		snprintf(b[14], 64, "%llu", (unsigned long long)dropped);
+		gr_tbl_row(&rp->o, cells);
+	}
+	gr_tbl_end(&rp->o);
+}
+
 /* ---- jobs ---- */
 
 static const struct gr_col job_cols[] = {
@@ -1244,8 +1310,10 @@ static void print_head(struct report *rp)
 		header_text(rp);
 	else if (p->fmt == GR_FMT_JSON)
 		header_json(rp);
-	if (p->fmt != GR_FMT_CSV)
+	if (p->fmt != GR_FMT_CSV) {
 		rings_table(rp);
+		summaries_table(rp);
+	}
 }
 
 /*

@@ -215,6 +215,50 @@ static int take_ring(struct gr_trace *t, const struct gr_event *ev,
 	return 0;
 }
 
+/* aggregate_only: a ring's window, summed over the windows */
+static int take_summary(struct gr_trace *t, const struct gr_event *ev,
+			const void *p, size_t len)
+{
+	struct grtrace_summary s;
+	struct grtrace_summary *a;
+	struct gr_ring *r;
+	int i;
+
+	take_payload(t, &s, sizeof(s), p, len);
+	if (s.ring_id >= GR_MAX_RINGS) {
+		gr_err_msg("%s: SUMMARY for ring id %u, beyond %u\n", gr_where(t, ev),
+			   s.ring_id, GR_MAX_RINGS - 1);
+		return -1;
+	}
+	r = gr_ring_slot(t, s.ring_id);
+	a = &r->sum;
+	r->used = true;
+	if (s.jobs && (!a->jobs || s.lat_min < a->lat_min))
+		a->lat_min = s.lat_min;
+	if (s.dev_jobs && (!a->dev_jobs || s.dev_min < a->dev_min))
+		a->dev_min = s.dev_min;
+	if (!r->windows || s.window_start < a->window_start)
+		a->window_start = s.window_start;
+	r->windows++;
+	a->window_ns += s.window_ns;
+	a->events += s.events;
+	a->jobs += s.jobs;
+	a->lat_sum += s.lat_sum;
+	a->lat_max = s.lat_max > a->lat_max ? s.lat_max : a->lat_max;
+	a->dev_jobs += s.dev_jobs;
+	a->dev_sum += s.dev_sum;
+	a->dev_max = s.dev_max > a->dev_max ? s.dev_max : a->dev_max;
+	a->depth_sum += s.depth_sum;
+	a->depth_n += s.depth_n;
+	a->depth_peak = s.depth_peak > a->depth_peak ? s.depth_peak : a->depth_peak;
+	a->errors += s.errors;
+	for (i = 0; i < GRTRACE_SUMMARY_DROPS; i++)
+		a->dropped[i] += s.dropped[i];
+	for (i = 0; i < GRTRACE_SUMMARY_HIST; i++)
+		a->lat_hist[i] += s.lat_hist[i];
+	return 0;
+}
+
 static int take_job(struct gr_trace *t, struct gr_event *ev,
 		    const void *p, size_t len)
 {
@@ -283,6 +327,8 @@ int gr_stream_decode(struct gr_trace *t, int file, const struct grtrace_record *
 		return take_info(t, ev, p, len) ? -1 : 1;
 	if (rec->type == GRTRACE_EV_METADATA)
 		return take_ring(t, ev, p, len) ? -1 : 1;
+	if (rec->type == GRTRACE_EV_SUMMARY)
+		return take_summary(t, ev, p, len) ? -1 : 1;
 	/* Ids are not reused within a session: nothing to undo. */
 	if (rec->type != GRTRACE_EV_RING_REMOVED)
 		t->unknown++;
