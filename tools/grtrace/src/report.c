@@ -661,7 +661,8 @@ static void summaries_table(struct report *rp)
 		snprintf(b[2], 64, "%llu", (unsigned long long)r->windows);
 		snprintf(b[3], 64, "%llu", (unsigned long long)s->events);
 		snprintf(b[4], 64, "%llu", (unsigned long long)s->jobs);
-		snprintf(b[5], 64, "%llu", (unsigned long long)(s->jobs ? s->lat_sum / s->jobs : 0));
+		snprintf(b[5], 64, "%llu",
+			 (unsigned long long)(s->jobs ? s->lat_sum / s->jobs : 0));
 		snprintf(b[6], 64, "%llu", (unsigned long long)s->lat_min);
 		snprintf(b[7], 64, "%llu", (unsigned long long)s->lat_max);
 		snprintf(b[8], 64, "%llu",
