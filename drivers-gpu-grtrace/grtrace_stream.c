@@ -208,6 +208,22 @@ static bool grtrace_describe(struct grtrace_cpu_state *cs,
 	return true;
 }
 
+/*
+ * Describe ring @id, from @ring or else @ring_info, before this session's
+ * first record of it; nothing when neither is given.  Interrupts disabled.
+ */
+static void grtrace_describe_once(struct grtrace_cpu_state *cs, u32 id,
+				  const struct grtrace_ring *ring,
+				  const struct grtrace_ring_info *ring_info,
+				  u64 ts)
+{
+	if (likely(test_bit(id, grtrace_described)) || (!ring && !ring_info))
+		return;
+	if (!test_and_set_bit(id, grtrace_described) &&
+	    !grtrace_describe(cs, ring, ring_info, ts))
+		clear_bit(id, grtrace_described);
+}
+
 /* Count an event in its second; a division only once a second. */
 static void grtrace_account_sec(struct grtrace_cpu_state *cs, u64 ts,
 				bool written)
@@ -285,10 +301,7 @@ bool grtrace_stream_write(u16 type, u64 ts,
 	struct grtrace_job_payload *p;
 	u64 cost;
 
-	if (unlikely(!test_bit(job->ring_id, grtrace_described)) &&
-	    !test_and_set_bit(job->ring_id, grtrace_described) &&
-	    !grtrace_describe(cs, ring, ring_info, ts))
-		clear_bit(job->ring_id, grtrace_described);
+	grtrace_describe_once(cs, job->ring_id, ring, ring_info, ts);
 
 	p = grtrace_reserve(cs, type, sizeof(*p), ts);
 	if (!p) {
@@ -313,7 +326,8 @@ bool grtrace_stream_write(u16 type, u64 ts,
 /**
  * grtrace_stream_summary - write a SUMMARY record
  * @s: the summary of one ring's window
- * @ring_info: the ring, described first if this session has not
+ * @ring_info: the ring, described first if this session has not; NULL
+ *	if the aggregator did not see its description
  * @ts: the time of the record
  *
  * Context: interrupts disabled, between grtrace_stream_start() and
@@ -326,10 +340,7 @@ bool grtrace_stream_summary(const struct grtrace_summary *s,
 	struct grtrace_cpu_state *cs = this_cpu_ptr(&grtrace_cpu_state);
 	struct grtrace_summary *p;
 
-	if (unlikely(!test_bit(s->ring_id, grtrace_described)) &&
-	    !test_and_set_bit(s->ring_id, grtrace_described) &&
-	    !grtrace_describe(cs, NULL, ring_info, ts))
-		clear_bit(s->ring_id, grtrace_described);
+	grtrace_describe_once(cs, s->ring_id, NULL, ring_info, ts);
 
 	p = grtrace_reserve(cs, GRTRACE_EV_SUMMARY, sizeof(*p), ts);
 	if (!p) {

@@ -195,6 +195,18 @@ static int take_info(struct gr_trace *t, const struct gr_event *ev,
 	return 0;
 }
 
+/* The ring of id @id that a @what record names, or NULL (printed). */
+static struct gr_ring *ring_named(struct gr_trace *t, const struct gr_event *ev,
+				  __u32 id, const char *what)
+{
+	if (id >= GR_MAX_RINGS) {
+		gr_err_msg("%s: %s for ring id %u, beyond %u\n", gr_where(t, ev), what,
+			   id, GR_MAX_RINGS - 1);
+		return NULL;
+	}
+	return gr_ring_slot(t, id);
+}
+
 static int take_ring(struct gr_trace *t, const struct gr_event *ev,
 		     const void *p, size_t len)
 {
@@ -202,12 +214,9 @@ static int take_ring(struct gr_trace *t, const struct gr_event *ev,
 	struct gr_ring *r;
 
 	take_payload(t, &ri, sizeof(ri), p, len);
-	if (ri.ring_id >= GR_MAX_RINGS) {
-		gr_err_msg("%s: METADATA for ring id %u, beyond %u\n", gr_where(t, ev),
-			   ri.ring_id, GR_MAX_RINGS - 1);
+	r = ring_named(t, ev, ri.ring_id, "METADATA");
+	if (!r)
 		return -1;
-	}
-	r = gr_ring_slot(t, ri.ring_id);
 	r->known = true;
 	r->engine = ri.engine;
 	memcpy(r->dev, ri.dev, sizeof(ri.dev));
@@ -225,12 +234,9 @@ static int take_summary(struct gr_trace *t, const struct gr_event *ev,
 	int i;
 
 	take_payload(t, &s, sizeof(s), p, len);
-	if (s.ring_id >= GR_MAX_RINGS) {
-		gr_err_msg("%s: SUMMARY for ring id %u, beyond %u\n", gr_where(t, ev),
-			   s.ring_id, GR_MAX_RINGS - 1);
+	r = ring_named(t, ev, s.ring_id, "SUMMARY");
+	if (!r)
 		return -1;
-	}
-	r = gr_ring_slot(t, s.ring_id);
 	a = &r->sum;
 	r->used = true;
 	if (s.jobs && (!a->jobs || s.lat_min < a->lat_min))
