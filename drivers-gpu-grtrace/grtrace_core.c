@@ -197,7 +197,7 @@ int grtrace_session_start(void)
 	if (grtrace_running)
 		return -EINVAL;
 
-	ret = grtrace_stream_start();
+	ret = grtrace_stream_start(grtrace_settings.flight_recorder);
 	if (ret)
 		return ret;
 	grtrace_govern_start();
@@ -238,6 +238,21 @@ int grtrace_session_stop(void)
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(grtrace_session_stop);
+
+/**
+ * grtrace_session_freeze - freeze the running flight recorder
+ *
+ * Context: process context, takes grtrace_session_lock.
+ * Returns: 0, or -EINVAL if no session runs or it is not a flight recorder.
+ */
+int grtrace_session_freeze(void)
+{
+	guard(mutex)(&grtrace_session_lock);
+	if (!grtrace_running)
+		return -EINVAL;
+	return grtrace_stream_freeze();
+}
+EXPORT_SYMBOL_IF_KUNIT(grtrace_session_freeze);
 
 /**
  * grtrace_session_running - whether a session runs
@@ -519,7 +534,8 @@ void grtrace_config_get(struct grtrace_config *config)
  *
  * Context: process context, takes grtrace_session_lock, then the
  * governance's lock.
- * Returns: 0, or -ENOMEM (nothing changed).
+ * Returns: 0, or -ENOMEM or -EBUSY (flight_recorder while a session
+ * runs): nothing changed.
  */
 int grtrace_config_set(const struct grtrace_config *config)
 {
@@ -527,9 +543,14 @@ int grtrace_config_set(const struct grtrace_config *config)
 	int ret;
 
 	guard(mutex)(&grtrace_session_lock);
+	/* A session is a flight recorder or not from start to stop. */
+	if (grtrace_running &&
+	    s->flight_recorder != grtrace_settings.flight_recorder)
+		return -EBUSY;
 	ret = grtrace_govern_commit(&config->governance);
 	if (ret)
 		return ret;
+	grtrace_settings.flight_recorder = s->flight_recorder;
 	WRITE_ONCE(grtrace_settings.level, s->level);
 	WRITE_ONCE(grtrace_settings.type_mask, s->type_mask);
 	WRITE_ONCE(grtrace_settings.engine_mask, s->engine_mask);

@@ -37,12 +37,15 @@ extern const char * const grtrace_type_names[GRTRACE_EV_NR];
  * @type_mask: event types recorded, bit N for type N
  * @engine_mask: engine classes recorded, bit N for class N
  * @ring_id: the only ring recorded, or -1 for all
+ * @flight_recorder: sessions overwrite their oldest data until an ERROR;
+ *	changed only while no session runs
  */
 struct grtrace_settings {
 	u32 level;
 	u32 type_mask;
 	u32 engine_mask;
 	s32 ring_id;
+	bool flight_recorder;
 };
 
 /**
@@ -60,6 +63,7 @@ struct grtrace_config {
 
 int grtrace_session_start(void);
 int grtrace_session_stop(void);
+int grtrace_session_freeze(void);
 bool grtrace_session_running(void);
 void grtrace_reset_stats(void);
 u64 grtrace_type_filtered_count(void);

@@ -35,6 +35,13 @@ static const char * const grtrace_drop_names[GRTRACE_DROP_NR] = {
 	[GRTRACE_DROP_RATE_LIMITED] = "rate_limited",
 	[GRTRACE_DROP_UNTRACKED] = "untracked",
 	[GRTRACE_DROP_AGGREGATED] = "aggregated",
+	[GRTRACE_DROP_FROZEN]	= "frozen",
+};
+
+static const char * const grtrace_freeze_names[] = {
+	[GRTRACE_FROZEN_NONE]		= "none",
+	[GRTRACE_FROZEN_ERROR]		= "error",
+	[GRTRACE_FROZEN_CONTROL]	= "control",
 };
 
 static const char * const grtrace_engine_names[GRTRACE_ENGINE_NR] = {
@@ -62,6 +69,17 @@ static int set_level(struct grtrace_config_edit *e, const char *val)
 static void show_level(struct seq_file *m, const struct grtrace_config *c)
 {
 	seq_puts(m, grtrace_level_names[c->core.level]);
+}
+
+static int set_flight_recorder(struct grtrace_config_edit *e, const char *val)
+{
+	return grtrace_parse_bool(val, &e->config.core.flight_recorder);
+}
+
+static void show_flight_recorder(struct seq_file *m,
+				 const struct grtrace_config *c)
+{
+	seq_printf(m, "%d", c->core.flight_recorder);
 }
 
 static int set_type_mask(struct grtrace_config_edit *e, const char *val)
@@ -465,6 +483,7 @@ static const struct grtrace_config_key grtrace_config_keys[] = {
 	KEY(aggregator_enable, aggregator_enabled, AGGREGATOR, GRTRACE_KEY_FILE),
 	KEY(aggregator_window, aggregator_window, AGGREGATOR, GRTRACE_KEY_FILE),
 	KEY(aggregate_only, aggregate_only, AGGREGATOR, 0),
+	KEY(flight_recorder, flight_recorder, CORE, 0),
 	{ "reset_stats", set_reset_stats, show_zero, GRTRACE_PART_CORE },
 };
 
@@ -603,6 +622,8 @@ static ssize_t grtrace_control_write(struct file *file, const char __user *ubuf,
 		ret = grtrace_session_start();
 	else if (sysfs_streq(buf, "stop"))
 		ret = grtrace_session_stop();
+	else if (sysfs_streq(buf, "freeze"))
+		ret = grtrace_session_freeze();
 	else
 		ret = -EINVAL;
 	kfree(buf);
@@ -780,6 +801,7 @@ static void grtrace_stats_show_seed_names(struct seq_file *m,
 static int grtrace_stats_show(struct seq_file *m, void *v)
 {
 	u64 dropped = 0, consumed, refused, no_ring;
+	struct grtrace_flight f;
 	struct grtrace_totals t;
 	int i;
 
@@ -803,6 +825,11 @@ static int grtrace_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "subbufs_consumed=%llu\n", consumed);
 	seq_printf(m, "summaries=%llu\n", t.summaries);
 	seq_printf(m, "summaries_lost=%llu\n", t.summaries_lost);
+	grtrace_stream_flight(&f);
+	seq_printf(m, "flight_recorder=%d\n", f.on);
+	seq_printf(m, "frozen=%d\n", f.frozen);
+	seq_printf(m, "frozen_by=%s\n", grtrace_freeze_names[f.by]);
+	seq_printf(m, "frozen_gseq=%llu\n", f.gseq);
 	/* Since boot, and never offered: these rings have no id. */
 	seq_printf(m, "rings_refused=%llu\n", refused);
 	seq_printf(m, "events_no_ring=%llu\n", no_ring);

@@ -47,7 +47,8 @@
  * Every event reaching the probe is either written or counted under
  * exactly one drop cause, so ``written + dropped == offered`` always holds
  * for a stopped session.  Buffers do not overwrite: when a CPU's buffer is
- * full, new events on that CPU are dropped and counted as ``overrun``.
+ * full, new events on that CPU are dropped and counted as ``overrun``;
+ * unless the session is a flight recorder (see below).
  *
  * The relay buffers are allocated on the first start and kept after stop,
  * so a stopped session can still be read; the next start resets them.
@@ -63,6 +64,32 @@
 #define GRTRACE_MAX_BUFFER_SIZE		SZ_256M
 #define GRTRACE_MAX_SUBBUF_SIZE		SZ_256K
 #define GRTRACE_HIST_EVERY		64	/* latency_hist samples 1 event in 64 */
+
+/**
+ * DOC: Flight recorder
+ *
+ * With ``flight_recorder=1`` a session's relay buffers overwrite their
+ * oldest sub-buffer instead of dropping new events, so they always hold the
+ * last ``buffer_size`` bytes of each CPU.  The first ERROR record written
+ * (a timeout or a reset) freezes them: from then on every event is dropped
+ * and counted as ``frozen``, and the buffers keep what led up to the error
+ * until the next start.  Writing ``freeze`` to ``control`` does the same on
+ * demand.  ``stats`` tells whether and why the recorder froze, and the gseq
+ * of its last record (the ERROR's, for an error).
+ *
+ * Overwriting loses the start of the session, with its STREAM_INFO and
+ * METADATA records, so in this mode every sub-buffer describes itself: it
+ * starts with a copy of the session's STREAM_INFO, and a ring's first event
+ * in a sub-buffer is preceded by the ring's METADATA.  A reader can start at
+ * any sub-buffer.
+ *
+ * The buffers of a flight recorder cannot be read while they are written:
+ * a reader could be copying the sub-buffer the writer is overwriting.  Its
+ * ``events`` and ``events<N>`` files return nothing until the recorder froze
+ * or the session stopped, then start at the oldest sub-buffer still whole.
+ * An event being written on another CPU when the recorder freezes may still
+ * land after the record that froze it; its gseq is higher.
+ */
 
 struct grtrace_sec {
 	u64 sec;
@@ -85,6 +112,8 @@ struct grtrace_cpu_state {
 	struct grtrace_totals t;
 	u64 hist[GRTRACE_HIST_BUCKETS];
 	struct grtrace_sec sec[GRTRACE_SEC_SLOTS];
+	/* Flight recorder: rings described in the current sub-buffer. */
+	DECLARE_BITMAP(described, GRTRACE_MAX_RINGS);
 };
 
 static DEFINE_PER_CPU(struct grtrace_cpu_state, grtrace_cpu_state);
@@ -115,6 +144,20 @@ static bool grtrace_live;			/* grtrace_stream_lock */
 static u64 grtrace_session_id;
 static atomic64_t grtrace_gseq;
 static DECLARE_BITMAP(grtrace_described, GRTRACE_MAX_RINGS);
+
+/*
+ * Bits of grtrace_mode, set for the session by grtrace_stream_start()
+ * (OVERWRITE) and by the first freeze (FROZEN).  Zero unless the session is
+ * a flight recorder: the writers test the whole word once.
+ */
+#define GRTRACE_MODE_OVERWRITE	0
+#define GRTRACE_MODE_FROZEN	1
+static unsigned long grtrace_mode;
+static struct grtrace_stream_info grtrace_info;	/* this session's */
+static u64 grtrace_frozen_gseq;
+static enum grtrace_freeze_cause grtrace_frozen_by;
+/* The readers waited for the writers that did not see FROZEN. */
+static bool grtrace_settled;			/* grtrace_stream_lock */
 /* Readers of the merged stream wait here for data or the end of a session. */
 static DECLARE_WAIT_QUEUE_HEAD(grtrace_pipe_wait);
 
@@ -134,30 +177,7 @@ static DECLARE_WAIT_QUEUE_HEAD(grtrace_pipe_wait);
  * the buffer is full.
  */
 static void *grtrace_reserve(struct grtrace_cpu_state *cs, u16 type,
-			     size_t len, u64 ts)
-{
-	struct rchan_buf *buf = *this_cpu_ptr(grtrace_chan->buf);
-	size_t size = sizeof(struct grtrace_record) + len;
-	struct grtrace_record *rec;
-
-	if (unlikely(buf->offset + size > grtrace_chan->subbuf_size)) {
-		size_t ok = relay_switch_subbuf(buf, size);
-
-		/* Also when full: the finished sub-buffer is still readable. */
-		smp_store_release(&cs->produced, buf->subbufs_produced);
-		if (!ok)
-			return NULL;
-	}
-
-	rec = buf->data + buf->offset;
-	rec->type = type;
-	rec->size = size;
-	rec->cpu = smp_processor_id();
-	rec->ts = ts;
-	rec->gseq = atomic64_inc_return(&grtrace_gseq);
-	rec->cseq = ++cs->cseq;
-	return rec + 1;
-}
+			     size_t len, u64 ts);
 
 /* Show the record of @len payload bytes grtrace_reserve() returned. */
 static void grtrace_publish(size_t len)
@@ -167,6 +187,53 @@ static void grtrace_publish(size_t len)
 	/* Pairs with grtrace_readable(): the record before the offset. */
 	smp_store_release(&buf->offset,
 			  buf->offset + sizeof(struct grtrace_record) + len);
+}
+
+/*
+ * Finish this CPU's sub-buffer for a record of @size bytes.  A flight
+ * recorder's new sub-buffer starts with the session's STREAM_INFO and
+ * describes its rings again.  Returns false if the buffer is full.
+ */
+static bool grtrace_switch(struct grtrace_cpu_state *cs, struct rchan_buf *buf,
+			   size_t size)
+{
+	struct grtrace_stream_info *si;
+	size_t ok = relay_switch_subbuf(buf, size);
+
+	/* Also when full: the finished sub-buffer is still readable. */
+	smp_store_release(&cs->produced, buf->subbufs_produced);
+	if (!ok)
+		return false;
+	if (unlikely(test_bit(GRTRACE_MODE_OVERWRITE, &grtrace_mode))) {
+		bitmap_zero(cs->described, GRTRACE_MAX_RINGS);
+		/* Fits: the sub-buffer is empty. */
+		si = grtrace_reserve(cs, GRTRACE_EV_STREAM_INFO, sizeof(*si),
+				     ktime_get_mono_fast_ns());
+		memcpy(si, &grtrace_info, sizeof(*si));
+		grtrace_publish(sizeof(*si));
+	}
+	return true;
+}
+
+static void *grtrace_reserve(struct grtrace_cpu_state *cs, u16 type,
+			     size_t len, u64 ts)
+{
+	struct rchan_buf *buf = *this_cpu_ptr(grtrace_chan->buf);
+	size_t size = sizeof(struct grtrace_record) + len;
+	struct grtrace_record *rec;
+
+	if (unlikely(buf->offset + size > grtrace_chan->subbuf_size) &&
+	    !grtrace_switch(cs, buf, size))
+		return NULL;
+
+	rec = buf->data + buf->offset;
+	rec->type = type;
+	rec->size = size;
+	rec->cpu = smp_processor_id();
+	rec->ts = ts;
+	rec->gseq = atomic64_inc_return(&grtrace_gseq);
+	rec->cseq = ++cs->cseq;
+	return rec + 1;
 }
 
 /**
@@ -222,6 +289,52 @@ static void grtrace_describe_once(struct grtrace_cpu_state *cs, u32 id,
 	if (!test_and_set_bit(id, grtrace_described) &&
 	    !grtrace_describe(cs, ring, ring_info, ts))
 		clear_bit(id, grtrace_described);
+}
+
+/* Freeze the flight recorder, once; @gseq is its last record. */
+static void grtrace_freeze(enum grtrace_freeze_cause by, u64 gseq)
+{
+	static DEFINE_SPINLOCK(lock);
+	unsigned long flags;
+
+	spin_lock_irqsave(&lock, flags);
+	if (!test_bit(GRTRACE_MODE_FROZEN, &grtrace_mode)) {
+		WRITE_ONCE(grtrace_frozen_gseq, gseq);
+		WRITE_ONCE(grtrace_frozen_by, by);
+		/* Pairs with grtrace_stream_flight(). */
+		smp_mb__before_atomic();
+		set_bit(GRTRACE_MODE_FROZEN, &grtrace_mode);
+	}
+	spin_unlock_irqrestore(&lock, flags);
+}
+
+/*
+ * The slow path of the writers, for a flight recorder: false if it is
+ * frozen.  Else makes room for METADATA and a record of @len payload bytes
+ * in one sub-buffer, and describes ring @id in it if it was not.
+ * Interrupts disabled.
+ */
+static bool grtrace_flight_write(struct grtrace_cpu_state *cs, u32 id,
+				 const struct grtrace_ring *ring,
+				 const struct grtrace_ring_info *ring_info,
+				 u64 ts, size_t len)
+{
+	struct rchan_buf *buf = *this_cpu_ptr(grtrace_chan->buf);
+	size_t need = 2 * sizeof(struct grtrace_record) +
+		      sizeof(struct grtrace_ring_info) + len;
+
+	if (test_bit(GRTRACE_MODE_FROZEN, &grtrace_mode))
+		return false;
+	if (buf->offset + need > grtrace_chan->subbuf_size)
+		grtrace_switch(cs, buf, need);
+	if ((ring || ring_info) && !test_bit(id, cs->described) &&
+	    grtrace_describe(cs, ring, ring_info, ts)) {
+		__set_bit(id, cs->described);
+		/* For RING_REMOVED; and no second METADATA from describe_once. */
+		if (!test_bit(id, grtrace_described))
+			set_bit(id, grtrace_described);
+	}
+	return true;
 }
 
 /* Count an event in its second; a division only once a second. */
@@ -286,11 +399,12 @@ u64 grtrace_stream_offer(void)
  * @ring_info: its ring when @ring is NULL
  *
  * Describes the ring first if this session has not, then writes the event
- * to this CPU's buffer.
+ * to this CPU's buffer.  An ERROR freezes a flight recorder.
  *
  * Context: interrupts disabled, between grtrace_stream_start() and
  * grtrace_stream_stop().
- * Returns: false, counted as overrun, if the buffer was full.
+ * Returns: false, counted as overrun, if the buffer was full, or as frozen
+ * if the flight recorder was.
  */
 bool grtrace_stream_write(u16 type, u64 ts,
 			  const struct grtrace_job_payload *job,
@@ -299,8 +413,17 @@ bool grtrace_stream_write(u16 type, u64 ts,
 {
 	struct grtrace_cpu_state *cs = this_cpu_ptr(&grtrace_cpu_state);
 	struct grtrace_job_payload *p;
+	bool freeze = false;
 	u64 cost;
 
+	if (unlikely(READ_ONCE(grtrace_mode))) {
+		if (!grtrace_flight_write(cs, job->ring_id, ring, ring_info, ts,
+					  sizeof(*p))) {
+			grtrace_account_drop(cs, GRTRACE_DROP_FROZEN, ts, 1);
+			return false;
+		}
+		freeze = type == GRTRACE_EV_ERROR;
+	}
 	grtrace_describe_once(cs, job->ring_id, ring, ring_info, ts);
 
 	p = grtrace_reserve(cs, type, sizeof(*p), ts);
@@ -310,6 +433,9 @@ bool grtrace_stream_write(u16 type, u64 ts,
 	}
 	memcpy(p, job, sizeof(*p));
 	grtrace_publish(sizeof(*p));
+	if (unlikely(freeze))
+		grtrace_freeze(GRTRACE_FROZEN_ERROR,
+			       ((struct grtrace_record *)p - 1)->gseq);
 
 	cs->t.written++;
 	cs->t.bytes_written += sizeof(struct grtrace_record) + sizeof(*p);
@@ -332,7 +458,8 @@ bool grtrace_stream_write(u16 type, u64 ts,
  *
  * Context: interrupts disabled, between grtrace_stream_start() and
  * grtrace_stream_stop().
- * Returns: false, counted in ``summaries_lost``, if the buffer was full.
+ * Returns: false, counted in ``summaries_lost``, if the buffer was full
+ * or the flight recorder frozen.
  */
 bool grtrace_stream_summary(const struct grtrace_summary *s,
 			    const struct grtrace_ring_info *ring_info, u64 ts)
@@ -340,6 +467,12 @@ bool grtrace_stream_summary(const struct grtrace_summary *s,
 	struct grtrace_cpu_state *cs = this_cpu_ptr(&grtrace_cpu_state);
 	struct grtrace_summary *p;
 
+	if (unlikely(READ_ONCE(grtrace_mode)) &&
+	    !grtrace_flight_write(cs, s->ring_id, NULL, ring_info, ts,
+				  sizeof(*p))) {
+		cs->t.summaries_lost++;
+		return false;
+	}
 	grtrace_describe_once(cs, s->ring_id, NULL, ring_info, ts);
 
 	p = grtrace_reserve(cs, GRTRACE_EV_SUMMARY, sizeof(*p), ts);
@@ -369,7 +502,8 @@ void grtrace_stream_ring_removed(const struct grtrace_ring *ring, u32 id)
 	struct grtrace_cpu_state *cs;
 	unsigned long flags;
 
-	if (id >= GRTRACE_MAX_RINGS || !test_bit(id, grtrace_described))
+	if (id >= GRTRACE_MAX_RINGS || !test_bit(id, grtrace_described) ||
+	    test_bit(GRTRACE_MODE_FROZEN, &grtrace_mode))
 		return;
 	local_irq_save(flags);
 	cs = this_cpu_ptr(&grtrace_cpu_state);
@@ -401,7 +535,8 @@ void grtrace_stream_drop(enum grtrace_drop cause, u64 ts, u32 n)
  *
  * Context: interrupts disabled, between grtrace_stream_start() and
  * grtrace_stream_stop().
- * Returns: the unread part of the buffer, in percent.
+ * Returns: the unread part of the buffer, in percent; 0 for a flight
+ * recorder.
  */
 unsigned int grtrace_buffer_fill(void)
 {
@@ -409,6 +544,9 @@ unsigned int grtrace_buffer_fill(void)
 	size_t sb = grtrace_chan->subbuf_size;
 	size_t used;
 
+	/* A flight recorder is never read while written: never filling. */
+	if (test_bit(GRTRACE_MODE_OVERWRITE, &grtrace_mode))
+		return 0;
 	used = (buf->subbufs_produced - buf->subbufs_consumed) * sb +
 	       buf->offset;
 	return min_t(size_t, 100, used * 100 / (sb * grtrace_chan->n_subbufs));
@@ -434,6 +572,33 @@ unsigned int grtrace_buffer_fill(void)
  * publish, as the merged reader does.
  */
 
+/*
+ * A flight recorder is read only once nothing writes it: after stop, or
+ * after it froze and every writer that had not seen it frozen is done (they
+ * run with interrupts disabled: an RCU grace period).  May sleep.
+ */
+static bool grtrace_may_read(void)
+{
+	unsigned long mode = READ_ONCE(grtrace_mode);
+
+	if (!(mode & BIT(GRTRACE_MODE_OVERWRITE)) || !READ_ONCE(grtrace_live))
+		return true;
+	if (!(mode & BIT(GRTRACE_MODE_FROZEN)))
+		return false;
+	if (!READ_ONCE(grtrace_settled)) {
+		synchronize_rcu();
+		WRITE_ONCE(grtrace_settled, true);
+	}
+	return true;
+}
+
+/* Whether records may still be added: live and not frozen. */
+static bool grtrace_writing(void)
+{
+	return READ_ONCE(grtrace_live) &&
+	       !test_bit(GRTRACE_MODE_FROZEN, &grtrace_mode);
+}
+
 /* A reader's place in one CPU's buffer. */
 struct grtrace_read_pos {
 	size_t sb;	/* sub-buffers consumed */
@@ -458,6 +623,14 @@ static size_t grtrace_readable(struct rchan *chan, int cpu,
 	for (;;) {
 		/* Pairs with grtrace_reserve(): the padding is set. */
 		produced = smp_load_acquire(&cs->produced);
+		/* A flight recorder overwrote the sub-buffers before these. */
+		if (test_bit(GRTRACE_MODE_OVERWRITE, &grtrace_mode) &&
+		    pos->sb + chan->n_subbufs <= produced) {
+			len = produced - chan->n_subbufs + 1 - pos->sb;
+			pos->sb += len;
+			pos->off = 0;
+			relay_subbufs_consumed(chan, cpu, len);
+		}
 		if (pos->sb < produced) {
 			len = sbsize - buf->padding[pos->sb % chan->n_subbufs];
 		} else {
@@ -519,7 +692,7 @@ static ssize_t grtrace_cpu_read(struct file *file, char __user *ubuf,
 	count = min_t(size_t, count, GRTRACE_READ_BOUNCE);
 	mutex_lock(&grtrace_read_lock);
 	/* Not while its channel closes: it removes this file first. */
-	if (buf->chan == grtrace_chan) {
+	if (buf->chan == grtrace_chan && grtrace_may_read()) {
 		pos.sb = buf->subbufs_consumed;
 		pos.off = buf->bytes_consumed;
 		while (done < count &&
@@ -567,7 +740,16 @@ static int grtrace_remove_buf_file(struct dentry *dentry)
 	return 0;
 }
 
+/* Called by relay_switch_subbuf(): a flight recorder overwrites. */
+static int grtrace_subbuf_start(struct rchan_buf *buf, void *subbuf,
+				void *prev_subbuf, size_t prev_padding)
+{
+	return test_bit(GRTRACE_MODE_OVERWRITE, &grtrace_mode) ||
+	       !relay_buf_full(buf);
+}
+
 static const struct rchan_callbacks grtrace_relay_callbacks = {
+	.subbuf_start		= grtrace_subbuf_start,
 	.create_buf_file	= grtrace_create_buf_file,
 	.remove_buf_file	= grtrace_remove_buf_file,
 };
@@ -610,6 +792,7 @@ static int grtrace_open_chan_locked(void)
 
 		cs->cseq = 0;
 		WRITE_ONCE(cs->produced, 0);
+		bitmap_zero(cs->described, GRTRACE_MAX_RINGS);
 	}
 	grtrace_chan = chan;
 	return 0;
@@ -623,12 +806,15 @@ static int grtrace_count_ring(const struct grtrace_ring *ring, void *data)
 
 static int grtrace_describe_ring(const struct grtrace_ring *ring, void *data)
 {
+	struct grtrace_cpu_state *cs;
 	unsigned long flags;
 
 	local_irq_save(flags);
-	if (grtrace_describe(this_cpu_ptr(&grtrace_cpu_state), ring, NULL,
-			     ktime_get_mono_fast_ns()))
+	cs = this_cpu_ptr(&grtrace_cpu_state);
+	if (grtrace_describe(cs, ring, NULL, ktime_get_mono_fast_ns())) {
 		set_bit(ring->id, grtrace_described);
+		__set_bit(ring->id, cs->described);
+	}
 	local_irq_restore(flags);
 	return 0;
 }
@@ -661,6 +847,7 @@ static int grtrace_write_header_locked(void)
 		si->nr_cpus = num_possible_cpus();
 		si->nr_rings = nr_rings;
 		si->buffer_size = grtrace_chan_size;
+		memcpy(&grtrace_info, si, sizeof(*si));
 		grtrace_publish(sizeof(*si));
 	}
 	local_irq_restore(flags);
@@ -672,6 +859,7 @@ static int grtrace_write_header_locked(void)
 
 /**
  * grtrace_stream_start - open the relay stream for a new session
+ * @flight_recorder: overwrite the oldest data, until an ERROR freezes it
  *
  * (Re)allocates or resets the relay buffers, restarts the sequence numbers,
  * draws a new session id and writes the STREAM_INFO and METADATA records.
@@ -681,7 +869,7 @@ static int grtrace_write_header_locked(void)
  * Context: process context, no writer running; takes grtrace_stream_lock.
  * Returns: 0, -ENOMEM, or -ENOSPC if the buffer cannot hold the header.
  */
-int grtrace_stream_start(void)
+int grtrace_stream_start(bool flight_recorder)
 {
 	int ret;
 
@@ -690,6 +878,11 @@ int grtrace_stream_start(void)
 	if (ret)
 		return ret;
 
+	WRITE_ONCE(grtrace_mode,
+		   flight_recorder ? BIT(GRTRACE_MODE_OVERWRITE) : 0);
+	WRITE_ONCE(grtrace_frozen_by, GRTRACE_FROZEN_NONE);
+	WRITE_ONCE(grtrace_frozen_gseq, 0);
+	WRITE_ONCE(grtrace_settled, false);
 	atomic64_set(&grtrace_gseq, 0);
 	bitmap_zero(grtrace_described, GRTRACE_MAX_RINGS);
 	WRITE_ONCE(grtrace_session_id, get_random_u64());
@@ -715,7 +908,8 @@ void grtrace_stream_stop(void)
 	int cpu;
 
 	guard(mutex)(&grtrace_stream_lock);
-	if (grtrace_chan) {
+	/* A flight recorder's flush would overwrite its oldest sub-buffer. */
+	if (grtrace_chan && !test_bit(GRTRACE_MODE_OVERWRITE, &grtrace_mode)) {
 		relay_flush(grtrace_chan);
 		for_each_possible_cpu(cpu) {
 			struct grtrace_cpu_state *cs = per_cpu_ptr(&grtrace_cpu_state, cpu);
@@ -743,6 +937,44 @@ bool grtrace_stream_live(void)
 }
 
 /**
+ * grtrace_stream_freeze - freeze the flight recorder on demand
+ *
+ * Context: process context; takes grtrace_stream_lock.
+ * Returns: 0, also if it was frozen already, or -EINVAL if no session runs
+ * or it is not a flight recorder.
+ */
+int grtrace_stream_freeze(void)
+{
+	guard(mutex)(&grtrace_stream_lock);
+	if (!grtrace_live || !test_bit(GRTRACE_MODE_OVERWRITE, &grtrace_mode))
+		return -EINVAL;
+	grtrace_freeze(GRTRACE_FROZEN_CONTROL, atomic64_read(&grtrace_gseq));
+	return 0;
+}
+
+/**
+ * grtrace_stream_flight - the state of the last session's flight recorder
+ * @f: filled in
+ *
+ * Context: any.
+ */
+void grtrace_stream_flight(struct grtrace_flight *f)
+{
+	unsigned long mode = READ_ONCE(grtrace_mode);
+
+	memset(f, 0, sizeof(*f));
+	f->on = mode & BIT(GRTRACE_MODE_OVERWRITE);
+	f->frozen = mode & BIT(GRTRACE_MODE_FROZEN);
+	if (f->frozen) {
+		/* Pairs with grtrace_freeze(). */
+		smp_rmb();
+		f->by = READ_ONCE(grtrace_frozen_by);
+		f->gseq = READ_ONCE(grtrace_frozen_gseq);
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(grtrace_stream_flight);
+
+/**
  * grtrace_stream_session_id - the id of the last session started
  *
  * Context: any.
@@ -752,6 +984,7 @@ u64 grtrace_stream_session_id(void)
 {
 	return READ_ONCE(grtrace_session_id);
 }
+EXPORT_SYMBOL_IF_KUNIT(grtrace_stream_session_id);
 
 /**
  * grtrace_set_buffer_size - set the per-CPU relay buffer size
@@ -942,16 +1175,22 @@ int grtrace_walk_records(grtrace_record_fn fn, void *data)
 
 	for_each_possible_cpu(cpu) {
 		struct rchan_buf *buf = *per_cpu_ptr(grtrace_chan->buf, cpu);
-		size_t i, sb = grtrace_chan->subbuf_size;
-		size_t last;
+		size_t n = grtrace_chan->n_subbufs, sb = grtrace_chan->subbuf_size;
+		size_t i, first = 0, last;
 
 		if (!buf)
 			continue;
-		last = min(buf->subbufs_produced, grtrace_chan->n_subbufs - 1);
-		for (i = 0; i <= last; i++) {
+		last = min(buf->subbufs_produced, n - 1);
+		/* A flight recorder: from the oldest whole sub-buffer on. */
+		if (test_bit(GRTRACE_MODE_OVERWRITE, &grtrace_mode)) {
+			last = buf->subbufs_produced;
+			if (last >= n)
+				first = last - n + 1;
+		}
+		for (i = first; i <= last; i++) {
 			size_t len = i < buf->subbufs_produced ?
-				     sb - buf->padding[i] : buf->offset;
-			const char *p = buf->start + i * sb;
+				     sb - buf->padding[i % n] : buf->offset;
+			const char *p = buf->start + (i % n) * sb;
 			size_t off = 0;
 
 			while (off + sizeof(struct grtrace_record) <= len) {
@@ -1085,8 +1324,8 @@ static ssize_t grtrace_pipe_read(struct file *file, char __user *ubuf,
 	count = min_t(size_t, count, GRTRACE_PIPE_BOUNCE);
 	for (;;) {
 		mutex_lock(&grtrace_stream_lock);
-		live = grtrace_live;
-		if (!grtrace_chan) {
+		live = grtrace_writing();
+		if (!grtrace_chan || !grtrace_may_read()) {
 			ret = 0;
 		} else {
 			if (p->chan != grtrace_chan ||

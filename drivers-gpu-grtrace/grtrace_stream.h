@@ -42,6 +42,7 @@ typedef int (*grtrace_record_fn)(const struct grtrace_record *rec, void *data);
  * @GRTRACE_DROP_UNTRACKED: a decision needed its job's earlier events and
  *	the job table was full
  * @GRTRACE_DROP_AGGREGATED: aggregate_only: counted in a SUMMARY record
+ * @GRTRACE_DROP_FROZEN: the flight recorder was frozen
  * @GRTRACE_DROP_NR: number of causes
  */
 enum grtrace_drop {
@@ -52,7 +53,34 @@ enum grtrace_drop {
 	GRTRACE_DROP_RATE_LIMITED,
 	GRTRACE_DROP_UNTRACKED,
 	GRTRACE_DROP_AGGREGATED,
+	GRTRACE_DROP_FROZEN,
 	GRTRACE_DROP_NR,
+};
+
+/**
+ * enum grtrace_freeze_cause - what froze the flight recorder
+ * @GRTRACE_FROZEN_NONE: nothing (yet)
+ * @GRTRACE_FROZEN_ERROR: an ERROR record
+ * @GRTRACE_FROZEN_CONTROL: ``freeze`` written to ``control``
+ */
+enum grtrace_freeze_cause {
+	GRTRACE_FROZEN_NONE,
+	GRTRACE_FROZEN_ERROR,
+	GRTRACE_FROZEN_CONTROL,
+};
+
+/**
+ * struct grtrace_flight - the state of a flight recorder
+ * @on: the session is a flight recorder
+ * @frozen: it froze
+ * @by: what froze it
+ * @gseq: its last record, the ERROR's for an error
+ */
+struct grtrace_flight {
+	bool on;
+	bool frozen;
+	enum grtrace_freeze_cause by;
+	u64 gseq;
 };
 
 /**
@@ -80,8 +108,10 @@ struct grtrace_totals {
 int grtrace_stream_init(struct dentry *dir);
 void grtrace_stream_exit(void);
 
-int grtrace_stream_start(void);
+int grtrace_stream_start(bool flight_recorder);
 void grtrace_stream_stop(void);
+int grtrace_stream_freeze(void);
+void grtrace_stream_flight(struct grtrace_flight *f);
 bool grtrace_stream_live(void);
 u64 grtrace_stream_session_id(void);
 int grtrace_set_buffer_size(size_t size);

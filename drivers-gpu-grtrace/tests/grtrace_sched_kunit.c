@@ -3,7 +3,8 @@
  * KUnit tests for the DRM GPU scheduler hooks of grtrace: a real
  * drm_gpu_scheduler with a fake hardware backend whose fences signal from
  * hard interrupt context (hrtimers), two entities with dependencies between
- * them, and a job that outlives its timeout.
+ * them, and a job that outlives its timeout, also as the flight recorder's
+ * trigger.
  */
 
 #include <drm/gpu_scheduler.h>
@@ -13,6 +14,7 @@
 #include <linux/hrtimer.h>
 #include <linux/delay.h>
 #include <linux/pid.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/string.h>
@@ -364,11 +366,14 @@ static void check_jobs(struct kunit *test, const char *sink,
 	}
 }
 
+static size_t saved_buffer_size;
+
 static int grtrace_sched_test_init(struct kunit *test)
 {
 	KUNIT_ASSERT_FALSE_MSG(test, grtrace_session_running(),
 			       "a grtrace session is running");
 	KUNIT_ASSERT_EQ(test, grtrace_config_write("level=verbose\nreset_stats=1"), 0);
+	saved_buffer_size = grtrace_get_buffer_size();
 	return 0;
 }
 
@@ -376,7 +381,9 @@ static void grtrace_sched_test_exit(struct kunit *test)
 {
 	if (grtrace_session_running())
 		grtrace_session_stop();
-	grtrace_config_write("level=normal\nreset_stats=1");
+	grtrace_config_write("level=normal\nflight_recorder=0\nreset_stats=1");
+	if (grtrace_get_buffer_size() != saved_buffer_size)
+		grtrace_set_buffer_size(saved_buffer_size);
 }
 
 /* N jobs on two entities, every job of the second waiting on the first. */
@@ -529,6 +536,172 @@ static struct fake_job *new_job(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, job);
 	return job;
+}
+
+#define FLIGHT_MAX	4096
+
+/* What a flight recorder's buffers hold, walked CPU by CPU. */
+struct flight_walk {
+	u64 session_id;
+	u32 ring_id;
+	int cpu;
+	bool described;		/* the ring, in this sub-buffer */
+	int infos, foreign_infos, undescribed, n;
+	u64 max_gseq, min_gseq;
+	struct {
+		u16 type;
+		u64 gseq, seqno;
+	} ev[FLIGHT_MAX];
+};
+
+static int flight_one(const struct grtrace_record *rec, void *data)
+{
+	const struct grtrace_stream_info *si = (const void *)(rec + 1);
+	const struct grtrace_ring_info *ri = (const void *)(rec + 1);
+	const struct grtrace_job_payload *p = (const void *)(rec + 1);
+	struct flight_walk *w = data;
+
+	w->max_gseq = max(w->max_gseq, rec->gseq);
+	w->min_gseq = min(w->min_gseq, rec->gseq);
+	if (rec->cpu != w->cpu) {
+		w->cpu = rec->cpu;
+		w->described = false;
+	}
+	if (rec->type == GRTRACE_EV_STREAM_INFO) {
+		w->infos++;
+		w->foreign_infos += si->session_id != w->session_id;
+		w->described = false;
+	} else if (rec->type == GRTRACE_EV_METADATA) {
+		w->described |= ri->ring_id == w->ring_id;
+	} else if (rec->type < GRTRACE_EV_NR && p->ring_id == w->ring_id) {
+		w->undescribed += !w->described;
+		if (w->n < FLIGHT_MAX) {
+			w->ev[w->n].type = rec->type;
+			w->ev[w->n].gseq = rec->gseq;
+			w->ev[w->n].seqno = p->fence_seqno;
+			w->n++;
+		}
+	}
+	return 0;
+}
+
+static int flight_find(const struct flight_walk *w, u16 type, u64 seqno)
+{
+	int i;
+
+	for (i = 0; i < w->n; i++)
+		if (w->ev[i].type == type && w->ev[i].seqno == seqno)
+			return i;
+	return -1;
+}
+
+/* Push @nr jobs, @NR_JOBS at a time, and wait for them. */
+static void flight_jobs(struct kunit *test, struct drm_sched_entity *e, int nr)
+{
+	struct dma_fence *done[NR_JOBS];
+	int i, j;
+
+	for (i = 0; i < nr; i += NR_JOBS) {
+		for (j = 0; j < NR_JOBS; j++)
+			done[j] = push_one(test, e, new_job(test), NULL);
+		for (j = 0; j < NR_JOBS; j++) {
+			KUNIT_EXPECT_GT(test, dma_fence_wait_timeout(done[j], false, 10 * HZ), 0);
+			dma_fence_put(done[j]);
+		}
+	}
+}
+
+/*
+ * The flight recorder: jobs wrap a 16 KiB buffer several times, then one
+ * hangs, and its timeout freezes the recorder.  The buffers keep the hung
+ * job's SUBMIT and COMMIT, the ERROR and the jobs before, nothing after;
+ * every sub-buffer of a CPU that wrapped starts with the session's
+ * STREAM_INFO, and the ring is described before its first event in each.
+ */
+static void grtrace_sched_test_flight(struct kunit *test)
+{
+	struct drm_sched_entity *e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
+	struct flight_walk *w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
+	struct drm_gpu_scheduler *list[1];
+	struct grtrace_flight f;
+	struct grtrace_totals t;
+	struct fake_job *job;
+	struct fake_gpu *gpu;
+	struct dma_fence *done;
+	int sub, com, err, i, later;
+	u64 seqno;
+
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	KUNIT_ASSERT_EQ(test, grtrace_set_buffer_size(SZ_16K), 0);
+	KUNIT_ASSERT_EQ(test, grtrace_config_write("flight_recorder=1"), 0);
+	gpu = fake_gpu_create(test, "flight_kunit", msecs_to_jiffies(100));
+	list[0] = &gpu->sched;
+	KUNIT_ASSERT_EQ(test, drm_sched_entity_init(e, DRM_SCHED_PRIORITY_NORMAL,
+						    list, 1, NULL), 0);
+	KUNIT_ASSERT_EQ(test, grtrace_session_start(), 0);
+	/* Not while it runs: a session is a flight recorder or not. */
+	KUNIT_EXPECT_EQ(test, grtrace_config_write("flight_recorder=0"), -EBUSY);
+
+	/* 5 records of 112 bytes a job: 320 jobs fill 16 KiB 10 times over. */
+	flight_jobs(test, e, 320);
+	grtrace_stream_flight(&f);
+	KUNIT_EXPECT_TRUE(test, f.on);
+	KUNIT_EXPECT_FALSE(test, f.frozen);
+
+	job = new_job(test);
+	job->hang = true;
+	done = push_one(test, e, job, NULL);
+	seqno = done->seqno;
+	KUNIT_EXPECT_GT(test, dma_fence_wait_timeout(done, false, 10 * HZ), 0);
+	dma_fence_put(done);
+	grtrace_stream_flight(&f);
+	KUNIT_EXPECT_TRUE(test, f.frozen);
+	KUNIT_EXPECT_EQ(test, f.by, GRTRACE_FROZEN_ERROR);
+
+	/* After the freeze: dropped, each counted. */
+	flight_jobs(test, e, NR_JOBS);
+	KUNIT_ASSERT_EQ(test, grtrace_session_stop(), 0);
+	drm_sched_entity_destroy(e);
+
+	grtrace_get_totals(&t);
+	KUNIT_EXPECT_EQ(test, t.offered, t.written + t.dropped[GRTRACE_DROP_FROZEN] +
+			t.dropped[GRTRACE_DROP_OVERRUN] + t.dropped[GRTRACE_DROP_FILTERED]);
+	KUNIT_EXPECT_EQ(test, t.dropped[GRTRACE_DROP_OVERRUN], 0);
+	/* The hung job's reset and COMPLETE, and every later job's events. */
+	KUNIT_EXPECT_GE(test, t.dropped[GRTRACE_DROP_FROZEN], 2 + 5 * NR_JOBS);
+
+	w->session_id = grtrace_stream_session_id();
+	w->ring_id = gpu->sched.grtrace_ring.id;
+	w->cpu = -1;
+	w->min_gseq = U64_MAX;
+	KUNIT_ASSERT_EQ(test, grtrace_walk_records(flight_one, w), 0);
+
+	/* Wrapped: the session's first records are gone. */
+	KUNIT_EXPECT_GT(test, w->min_gseq, 1);
+	KUNIT_EXPECT_GE(test, w->infos, 2);
+	KUNIT_EXPECT_EQ(test, w->foreign_infos, 0);
+	KUNIT_EXPECT_EQ(test, w->undescribed, 0);
+	/* Nothing after the ERROR that froze it. */
+	KUNIT_EXPECT_EQ(test, w->max_gseq, f.gseq);
+
+	sub = flight_find(w, GRTRACE_EV_SUBMIT, seqno);
+	com = flight_find(w, GRTRACE_EV_COMMIT, seqno);
+	err = flight_find(w, GRTRACE_EV_ERROR, seqno);
+	KUNIT_ASSERT_GE(test, sub, 0);
+	KUNIT_ASSERT_GE(test, com, 0);
+	KUNIT_ASSERT_GE(test, err, 0);
+	KUNIT_EXPECT_EQ(test, w->ev[err].gseq, f.gseq);
+	KUNIT_EXPECT_LT(test, w->ev[sub].gseq, w->ev[com].gseq);
+	KUNIT_EXPECT_LT(test, w->ev[com].gseq, w->ev[err].gseq);
+	KUNIT_EXPECT_EQ(test, flight_find(w, GRTRACE_EV_COMPLETE, seqno), -1);
+	/* The history: the job before it completed, and is still there. */
+	KUNIT_EXPECT_GE(test, flight_find(w, GRTRACE_EV_COMPLETE, seqno - 1), 0);
+	for (i = 0, later = 0; i < w->n; i++)
+		later += w->ev[i].seqno > seqno;
+	KUNIT_EXPECT_EQ(test, later, 0);
+
+	fake_gpu_destroy(gpu);
 }
 
 /*
@@ -875,6 +1048,7 @@ static struct kunit_case grtrace_sched_test_cases[] = {
 	KUNIT_CASE(grtrace_sched_test_ring),
 	KUNIT_CASE(grtrace_sched_test_lifecycle),
 	KUNIT_CASE(grtrace_sched_test_timeout),
+	KUNIT_CASE(grtrace_sched_test_flight),
 	KUNIT_CASE(grtrace_sched_test_reset_sibling),
 	KUNIT_CASE(grtrace_sched_test_no_hw_fence),
 	KUNIT_CASE(grtrace_sched_test_kill),

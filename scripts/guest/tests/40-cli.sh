@@ -97,6 +97,40 @@ $G config aggregate_only=0 aggregator_enable=0 reset_stats=1 > /dev/null
 t aggregate-full-agrees agg_full
 t aggregate-only-agrees agg_summary
 t aggregate-only-size agg_size
+# flight_recorder: 16 KiB per CPU, overwritten by 20,000 events/s for 2 s;
+# nothing is readable before the freeze; an ERROR freezes it and the next
+# second's events are dropped.  The merged file then ends at the ERROR,
+# the session's first records are gone, and report reads what is left.
+fr_run() {
+	echo 16384 > $D/buffer_size
+	$G config flight_recorder=1 reset_stats=1 > /dev/null
+	$G start > /dev/null
+	/opt/grtrace/bin/emit-rate 20000 2 > /dev/null
+	cat $D/events0 | wc -c > "$O/fr.early"
+	echo "error 9 0 250 4242" > $D/emit
+	/opt/grtrace/bin/emit-rate 20000 1 > /dev/null
+	cp $D/stats "$O/fr.stats"
+	cat $D/events > "$O/fr.bin"
+	$G stop > /dev/null
+	$G config flight_recorder=0 > /dev/null
+	echo 4194304 > $D/buffer_size
+}
+fr_check() {
+	grep -E '^(frozen|dropped_frozen|dropped_overrun|written)' "$O/fr.stats"
+	$G dump -i "$O/fr.bin" > "$O/fr.dump" || return 1
+	first=$(sed -n '1s/.* gseq=\([0-9]*\) .*/\1/p' "$O/fr.dump")
+	last=$(tail -n 1 "$O/fr.dump")
+	echo "before the freeze: $(cat "$O/fr.early") bytes; first gseq $first; last: $last"
+	fgseq=$(sed -n 's/^frozen_gseq=//p' "$O/fr.stats")
+	[ "$(cat "$O/fr.early")" = 0 ] && [ "$first" -gt 1 ] &&
+		grep -qx 'frozen=1' "$O/fr.stats" && grep -qx 'frozen_by=error' "$O/fr.stats" &&
+		grep -q '^dropped_frozen=[1-9][0-9][0-9][0-9]' "$O/fr.stats" &&
+		grep -qx 'dropped_overrun=0' "$O/fr.stats" &&
+		echo "$last" | grep -qi "^error .* gseq=$fgseq .*:4242 " &&
+		$G report -i "$O/fr.bin" > "$O/fr.txt" && grep -q 'emit250' "$O/fr.txt"
+}
+fr_run
+t flight-recorder fr_check
 t report sh -c "$G report -i $O/rec.grt > $O/report.txt"
 t report-has-program grep -q grtrace_dirtyfb "$O/report.txt"
 t report-csv sh -c "$G report -i $O/rec.grt --format csv > $O/report.csv"

@@ -1,7 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * grtrace-bpf-annotate: the BPF side.  DRM ioctls (_IOC_TYPE(cmd) == 'd')
- * entering and leaving, from the syscall tracepoints, into a ring buffer.
+ * and those of type 'F' entering and leaving, from the syscall tracepoints,
+ * into a ring buffer, each with its file descriptor.
+ *
+ * 'F' is NVIDIA's NV_IOCTL_MAGIC (nvidia.ko, on /dev/nvidiactl and
+ * /dev/nvidia<N>), and fbdev's and a few other drivers' type as well: only
+ * the device of the file tells them apart.  That is kernel-internal layout
+ * (task->files->fdt->fd[fd]->f_inode->i_rdev), which needs CO-RE and with
+ * it the kernel's BTF; so the program hands on the fd and the loader finds
+ * the device in /proc (see grtrace_annotate_decode.c).
  *
  * No BTF of the kernel is needed (no CO-RE): the context structs are
  * written from the tracepoints' format files, which are ABI.  Programs for
@@ -16,6 +24,7 @@
 
 #define NR_IOCTL_X86_64	16
 #define DRM_IOCTL_BASE	'd'
+#define NV_IOCTL_MAGIC	'F'
 
 /* events/syscalls/sys_enter_ioctl/format */
 struct sys_enter_ioctl_args {
@@ -52,6 +61,8 @@ struct raw_exit_args {
 struct pending {
 	__u64 ts;
 	__u64 cmd;
+	__u32 fd;
+	__u32 pad;
 };
 
 struct {
@@ -59,7 +70,7 @@ struct {
 	__uint(max_entries, 1 << 20);
 } events SEC(".maps");
 
-/* Threads inside a DRM ioctl */
+/* Threads inside an ioctl of type 'd' or 'F' */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 8192);
@@ -90,8 +101,8 @@ static __always_inline void count(__u32 idx)
 		__sync_fetch_and_add(c, 1);
 }
 
-static __always_inline int emit(__u32 type, __u64 ts, __u64 cmd, __u64 arg,
-				__s64 ret, __u64 duration, __u64 pid_tgid)
+static __always_inline int emit(__u32 type, __u64 ts, __u32 fd, __u64 cmd,
+				__u64 arg, __s64 ret, __u64 duration, __u64 pid_tgid)
 {
 	struct ga_event *e;
 
@@ -108,19 +119,19 @@ static __always_inline int emit(__u32 type, __u64 ts, __u64 cmd, __u64 arg,
 	e->tgid = pid_tgid >> 32;
 	e->tid = (__u32)pid_tgid;
 	e->type = type;
-	e->pad = 0;
+	e->fd = fd;
 	bpf_get_current_comm(e->comm, sizeof(e->comm));
 	bpf_ringbuf_submit(e, 0);
 	return 0;
 }
 
-static __always_inline int ioctl_enter(__u64 cmd, __u64 arg)
+static __always_inline int ioctl_enter(__u32 fd, __u64 cmd, __u64 arg)
 {
+	__u32 zero = 0, tid, *want, type = (cmd >> 8) & 0xff;
 	__u64 pid_tgid, ts;
 	struct pending p;
-	__u32 zero = 0, tid, *want;
 
-	if (((cmd >> 8) & 0xff) != DRM_IOCTL_BASE)
+	if (type != DRM_IOCTL_BASE && type != NV_IOCTL_MAGIC)
 		return 0;
 	pid_tgid = bpf_get_current_pid_tgid();
 	want = bpf_map_lookup_elem(&filter, &zero);
@@ -130,10 +141,12 @@ static __always_inline int ioctl_enter(__u64 cmd, __u64 arg)
 	tid = (__u32)pid_tgid;
 	p.ts = ts;
 	p.cmd = cmd;
+	p.fd = fd;
+	p.pad = 0;
 	if (bpf_map_update_elem(&inflight, &tid, &p, BPF_NOEXIST))
 		count(GA_CNT_NESTED);
 	count(GA_CNT_ENTER);
-	return emit(GA_IOCTL_ENTER, ts, cmd, arg, 0, 0, pid_tgid);
+	return emit(GA_IOCTL_ENTER, ts, fd, cmd, arg, 0, 0, pid_tgid);
 }
 
 static __always_inline int ioctl_exit(__s64 ret)
@@ -142,6 +155,7 @@ static __always_inline int ioctl_exit(__s64 ret)
 	__u32 tid = (__u32)pid_tgid;
 	struct pending *p;
 	__u64 ts, cmd, start;
+	__u32 fd;
 
 	p = bpf_map_lookup_elem(&inflight, &tid);
 	if (!p)
@@ -149,15 +163,16 @@ static __always_inline int ioctl_exit(__s64 ret)
 	ts = bpf_ktime_get_ns();
 	cmd = p->cmd;
 	start = p->ts;
+	fd = p->fd;
 	bpf_map_delete_elem(&inflight, &tid);
 	count(GA_CNT_EXIT);
-	return emit(GA_IOCTL_EXIT, ts, cmd, 0, ret, ts - start, pid_tgid);
+	return emit(GA_IOCTL_EXIT, ts, fd, cmd, 0, ret, ts - start, pid_tgid);
 }
 
 SEC("tracepoint/syscalls/sys_enter_ioctl")
 int enter_ioctl(struct sys_enter_ioctl_args *ctx)
 {
-	return ioctl_enter((__u32)ctx->cmd, ctx->arg);
+	return ioctl_enter((__u32)ctx->fd, (__u32)ctx->cmd, ctx->arg);
 }
 
 SEC("tracepoint/syscalls/sys_exit_ioctl")
@@ -171,7 +186,7 @@ int raw_enter(struct raw_enter_args *ctx)
 {
 	if (ctx->id != NR_IOCTL_X86_64)
 		return 0;
-	return ioctl_enter((__u32)ctx->args[1], ctx->args[2]);
+	return ioctl_enter((__u32)ctx->args[0], (__u32)ctx->args[1], ctx->args[2]);
 }
 
 SEC("tracepoint/raw_syscalls/sys_exit")

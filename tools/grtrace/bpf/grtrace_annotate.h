@@ -15,7 +15,7 @@ enum ga_type {
 
 /* Indexes of the "counters" array map */
 enum ga_counter {
-	GA_CNT_ENTER,		/* DRM ioctls entered (after the pid filter) */
+	GA_CNT_ENTER,		/* 'd' and 'F' ioctls entered (after the pid filter) */
 	GA_CNT_EXIT,		/* and left */
 	GA_CNT_LOST,		/* events the ring buffer had no room for */
 	GA_CNT_NESTED,		/* enter while the thread was in one already */
@@ -31,7 +31,7 @@ struct ga_event {
 	__u32 tgid;
 	__u32 tid;
 	__u32 type;		/* enum ga_type */
-	__u32 pad;
+	__u32 fd;		/* the ioctl's file descriptor */
 	char comm[GA_COMM_LEN];
 };
 

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * grtrace-bpf-annotate: print the DRM ioctls of processes, with their
- * threads, commands, return values and durations, on the clock of the
- * grtrace stream (CLOCK_MONOTONIC), so that "grtrace merge" can put every
- * GPU job next to the ioctl that submitted it.
+ * grtrace-bpf-annotate: print the DRM ioctls of processes, and those of
+ * NVIDIA's driver, with their threads, commands, return values and
+ * durations, on the clock of the grtrace stream (CLOCK_MONOTONIC), so that
+ * "grtrace merge" can put every GPU job next to the ioctl that submitted it.
  *
  * The BPF program (grtrace_annotate.bpf.c) is linked into this binary and
  * loaded with libbpf.  It needs neither BTF nor CO-RE: only a kernel with
- * CONFIG_BPF_SYSCALL, CONFIG_BPF_EVENTS and CONFIG_FTRACE_SYSCALLS.
+ * CONFIG_BPF_SYSCALL, CONFIG_BPF_EVENTS and CONFIG_FTRACE_SYSCALLS.  Its
+ * events become lines in grtrace_annotate_decode.c.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -27,6 +28,7 @@
 #include <bpf/libbpf.h>
 
 #include "grtrace_annotate.h"
+#include "grtrace_annotate_decode.h"
 
 #ifndef VERSION
 #define VERSION "unknown"
@@ -72,7 +74,7 @@ static const char * const tracefs_roots[] = {
 static atomic_int stop;
 static bool verbose;
 static FILE *out;
-static unsigned long long printed;
+static struct ga_decoder decoder;
 
 static void stop_handler(int sig)
 {
@@ -100,6 +102,9 @@ static void annotate_usage(const char *err)
 		"",
 		"    [sec.nsec] IOCTL_ENTER pid= tid= comm= cmd= arg=",
 		"    [sec.nsec] IOCTL_EXIT pid= tid= comm= cmd= ret= duration_ns=",
+		"",
+		"  and NVIDIA's (type 'F' on a device of major 195, /dev/nvidia*), the",
+		"  same with drv=nvidia dev=DEVICE name=NAME at the end.",
 		"",
 		"  Times are CLOCK_MONOTONIC, the clock of the grtrace stream: give the",
 		"  output and a 'grtrace record' file to 'grtrace merge'.  Needs root",
@@ -261,38 +266,11 @@ static void bpf_failure(const char *what, int err)
 		err_msg("%s: %s\n", what, strerror(err));
 }
 
-/* Keep a comm on one field: no blanks, nothing unprintable. */
-static void clean_comm(char *dst, const char *src)
-{
-	int i;
-
-	for (i = 0; i < GA_COMM_LEN - 1 && src[i]; i++)
-		dst[i] = (src[i] <= ' ' || src[i] >= 0x7f) ? '_' : src[i];
-	if (!i)
-		dst[i++] = '?';
-	dst[i] = '\0';
-}
-
 static int handle_event(void *ctx, void *data, size_t size)
 {
-	const struct ga_event *e = data;
-	char comm[GA_COMM_LEN];
-
 	(void)ctx;
-	if (size < sizeof(*e))
-		return 0;
-	clean_comm(comm, e->comm);
-	fprintf(out, "[%llu.%09llu] %s pid=%u tid=%u comm=%s cmd=0x%08llx",
-		(unsigned long long)(e->ts / NSEC_PER_SEC),
-		(unsigned long long)(e->ts % NSEC_PER_SEC),
-		e->type == GA_IOCTL_ENTER ? "IOCTL_ENTER" : "IOCTL_EXIT", e->tgid, e->tid,
-		comm, (unsigned long long)e->cmd);
-	if (e->type == GA_IOCTL_ENTER)
-		fprintf(out, " arg=0x%llx\n", (unsigned long long)e->arg);
-	else
-		fprintf(out, " ret=%lld duration_ns=%llu\n", (long long)e->ret,
-			(unsigned long long)e->duration);
-	printed++;
+	if (size >= sizeof(struct ga_event))
+		ga_decode(&decoder, data, out);
 	return 0;
 }
 
@@ -322,6 +300,7 @@ int main(int argc, char *argv[])
 
 	parse_args(argc, argv, &p);
 	verbose = p.verbose;
+	ga_decoder_init(&decoder, ga_resolve_proc, NULL);
 	libbpf_set_print(libbpf_print);
 	if (p.pid && kill(p.pid, 0) && errno == ESRCH) {
 		err_msg("no process %u\n", p.pid);
@@ -400,8 +379,9 @@ int main(int argc, char *argv[])
 	sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
-	fprintf(out, "# grtrace-bpf-annotate %s: DRM ioctls, clock %s, tracepoints %s/%s %s/%s",
-		VERSION, "CLOCK_MONOTONIC ns", tp->system, tp->enter, tp->system, tp->exit);
+	fprintf(out, "# grtrace-bpf-annotate %s: DRM and NVIDIA ioctls, clock %s, %s %s/%s %s/%s",
+		VERSION, "CLOCK_MONOTONIC ns", "tracepoints", tp->system, tp->enter, tp->system,
+		tp->exit);
 	if (p.pid)
 		fprintf(out, ", pid %u", p.pid);
 	fprintf(out, ", from [%llu.%09llu]\n", mono_ns() / NSEC_PER_SEC,
@@ -440,11 +420,14 @@ int main(int argc, char *argv[])
 		goto out;
 	}
 	counters(obj, cnt);
-	if (!p.quiet)
-		err_msg("%llu DRM ioctls entered, %llu left, %llu lines, %llu lost\n",
+	if (!p.quiet) {
+		err_msg("%llu ioctls ('d', 'F') entered, %llu left, %llu lines, %llu lost\n",
 			(unsigned long long)cnt[GA_CNT_ENTER],
-			(unsigned long long)cnt[GA_CNT_EXIT], printed,
+			(unsigned long long)cnt[GA_CNT_EXIT], decoder.lines,
 			(unsigned long long)cnt[GA_CNT_LOST]);
+		err_msg("'F': %llu NVIDIA (%llu of a closed fd), left out: %llu other, %llu gone\n",
+			decoder.nvidia, decoder.remembered, decoder.other_dev, decoder.gone);
+	}
 	ret = EXIT_SUCCESS;
 out:
 	if (out && out != stdout && fclose(out)) {

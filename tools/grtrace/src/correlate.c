@@ -7,14 +7,16 @@
  *   [sec.nsec] IOCTL_ENTER pid=P tid=T comm=C cmd=0x... arg=0x...
  *   [sec.nsec] IOCTL_EXIT pid=P tid=T comm=C cmd=0x... ret=R duration_ns=D
  *
- * on CLOCK_MONOTONIC, the clock of the grtrace stream.  The lines are paired
- * per thread into ioctls.  A job's SUBMIT records the submitting thread, so
- * the ioctl that submitted a job is the one of that thread whose
- * [enter, exit] window holds the SUBMIT.  A line that cannot be read is
+ * on CLOCK_MONOTONIC, the clock of the grtrace stream; the lines of
+ * another driver's ioctls (NVIDIA's) end in drv=DRIVER name=NAME.  The
+ * lines are paired per thread into ioctls.  A job's SUBMIT records the
+ * submitting thread, so the ioctl that submitted a job is the one of that
+ * thread whose [enter, exit] window holds the SUBMIT.  A line that cannot be read is
  * reported with its file and line number and skipped; keys a line has
  * beyond the known ones are ignored.
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -55,6 +57,8 @@ struct gr_line {
 	bool exit;
 	bool have_duration;
 	char comm[17];
+	char drv[GR_DRV_LEN];
+	char name[GR_NAME_LEN];
 };
 
 static const struct {
@@ -91,12 +95,24 @@ static const struct {
 	{ 0xd0, "MODE_CLOSEFB" },
 };
 
-/* DRM_IOCTL_BASE 'd': core ioctls by number, the driver range as DRIVER+n */
-const char *gr_ioctl_name(__u64 cmd, char *buf, size_t len)
+/*
+ * The name of @io.  DRM_IOCTL_BASE 'd': core ioctls by number, the driver
+ * range as DRIVER+n.  Those of another driver (drv=, NVIDIA's) as
+ * DRIVER:NAME, with the name the annotator gave them.
+ */
+const char *gr_ioctl_name(const struct gr_ioctl *io, char *buf, size_t len)
 {
+	unsigned long long cmd = io->cmd;
 	unsigned int nr = cmd & 0xff;
 	size_t i;
 
+	if (io->drv[0] && strcmp(io->drv, "drm")) {
+		if (io->name[0])
+			snprintf(buf, len, "%s:%s", io->drv, io->name);
+		else
+			snprintf(buf, len, "%s:0x%08llx", io->drv, cmd);
+		return buf;
+	}
 	if (((cmd >> 8) & 0xff) != 'd') {
 		snprintf(buf, len, "0x%08llx", (unsigned long long)cmd);
 		return buf;
@@ -167,6 +183,20 @@ static int parse_sint(const char *s, __s64 *val)
 	errno = 0;
 	*val = strtoll(s, &end, 0);
 	return errno || *end ? -1 : 0;
+}
+
+/* A name: letters, digits and _+.- only (it goes into CSV and columns) */
+static int parse_word(const char *s, char *buf, size_t len)
+{
+	size_t n;
+
+	for (n = 0; s[n]; n++)
+		if (!isalnum((unsigned char)s[n]) && !strchr("_+.-", s[n]))
+			return -1;
+	if (!n || n >= len)
+		return -1;
+	memcpy(buf, s, n + 1);
+	return 0;
 }
 
 /* "[sec.frac]": fewer than 9 fraction digits are scaled. */
@@ -268,6 +298,12 @@ static int parse_line(char *s, struct gr_line *l, char *why, size_t len)
 			if (parse_uint(eq, 10, ULLONG_MAX, &l->duration))
 				goto bad;
 			l->have_duration = true;
+		} else if (!strcmp(tok, "drv")) {
+			if (parse_word(eq, l->drv, sizeof(l->drv)))
+				goto bad;
+		} else if (!strcmp(tok, "name")) {
+			if (parse_word(eq, l->name, sizeof(l->name)))
+				goto bad;
 		}
 		/* other keys: a newer annotator, ignored */
 	}
@@ -308,6 +344,8 @@ static struct gr_ioctl *new_ioctl(struct gr_cpu *c, size_t *cap, const struct gr
 	io->cmd = l->cmd;
 	io->line = l->line;
 	memcpy(io->comm, l->comm, sizeof(io->comm));
+	memcpy(io->drv, l->drv, sizeof(io->drv));
+	memcpy(io->name, l->name, sizeof(io->name));
 	return io;
 }
 
@@ -354,6 +392,10 @@ static void pair(struct gr_cpu *c, const struct gr_line *l, size_t n)
 			io->cmd = l[i].cmd;
 		if (!io->comm[0])
 			memcpy(io->comm, l[i].comm, sizeof(io->comm));
+		if (!io->drv[0])
+			memcpy(io->drv, l[i].drv, sizeof(io->drv));
+		if (!io->name[0])
+			memcpy(io->name, l[i].name, sizeof(io->name));
 	}
 	if (open)
 		c->no_exit++;

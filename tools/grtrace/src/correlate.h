@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * grtrace: CPU/GPU correlation.  The DRM ioctls printed by
+ * grtrace: CPU/GPU correlation.  The DRM (and NVIDIA) ioctls printed by
  * grtrace-bpf-annotate, and which of them submitted which GPU job.
  */
 #ifndef __GRTRACE_CORRELATE_H
@@ -12,7 +12,10 @@
 #include "events.h"
 #include "jobs.h"
 
-/* One DRM ioctl of one thread: an IOCTL_ENTER and its IOCTL_EXIT */
+#define GR_DRV_LEN	16
+#define GR_NAME_LEN	32
+
+/* One ioctl of one thread: an IOCTL_ENTER and its IOCTL_EXIT */
 struct gr_ioctl {
 	__u64 enter;		/* ns; from EXIT - duration_ns without ENTER */
 	__u64 exit;		/* ns; 0: no IOCTL_EXIT seen */
@@ -26,6 +29,8 @@ struct gr_ioctl {
 	unsigned int line;	/* of the ENTER, or of the EXIT without one */
 	unsigned int jobs;	/* GPU jobs it submitted */
 	char comm[17];
+	char drv[GR_DRV_LEN];	/* drv=: "" for DRM, "nvidia" */
+	char name[GR_NAME_LEN];	/* name=: the annotator's name of it */
 };
 
 /* The annotator's output */
@@ -95,7 +100,7 @@ __u64 gr_corr_job_ts(const struct gr_corr *in, const struct gr_job *j, int type)
 bool gr_job_seen(const struct gr_job *j, int type);
 
 int gr_parse_offset(const char *s, __s64 *ns);
-const char *gr_ioctl_name(__u64 cmd, char *buf, size_t len);
+const char *gr_ioctl_name(const struct gr_ioctl *io, char *buf, size_t len);
 const char *gr_ts(__u64 ns, char *buf, size_t len);
 const char *gr_dur(__s64 ns, char *buf, size_t len);
 

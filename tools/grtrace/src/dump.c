@@ -270,7 +270,7 @@ static size_t put_summary(FILE *f, const struct grtrace_record *rec)
 {
 	static const char * const drops[GRTRACE_SUMMARY_DROPS] = {
 		"filtered", "overrun", "sampled", "backpressure",
-		"rate_limited", "untracked", "aggregated", "cause7",
+		"rate_limited", "untracked", "aggregated", "frozen",
 	};
 	struct grtrace_summary s;
 	size_t len = take(&s, sizeof(s), rec);

@@ -144,13 +144,13 @@ static int cmp_mline(const void *a, const void *b)
 
 static void print_ioctl_line(FILE *f, const struct gr_ioctl *io, bool exit)
 {
-	char ts[32], name[32];
+	char ts[32], name[GR_DRV_LEN + GR_NAME_LEN];
 
 	fprintf(f, "[%s] CPU %-16s %s pid=%u tid=%u cmd=0x%08llx %s",
 		gr_ts(exit ? io->exit : io->enter, ts, sizeof(ts)),
 		exit ? "IOCTL_EXIT" : "IOCTL_ENTER", io->comm[0] ? io->comm : "?",
 		io->pid, io->tid, (unsigned long long)io->cmd,
-		gr_ioctl_name(io->cmd, name, sizeof(name)));
+		gr_ioctl_name(io, name, sizeof(name)));
 	if (exit)
 		fprintf(f, " ret=%lld duration_ns=%llu", (long long)io->ret,
 			(unsigned long long)(io->exit - io->enter));
@@ -320,7 +320,7 @@ static void print_timeline(FILE *f, const struct gr_corr *in)
 	qsort(ml, n, sizeof(*ml), cmp_mline);
 	of = event_jobs(in);
 
-	fprintf(f, "# merged timeline: [seconds] CPU (DRM ioctls) and GPU (grtrace) events\n");
+	fprintf(f, "# merged timeline: [seconds] CPU (ioctls) and GPU (grtrace) events\n");
 	for (i = 0; i < n; i++) {
 		if (ml[i].order == ORD_GPU)
 			print_gpu_line(f, in, &in->t.ev[ml[i].idx], of[ml[i].idx]);
@@ -362,7 +362,7 @@ static void job_labels(const struct gr_corr *in, size_t k, char *ring, size_t rl
 
 static void print_jobs_text(FILE *f, const struct gr_corr *in)
 {
-	char ring[80], fence[48], who[48], name[32], ts[32];
+	char ring[80], fence[48], who[48], name[GR_DRV_LEN + GR_NAME_LEN], ts[32];
 	int wr = 4, ww = 9, wf = 3;
 	size_t k;
 
@@ -392,7 +392,7 @@ static void print_jobs_text(FILE *f, const struct gr_corr *in)
 		if (m->io >= 0) {
 			const struct gr_ioctl *io = &in->cpu.io[m->io];
 
-			fprintf(f, "%-22s %-20s", gr_ioctl_name(io->cmd, name, sizeof(name)),
+			fprintf(f, "%-22s %-20s", gr_ioctl_name(io, name, sizeof(name)),
 				gr_ts(io->enter, ts, sizeof(ts)));
 		} else {
 			fprintf(f, "%-22s %-20s", "-", "-");
@@ -424,7 +424,7 @@ static void print_jobs_csv(FILE *f, const struct gr_corr *in)
 		"ioctl_exit_ns", "ioctl_ret", "start_is_commit", "ioctl_to_submit_ns",
 		"submit_to_start_ns", "start_to_end_ns", "submit_to_ioctl_exit_ns",
 	};
-	char ring[80], name[32];
+	char ring[80], name[GR_DRV_LEN + GR_NAME_LEN];
 	size_t k;
 
 	for (k = 0; k < ARRAY_SIZE(cols); k++)
@@ -451,7 +451,7 @@ static void print_jobs_csv(FILE *f, const struct gr_corr *in)
 			const struct gr_ioctl *io = &in->cpu.io[m->io];
 
 			fprintf(f, ",%u,0x%08llx,%s,%llu,", io->line, (unsigned long long)io->cmd,
-				gr_ioctl_name(io->cmd, name, sizeof(name)),
+				gr_ioctl_name(io, name, sizeof(name)),
 				(unsigned long long)io->enter);
 			if (io->have_exit)
 				fprintf(f, "%llu,%lld", (unsigned long long)io->exit,
@@ -493,7 +493,7 @@ static void print_stats(FILE *f, const struct gr_corr *in, const struct merge_pa
 			threads++;
 		submitting += c->io[k].jobs > 0;
 	}
-	fprintf(f, "grtrace merge: %s (%zu DRM ioctls of %zu thread%s) + ", p->cpu, c->nr,
+	fprintf(f, "grtrace merge: %s (%zu ioctls of %zu thread%s) + ", p->cpu, c->nr,
 		threads, threads == 1 ? "" : "s");
 	fprintf(f, "%s (%zu jobs, %zu events), clock offset %lld ns\n", in->t.input,
 		in->jobs.nr, in->t.nr_ev, (long long)in->offset);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * grtrace timeline: the jobs of a recording drawn in the terminal, one row
- * per ring over time, with the DRM ioctls of every thread when the output
+ * per ring over time, with the ioctls of every thread when the output
  * of grtrace-bpf-annotate is given; or, with --latency, where the time of
  * the jobs went, phase by phase, per ring and for the slowest jobs.
  */
@@ -292,7 +292,7 @@ static void legend(FILE *f, int width, bool cpu)
 		"# executing: START..END",
 		"= in flight: COMMIT..END, no START",
 		"X error",
-		"i in a DRM ioctl",
+		"i in an ioctl (DRM, NVIDIA)",
 		"^ SUBMIT of a job",
 	};
 	size_t i, n = cpu ? ARRAY_SIZE(what) : ARRAY_SIZE(what) - 2;

@@ -12,6 +12,7 @@ OUTDIR/cpu.txt        what grtrace-bpf-annotate printed meanwhile
 OUTDIR/cpu-usec.txt   the same with microsecond time stamps (as the seed)
 OUTDIR/cpu-shift.txt  the same, the CPU clock 1 ms ahead of the GPU's
 OUTDIR/cpu-bad.txt    cpu.txt with malformed lines, see BAD
+OUTDIR/cpu-nvidia.txt cpu.txt and NVIDIA's ioctls (drv=nvidia), see NVIDIA
 OUTDIR/empty.txt      nothing
 OUTDIR/comments.txt   only comment lines
 OUTDIR/expected.json  per job: matched or why not, the ioctl's line in
@@ -94,6 +95,25 @@ BAD = [
 ]
 
 
+# NVIDIA's ioctls, as grtrace-bpf-annotate prints them, after cpu.txt: on
+# a thread that submits jobs, between its DRM ioctls, and on others; one
+# EXIT without a name; a line with a bad drv= (skipped)
+NVIDIA = [
+    "[5.000200000] IOCTL_ENTER pid=1234 tid=1235 comm=glxgears cmd=0xc020462a"
+    " arg=0x7ffc00001235 drv=nvidia dev=nvidia0 name=RM_CONTROL",
+    "[5.000210000] IOCTL_EXIT pid=1234 tid=1235 comm=glxgears cmd=0xc020462a"
+    " ret=0 duration_ns=10000 drv=nvidia dev=nvidia0 name=RM_CONTROL",
+    "[5.000300000] IOCTL_ENTER pid=1234 tid=1238 comm=nvapp cmd=0xc030462b"
+    " arg=0x7ffc00001238 drv=nvidia dev=nvidiactl name=RM_ALLOC",
+    "[5.000305000] IOCTL_EXIT pid=1234 tid=1238 comm=nvapp cmd=0xc030462b"
+    " ret=0 duration_ns=5000 drv=nvidia dev=nvidiactl name=RM_ALLOC",
+    "[5.000320000] IOCTL_EXIT pid=1234 tid=1239 comm=nvapp cmd=0xc0104629"
+    " ret=0 duration_ns=1000 drv=nvidia",
+    "[5.000400000] IOCTL_ENTER pid=1234 tid=1240 comm=nvapp cmd=0xc020462a"
+    " arg=0x0 drv=nv,idia",
+]
+
+
 def stamp(ns, digits=9):
     if digits == 9:
         return "[%d.%09d]" % (ns // 10**9, ns % 10**9)
@@ -164,6 +184,7 @@ def main():
 
     lines, first = cpu_lines()
     write(os.path.join(out, "cpu.txt"), lines)
+    write(os.path.join(out, "cpu-nvidia.txt"), lines + NVIDIA)
     write(os.path.join(out, "cpu-usec.txt"), cpu_lines(digits=6)[0])
     write(os.path.join(out, "cpu-shift.txt"), cpu_lines(shift=1000000)[0])
     with open(os.path.join(out, "cpu-bad.txt"), "w") as f:

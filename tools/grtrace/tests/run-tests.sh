@@ -381,6 +381,43 @@ else
 		"VALGRIND=0, or valgrind not installed"
 fi
 
+# ---- grtrace-bpf-annotate: its events as lines, NVIDIA's ioctls ----
+# The loader's decoding (bpf/grtrace_annotate_decode.c) on synthetic
+# events: no BPF, no NVIDIA GPU, no fbdev device needed.
+AD=$W/annotate-decode
+ANN=$TESTS/annotate-nvidia
+${CC:-cc} -O2 -Wall -Wextra -Werror -I"$TESTS/../bpf" -o "$AD" "$TESTS/annotate-decode.c" \
+	"$TESTS/../bpf/grtrace_annotate_decode.c" 2> "$W/err"
+result $? "annotate-decode builds"
+"$AD" "$ANN.events" > "$W/out" 2> "$W/err" && diff -u "$ANN.expected" "$W/out" > "$W/err"
+result $? "annotate: NVIDIA's 'F' ioctls named (by number if unknown), fbdev's left out"
+# The same answers with the devices found in a stand-in /proc: the fds
+# of the events link to device nodes, a file, or nothing (gone)
+P=$W/proc
+rm -rf "$P" "$W/nodes" && mkdir -p "$W/nodes" "$P/1000/task/1000/fd" "$P/1000/task/1001/fd" \
+	"$P/1000/task/1002/fd" "$P/1000/fd" "$P/2000/task/2000/fd" "$P/3000/fd"
+if mknod "$W/nodes/nvidiactl" c 195 255 2> /dev/null && mknod "$W/nodes/nvidia0" c 195 0 &&
+	mknod "$W/nodes/fb0" c 29 0; then
+	ln -s "$W/nodes/nvidiactl" "$P/1000/task/1000/fd/3" &&
+		ln -s "$W/nodes/nvidia0" "$P/1000/task/1001/fd/4" &&
+		ln -s "$ANN.events" "$P/1000/task/1002/fd/7" &&
+		ln -s "$W/nodes/fb0" "$P/2000/task/2000/fd/5" &&
+		"$AD" -p "$P" "$ANN.events" > "$W/out" 2> "$W/err" &&
+		diff -u "$ANN.expected" "$W/out" > "$W/err"
+	result $? "annotate: the same with the devices found in a stand-in /proc"
+else
+	skip "annotate: the same with the devices found in a stand-in /proc" \
+		"cannot make device nodes (mknod needs CAP_MKNOD)"
+fi
+# In the real /proc: this shell's fd 9 is /dev/null (1:3), fd 200 is closed
+exec 9< /dev/null
+printf 'ENTER ts=1 pid=%d tid=%d fd=%d cmd=0x4600 comm=sh\n' $$ $$ 9 $$ $$ 200 > "$W/real.events"
+"$AD" -p /proc "$W/real.events" > "$W/out" 2> "$W/err" &&
+	[ "$(cat "$W/out")" = "# lines=0 nvidia=0 remembered=0 other_dev=1 gone=1" ]
+rc=$?
+exec 9<&-
+result $rc "annotate: in /proc, an 'F' ioctl on /dev/null and one on a closed fd left out"
+
 # ---- valgrind ----
 if [ "${VALGRIND:-1}" != 0 ] && command -v valgrind > /dev/null; then
 	vg() {
