@@ -157,7 +157,7 @@ static struct grtrace_stream_info grtrace_info;	/* this session's */
 static u64 grtrace_frozen_gseq;
 static enum grtrace_freeze_cause grtrace_frozen_by;
 /* The readers waited for the writers that did not see FROZEN. */
-static bool grtrace_settled;			/* grtrace_stream_lock */
+static bool grtrace_settled;
 /* Readers of the merged stream wait here for data or the end of a session. */
 static DECLARE_WAIT_QUEUE_HEAD(grtrace_pipe_wait);
 
@@ -599,6 +599,15 @@ static bool grtrace_writing(void)
 	       !test_bit(GRTRACE_MODE_FROZEN, &grtrace_mode);
 }
 
+/*
+ * The oldest sub-buffer a flight recorder that produced @produced of @chan's
+ * still holds whole: the one after the sub-buffer being written.
+ */
+static size_t grtrace_oldest_whole(struct rchan *chan, size_t produced)
+{
+	return produced >= chan->n_subbufs ? produced - chan->n_subbufs + 1 : 0;
+}
+
 /* A reader's place in one CPU's buffer. */
 struct grtrace_read_pos {
 	size_t sb;	/* sub-buffers consumed */
@@ -616,7 +625,7 @@ static size_t grtrace_readable(struct rchan *chan, int cpu,
 {
 	struct grtrace_cpu_state *cs = per_cpu_ptr(&grtrace_cpu_state, cpu);
 	struct rchan_buf *buf = *per_cpu_ptr(chan->buf, cpu);
-	size_t sbsize = chan->subbuf_size, produced, len;
+	size_t sbsize = chan->subbuf_size, produced, oldest, len;
 
 	if (!buf)
 		return 0;
@@ -624,9 +633,10 @@ static size_t grtrace_readable(struct rchan *chan, int cpu,
 		/* Pairs with grtrace_reserve(): the padding is set. */
 		produced = smp_load_acquire(&cs->produced);
 		/* A flight recorder overwrote the sub-buffers before these. */
+		oldest = grtrace_oldest_whole(chan, produced);
 		if (test_bit(GRTRACE_MODE_OVERWRITE, &grtrace_mode) &&
-		    pos->sb + chan->n_subbufs <= produced) {
-			len = produced - chan->n_subbufs + 1 - pos->sb;
+		    pos->sb < oldest) {
+			len = oldest - pos->sb;
 			pos->sb += len;
 			pos->off = 0;
 			relay_subbufs_consumed(chan, cpu, len);
@@ -1184,8 +1194,7 @@ int grtrace_walk_records(grtrace_record_fn fn, void *data)
 		/* A flight recorder: from the oldest whole sub-buffer on. */
 		if (test_bit(GRTRACE_MODE_OVERWRITE, &grtrace_mode)) {
 			last = buf->subbufs_produced;
-			if (last >= n)
-				first = last - n + 1;
+			first = grtrace_oldest_whole(grtrace_chan, last);
 		}
 		for (i = first; i <= last; i++) {
 			size_t len = i < buf->subbufs_produced ?
