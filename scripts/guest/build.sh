@@ -35,6 +35,8 @@ done
 # The grtrace tool, against this kernel's uapi header.
 make -C "$SRC/tools/grtrace" -s O="$CACHE/grtrace-tool" UAPI_INCLUDE="$BUILD/hdr/include"
 install -m 0755 "$CACHE/grtrace-tool/grtrace" "$stage/opt/grtrace/bin/"
+mkdir -p "$stage/opt/grtrace/profiles"
+install -m 0644 "$SRC"/tools/grtrace/profiles/*.profile "$stage/opt/grtrace/profiles/"
 # The grtrace tool's DRM ioctl annotator (BPF; mkinitramfs copies its libraries)
 if [ -x "$CACHE/grtrace-tool/bpf/grtrace-bpf-annotate" ]; then
 	install -m 0755 "$CACHE/grtrace-tool/bpf/grtrace-bpf-annotate" "$stage/opt/grtrace/bin/"
