@@ -52,6 +52,7 @@ EXPORT_TRACEPOINT_SYMBOL_GPL(grtrace_sync_wait_enter);
 EXPORT_TRACEPOINT_SYMBOL_GPL(grtrace_sync_wait_exit);
 EXPORT_TRACEPOINT_SYMBOL_GPL(grtrace_error);
 EXPORT_TRACEPOINT_SYMBOL_GPL(grtrace_ring_remove);
+EXPORT_TRACEPOINT_SYMBOL_GPL(grtrace_summary);
 
 /* Counts the grtrace tracepoints that have a probe attached. */
 DEFINE_STATIC_KEY_FALSE(grtrace_active_key);

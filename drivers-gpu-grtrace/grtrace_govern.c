@@ -27,6 +27,8 @@
 #include <linux/uidgid.h>
 #include <linux/vmalloc.h>
 
+#include <trace/events/grtrace.h>
+
 #include "grtrace_govern.h"
 
 /**
@@ -766,10 +768,14 @@ static void grtrace_aggregate_add(struct grtrace_aggregate *a, u16 type,
 	a->busy += busy;
 }
 
-/* Write a SUMMARY record of each ring active in the window of @cur. */
+/*
+ * Write a SUMMARY record of each ring active in the window of @cur, and
+ * fire grtrace_summary with it for ftrace.
+ */
 static void grtrace_summaries_write(struct grtrace_jobs *jt, u64 start,
 				    u64 len, u64 ts)
 {
+	const struct grtrace_ring_info *ring_info;
 	struct grtrace_summary s;
 	int i, d;
 
@@ -801,8 +807,9 @@ static void grtrace_summaries_write(struct grtrace_jobs *jt, u64 start,
 		s.errors = a->errors;
 		memcpy(s.dropped, a->dropped, sizeof(a->dropped));
 		memcpy(s.lat_hist, a->lat_hist, sizeof(a->lat_hist));
-		grtrace_stream_summary(&s, jt->ring_info[i].ring_id == i ?
-				       &jt->ring_info[i] : NULL, ts);
+		ring_info = jt->ring_info[i].ring_id == i ? &jt->ring_info[i] : NULL;
+		grtrace_stream_summary(&s, ring_info, ts);
+		trace_grtrace_summary(&s, ring_info);
 	}
 }
 

@@ -66,6 +66,9 @@ void grtrace_tp_unreg(void);
  * grtrace_error           ring error; adds ``code``
  * grtrace_ring_remove     the ring was unregistered, after its last event;
  *                         ``dev``, ``ring``, ``ring_id``, ``engine`` only
+ * grtrace_summary         one ring's aggregator window, fired with
+ *                         ``aggregate_only`` only: the fields of the SUMMARY
+ *                         record, ``dropped`` summed over the causes
  * ======================= ==============================================
  *
  * The events and their fields are meant to stay stable: fields are only
@@ -292,6 +295,67 @@ TRACE_EVENT_FN(grtrace_ring_remove,
 			 __get_str(dev), __get_str(ring), __entry->ring_id,
 			 grtrace_show_engine(__entry->engine)),
 	       grtrace_tp_reg, grtrace_tp_unreg
+);
+
+/*
+ * grtrace_summary - what ring_id did in one aggregator window; fired by the
+ * relay stream's aggregator, with aggregate_only, where it writes the
+ * ring's SUMMARY record (struct grtrace_summary).  dev and ring are empty
+ * if the aggregator did not see the ring's description; dropped sums the
+ * record's drops by cause.
+ */
+TRACE_EVENT(grtrace_summary,
+	    TP_PROTO(const struct grtrace_summary *s,
+		     const struct grtrace_ring_info *ring_info),
+	    TP_ARGS(s, ring_info),
+	    TP_STRUCT__entry(__string(dev, ring_info ? ring_info->dev : "")
+			     __string(ring, ring_info ? ring_info->name : "")
+			     __field(u32, ring_id)
+			     __field(u64, window_start)
+			     __field(u64, window_ns)
+			     __field(u64, events)
+			     __field(u64, jobs)
+			     __field(u64, lat_sum)
+			     __field(u64, lat_min)
+			     __field(u64, lat_max)
+			     __field(u64, dev_jobs)
+			     __field(u64, dev_sum)
+			     __field(u64, depth_sum)
+			     __field(u64, depth_n)
+			     __field(u64, depth_peak)
+			     __field(u64, errors)
+			     __field(u64, dropped)
+			     __array(u32, lat_hist, GRTRACE_SUMMARY_HIST)),
+	    TP_fast_assign(int i;
+
+			   __assign_str(dev);
+			   __assign_str(ring);
+			   __entry->ring_id = s->ring_id;
+			   __entry->window_start = s->window_start;
+			   __entry->window_ns = s->window_ns;
+			   __entry->events = s->events;
+			   __entry->jobs = s->jobs;
+			   __entry->lat_sum = s->lat_sum;
+			   __entry->lat_min = s->lat_min;
+			   __entry->lat_max = s->lat_max;
+			   __entry->dev_jobs = s->dev_jobs;
+			   __entry->dev_sum = s->dev_sum;
+			   __entry->depth_sum = s->depth_sum;
+			   __entry->depth_n = s->depth_n;
+			   __entry->depth_peak = s->depth_peak;
+			   __entry->errors = s->errors;
+			   __entry->dropped = 0;
+			   for (i = 0; i < GRTRACE_SUMMARY_DROPS; i++)
+				__entry->dropped += s->dropped[i];
+			   memcpy(__entry->lat_hist, s->lat_hist,
+				  sizeof(__entry->lat_hist));),
+	    TP_printk("dev=%s ring=%s ring_id=%u window=%llu+%llu events=%llu jobs=%llu lat_sum=%llu lat_min=%llu lat_max=%llu dev_jobs=%llu dev_sum=%llu depth_sum=%llu depth_n=%llu depth_peak=%llu errors=%llu dropped=%llu",
+		      __get_str(dev), __get_str(ring), __entry->ring_id,
+		      __entry->window_start, __entry->window_ns,
+		      __entry->events, __entry->jobs, __entry->lat_sum,
+		      __entry->lat_min, __entry->lat_max, __entry->dev_jobs,
+		      __entry->dev_sum, __entry->depth_sum, __entry->depth_n,
+		      __entry->depth_peak, __entry->errors, __entry->dropped)
 );
 
 #endif /* _TRACE_GRTRACE_H */

@@ -289,6 +289,8 @@ cat > "$OUT/in" << EOF
 22000 grtrace_commit $J fence_seqno=1
 25000 grtrace_end $J fence_seqno=1
 27123 grtrace_complete $J fence_seqno=1 status=-125
+30000 grtrace_summary dev=card0 ring=gfx0 ring_id=3 window_ns=500000000 jobs=4 lat_sum=10000 lat_min=1000 lat_max=5500 dev_sum=125000000 depth_sum=9 depth_n=4 depth_peak=4 errors=1 dropped=2
+31000 grtrace_summary dev=card0 ring=gfx0 ring_id=3 window_ns=1000 jobs=0 lat_sum=0 lat_min=0 lat_max=0 dev_sum=0 depth_sum=0 depth_n=0 depth_peak=0 errors=0 dropped=0
 EOF
 cat > "$OUT/expect" << 'EOF'
 grtrace_submit: submit card0 gfx0 compute fence=5:1 pid=42 comm=glxgears depth=3
@@ -309,11 +311,13 @@ grtrace_submit: submit card0 gfx0 compute fence=5:1 pid=43 comm=glxgears depth=1
 grtrace_commit: commit card0 gfx0 compute fence=5:1
 grtrace_end: end card0 gfx0 compute fence=5:1 device=3.000us
 grtrace_complete: complete card0 gfx0 compute fence=5:1 status=-ECANCELED device=3.000us total=7.123us
+grtrace_summary: summary card0 gfx0 window=500000.000us jobs=4 lat_avg=2.500us lat_min=1.000us lat_max=5.500us busy=25.0% depth_avg=2.25 depth_peak=4 errors=1 dropped=2
+grtrace_summary: summary card0 gfx0 window=1.000us jobs=0 busy=0.0% errors=0 dropped=0
 EOF
 : > "$OUT/vg"
 harness "$OUT"/fmt/* < "$OUT/in" > "$OUT/got" &&
 	diff "$OUT/expect" "$OUT/got" > "$OUT/err"
-result $? "synthetic: all 10 event types, names, durations, reprint, reused fence"
+result $? "synthetic: all 10 job event types and summary, names, durations, reprint, reused fence"
 
 # A format without status and fence_seqno, and records cut short
 mkdir -p "$OUT/fmt2"

@@ -44,6 +44,7 @@ static struct grtrace_ring bench_ring = {
 enum bench_op {
 	OP_NONE,	/* the loop alone */
 	OP_HOOK,	/* a call site: grtrace_enabled() then grtrace_submit() */
+	OP_JOBS,	/* as OP_HOOK, a SUBMIT and a COMPLETE per job */
 	OP_BARE,	/* the baseline tracepoint */
 	OP_ATOMIC,	/* one shared atomic increment, as gseq takes */
 	OP_PERCPU,	/* one per-CPU increment, as cseq takes */
@@ -52,7 +53,7 @@ enum bench_op {
 static atomic64_t bench_shared;
 static DEFINE_PER_CPU(u64, bench_local);
 
-static void bench_one(enum bench_op op, struct grtrace_job *job)
+static void bench_one(enum bench_op op, struct grtrace_job *job, int i)
 {
 	switch (op) {
 	case OP_NONE:
@@ -60,6 +61,13 @@ static void bench_one(enum bench_op op, struct grtrace_job *job)
 		break;
 	case OP_HOOK:
 		if (grtrace_enabled())
+			grtrace_submit(job);
+		break;
+	case OP_JOBS:
+		job->fence_seqno = i / 2;
+		if (grtrace_enabled() && (i & 1))
+			grtrace_complete(job);
+		else if (grtrace_enabled())
 			grtrace_submit(job);
 		break;
 	case OP_BARE:
@@ -90,7 +98,7 @@ static u64 bench_round(enum bench_op op)
 	t0 = ktime_get_ns();
 	for (i = 0; i < NR_EVENTS; i++) {
 		job.fence_seqno = i;
-		bench_one(op, &job);
+		bench_one(op, &job, i);
 	}
 	t1 = ktime_get_ns();
 	preempt_enable();
@@ -102,6 +110,7 @@ struct bench_sinks {
 	bool ftrace_grtrace;
 	bool ftrace_bare;
 	bool governed;		/* a governance setting on that drops nothing */
+	const char *mode;	/* a config key set for the session */
 };
 
 static int bench_attach(const struct bench_sinks *s)
@@ -114,6 +123,8 @@ static int bench_attach(const struct bench_sinks *s)
 		ret = trace_set_clr_event("grtrace", NULL, s->ftrace_grtrace);
 	if (!ret)
 		ret = trace_set_clr_event("grtrace_bench", NULL, s->ftrace_bare);
+	if (!ret && s->mode)
+		ret = grtrace_config_write(s->mode);
 	if (!ret && s->relay)
 		ret = grtrace_session_start();
 	return ret;
@@ -123,6 +134,8 @@ static void bench_detach(const struct bench_sinks *s)
 {
 	if (s->relay)
 		grtrace_session_stop();
+	if (s->mode)
+		grtrace_config_write("aggregate_only=0\nflight_recorder=0");
 	trace_set_clr_event("grtrace", NULL, 0);
 	trace_set_clr_event("grtrace_bench", NULL, 0);
 }
@@ -317,6 +330,40 @@ static void grtrace_bench_sinks(struct kunit *test)
 }
 
 /*
+ * (h) the relay stream's modes, jobs of a SUBMIT and a COMPLETE, against
+ * (e): the full stream, aggregate_only (a SUBMIT looks its job up in the
+ * job table, a COMPLETE adds its latency to the window's aggregate; the
+ * job table and the aggregates are shared, under one lock) and
+ * flight_recorder (the full stream, overwriting)
+ */
+static void grtrace_bench_modes(struct kunit *test)
+{
+	static const struct bench_case cases[] = {
+		{ "h_relay_jobs", OP_JOBS, { .relay = true } },
+		{ "h_aggregate_only", OP_JOBS, { .relay = true, .mode = "aggregate_only=1" } },
+		{ "h_flight_recorder", OP_JOBS, { .relay = true, .mode = "flight_recorder=1" } },
+	};
+	struct grtrace_totals t;
+	u64 dropped = 0;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
+		bench_paired(test, &cases[i], false, &bench_bare, false, CMP_RATIO);
+
+	/*
+	 * Every event was written or, in the aggregate_only sessions,
+	 * counted; those sessions ended with their SUMMARY records.
+	 */
+	grtrace_get_totals(&t);
+	for (i = 0; i < GRTRACE_DROP_NR; i++)
+		dropped += t.dropped[i];
+	KUNIT_EXPECT_EQ(test, t.offered, t.written + dropped);
+	KUNIT_EXPECT_GT(test, dropped, 0);
+	KUNIT_EXPECT_GE(test, t.summaries, PAIRS);
+	KUNIT_EXPECT_EQ(test, t.summaries_lost, 0);
+}
+
+/*
  * (f) (b)-(d) on all CPUs at once against (e) on all CPUs; the relay
  * stream's events/s on all CPUs against one; (g) the shared sequence
  * number's cost: an atomic increment against a per-CPU one, on one CPU
@@ -348,6 +395,7 @@ static void grtrace_bench_all_cpus(struct kunit *test)
 static struct kunit_case grtrace_bench_cases[] = {
 	KUNIT_CASE_SLOW(grtrace_bench_stopped),
 	KUNIT_CASE_SLOW(grtrace_bench_sinks),
+	KUNIT_CASE_SLOW(grtrace_bench_modes),
 	KUNIT_CASE_SLOW(grtrace_bench_all_cpus),
 	{}
 };

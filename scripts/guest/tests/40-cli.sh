@@ -91,12 +91,41 @@ agg_size() {
 	echo "stream: $full bytes with job events, $agg bytes aggregate_only"
 	[ "$agg" -gt 0 ] && [ "$full" -ge $((20 * agg)) ]
 }
+# the summaries through ftrace: grtrace_summary, in an instance, during
+# the aggregate_only run; its windows of the ring must add up to the
+# kernel's totals as the SUMMARY records do
+agg_ftrace() {
+	read -r _ _ _ kj _ _ kmin kmax _ < "$O/agg.kernel"
+	grep 'grtrace_summary: .* ring_id=250 ' "$O/agg.ftrace" > "$O/agg.ftrace250"
+	head -2 "$O/agg.ftrace250"
+	awk -v kj="$kj" -v kmin="$kmin" -v kmax="$kmax" '
+	function get(name, i) {
+		for (i = 1; i <= NF; i++)
+			if (index($i, name "=") == 1)
+				return substr($i, length(name) + 2)
+	}
+	{ n++; j += get("jobs") }
+	get("jobs") > 0 {
+		if (!m++ || get("lat_min") + 0 < mn)
+			mn = get("lat_min") + 0
+		if (get("lat_max") + 0 > mx)
+			mx = get("lat_max") + 0
+	}
+	END { printf "ftrace: %d windows, jobs %d, lat min %d max %d\n", n, j, mn, mx
+	      exit !(n >= 5 && j == kj && mn == kmin && mx == kmax) }' "$O/agg.ftrace250"
+}
 agg_run full aggregator_enable=1 aggregate_only=0
+I=/sys/kernel/tracing/instances/grsum
+mkdir $I && echo 1 > $I/events/grtrace/grtrace_summary/enable
 agg_run agg aggregator_enable=0 aggregate_only=1
+echo 0 > $I/events/grtrace/grtrace_summary/enable
+cp $I/trace "$O/agg.ftrace"
+rmdir $I
 $G config aggregate_only=0 aggregator_enable=0 reset_stats=1 > /dev/null
 t aggregate-full-agrees agg_full
 t aggregate-only-agrees agg_summary
 t aggregate-only-size agg_size
+t aggregate-only-ftrace agg_ftrace
 # flight_recorder: 16 KiB per CPU, overwritten by 20,000 events/s for 2 s;
 # nothing is readable before the freeze; an ERROR freezes it and the next
 # second's events are dropped.  The merged file then ends at the ERROR,

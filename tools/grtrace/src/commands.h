@@ -15,5 +15,6 @@ int gr_export_main(int argc, char *argv[]);
 int gr_dump_main(int argc, char *argv[]);
 int gr_merge_main(int argc, char *argv[]);
 int gr_timeline_main(int argc, char *argv[]);
+int gr_probe_main(int argc, char *argv[]);
 
 #endif /* __GRTRACE_COMMANDS_H */

@@ -47,7 +47,21 @@ const char *gr_type_name(unsigned int type)
 		return "summary";
 	if (type == GR_TOOL_STATS)
 		return "tool_stats";
+	if (type == GR_TOOL_CTX)
+		return "context";
 	return "unknown";
+}
+
+/* The name of an enum gr_ctx_what. */
+const char *gr_ctx_what_name(unsigned int what)
+{
+	static const char * const names[GR_CTX_NR] = {
+		[GR_CTX_CREATE]		= "create",
+		[GR_CTX_SCHEDULE]	= "schedule",
+		[GR_CTX_DESTROY]	= "destroy",
+	};
+
+	return what < GR_CTX_NR ? names[what] : "unknown";
 }
 
 const char *gr_engine_name(unsigned int engine)

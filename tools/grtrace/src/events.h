@@ -19,6 +19,46 @@
 #define GR_TOOL_STATS		GRTRACE_EV_USER
 #define GR_TOOL_CPU		0xffffffffU
 
+/*
+ * Record type written by "grtrace probe", never by the kernel: the create,
+ * schedule or destroy of a context (a driver's channel group, say) that a
+ * kprobe profile saw.  Payload struct gr_tool_ctx; cpu and ts are those of
+ * the probe's hit.
+ */
+#define GR_TOOL_CTX		(GRTRACE_EV_USER + 1)
+
+enum gr_ctx_what {
+	GR_CTX_CREATE,
+	GR_CTX_SCHEDULE,
+	GR_CTX_DESTROY,
+	GR_CTX_NR,
+};
+
+#define GR_CTX_ATTRS		64
+
+/**
+ * struct gr_tool_ctx - payload of GR_TOOL_CTX
+ * @ctx_id: the context, as the job events of its jobs name it
+ * @ring_id: its ring, described by a METADATA record, or 0
+ * @what: enum gr_ctx_what
+ * @reserved: zero
+ * @pid: the thread that the probe hit in
+ * @tgid: its process, or 0 when it was gone when the record was read
+ * @comm: its name, NUL padded
+ * @attrs: the profile's attributes, "name=value" separated by spaces,
+ *	NUL padded
+ */
+struct gr_tool_ctx {
+	__u64 ctx_id;
+	__u32 ring_id;
+	__u16 what;
+	__u16 reserved;
+	__u32 pid;
+	__u32 tgid;
+	char comm[16];
+	char attrs[GR_CTX_ATTRS];
+};
+
 #define GR_REC_MIN		((unsigned int)sizeof(struct grtrace_record))
 #define GR_REC_MAX		0xfff8U		/* largest size a u16 allows */
 #define GR_MAX_RINGS		65536		/* ring ids accepted */
@@ -73,6 +113,7 @@ struct gr_trace {
 	__u64 last_ts;
 	__u64 start_ts;		/* session start, origin of relative times */
 	char *stats;		/* kernel stats text, if known */
+	struct grtrace_summary summary;	/* the last SUMMARY record read */
 };
 
 struct gr_event *gr_trace_add(struct gr_trace *t);
@@ -83,6 +124,7 @@ void gr_trace_free(struct gr_trace *t);
 
 const char *gr_type_name(unsigned int type);
 const char *gr_engine_name(unsigned int engine);
+const char *gr_ctx_what_name(unsigned int what);
 int gr_engine_parse(const char *s);
 const struct gr_ring *gr_ring(const struct gr_trace *t, __u32 id);
 void gr_ring_label(const struct gr_trace *t, __u32 id, char *buf, size_t len);

@@ -13,7 +13,8 @@
  * flow to the job, and the waits before SUBMIT (the in-fence waits of a
  * submitting ioctl).  Dependencies (SYNC_WAIT) are flows from the job
  * waited for to the wait; a counter per ring counts the jobs in flight;
- * errors and preemptions are instant events.
+ * errors and preemptions are instant events.  The SUMMARY records of
+ * aggregate_only are counters of their ring, a value per window.
  *
  * The input is read as a stream (source.h), twice, in memory bounded by
  * the jobs in flight, the rings, the threads and the devices, not by its
@@ -56,8 +57,9 @@ static void export_usage(const char *err)
 		"  trace (ui.perfetto.dev, chrome://tracing): a process per device, a",
 		"  track per ring, every job with its phases and waits nested, the",
 		"  submitting threads with arrows to their jobs, dependency arrows,",
-		"  jobs in flight per ring, errors and preemptions; or as KernelShark",
-		"  lanes: a trace-cmd data file with a CPU per ring and a task per job.",
+		"  jobs in flight per ring, errors and preemptions, and the windows of",
+		"  aggregate_only as counters per ring; or as KernelShark lanes: a",
+		"  trace-cmd data file with a CPU per ring and a task per job.",
 		"",
 		"    -c/--chrome FILE: the JSON output, - for stdout",
 		"    -k/--kernelshark FILE: the trace-cmd data file (KernelShark lanes)",
@@ -302,6 +304,7 @@ struct depth_ev {
 
 struct ring_st {
 	bool used;		/* named by an event of the first reading */
+	bool events;		/* by a job event, not only by SUMMARY records */
 	int pid;		/* of its device, 0 until known */
 	int named;		/* tracks named: lanes 0 .. named - 1 */
 	__u64 *lane_end;	/* per lane, the end of its last job */
@@ -315,6 +318,8 @@ struct ring_st {
 	long depth;
 	char name[40];		/* ring_name() */
 	char counter[64];	/* the name of its counter */
+	bool summed;		/* a SUMMARY record written */
+	__u64 sum_end;		/* the end of its last window */
 };
 
 struct chrome {
@@ -1145,6 +1150,90 @@ static void instant(struct chrome *c, const struct gr_event *ev)
 	put_mem(c, "}", 1);
 }
 
+/*
+ * aggregate_only: each SUMMARY record as counters of its ring, a value per
+ * window from its start.  One series per counter: Perfetto makes a track
+ * of each series ("<ring> <counter> <series>"), but chrome://tracing
+ * stacks the series of a counter, which only sums may share.
+ */
+enum {
+	SC_JOBS,
+	SC_LAT_AVG,
+	SC_LAT_MAX,
+	SC_BUSY,
+	SC_DEPTH_AVG,
+	SC_DEPTH_PEAK,
+	SC_ERRORS,
+	SC_NR
+};
+
+static const char * const sum_counters[SC_NR][2] = {
+	[SC_JOBS]	= { "completed", "jobs/s" },
+	[SC_LAT_AVG]	= { "latency avg", "us" },
+	[SC_LAT_MAX]	= { "latency max", "us" },
+	[SC_BUSY]	= { "busy", "%" },
+	[SC_DEPTH_AVG]	= { "queue avg", "jobs" },
+	[SC_DEPTH_PEAK]	= { "queue peak", "jobs" },
+	[SC_ERRORS]	= { "errors", "in window" },
+};
+
+/* The counters of @ring at @ts: @v per sum_counters[], 3 decimals at most */
+static void sum_write(struct chrome *c, __u32 ring, __u64 ts, const double *v)
+{
+	char name[96], num[48];
+	int k, n;
+
+	for (k = 0; k < SC_NR; k++) {
+		snprintf(name, sizeof(name), "%s %s", ring_name(c, ring), sum_counters[k][0]);
+		n = snprintf(num, sizeof(num), "%.3f", v[k]);
+		while (num[n - 1] == '0')
+			n--;
+		if (num[n - 1] == '.')
+			n--;
+		ev_begin(c);
+		put(c, "{\"ph\": \"C\", \"name\": ");
+		put_json(c, name);
+		pid_tid(c, dev_pid(c, ring), 0);
+		ts_us(c, ts);
+		put(c, ", \"args\": {");
+		put_json(c, sum_counters[k][1]);
+		put(c, ": ");
+		put_mem(c, num, n);
+		put(c, "}}");
+	}
+}
+
+/*
+ * A window of a ring: jobs completed a second (windows differ: the last
+ * is cut by the stop), their latency (SUBMIT to COMPLETE) average and
+ * maximum, the device time over the window, the queue depth of the
+ * SUBMITs, the errors.  A ring has no record for a window it was idle in:
+ * its counters go to 0 at the end of its last window before a gap, and
+ * after its last one (write_tail()).
+ */
+static void summary(struct chrome *c, const struct grtrace_summary *s)
+{
+	struct ring_st *r = ring_st(c, s->ring_id);
+	double v[SC_NR] = { 0 };
+
+	if (r->summed && r->sum_end < s->window_start)
+		sum_write(c, s->ring_id, r->sum_end, v);
+	if (s->window_ns) {
+		v[SC_JOBS] = s->jobs * 1e9 / s->window_ns;
+		v[SC_BUSY] = 100.0 * s->dev_sum / s->window_ns;
+	}
+	if (s->jobs)
+		v[SC_LAT_AVG] = (double)s->lat_sum / s->jobs / 1000;
+	v[SC_LAT_MAX] = s->lat_max / 1000.0;
+	if (s->depth_n)
+		v[SC_DEPTH_AVG] = (double)s->depth_sum / s->depth_n;
+	v[SC_DEPTH_PEAK] = s->depth_peak;
+	v[SC_ERRORS] = s->errors;
+	sum_write(c, s->ring_id, s->window_start, v);
+	r->summed = true;
+	r->sum_end = s->window_start + s->window_ns;
+}
+
 /* ---- Chrome: the jobs as they retire ---- */
 
 /* The first reading: the time origin, the threads, the label thresholds */
@@ -1254,7 +1343,9 @@ static int pass(struct chrome *c)
 
 	gr_jobs_stream(&c->jobs, on_retire, c);
 	while ((ret = gr_src_next(&c->src, &ev)) > 0) {
-		if (!c->first)
+		if (!c->first && ev.type == GRTRACE_EV_SUMMARY)
+			summary(c, &c->t.summary);
+		else if (!c->first)
 			instant(c, &ev);
 		gr_jobs_event(&c->jobs, &ev);
 	}
@@ -1274,8 +1365,13 @@ static void first_done(struct chrome *c)
 	c->origin = c->t.start_ts;
 	if (c->min_submit < c->origin + GR_MARK_NS)
 		c->origin = c->min_submit - GR_MARK_NS;
-	for (id = 0; id < c->t.nr_rings; id++)
-		ring_st(c, id)->used = c->t.rings[id].used;
+	for (id = 0; id < c->t.nr_rings; id++) {
+		const struct gr_ring *r = &c->t.rings[id];
+
+		ring_st(c, id)->used = r->used;
+		for (k = 0; k < GRTRACE_EV_NR; k++)
+			ring_st(c, id)->events |= r->by_type[k] > 0;
+	}
 	for (id = 0; id < c->nr_ring; id++) {
 		struct ring_st *r = &c->ring[id];
 
@@ -1310,7 +1406,7 @@ static void write_head(struct chrome *c)
 		meta(c, "process", GR_PID_BASE + d + 1, 0, c->devs[d], d);
 	/* A track for every ring with events, more for jobs that overlap */
 	for (id = 0; id < c->nr_ring; id++)
-		if (c->ring[id].used && !c->ring[id].named)
+		if (c->ring[id].events && !c->ring[id].named)
 			track_name(c, id, c->ring[id].named++);
 	thread_names(c);
 }
@@ -1318,14 +1414,18 @@ static void write_head(struct chrome *c)
 /* At the end: the events held back */
 static void write_tail(struct chrome *c)
 {
+	static const double zero[SC_NR];
 	size_t i;
 	__u32 id;
 
 	for (i = 0; i < c->nr_th; i++)
 		while (c->th[i].nr_ev)
 			thread_pop(c, &c->th[i]);
-	for (id = 0; id < c->nr_ring; id++)
+	for (id = 0; id < c->nr_ring; id++) {
 		depth_flush(c, id, true, 0);
+		if (c->ring[id].summed)
+			sum_write(c, id, c->ring[id].sum_end, zero);
+	}
 	put(c, "\n]}\n");
 	out_flush(c);
 }

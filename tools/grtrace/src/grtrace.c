@@ -24,6 +24,7 @@ static const struct {
 	{ "dump",	gr_dump_main },
 	{ "merge",	gr_merge_main },
 	{ "timeline",	gr_timeline_main },
+	{ "probe",	gr_probe_main },
 };
 
 static void grtrace_usage(const char *err)
@@ -43,6 +44,7 @@ static void grtrace_usage(const char *err)
 		"     dump    - every record of a stream as a line of text",
 		"     merge   - GPU jobs next to the DRM ioctls that submitted them",
 		"     timeline - a row per ring over time in the terminal; --latency",
+		"     probe   - record a driver without hooks through a kprobe profile",
 		"",
 		"  'grtrace COMMAND --help' describes each command.",
 		NULL,

@@ -491,6 +491,8 @@ int gr_src_rewind(struct gr_src *s)
 	for (i = 0; i < t->nr_rings; i++) {
 		memset(t->rings[i].by_type, 0, sizeof(t->rings[i].by_type));
 		t->rings[i].used = false;
+		memset(&t->rings[i].sum, 0, sizeof(t->rings[i].sum));
+		t->rings[i].windows = 0;
 	}
 	t->records = 0;
 	t->unknown = 0;

@@ -237,6 +237,7 @@ static int take_summary(struct gr_trace *t, const struct gr_event *ev,
 	r = ring_named(t, ev, s.ring_id, "SUMMARY");
 	if (!r)
 		return -1;
+	t->summary = s;
 	a = &r->sum;
 	r->used = true;
 	if (s.jobs && (!a->jobs || s.lat_min < a->lat_min))

@@ -296,6 +296,35 @@ def check_chrome_waits(exp, out):
         fail("dependency flow %r" % f)
 
 
+def check_chrome_summary(exp, out):
+    """export --chrome of summary.bin: per ring, a counter per figure of its
+    SUMMARY records, one series each, a value per window from its start,
+    zeros after an idle window's predecessor and after the last; under the
+    device; no track for a ring of summaries only; the ERROR instant"""
+    ev, x, binds, v1, c = chrome_load(out)
+    want = exp["summary"]
+    dev = [e["pid"] for e in ev if e["ph"] == "M" and e["name"] == "process_name" and
+           e["args"]["name"] == "0000:03:00.0"]
+    got = {}
+    for e in c:
+        name = e["name"]
+        series = want["series"].get(name.split(" ", 1)[-1])
+        if list(e["args"]) != [series] or [e["pid"]] != dev or "tid" in e:
+            fail("counter %r" % e)
+        got.setdefault(name, []).append((e["ts"], e["args"][series]))
+    if set(got) != set(want["counters"]):
+        fail("counters %s, expected %s" % (sorted(got), sorted(want["counters"])))
+    for name, w in want["counters"].items():
+        g = sorted(got[name])
+        if len(g) != len(w) or any(a[0] != b[0] or abs(a[1] - b[1]) > 0.0011
+                                   for a, b in zip(g, w)):
+            fail("%s: %r, expected %r" % (name, g, w))
+    threads = [e["args"]["name"] for e in ev if e["ph"] == "M" and e["name"] == "thread_name"]
+    inst = [e["name"] for e in ev if e["ph"] == "i"]
+    if threads != ["gfx_0.0.0 (graphics)"] or inst != ["timeout 100:9"]:
+        fail("tracks %r, instants %r" % (threads, inst))
+
+
 def check_recorded(exp, out):
     """record's output: sorted by gseq, ends with the stats record"""
     data = open(out, "rb").read()

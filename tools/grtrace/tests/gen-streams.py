@@ -15,6 +15,10 @@ OUTDIR/older.bin              job payloads shorter than today's
 OUTDIR/jobless.bin            virtio-gpu style in-fence waits: SYNC_WAIT
                               records of no job (fence 0:0) before the
                               SUBMIT of the waiting thread, see JOBLESS
+OUTDIR/summary.bin            aggregate_only: SUMMARY records of 2 rings
+                              over 3 windows, one ring idle in the
+                              second, the last window cut short by the
+                              stop, and an ERROR; see SUMMARIES
 OUTDIR/<name>.bin             corrupt inputs, see CORRUPT
 OUTDIR/expected.json          the jobs, times in ns, as report must show
                               them; and per corrupt file the byte offset
@@ -32,7 +36,7 @@ MAGIC = 0x52544752
 
 SUBMIT, COMMIT, START, END, COMPLETE, CTX_SWITCH, IRQ, WAIT_ENTER, \
     WAIT_EXIT, ERROR = range(10)
-STREAM_INFO, METADATA = 0x100, 0x101
+STREAM_INFO, METADATA, SUMMARY = 0x100, 0x101, 0x103
 PREEMPT = 1
 ETIME = 62
 
@@ -151,6 +155,27 @@ subbufs_consumed=0
 """ % SESSION
 
 
+# aggregate_only (summary.bin): windows of 100 ms from T0, the last one cut
+# at 50 ms by the stop.  Per window and ring: jobs, latency sum and max,
+# device time sum, queue depth sum over depth_n SUBMITs and peak, errors,
+# dropped (by cause: overrun, aggregated).
+WINDOW = 100_000_000
+SUMMARIES = [  # window, ring, fields
+    (0, 1, dict(jobs=50, lat_sum=10_000_000, lat_max=900_000, dev_sum=40_000_000,
+                depth_sum=120, depth_n=50, depth_peak=5, errors=0, overrun=0)),
+    (0, 2, dict(jobs=10, lat_sum=500_000, lat_max=80_000, dev_sum=300_000,
+                depth_sum=10, depth_n=10, depth_peak=1, errors=0, overrun=0)),
+    (1, 1, dict(jobs=20, lat_sum=30_000_000, lat_max=9_000_000, dev_sum=95_000_000,
+                depth_sum=150, depth_n=21, depth_peak=12, errors=1, overrun=3)),
+    (2, 1, dict(jobs=5, lat_sum=1_250_000, lat_max=400_000, dev_sum=1_000_000,
+                depth_sum=5, depth_n=5, depth_peak=1, errors=0, overrun=0)),
+    (2, 2, dict(jobs=1, lat_sum=70_001, lat_max=70_001, dev_sum=3_333,
+                depth_sum=2, depth_n=3, depth_peak=1, errors=0, overrun=0)),
+]
+SUMMARY_ERROR = (1, 150_000)   # ring, time in us: a timeout, written
+SUMMARY_END = 250_000_000      # the stop, ns from T0
+
+
 def header(typ, size, cpu, ts, gseq, cseq):
     return struct.pack("<HHIQQQ", typ, size, cpu, ts, gseq, cseq)
 
@@ -242,6 +267,70 @@ def jobless():
     return b"".join(recs)
 
 
+def summary_payload(win, ring, f):
+    """struct grtrace_summary of a window of SUMMARIES"""
+    start = win * WINDOW
+    length = min(WINDOW, SUMMARY_END - start)
+    dropped = [0] * 8
+    dropped[1] = f["overrun"]
+    dropped[6] = 6 * f["jobs"]      # the job events counted, not written
+    hist = [0] * 32
+    hist[f["lat_max"].bit_length() - 1] = f["jobs"]
+    return struct.pack("<IIQQQQQQQQQQQQQQQ8Q32I", ring, 0, T0 + start, length,
+                       6 * f["jobs"] + f["errors"], f["jobs"], f["lat_sum"], 1000,
+                       f["lat_max"], f["jobs"], f["dev_sum"], 100, f["dev_sum"],
+                       f["depth_sum"], f["depth_n"], f["depth_peak"], f["errors"],
+                       *dropped, *hist)
+
+
+def summary():
+    """summary.bin: one CPU; each window's records after its end"""
+    recs = []
+
+    def add(typ, payload, ts):
+        n = len(recs) + 1
+        recs.append(record(typ, payload, 0, ts, n, n))
+
+    add(STREAM_INFO, stream_info(), T0 - 500)
+    for r in RINGS[1:]:
+        add(METADATA, ring_info(*r), T0 - 400)
+    ev = [(T0 + min((w + 1) * WINDOW, SUMMARY_END) + 7, SUMMARY,
+           summary_payload(w, ring, f)) for w, ring, f in SUMMARIES]
+    ring, t = SUMMARY_ERROR
+    ev.append((T0 + t * 1000, ERROR, job_payload(ring, (100, 9), 7, status=1)))
+    for ts, typ, payload in sorted(ev, key=lambda e: e[0]):
+        add(typ, payload, ts)
+    return b"".join(recs)
+
+
+def summary_counters():
+    """the counters export --chrome must write of summary.bin: per counter
+    name, (time in us, value) in time order, values to 3 decimals; zeros
+    where a ring has no window (idle, or after the last)"""
+    names = ("completed", "jobs/s"), ("latency avg", "us"), ("latency max", "us"), \
+        ("busy", "%"), ("queue avg", "jobs"), ("queue peak", "jobs"), \
+        ("errors", "in window")
+    want = {}
+    end = {}
+    for w, ring, f in SUMMARIES:
+        start = w * WINDOW
+        length = min(WINDOW, SUMMARY_END - start)
+        rname = RINGS[ring][3]
+        if ring in end and end[ring] < start:
+            for n, _ in names:
+                want["%s %s" % (rname, n)].append((end[ring] / 1000, 0))
+        vals = (f["jobs"] * 1e9 / length, f["lat_sum"] / f["jobs"] / 1000,
+                f["lat_max"] / 1000, 100 * f["dev_sum"] / length,
+                f["depth_sum"] / f["depth_n"], f["depth_peak"], f["errors"])
+        for (n, _), v in zip(names, vals):
+            want.setdefault("%s %s" % (rname, n), []).append((start / 1000, round(v, 3)))
+        end[ring] = start + length
+    for ring, t in end.items():
+        for n, _ in names:
+            want["%s %s" % (RINGS[ring][3], n)].append((t / 1000, 0))
+    return {"series": dict(names), "counters": want}
+
+
 ENGINES = ["graphics", "compute", "copy", "video_decode", "video_encode", "other"]
 
 
@@ -291,6 +380,7 @@ def main():
                       unknown_at=3)))
     write(os.path.join(out, "older.bin"), raw(session(job_cut=64)))
     write(os.path.join(out, "jobless.bin"), jobless())
+    write(os.path.join(out, "summary.bin"), summary())
 
     corrupt = {}
 
@@ -335,6 +425,7 @@ def main():
                    "jobless": {f: dict(t_gpu_wait=w and w * 1000, waits_on=on)
                                for f, (w, on) in JOBLESS_WANT.items()},
                    "jobless_ctx": JOBLESS_CTX,
+                   "summary": summary_counters(),
                    "session_id": "%016x" % SESSION, "lost_records": 2,
                    "records": len(recs)}, f, indent=1)
 

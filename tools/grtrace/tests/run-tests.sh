@@ -110,6 +110,9 @@ run export -i "$V" --chrome "$W/chrome.json" && python3 -m json.tool "$W/chrome.
 result $? "export --chrome: valid JSON, nested phases, flows, counters"
 run export -i "$V" --chrome - && python3 -m json.tool "$W/out" > /dev/null
 result $? "export --chrome - (stdout)"
+run export -i "$W/gen/summary.bin" --chrome "$W/chrome-sum.json" &&
+	$C chrome_summary "$E" "$W/chrome-sum.json" 2> "$W/err"
+result $? "export --chrome: aggregate_only windows as counters per ring"
 # KernelShark lanes: a box (a job event, two sched_switch) per phase of a job
 run export -i "$V" --kernelshark "$W/lanes.dat" --chrome "$W/chrome2.json" &&
 	grep -q '^  cpu 0: ' "$W/out" && cmp -s "$W/chrome.json" "$W/chrome2.json"
@@ -418,6 +421,55 @@ rc=$?
 exec 9<&-
 result $rc "annotate: in /proc, an 'F' ioctl on /dev/null and one on a closed fd left out"
 
+# ---- probe: kprobe profiles, checked without tracefs (-n) ----
+PR=$SRC/tools/grtrace/profiles
+run probe -n -p "$PR/virtio-gpu.profile" &&
+	grep -q '^ring control engine=graphics dev=virtio-gpu$' "$W/out" &&
+	grep -Eq '^p:grtrace_probe_[0-9]+/add virtqueue_add_sgs key=data:x64 vq=_vq->name:string ' \
+		"$W/out" &&
+	grep -Eq '^r:grtrace_probe_[0-9]+/got virtqueue_get_buf key=\$retval:x64 ' "$W/out" &&
+	grep -q '^  filter: vq == "control"$' "$W/out" && [ "$(grep -c '^[pr]:' "$W/out")" = 4 ]
+result $? "probe -n: the virtio-gpu profile's kprobes and filters"
+run probe -n -p "$PR/nvidia.profile" &&
+	grep -Eq '^p:[^ ]*/sched kchangrpapiCtrlCmdGpFifoSchedule_IMPL ' "$W/out" &&
+	grep -Eq '^p:[^ ]*/tsg_destroy kchangrpDestruct_IMPL ' "$W/out"
+result $? "probe -n: the nvidia profile"
+expect_fail "probe: -p required" "-p/--profile PROFILE is required" probe -o x
+expect_fail "probe: -o or -n required" "-o/--output FILE or -n/--dry-run" probe -p x
+expect_fail "probe: no such profile" "nosuch.profile: No such file" probe -n -p "$W/nosuch.profile"
+# bad_profile NAME PATTERN LINES: the profile of LINES fails with PATTERN,
+# which names its file and line
+bad_profile() {
+	printf '%b' "$3" > "$W/bad.profile"
+	expect_fail "probe: $1" "^grtrace: $W/bad.profile:$2" probe -n -p "$W/bad.profile"
+}
+OK='ring r\nprobe a f k=$arg1\n'
+bad_profile "unknown statement" "3: unknown statement 'jobs'" "${OK}jobs a submit\n"
+bad_profile "job of no probe" "1: no probe 'a' above" \
+	'job a submit key=k\nring r\nprobe a f k=$arg1\n'
+bad_profile "job before a ring" "2: declare a ring first" 'probe a f k=$arg1\njob a submit\n'
+bad_profile "unknown field" "3: probe 'a' has no field 'x'" "${OK}job a submit key=x\n"
+bad_profile "unknown type" "3: unknown event type 'sumbit'" "${OK}job a sumbit key=k\n"
+bad_profile "type twice" "3: event type 'end' given twice" "${OK}job a end,end seqno=k\n"
+bad_profile "unknown ring" "3: no ring 'q' declared" "${OK}job a end ring=q seqno=k\n"
+bad_profile "unknown engine" "1: unknown engine 'gpu'" "ring r gpu\n"
+bad_profile "ring twice" "2: ring 'r' is declared twice" "ring r\nring r\n"
+bad_profile "probe twice" "3: probe 'a' is declared twice" "${OK}probe a g\n"
+bad_profile "bad function" "2: 'f;g' is not a function name" 'ring r\nprobe a f;g k=$arg1\n'
+bad_profile "field without =" "2: 'k': a field is NAME=FETCHARG" "ring r\nprobe a f k\n"
+bad_profile "reserved field" "2: field name 'gr_comm'" 'ring r\nprobe a f gr_comm=$comm\n'
+bad_profile "field twice" "2: field 'k' is given twice" 'ring r\nprobe a f k=$arg1 k=$arg2\n'
+bad_profile "quoted fetch" "2: fetch argument of 's': no quotes" "ring r\nprobe a f s='x'\n"
+bad_profile "status on submit" "3: status= is for complete and error" \
+	"${OK}job a submit key=k status=k\n"
+bad_profile "keyed jobs never begin" "2: jobs by key= need a submit" "${OK}job a end key=k\n"
+bad_profile "probe without job" "2: probe 'a' has no job or context" "${OK}"
+bad_profile "no probe" "1: no probe in the profile" "ring r\n"
+bad_profile "context without ctx=" "3: a context line needs ctx=" "${OK}context a create ring=r\n"
+bad_profile "context what" "3: 'begin': a context is created" "${OK}context a begin ctx=k\n"
+bad_profile "second filter" "4: probe 'a' has a filter already" \
+	"${OK}filter a k > 1\nfilter a k < 9\njob a end seqno=k\n"
+
 # ---- valgrind ----
 if [ "${VALGRIND:-1}" != 0 ] && command -v valgrind > /dev/null; then
 	vg() {
@@ -429,6 +481,7 @@ if [ "${VALGRIND:-1}" != 0 ] && command -v valgrind > /dev/null; then
 		vg report -i "$J" --per-context --topn 3 && vg report -i "$V" --hist size &&
 		vg export -i "$V" --chrome /dev/null --kernelshark /dev/null &&
 		vg export -i "$J" --chrome /dev/null &&
+		vg export -i "$W/gen/summary.bin" --chrome /dev/null &&
 		vg report -i "$W/gen/newer.bin" -f csv
 	result $? "valgrind: report, export"
 	ok=0

@@ -18,6 +18,10 @@
  * GR_MAX_JOBS jobs and waits are remembered, completed ones included, so
  * that a line printed again (KernelShark redraws) reads the same; older
  * ones are evicted.  A missing field prints as "!".
+ *
+ * grtrace_summary, one ring's aggregator window, prints as "summary <dev>
+ * <ring> window=" with its jobs' latency (average, min, max), the ring's
+ * busy share of the window and its queue depth.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -49,6 +53,7 @@ enum gr_type {
 	GR_IRQ,
 	GR_ERROR,
 	GR_RING_REMOVE,
+	GR_SUMMARY,
 	GR_NR_TYPES,
 };
 
@@ -64,6 +69,7 @@ static const char * const gr_events[GR_NR_TYPES] = {
 	[GR_IRQ]	= "grtrace_irq",
 	[GR_ERROR]	= "grtrace_error",
 	[GR_RING_REMOVE] = "grtrace_ring_remove",
+	[GR_SUMMARY]	= "grtrace_summary",
 };
 
 static const char * const gr_engines[] = {
@@ -386,6 +392,45 @@ static void gr_job_event(struct trace_seq *s, struct tep_event *event,
 	pthread_mutex_unlock(&gr_lock);
 }
 
+/*
+ * grtrace_summary: the window's length, its jobs' latency (average, min,
+ * max), the ring's busy share of the window, queue depth, errors, drops
+ */
+static void gr_summary(struct trace_seq *s, struct tep_event *event,
+		       struct tep_record *record)
+{
+	static const char * const name[] = {
+		"window_ns", "jobs", "lat_sum", "lat_min", "lat_max",
+		"dev_sum", "depth_sum", "depth_n", "depth_peak",
+	};
+	enum { WIN, JOBS, LSUM, LMIN, LMAX, BUSY, DSUM, DN, DPEAK, NR };
+	unsigned long long v[NR];
+	unsigned int i;
+
+	for (i = 0; i < NR; i++) {
+		if (!gr_val(event, record, name[i], &v[i])) {
+			trace_seq_printf(s, " %s=!", name[i]);
+			return;
+		}
+	}
+	gr_put_us(s, "window", 0, v[WIN]);
+	trace_seq_printf(s, " jobs=%llu", v[JOBS]);
+	if (v[JOBS]) {
+		gr_put_us(s, "lat_avg", 0, v[LSUM] / v[JOBS]);
+		gr_put_us(s, "lat_min", 0, v[LMIN]);
+		gr_put_us(s, "lat_max", 0, v[LMAX]);
+	}
+	if (v[WIN] && v[BUSY] <= v[WIN])
+		trace_seq_printf(s, " busy=%llu.%llu%%", v[BUSY] * 100 / v[WIN],
+				 v[BUSY] * 1000 / v[WIN] % 10);
+	if (v[DN])
+		trace_seq_printf(s, " depth_avg=%llu.%02llu depth_peak=%llu",
+				 v[DSUM] / v[DN], v[DSUM] * 100 / v[DN] % 100,
+				 v[DPEAK]);
+	gr_put_val(s, event, record, "errors");
+	gr_put_val(s, event, record, "dropped");
+}
+
 static int gr_handler(struct trace_seq *s, struct tep_record *record,
 		      struct tep_event *event, void *context)
 {
@@ -396,6 +441,10 @@ static int gr_handler(struct trace_seq *s, struct tep_record *record,
 	trace_seq_puts(s, gr_events[h->type] + strlen("grtrace_"));
 	gr_put_str(s, event, record, "dev", "");
 	gr_put_str(s, event, record, "ring", "");
+	if (h->type == GR_SUMMARY) {
+		gr_summary(s, event, record);
+		return 0;
+	}
 	trace_seq_putc(s, ' ');
 	if (gr_val(event, record, "engine", &val))
 		gr_put_name(s, gr_engines, ARRAY_SIZE(gr_engines), val);
