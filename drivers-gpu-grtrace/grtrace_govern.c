@@ -809,7 +809,7 @@ static void grtrace_summaries_write(struct grtrace_jobs *jt, u64 start,
 		memcpy(s.lat_hist, a->lat_hist, sizeof(a->lat_hist));
 		ring_info = jt->ring_info[i].ring_id == i ? &jt->ring_info[i] : NULL;
 		grtrace_stream_summary(&s, ring_info, ts);
-		trace_grtrace_summary(&s, ring_info);
+		trace_grtrace_summary(&s, ring_info, dropped);
 	}
 }
 

@@ -301,13 +301,13 @@ TRACE_EVENT_FN(grtrace_ring_remove,
  * grtrace_summary - what ring_id did in one aggregator window; fired by the
  * relay stream's aggregator, with aggregate_only, where it writes the
  * ring's SUMMARY record (struct grtrace_summary).  dev and ring are empty
- * if the aggregator did not see the ring's description; dropped sums the
- * record's drops by cause.
+ * if the aggregator did not see the ring's description; dropped is the
+ * sum of the record's drops by cause.
  */
 TRACE_EVENT(grtrace_summary,
 	    TP_PROTO(const struct grtrace_summary *s,
-		     const struct grtrace_ring_info *ring_info),
-	    TP_ARGS(s, ring_info),
+		     const struct grtrace_ring_info *ring_info, u64 dropped),
+	    TP_ARGS(s, ring_info, dropped),
 	    TP_STRUCT__entry(__string(dev, ring_info ? ring_info->dev : "")
 			     __string(ring, ring_info ? ring_info->name : "")
 			     __field(u32, ring_id)
@@ -326,9 +326,7 @@ TRACE_EVENT(grtrace_summary,
 			     __field(u64, errors)
 			     __field(u64, dropped)
 			     __array(u32, lat_hist, GRTRACE_SUMMARY_HIST)),
-	    TP_fast_assign(int i;
-
-			   __assign_str(dev);
+	    TP_fast_assign(__assign_str(dev);
 			   __assign_str(ring);
 			   __entry->ring_id = s->ring_id;
 			   __entry->window_start = s->window_start;
@@ -344,9 +342,7 @@ TRACE_EVENT(grtrace_summary,
 			   __entry->depth_n = s->depth_n;
 			   __entry->depth_peak = s->depth_peak;
 			   __entry->errors = s->errors;
-			   __entry->dropped = 0;
-			   for (i = 0; i < GRTRACE_SUMMARY_DROPS; i++)
-				__entry->dropped += s->dropped[i];
+			   __entry->dropped = dropped;
 			   memcpy(__entry->lat_hist, s->lat_hist,
 				  sizeof(__entry->lat_hist));),
 	    TP_printk("dev=%s ring=%s ring_id=%u window=%llu+%llu events=%llu jobs=%llu lat_sum=%llu lat_min=%llu lat_max=%llu dev_jobs=%llu dev_sum=%llu depth_sum=%llu depth_n=%llu depth_peak=%llu errors=%llu dropped=%llu",
