@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Check that the jobs of a kprobe profile match the hooks' one for one.
+"""Check that the jobs of a kprobe profile match the hooks' one for one;
+or (--contexts) that it saw the clients' 3D contexts.
 
 usage: probe-check.py GRTRACE HOOKS PROBE [RING]
+       probe-check.py --contexts GRTRACE PROBE HOOKS NAME...
 
 HOOKS is a recording of the relay stream (grtrace record), PROBE one of
 "grtrace probe -p virtio-gpu.profile" made during the same run.  Both are
@@ -15,7 +17,18 @@ clock: the probe's commit (virtqueue_add_sgs) just before the hooks'
 commit, its end (virtqueue_get_buf) before theirs, its complete
 (free_vbuf) after theirs.  Prints a KTAP-style line per check; exits 1 if
 one fails.
+
+--contexts: PROBE was recorded while 3D clients ran (the demo), HOOKS is
+the relay stream's recording of the same run (a file or a directory of
+events*.bin).  Some context must be created and destroyed; for each NAME
+(a client's comm, virtio-gpu's debug name of its context) a context whose
+attributes hold name=NAME, created and destroyed, with jobs: in the
+contexts table of "grtrace report -f json -i PROBE" (the jobs the report
+joins to it), as many as the probe's SUBMITs of its ctx id from its create
+on (until the id's next create), and SUBMITs of its ctx id between its
+create and destroy in HOOKS.
 """
+import json
 import subprocess
 import sys
 
@@ -50,7 +63,80 @@ def whole(jobs):
     return [s for s, j in jobs.items() if len(j) >= 6]
 
 
+def dump(grtrace, path):
+    """the records of PATH as (type, {field: value})"""
+    out = subprocess.run([grtrace, "dump", "-i", path], check=True,
+                         capture_output=True, text=True).stdout
+    for line in out.splitlines():
+        w = line.split()
+        yield w[0], dict(x.split("=", 1) for x in w[1:] if "=" in x)
+
+
+def contexts(grtrace, probe_path, hooks_path, names):
+    """--contexts: see the top"""
+    fails = 0
+    n = 0
+
+    def result(ok, name, why=""):
+        nonlocal fails, n
+        n += 1
+        print(f"{'ok' if ok else 'not ok'} {n} probe-contexts: {name}")
+        if not ok:
+            fails += 1
+            print(f"#   {why}")
+
+    try:
+        rep = json.loads(subprocess.run([grtrace, "report", "-f", "json", "-i", probe_path],
+                                        check=True, capture_output=True, text=True).stdout)
+        probe = list(dump(grtrace, probe_path))
+        hooks = list(dump(grtrace, hooks_path))
+    except (OSError, ValueError, subprocess.CalledProcessError) as e:
+        result(False, "recordings present and readable", e)
+        return 1
+    table = rep.get("contexts", [])
+    start = rep["session"].get("start_ts") or 0
+    for c in table:
+        print(f"#   ctx {c['ctx']}: created {c['created']} destroyed {c['destroyed']} ns, "
+              f"{c['jobs']} jobs, {c['attrs']}")
+    what = [f["what"] for t, f in probe if t == "context"]
+    result("create" in what and "destroy" in what, "contexts created and destroyed",
+           f"context records: {len(what)}, {what.count('create')} creates, "
+           f"{what.count('destroy')} destroys")
+    creates = {}		# ctx id: the ts of its creates
+    for t, f in probe:
+        if t == "context" and f["what"] == "create":
+            creates.setdefault(f["ctx"], []).append(int(f["ts"]))
+    for name in names:
+        mine = [c for c in table if f"name={name}" in c["attrs"].split()]
+        result(len(mine) > 0, f"a context named {name}",
+               f"attributes: {[c['attrs'] for c in table]}")
+        if not mine:
+            continue
+        c = mine[0]
+        ctx = str(c["ctx"])
+        result(c["created"] is not None and c["destroyed"] is not None,
+               f"{name}'s context (ctx {ctx}) created and destroyed", c)
+        result(c["jobs"] > 0, f"{name}'s context has jobs in the report", c)
+        if c["created"] is None or c["destroyed"] is None:
+            continue
+        lo, hi = start + c["created"], start + c["destroyed"]
+        later = [ts for ts in creates.get(ctx, []) if ts > lo]
+        until = min(later) if later else float("inf")
+        own = [int(f["ts"]) for t, f in probe if t == "submit" and f["ctx"] == ctx and
+               lo <= int(f["ts"]) < until]
+        result(len(own) == c["jobs"], f"{name}'s jobs: the report's are the probe's SUBMITs",
+               f"report {c['jobs']}, SUBMITs of ctx {ctx} from its create: {len(own)}")
+        hk = [int(f["ts"]) for t, f in hooks if t == "submit" and f["ctx"] == ctx and
+              lo <= int(f["ts"]) <= hi]
+        result(len(hk) > 0, f"{name}'s ctx id has jobs in the hooks' recording",
+               f"no SUBMIT of ctx {ctx} between {lo} and {hi}")
+        print(f"#   {name}: ctx {ctx}, {c['jobs']} jobs (probe), {len(hk)} SUBMITs (hooks)")
+    return 1 if fails else 0
+
+
 def main():
+    if sys.argv[1] == "--contexts":
+        return contexts(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:])
     grtrace, hooks_path, probe_path = sys.argv[1:4]
     ring = sys.argv[4] if len(sys.argv) > 4 else "control"
     fails = 0

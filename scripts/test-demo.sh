@@ -5,7 +5,9 @@
 # exit 0 and leave the recording of the 3D clients and its answer.  The
 # kernel and initramfs are this run's (steps kernel and initramfs): make is
 # told not to remake them (-o initramfs).  Its recording is the 3D
-# end-to-end test: scripts/virgl-check.py checks it.  KTAP.
+# end-to-end test: scripts/virgl-check.py checks it, and
+# scripts/probe-check.py --contexts the recording of grtrace probe made in
+# the same run.  KTAP.
 source "$(dirname "$0")/lib.sh"
 ktap_begin
 OUT=$(mktemp -d /tmp/grtrace-demo.XXXXXX)
@@ -48,4 +50,11 @@ result $? "trace.json is valid JSON"
 
 python3 "$ROOT/scripts/virgl-check.py" "$res" > "$OUT/virgl.ktap"
 ktap_merge "$OUT/virgl.ktap"
+
+# grtrace probe -p virtio-gpu ran through the same workload: the clients'
+# 3D contexts, created, named, destroyed, their jobs in its recording and
+# in the relay stream's (read by the tool built from the series).
+python3 "$ROOT/scripts/probe-check.py" --contexts "$CACHE/grtrace-tool/grtrace" \
+	"$res/probe.grt" "$res" kmscube glmark2-es2-drm > "$OUT/probe.ktap"
+ktap_merge "$OUT/probe.ktap"
 finish

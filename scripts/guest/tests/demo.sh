@@ -4,11 +4,13 @@
 # virtio-gpu-gl, whose commands virglrenderer runs on the host's llvmpipe.
 # Both run from the host's root, a read-only 9p share, in a chroot.
 #
-# Recorded by the grtrace relay stream and by "trace-cmd record -e grtrace
-# -e virtio_gpu" at once.  With GRTRACE_OBSERVE=1 the same run is also seen
-# as a user would look at it: bpftrace counting grtrace_submit by comm,
-# "perf record -e 'grtrace:*' -a", and a trace-cmd instance with a field
-# filter.  The files go to OUTDIR; the host checks them.
+# Recorded by the grtrace relay stream, by "trace-cmd record -e grtrace
+# -e virtio_gpu" and by "grtrace probe -p virtio-gpu" (kprobes: the same
+# commands, and the clients' 3D contexts) at once.  With GRTRACE_OBSERVE=1
+# the same run is also seen as a user would look at it: bpftrace counting
+# grtrace_submit by comm, "perf record -e 'grtrace:*' -a", and a trace-cmd
+# instance with a field filter.  The files go to OUTDIR; the host checks
+# them.
 #
 # usage: demo.sh OUTDIR
 O=${1:-${GRTRACE_OUT:-/tmp}}
@@ -81,6 +83,21 @@ kill -INT $p
 wait $p
 EOF
 
+# grtrace probe, outside the chroot too: the virtio-gpu profile's jobs and
+# the create and destroy of each client's 3D context, with its debug name.
+# It runs until the relay stream has the last answers (probe.grt, probe.out;
+# scripts/probe-check.py --contexts checks them against the relay files).
+T=/sys/kernel/tracing
+/opt/grtrace/bin/grtrace probe -p /opt/grtrace/profiles/virtio-gpu.profile \
+	-o /tmp/probe.grt > /tmp/probe.out 2>&1 &
+probe=$!
+i=0
+until grep -qs 1 $T/instances/grtrace_probe_$probe/events/grtrace_probe_$probe/enable ||
+	[ $i -ge 150 ]; do
+	sleep 0.2
+	i=$((i + 1))
+done
+
 echo 0 > $D/enabled
 printf 'level=verbose\nfilter_ring_id=-1\nreset_stats=1\n' > $D/config || exit 1
 echo start > $D/control || exit 1
@@ -91,6 +108,10 @@ rc=$?
 sleep 1		# the relay stream gets the answers of the last commands
 echo stop > $D/control
 echo "level=normal" > $D/config
+kill -INT $probe
+wait $probe
+echo "grtrace probe: exit $?" >> /tmp/probe.out
+cat /tmp/probe.out
 
 cat $H$C/record.out $H$C/kmscube.out $H$C/glmark2.out
 grep -q 'kmscube exit 0, glmark2-es2-drm exit 0' $H$C/record.out || rc=1
@@ -98,6 +119,8 @@ if [ -e $H$C/perf.data ]; then
 	chroot $H perf script -i $C/perf.data -F comm,event > $H$C/perf-script.out 2> $H$C/perf.err
 fi
 cp /tmp/trace.dat "$O/"
+cp /tmp/probe.out "$O/"
+[ -e /tmp/probe.grt ] && cp /tmp/probe.grt "$O/"
 for f in kmscube.out glmark2.out record.out bpftrace.out perf-script.out perf.err perf.log; do
 	[ -e $H$C/$f ] && cp $H$C/$f "$O/"
 done
