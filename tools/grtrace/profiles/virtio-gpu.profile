@@ -11,6 +11,9 @@
 # grtrace probe only) until free_vbuf() gives the seqno and the command's
 # context.  The device runs the command between COMMIT and END; the
 # status of a response is not read (COMPLETE carries 0).
+#
+# With a 3D renderer (virgl), each DRM file that needs one gets a context
+# of the device, which the profile reports as grtrace contexts (below).
 
 ring control graphics dev=virtio-gpu
 
@@ -35,3 +38,15 @@ job got end key=key
 # context of the command (struct virtio_gpu_ctrl_hdr.ctx_id at offset 16).
 probe free free_vbuf key=vbuf:x64 seqno=vbuf->seqno:u32 ctx=+16(vbuf->buf):u32
 job free complete key=key seqno=seqno ctx=ctx
+
+# A 3D context is created on the first ioctl of a DRM file that needs one
+# (virtio_gpu_create_context()) and destroyed when the file is closed
+# (virtio_gpu_driver_postclose()).  Its id is the ctx_id of the header of
+# every command of the file, that of the jobs above; the ids of destroyed
+# contexts are reused.  The debug name is the one the client set (context
+# init's DEBUG_NAME), else the comm of the process; context_init holds the
+# capset id and flags of context init (0: a virgl context of old).
+probe ctx_create virtio_gpu_cmd_context_create id=id:u32 init=context_init:u32 dbgname=name:string
+context ctx_create create ctx=id ring=control name=dbgname context_init=init
+probe ctx_destroy virtio_gpu_cmd_context_destroy id=id:u32
+context ctx_destroy destroy ctx=id ring=control

@@ -55,7 +55,8 @@ static void dump_usage(const char *err)
 		"",
 		"  Print every record of a grtrace stream as one line: its type, cpu,",
 		"  ts, gseq, cseq, then its payload fields as KEY=VALUE.  Records of",
-		"  unknown type show their type number and size.  A damaged file is",
+		"  unknown type show their type number and size.  The contexts that",
+		"  grtrace probe writes are \"context\" lines.  A damaged file is",
 		"  printed up to the damage; the problem goes to stderr, the exit",
 		"  status is 1.",
 		"",
@@ -299,6 +300,26 @@ static size_t put_summary(FILE *f, const struct grtrace_record *rec)
 	return len;
 }
 
+/* A context's create, schedule or destroy, written by "grtrace probe" */
+static size_t put_ctx(FILE *f, const struct grtrace_record *rec)
+{
+	struct gr_tool_ctx c;
+	size_t len = take(&c, sizeof(c), rec);
+
+	if (c.what < GR_CTX_NR)
+		fprintf(f, " what=%s", gr_ctx_what_name(c.what));
+	else
+		fprintf(f, " what=%u", c.what);
+	fprintf(f, " ctx=%llu ring=%u", (unsigned long long)c.ctx_id, c.ring_id);
+	if (c.reserved)
+		fprintf(f, " reserved=0x%x", c.reserved);
+	fprintf(f, " pid=%u tgid=%u comm=", c.pid, c.tgid);
+	put_str(f, c.comm, sizeof(c.comm));
+	fputs(" attrs=", f);
+	put_str(f, c.attrs, sizeof(c.attrs));
+	return len;
+}
+
 /* The kernel's counters saved by "grtrace record": its lines, as words */
 static void put_stats(FILE *f, const struct grtrace_record *rec)
 {
@@ -324,7 +345,7 @@ static void put_record(struct dumper *d, const char *path,
 		       const struct grtrace_record *rec, __u64 off)
 {
 	bool stats = rec->type == GR_TOOL_STATS && rec->cpu == GR_TOOL_CPU;
-	bool known = rec->type < GRTRACE_EV_NR || stats ||
+	bool known = rec->type < GRTRACE_EV_NR || stats || rec->type == GR_TOOL_CTX ||
 		     (rec->type >= GRTRACE_EV_STREAM_INFO &&
 		      rec->type <= GRTRACE_EV_SUMMARY);
 	FILE *f = d->out;
@@ -348,6 +369,8 @@ static void put_record(struct dumper *d, const char *path,
 		len = put_ring(f, rec);
 	else if (rec->type == GRTRACE_EV_SUMMARY)
 		len = put_summary(f, rec);
+	else if (rec->type == GR_TOOL_CTX)
+		len = put_ctx(f, rec);
 	else if (stats)
 		put_stats(f, rec);
 	/* A payload of another format version: the fields read, and its length */

@@ -162,12 +162,120 @@ int gr_trace_merge(struct gr_trace *t)
 	return 0;
 }
 
+/* ---- the contexts of the GR_TOOL_CTX records ---- */
+
+/* The slot of the hash that holds, or would hold, the last context @ctx_id. */
+static size_t *ctx_slot(const struct gr_trace *t, __u64 ctx_id)
+{
+	size_t mask = t->ctx_hash_size - 1;
+	size_t h = ((ctx_id * 0x9e3779b97f4a7c15ULL) >> 32) & mask;
+
+	while (t->ctx_hash[h] && t->ctx[t->ctx_hash[h] - 1].ctx_id != ctx_id)
+		h = (h + 1) & mask;
+	return &t->ctx_hash[h];
+}
+
+/* Returns: a new context @ctx_id, the last of its id. */
+static struct gr_ctx *ctx_new(struct gr_trace *t, __u64 ctx_id, size_t *slot)
+{
+	struct gr_ctx *c;
+	size_t i, old = t->ctx_hash_size;
+	size_t *h = t->ctx_hash;
+
+	t->ctx = gr_realloc(t->ctx, t->nr_ctx + 1, sizeof(*t->ctx));
+	c = &t->ctx[t->nr_ctx++];
+	memset(c, 0, sizeof(*c));
+	c->ctx_id = ctx_id;
+	c->prev = *slot;
+	*slot = t->nr_ctx;
+	if (t->nr_ctx <= old / 2)
+		return c;
+	/* Half full: rehash the last context of each id into a table twice as big */
+	t->ctx_hash_size = 2 * old;
+	t->ctx_hash = gr_zalloc(t->ctx_hash_size * sizeof(*t->ctx_hash));
+	for (i = 0; i < old; i++)
+		if (h[i])
+			*ctx_slot(t, t->ctx[h[i] - 1].ctx_id) = h[i];
+	free(h);
+	return c;
+}
+
+/*
+ * gr_ctx_take - account a GR_TOOL_CTX record @ev of payload @c
+ *
+ * Records of a gseq not above the last one taken are those of a second
+ * pass over the input, already taken.
+ */
+void gr_ctx_take(struct gr_trace *t, const struct gr_event *ev, const struct gr_tool_ctx *c)
+{
+	struct gr_ctx *x = NULL;
+	size_t *slot;
+
+	if (t->ctx_records && ev->gseq <= t->ctx_gseq)
+		return;
+	t->ctx_records++;
+	t->ctx_gseq = ev->gseq;
+	if (!t->ctx_hash) {
+		t->ctx_hash_size = 64;
+		t->ctx_hash = gr_zalloc(t->ctx_hash_size * sizeof(*t->ctx_hash));
+	}
+	slot = ctx_slot(t, c->ctx_id);
+	if (*slot && c->what != GR_CTX_CREATE && !t->ctx[*slot - 1].destroyed)
+		x = &t->ctx[*slot - 1];
+	if (!x) {
+		x = ctx_new(t, c->ctx_id, slot);
+		x->first_ts = ev->ts;
+		x->pid = c->pid;
+		x->tgid = c->tgid;
+		memcpy(x->comm, c->comm, sizeof(c->comm));
+	}
+	if (!x->ring_id)
+		x->ring_id = c->ring_id;
+	if (c->what == GR_CTX_CREATE) {
+		x->created = true;
+		x->created_ts = ev->ts;
+	} else if (c->what == GR_CTX_SCHEDULE) {
+		x->schedules++;
+	} else {
+		x->destroyed = true;
+		x->destroyed_ts = ev->ts;
+	}
+	if (!x->attrs[0])
+		memcpy(x->attrs, c->attrs, sizeof(c->attrs));
+}
+
+/*
+ * gr_ctx_at - the context @ctx_id of a job that began at @ts
+ *
+ * The last context of the id that began at @ts or before: created then,
+ * or, not seen created, alive since the input began (the first of its id)
+ * or since its first record.  A job that begins after its context's
+ * destroy (the driver's own command of the destroy) stays its.
+ * Returns: the context, or NULL.
+ */
+const struct gr_ctx *gr_ctx_at(const struct gr_trace *t, __u64 ctx_id, __u64 ts)
+{
+	const struct gr_ctx *c;
+	size_t i;
+
+	if (!t->nr_ctx)
+		return NULL;
+	for (i = *ctx_slot(t, ctx_id); i; i = c->prev) {
+		c = &t->ctx[i - 1];
+		if (c->created ? c->created_ts <= ts : !c->prev || c->first_ts <= ts)
+			return c;
+	}
+	return NULL;
+}
+
 void gr_trace_free(struct gr_trace *t)
 {
 	gr_free_list(t->files);
 	free(t->ev);
 	free(t->rings);
 	free(t->stats);
+	free(t->ctx);
+	free(t->ctx_hash);
 	memset(t, 0, sizeof(*t));
 }
 

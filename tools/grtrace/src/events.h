@@ -87,6 +87,27 @@ struct gr_ring {
 	struct grtrace_summary sum;
 };
 
+/*
+ * A context of the GR_TOOL_CTX records: from its create to its destroy.
+ * Drivers reuse the ids of destroyed contexts: a create, or a record after
+ * the destroy, begins another context of the same id.
+ */
+struct gr_ctx {
+	__u64 ctx_id;
+	__u32 ring_id;		/* the first non-zero one of its records, or 0 */
+	bool created;		/* its create was read */
+	bool destroyed;		/* its destroy was read */
+	__u64 created_ts;
+	__u64 destroyed_ts;
+	__u64 first_ts;		/* its first record */
+	__u64 schedules;
+	__u32 pid;		/* of its first record */
+	__u32 tgid;
+	char comm[17];
+	char attrs[GR_CTX_ATTRS + 1];	/* of its create, or of the first record with any */
+	size_t prev;		/* the context of the same id before it: index + 1 */
+};
+
 /* A whole input: every record of every file, merged by gseq. */
 struct gr_trace {
 	char **files;
@@ -114,6 +135,12 @@ struct gr_trace {
 	__u64 start_ts;		/* session start, origin of relative times */
 	char *stats;		/* kernel stats text, if known */
 	struct grtrace_summary summary;	/* the last SUMMARY record read */
+	struct gr_ctx *ctx;	/* the contexts, in the order of their first record */
+	size_t nr_ctx;
+	size_t *ctx_hash;	/* by id: the last context, index + 1 */
+	size_t ctx_hash_size;
+	__u64 ctx_records;	/* GR_TOOL_CTX records taken */
+	__u64 ctx_gseq;		/* the last one: a second pass takes none again */
 };
 
 struct gr_event *gr_trace_add(struct gr_trace *t);
@@ -121,6 +148,9 @@ struct gr_ring *gr_ring_slot(struct gr_trace *t, __u32 id);
 const char *gr_where(const struct gr_trace *t, const struct gr_event *ev);
 int gr_trace_merge(struct gr_trace *t);
 void gr_trace_free(struct gr_trace *t);
+
+void gr_ctx_take(struct gr_trace *t, const struct gr_event *ev, const struct gr_tool_ctx *c);
+const struct gr_ctx *gr_ctx_at(const struct gr_trace *t, __u64 ctx_id, __u64 ts);
 
 const char *gr_type_name(unsigned int type);
 const char *gr_engine_name(unsigned int engine);

@@ -83,6 +83,13 @@ struct ring_acc {
 	__s64 thresh[2];
 };
 
+/* Per context of the input (gr_trace.ctx), its jobs */
+struct ctx_acc {
+	__u64 jobs;
+	__u64 lat_n;		/* of the complete ones */
+	__u64 lat_sum;
+};
+
 /* A job of --topn */
 struct top {
 	struct gr_job j;
@@ -107,6 +114,8 @@ struct report {
 	__u64 nr_jobs;
 	struct ring_acc *ring;
 	__u32 nr_ring;
+	struct ctx_acc *ctx;
+	size_t nr_ctx;
 	struct groups grp[NR_BY];
 	__u64 hlat[64];
 	struct {
@@ -135,6 +144,7 @@ static void report_usage(const char *err)
 		"  line per job with its times, submitter, status and labels.  The",
 		"  times add up: HOST + DEVICE + COMPL = LATENCY, and with a START",
 		"  QUEUE + EXEC = DEVICE; GPUWAIT is in no sum (see grtrace-report(1)).",
+		"  The contexts that grtrace probe saw, if any, come after the rings.",
 		"",
 		"    -i/--input FILE|DIR: a recorded file, or a directory of events<N>[.bin]",
 		"                         files; default: the live relay files (reading",
@@ -679,6 +689,82 @@ static void summaries_table(struct report *rp)
 	gr_tbl_end(&rp->o);
 }
 
+/* The job @j in the counts of its context, if the input has it */
+static void ctx_count(struct report *rp, const struct gr_job *j)
+{
+	const struct gr_ctx *c = gr_ctx_at(&rp->t, j->ctx_id, j->first_ts);
+	struct ctx_acc *a;
+	size_t i;
+	__s64 v;
+
+	if (!c)
+		return;
+	i = c - rp->t.ctx;
+	if (i >= rp->nr_ctx) {
+		rp->ctx = gr_realloc(rp->ctx, rp->t.nr_ctx, sizeof(*rp->ctx));
+		memset(rp->ctx + rp->nr_ctx, 0, (rp->t.nr_ctx - rp->nr_ctx) * sizeof(*rp->ctx));
+		rp->nr_ctx = rp->t.nr_ctx;
+	}
+	a = &rp->ctx[i];
+	a->jobs++;
+	if (gr_job_metric(j, GR_M_LAT, &v)) {
+		a->lat_n++;
+		a->lat_sum += v;
+	}
+}
+
+/*
+ * The contexts of grtrace probe's GR_TOOL_CTX records, when the input has
+ * any: their lives and the jobs of their ids in them (all jobs, selected
+ * or not)
+ */
+static void contexts_table(struct report *rp)
+{
+	static const struct gr_col cols[] = {
+		{ "ctx", "CTX", 6, true },
+		{ "ring", "RING", -18, false },
+		{ "created", "CREATED", 13, true },
+		{ "destroyed", "DESTROYED", 13, true },
+		{ "schedules", "SCHED", 5, true },
+		{ "jobs", "JOBS", 6, true },
+		{ "lat_avg", "LAT_AVG", 10, true },
+		{ "lat_total", "LAT_TOTAL", 13, true },
+		{ "attrs", "ATTRS", 0, false },
+	};
+	char b[ARRAY_SIZE(cols)][GR_CTX_ATTRS + 1], *cells[ARRAY_SIZE(cols)];
+	const struct gr_trace *t = &rp->t;
+	struct ctx_acc none = { 0 };
+	const struct gr_ctx *c;
+	const struct ctx_acc *a;
+	size_t i, w = sizeof(b[0]);
+	int k;
+
+	if (!t->nr_ctx)
+		return;
+	for (k = 0; k < (int)ARRAY_SIZE(cols); k++)
+		cells[k] = b[k];
+	gr_tbl_begin(&rp->o, "contexts",
+		     "contexts (grtrace probe; times in us, CREATED and DESTROYED from the session start):",
+		     cols, ARRAY_SIZE(cols));
+	for (i = 0; i < t->nr_ctx; i++) {
+		c = &t->ctx[i];
+		a = i < rp->nr_ctx ? &rp->ctx[i] : &none;
+		snprintf(b[0], w, "%llu", (unsigned long long)c->ctx_id);
+		b[1][0] = '\0';
+		if (c->ring_id)
+			gr_ring_label(t, c->ring_id, b[1], w);
+		gr_cell_ns(&rp->o, b[2], w, c->created, c->created_ts - t->start_ts);
+		gr_cell_ns(&rp->o, b[3], w, c->destroyed, c->destroyed_ts - t->start_ts);
+		snprintf(b[4], w, "%llu", (unsigned long long)c->schedules);
+		snprintf(b[5], w, "%llu", (unsigned long long)a->jobs);
+		gr_cell_ns(&rp->o, b[6], w, a->lat_n, a->lat_n ? a->lat_sum / a->lat_n : 0);
+		gr_cell_ns(&rp->o, b[7], w, a->lat_n, a->lat_sum);
+		snprintf(b[8], w, "%s", c->attrs);
+		gr_tbl_row(&rp->o, cells);
+	}
+	gr_tbl_end(&rp->o);
+}
+
 /* ---- jobs ---- */
 
 static const struct gr_col job_cols[] = {
@@ -945,6 +1031,7 @@ static void on_retire(void *arg, const struct gr_jobs *jobs, struct gr_job *j)
 		r = ring_acc(rp, j->ring_id);
 		r->jobs++;
 		rp->nr_jobs++;
+		ctx_count(rp, j);
 		if (rp->rows) {
 			if (gr_job_outlier(j, GR_L_LONG_QUEUE, &v))
 				gr_stat_add(&r->out[0], v);
@@ -1314,6 +1401,7 @@ static void print_head(struct report *rp)
 	if (p->fmt != GR_FMT_CSV) {
 		rings_table(rp);
 		summaries_table(rp);
+		contexts_table(rp);
 	}
 }
 
@@ -1463,6 +1551,7 @@ out:
 		for (k = 0; k < 2; k++)
 			gr_stat_free(&rp.ring[id].out[k]);
 	free(rp.ring);
+	free(rp.ctx);
 	free(rp.top);
 	free(rp.size_count);
 	free(rp.size_types);

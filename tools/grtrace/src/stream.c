@@ -294,11 +294,23 @@ static void take_stats(struct gr_trace *t, const void *p, size_t len)
 	memcpy(t->stats, p, len);
 }
 
+/* A context's create, schedule or destroy, seen by grtrace probe */
+static void take_ctx(struct gr_trace *t, const struct gr_event *ev, const void *p, size_t len)
+{
+	struct gr_tool_ctx c;
+
+	take_payload(t, &c, sizeof(c), p, len);
+	if (c.what >= GR_CTX_NR)
+		t->unknown++;
+	else
+		gr_ctx_take(t, ev, &c);
+}
+
 /*
  * gr_stream_decode - decode one record of file @file at byte @off into @ev
  *
- * Updates the counters, rings and session of @t.  The stats record of
- * "grtrace record" only sets @t->stats.
+ * Updates the counters, rings, contexts and session of @t.  The stats
+ * record of "grtrace record" only sets @t->stats.
  *
  * Returns: 1 with @ev set, 0 for a record that is not an event (stats),
  * -1 with the problem printed.
@@ -336,6 +348,10 @@ int gr_stream_decode(struct gr_trace *t, int file, const struct grtrace_record *
 		return take_ring(t, ev, p, len) ? -1 : 1;
 	if (rec->type == GRTRACE_EV_SUMMARY)
 		return take_summary(t, ev, p, len) ? -1 : 1;
+	if (rec->type == GR_TOOL_CTX) {
+		take_ctx(t, ev, p, len);
+		return 1;
+	}
 	/* Ids are not reused within a session: nothing to undo. */
 	if (rec->type != GRTRACE_EV_RING_REMOVED)
 		t->unknown++;

@@ -110,6 +110,36 @@ def check_contexts(exp, out):
         fail("per_context %r, expected %r" % (ctx, exp["jobless_ctx"]))
 
 
+def check_ctxtable(exp, out):
+    """report -f json of contexts.bin: the contexts table, row for row"""
+    got = json.load(open(out)).get("contexts")
+    if got != exp["ctxtable"]:
+        fail("contexts %r,\n  expected %r" % (got, exp["ctxtable"]))
+
+
+def check_ctxtext(exp, out):
+    """report of contexts.bin: the contexts table in text, times in us; the
+    columns before ATTRS (the last one, as wide as the attributes) within
+    100"""
+    lines = open(out).read().split("\n")
+    title = [i for i, line in enumerate(lines) if line.startswith("contexts (")]
+    if len(title) != 1:
+        fail("%d contexts tables" % len(title))
+    rows = lines[title[0] + 2:title[0] + 2 + len(exp["ctxtable"])]
+    for r, w in zip(rows, exp["ctxtable"]):
+        us = ["-" if w[k] is None else "%d.%03d" % divmod(w[k], 1000)
+              for k in ("created", "destroyed", "lat_avg", "lat_total")]
+        want = "%6d %-18s %13s %13s %5d %6d %10s %13s %s" % (
+            w["ctx"], w["ring"] or "-", us[0], us[1], w["schedules"], w["jobs"], us[2],
+            us[3], w["attrs"] or "-")
+        if r != want:
+            fail("row %r,\n  expected %r" % (r, want))
+    if len(rows) != len(exp["ctxtable"]) or lines[title[0] + 2 + len(rows)] != "":
+        fail("not %d rows" % len(exp["ctxtable"]))
+    if max(len(line) for line in lines[title[0]:title[0] + 2]) > 100:
+        fail("title or header wider than 100 columns")
+
+
 def fence(j):
     c, s = j["fence"].split(":")
     return int(c), int(s)
@@ -372,7 +402,8 @@ def check_percentiles(exp, csv_out, groups_out):
 DUMP_TYPES = {0: "submit", 1: "commit", 2: "start", 3: "end", 4: "complete",
               5: "ctx_switch", 6: "irq", 7: "sync_wait_enter", 8: "sync_wait_exit",
               9: "error", 0x100: "stream_info", 0x101: "metadata",
-              0x102: "ring_removed"}
+              0x102: "ring_removed", 0xff01: "context"}
+CTX_WHAT = ("create", "schedule", "destroy")
 DUMP_ENGINES = ("graphics", "compute", "copy", "video_decode", "video_encode", "other")
 
 
@@ -437,6 +468,14 @@ def dump_want(path, off, rec, raw):
         if reserved:
             w["reserved"] = "0x%x" % reserved
         w.update(dev=dump_str(dev), name=dump_str(rname))
+    elif typ == 0xff01:
+        known = 104
+        ctx, ring, what, reserved, pid, tgid, comm, attrs = struct.unpack(
+            "<QIHHII16s64s", (p + bytes(known))[:known])
+        w.update(what=CTX_WHAT[what] if what < len(CTX_WHAT) else what, ctx=ctx, ring=ring)
+        if reserved:
+            w["reserved"] = "0x%x" % reserved
+        w.update(pid=pid, tgid=tgid, comm=dump_str(comm), attrs=dump_str(attrs))
     elif stats:
         for line in p.split(b"\0")[0].split(b"\n"):
             if line:

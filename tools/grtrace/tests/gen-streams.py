@@ -19,6 +19,10 @@ OUTDIR/summary.bin            aggregate_only: SUMMARY records of 2 rings
                               over 3 windows, one ring idle in the
                               second, the last window cut short by the
                               stop, and an ERROR; see SUMMARIES
+OUTDIR/contexts.bin           as grtrace probe writes it: the contexts of
+                              GR_TOOL_CTX records (create, schedule,
+                              destroy, an id reused) and their jobs, see
+                              CONTEXTS
 OUTDIR/<name>.bin             corrupt inputs, see CORRUPT
 OUTDIR/expected.json          the jobs, times in ns, as report must show
                               them; and per corrupt file the byte offset
@@ -37,6 +41,8 @@ MAGIC = 0x52544752
 SUBMIT, COMMIT, START, END, COMPLETE, CTX_SWITCH, IRQ, WAIT_ENTER, \
     WAIT_EXIT, ERROR = range(10)
 STREAM_INFO, METADATA, SUMMARY = 0x100, 0x101, 0x103
+TOOL_CTX = 0xff01
+CREATE, SCHEDULE, DESTROY = range(3)
 PREEMPT = 1
 ETIME = 62
 
@@ -138,6 +144,51 @@ JOBLESS_WANT = {"300:1": (30, "500:7"), "300:2": (None, ""), "300:3": (None, "")
                 "300:6": (20, "300:1 500:11"), "300:7": (None, "")}
 JOBLESS_CTX = {"ctx 0 kworker/0:1[7]": 1, "ctx 2 kmscube[100] +1 kworker": 5,
                "ctx 3 kmscube[100]": 1}
+
+# contexts.bin, on ring 1 (the probe's first ring, virtio-gpu/control):
+# GR_TOOL_CTX records as (time in us, what, ctx, attrs, who) and jobs as
+# cmd() makes them.  Context 1 is destroyed (its own last command, the
+# destroy's, comes after), then created again; 5 is only scheduled (alive
+# when the recording began, one of its jobs before that record); 0 is no
+# context (2D commands); 9 has no job.
+GL = dict(pid=200, tgid=200, comm="glmark2-es2-drm")
+XO = dict(pid=300, tgid=300, comm="Xorg")
+CONTEXTS = [
+    (5, CREATE, 1, "name=kmscube init=0", KMS),
+    (20, CREATE, 2, "name=glmark2-es2-drm init=0", GL),
+    (50, SCHEDULE, 1, "", KMS),
+    (100, DESTROY, 1, "", KMS),
+    (150, CREATE, 1, "name=Xorg init=2", XO),
+    (200, SCHEDULE, 5, "prio=3", KW),
+    (400, DESTROY, 1, "", XO),
+    (500, CREATE, 9, "", KW),
+]
+CTX_JOBS = [
+    *cmd(10, (1, 1), 1, KMS),
+    *cmd(25, (1, 2), 2, GL, 15),
+    *cmd(30, (1, 3), 0, KW, 10),
+    *cmd(40, (1, 4), 1, KMS, 30),
+    *cmd(60, (1, 5), 2, GL, 25),
+    *cmd(101, (1, 6), 1, KMS, 10),
+    *cmd(160, (1, 7), 1, XO, 50),
+    *cmd(190, (1, 8), 5, KW),
+    cmd(300, (1, 9), 2, GL)[0],
+]
+# The contexts table of report -f json (times in ns from T0)
+CTX_TABLE = [
+    dict(ctx=1, ring="virtio-gpu/control", created=5000, destroyed=100_000,
+         schedules=1, jobs=3, lat_avg=20_000, lat_total=60_000,
+         attrs="name=kmscube init=0"),
+    dict(ctx=2, ring="virtio-gpu/control", created=20_000, destroyed=None,
+         schedules=0, jobs=3, lat_avg=20_000, lat_total=40_000,
+         attrs="name=glmark2-es2-drm init=0"),
+    dict(ctx=1, ring="virtio-gpu/control", created=150_000, destroyed=400_000,
+         schedules=0, jobs=1, lat_avg=50_000, lat_total=50_000, attrs="name=Xorg init=2"),
+    dict(ctx=5, ring="virtio-gpu/control", created=None, destroyed=None,
+         schedules=1, jobs=1, lat_avg=20_000, lat_total=20_000, attrs="prio=3"),
+    dict(ctx=9, ring="", created=500_000, destroyed=None, schedules=0, jobs=0,
+         lat_avg=None, lat_total=None, attrs=""),
+]
 
 # Events of no job: IRQs, a context switch without preemption
 RING_EVENTS = [(1, IRQ, 121), (1, IRQ, 181), (1, CTX_SWITCH, 5800)]
@@ -267,6 +318,22 @@ def jobless():
     return b"".join(recs)
 
 
+def contexts():
+    """contexts.bin: as grtrace probe writes it, one CPU, ring 1"""
+    recs = [record(STREAM_INFO, stream_info(), 0, T0 - 500, 1, 1),
+            record(METADATA, ring_info(1, 0, "virtio-gpu", "control"), 0, T0 - 500, 2, 2)]
+    ev = [(t, 0, typ, job_payload(1, **kw)) for t, typ, kw in CTX_JOBS]
+    for t, what, ctx, attrs, who in CONTEXTS:
+        ring = 0 if ctx == 9 else 1
+        ev.append((t, 1, TOOL_CTX, struct.pack(
+            "<QIHHII16s64s", ctx, ring, what, 0, who["pid"], who["tgid"],
+            who["comm"].encode(), attrs.encode())))
+    for t, _, typ, payload in sorted(ev, key=lambda e: e[:2]):
+        n = len(recs) + 1
+        recs.append(record(typ, payload, 0, T0 + t * 1000, n, n))
+    return b"".join(recs)
+
+
 def summary_payload(win, ring, f):
     """struct grtrace_summary of a window of SUMMARIES"""
     start = win * WINDOW
@@ -381,6 +448,7 @@ def main():
     write(os.path.join(out, "older.bin"), raw(session(job_cut=64)))
     write(os.path.join(out, "jobless.bin"), jobless())
     write(os.path.join(out, "summary.bin"), summary())
+    write(os.path.join(out, "contexts.bin"), contexts())
 
     corrupt = {}
 
@@ -425,7 +493,7 @@ def main():
                    "jobless": {f: dict(t_gpu_wait=w and w * 1000, waits_on=on)
                                for f, (w, on) in JOBLESS_WANT.items()},
                    "jobless_ctx": JOBLESS_CTX,
-                   "summary": summary_counters(),
+                   "summary": summary_counters(), "ctxtable": CTX_TABLE,
                    "session_id": "%016x" % SESSION, "lost_records": 2,
                    "records": len(recs)}, f, indent=1)
 

@@ -104,6 +104,24 @@ run export -i "$J" --chrome "$W/chrome-waits.json" &&
 	$C chrome_waits "$E" "$W/chrome-waits.json" 2> "$W/err"
 result $? "export --chrome: waits on the waiting threads, a flow from the job waited for"
 
+# ---- contexts: the GR_TOOL_CTX records of grtrace probe ----
+X=$W/gen/contexts.bin
+line='context cpu=0 ts=5000005000 gseq=3 cseq=3 what=create ctx=1 ring=1'
+line="$line pid=100 tgid=100 comm=kmscube attrs=name=kmscube\\x20init=0"
+run dump -i "$X" && $C dump - "$W/out" "$X" 2> "$W/err" &&
+	[ "$(grep -c '^context ' "$W/out")" = 8 ] && grep -Fqx "$line" "$W/out"
+result $? "dump: context records, what ctx ring and attributes"
+run report -i "$X" -f json && $C ctxtable "$E" "$W/out" 2> "$W/err"
+result $? "report: the contexts table, an id reused, jobs joined by id and time"
+run report -i "$X" && $C ctxtext "$E" "$W/out" 2> "$W/err" &&
+	grep -q "skipped   0 records of unknown type" "$W/out"
+result $? "report: the contexts table in text, its columns within 100"
+run report -i "$X" -f json --per-context --since 0 && $C ctxtable "$E" "$W/out" 2> "$W/err"
+result $? "report: the contexts table after two passes"
+run report -i "$V" && ! grep -q "^contexts" "$W/out" && run report -i "$V" -f json &&
+	! grep -q '"contexts"' "$W/out"
+result $? "report: no contexts table without context records"
+
 # ---- export ----
 run export -i "$V" --chrome "$W/chrome.json" && python3 -m json.tool "$W/chrome.json" > /dev/null &&
 	$C chrome "$E" "$W/chrome.json" 2> "$W/err"
@@ -428,8 +446,13 @@ run probe -n -p "$PR/virtio-gpu.profile" &&
 	grep -Eq '^p:grtrace_probe_[0-9]+/add virtqueue_add_sgs key=data:x64 vq=_vq->name:string ' \
 		"$W/out" &&
 	grep -Eq '^r:grtrace_probe_[0-9]+/got virtqueue_get_buf key=\$retval:x64 ' "$W/out" &&
-	grep -q '^  filter: vq == "control"$' "$W/out" && [ "$(grep -c '^[pr]:' "$W/out")" = 4 ]
-result $? "probe -n: the virtio-gpu profile's kprobes and filters"
+	grep -q '^  filter: vq == "control"$' "$W/out" &&
+	grep -Eq '^p:grtrace_probe_[0-9]+/ctx_create virtio_gpu_cmd_context_create id=id:u32 ' \
+		"$W/out" &&
+	grep -q ' init=context_init:u32 dbgname=name:string ' "$W/out" &&
+	grep -Eq '^p:grtrace_probe_[0-9]+/ctx_destroy virtio_gpu_cmd_context_destroy id=id:u32 ' \
+		"$W/out" && [ "$(grep -c '^[pr]:' "$W/out")" = 6 ]
+result $? "probe -n: the virtio-gpu profile's kprobes, filters and contexts"
 run probe -n -p "$PR/nvidia.profile" &&
 	grep -Eq '^p:[^ ]*/sched kchangrpapiCtrlCmdGpFifoSchedule_IMPL ' "$W/out" &&
 	grep -Eq '^p:[^ ]*/tsg_destroy kchangrpDestruct_IMPL ' "$W/out"
