@@ -962,7 +962,7 @@ void grtrace_govern_written(u16 type, u64 ts,
 	if (likely(!g->track) || !jt)
 		return;
 	/* Without aggregates, a COMPLETE only ends the job's entry. */
-	if (!written || !g->aggregator_enabled) {
+	if (!written || !g->aggregating) {
 		if (type == GRTRACE_EV_COMPLETE)
 			grtrace_job_forget(job, GRTRACE_DROP_OVERRUN, ts);
 		return;
@@ -1227,8 +1227,12 @@ int grtrace_govern_commit(const struct grtrace_govern_settings *settings)
 	g->hold = !g->aggregate_only &&
 		  (g->sampling_mode == GRTRACE_SAMPLING_THRESHOLD ||
 		   (g->filter_enabled && g->min_latency));
-	g->aggregator_enabled |= g->aggregate_only;
-	g->track = g->hold || g->aggregator_enabled ||
+	/*
+	 * Derived, not stored in aggregator_enabled: the settings a later
+	 * edit starts from keep the aggregator off once aggregate_only is.
+	 */
+	g->aggregating = g->aggregator_enabled || g->aggregate_only;
+	g->track = g->hold || g->aggregating ||
 		   g->sampling_mode == GRTRACE_SAMPLING_ADAPTIVE ||
 		   (g->filter_enabled && (g->nr_pids || g->uid >= 0));
 	g->active = g->track || g->max_events_per_sec || g->nr_watch_ctx ||
@@ -1255,7 +1259,7 @@ int grtrace_govern_commit(const struct grtrace_govern_settings *settings)
 		static_branch_enable(&grtrace_governed);
 	else
 		static_branch_disable(&grtrace_governed);
-	if (grtrace_jobs && g->aggregator_enabled && !old->aggregator_enabled) {
+	if (grtrace_jobs && g->aggregating && !old->aggregating) {
 		raw_spin_lock_irq(&grtrace_jobs->lock);
 		grtrace_aggregate_clear(ktime_get_mono_fast_ns());
 		raw_spin_unlock_irq(&grtrace_jobs->lock);
@@ -1363,7 +1367,7 @@ int grtrace_govern_show_aggregator(struct seq_file *m)
 	int i;
 
 	rcu_read_lock();
-	seq_printf(m, "enabled=%d\n", rcu_dereference(grtrace_governance)->aggregator_enabled);
+	seq_printf(m, "enabled=%d\n", rcu_dereference(grtrace_governance)->aggregating);
 	seq_printf(m, "window_ms=%u\n", rcu_dereference(grtrace_governance)->aggregator_window);
 	rcu_read_unlock();
 	total = kvmalloc_array(2 * GRTRACE_MAX_RINGS, sizeof(*total),
@@ -1410,7 +1414,7 @@ void grtrace_govern_show_stats(struct seq_file *m)
 		return;
 	rcu_read_lock();
 	seq_printf(m, "aggregator_enabled=%d\n",
-		   rcu_dereference(grtrace_governance)->aggregator_enabled);
+		   rcu_dereference(grtrace_governance)->aggregating);
 	rcu_read_unlock();
 	seq_printf(m, "aggregator_windows=%llu\n", jt ? READ_ONCE(jt->windows) : 0);
 	seq_printf(m, "jobs_tracked=%u\n", jt ? READ_ONCE(jt->nr_used) : 0);
@@ -1432,7 +1436,7 @@ int grtrace_govern_show_rings(struct seq_file *m)
 	bool aggr;
 
 	rcu_read_lock();
-	aggr = rcu_dereference(grtrace_governance)->aggregator_enabled;
+	aggr = rcu_dereference(grtrace_governance)->aggregating;
 	rcu_read_unlock();
 	if (jt && aggr) {
 		total = kvmalloc_array(GRTRACE_MAX_RINGS, sizeof(*total),

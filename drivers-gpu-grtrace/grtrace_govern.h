@@ -76,6 +76,8 @@ extern const char * const grtrace_rate_limit_mode_names[GRTRACE_RATE_LIMIT_NR];
  * @aggregator_enabled: aggregator_enable
  * @aggregator_window: aggregator_window, ms
  * @aggregate_only: aggregate_only: job events go into SUMMARY records
+ * @aggregating: the aggregator runs (@aggregator_enabled or
+ *	@aggregate_only); set by the commit
  * @active: some setting differs from the defaults; set by the commit
  * @track: some setting needs the job table; set by the commit
  * @hold: events are held until their job completes; set by the commit
@@ -108,6 +110,7 @@ struct grtrace_govern_settings {
 	bool aggregator_enabled;
 	u32 aggregator_window;
 	bool aggregate_only;
+	bool aggregating;
 	bool active;
 	bool track;
 	bool hold;

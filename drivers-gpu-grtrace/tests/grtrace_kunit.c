@@ -671,6 +671,20 @@ static void grtrace_test_default_path(struct kunit *test)
 }
 
 /*
+ * aggregate_only turns the aggregator on for as long as it is set: set back
+ * to 0, the governance is at its defaults again and the probe takes the
+ * default path, as before.
+ */
+static void grtrace_test_aggregate_only_off(struct kunit *test)
+{
+	KUNIT_EXPECT_FALSE(test, static_key_enabled(&grtrace_governed));
+	KUNIT_ASSERT_EQ(test, grtrace_config_write("aggregate_only=1"), 0);
+	KUNIT_EXPECT_TRUE(test, static_key_enabled(&grtrace_governed));
+	KUNIT_ASSERT_EQ(test, grtrace_config_write("aggregate_only=0"), 0);
+	KUNIT_EXPECT_FALSE(test, static_key_enabled(&grtrace_governed));
+}
+
+/*
  * The largest write emit takes: 64 KiB of blank lines is no event (and no
  * allocation warning), 64 KiB of events are all fired.
  */
@@ -861,6 +875,7 @@ static struct kunit_case grtrace_test_cases[] = {
 	KUNIT_CASE(grtrace_test_config),
 	KUNIT_CASE(grtrace_test_rate_limit_order),
 	KUNIT_CASE(grtrace_test_default_path),
+	KUNIT_CASE(grtrace_test_aggregate_only_off),
 	KUNIT_CASE(grtrace_test_emit_size),
 	KUNIT_CASE(grtrace_test_job_table_reuse),
 	KUNIT_CASE(grtrace_test_held_complete_filtered),
