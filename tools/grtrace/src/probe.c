@@ -906,7 +906,7 @@ int gr_probe_main(int argc, char *argv[])
 		goto out;
 	}
 	if (!tracefs_tracing_dir()) {
-		gr_err_msg("tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)\n");
+		gr_err_msg("tracefs is not mounted and could not be mounted\n");
 		goto out;
 	}
 	if (check_symbols(pb))
