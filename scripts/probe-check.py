@@ -72,18 +72,28 @@ def dump(grtrace, path):
         yield w[0], dict(x.split("=", 1) for x in w[1:] if "=" in x)
 
 
+class Results:
+    """KTAP-like result lines, numbered; why a check failed under it"""
+
+    def __init__(self, prefix):
+        self.prefix = prefix
+        self.n = 0
+        self.fails = 0
+
+    def __call__(self, ok, name, why=""):
+        self.n += 1
+        print(f"{'ok' if ok else 'not ok'} {self.n} {self.prefix}: {name}")
+        if not ok:
+            self.fails += 1
+            print(f"#   {why}")
+
+    def status(self):
+        return 1 if self.fails else 0
+
+
 def contexts(grtrace, probe_path, hooks_path, names):
     """--contexts: see the top"""
-    fails = 0
-    n = 0
-
-    def result(ok, name, why=""):
-        nonlocal fails, n
-        n += 1
-        print(f"{'ok' if ok else 'not ok'} {n} probe-contexts: {name}")
-        if not ok:
-            fails += 1
-            print(f"#   {why}")
+    result = Results("probe-contexts")
 
     try:
         rep = json.loads(subprocess.run([grtrace, "report", "-f", "json", "-i", probe_path],
@@ -131,7 +141,7 @@ def contexts(grtrace, probe_path, hooks_path, names):
         result(len(hk) > 0, f"{name}'s ctx id has jobs in the hooks' recording",
                f"no SUBMIT of ctx {ctx} between {lo} and {hi}")
         print(f"#   {name}: ctx {ctx}, {c['jobs']} jobs (probe), {len(hk)} SUBMITs (hooks)")
-    return 1 if fails else 0
+    return result.status()
 
 
 def main():
@@ -139,16 +149,7 @@ def main():
         return contexts(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:])
     grtrace, hooks_path, probe_path = sys.argv[1:4]
     ring = sys.argv[4] if len(sys.argv) > 4 else "control"
-    fails = 0
-    n = 0
-
-    def result(ok, name, why=""):
-        nonlocal fails, n
-        n += 1
-        print(f"{'ok' if ok else 'not ok'} {n} probe: {name}")
-        if not ok:
-            fails += 1
-            print(f"#   {why}")
+    result = Results("probe")
 
     try:
         hooks, _ = jobs(grtrace, hooks_path, ring)
@@ -190,7 +191,7 @@ def main():
     result(not bad, "the kprobes' times bracket the hooks' (one clock)",
            f"{len(bad)} jobs, first {bad[:1]}: {[(hooks[s], probe[s]) for s in bad[:1]]}")
     print(f"#   {len(both)} jobs matched one for one")
-    return 1 if fails else 0
+    return result.status()
 
 
 if __name__ == "__main__":
