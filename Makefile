@@ -78,7 +78,7 @@ test: deps
 demo: initramfs
 	@$(S)/guest/demo.sh
 
-bench: initramfs
+bench: tree
 	@$(S)/bench.sh
 
 bench-reader: deps

@@ -800,14 +800,12 @@ static void grtrace_stats_show_seed_names(struct seq_file *m,
 
 static int grtrace_stats_show(struct seq_file *m, void *v)
 {
-	u64 dropped = 0, consumed, refused, no_ring;
+	u64 consumed, refused, no_ring;
 	struct grtrace_flight f;
 	struct grtrace_totals t;
 	int i;
 
 	grtrace_get_totals(&t);
-	for (i = 0; i < GRTRACE_DROP_NR; i++)
-		dropped += t.dropped[i];
 	consumed = grtrace_stream_subbufs_consumed();
 	grtrace_ring_id_counts(&refused, &no_ring);
 
@@ -815,7 +813,7 @@ static int grtrace_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "session_id=%016llx\n", grtrace_stream_session_id());
 	seq_printf(m, "offered=%llu\n", t.offered);
 	seq_printf(m, "written=%llu\n", t.written);
-	seq_printf(m, "dropped=%llu\n", dropped);
+	seq_printf(m, "dropped=%llu\n", grtrace_totals_dropped(&t));
 	seq_printf(m, "held=%llu\n", grtrace_govern_held());
 	for (i = 0; i < GRTRACE_DROP_NR; i++)
 		seq_printf(m, "dropped_%s=%llu\n", grtrace_drop_names[i],

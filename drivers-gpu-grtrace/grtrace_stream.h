@@ -137,6 +137,17 @@ void grtrace_stream_latency_hist(u64 hist[GRTRACE_HIST_BUCKETS]);
 u64 grtrace_stream_subbufs_consumed(void);
 int grtrace_walk_records(grtrace_record_fn fn, void *data);
 
+/* The events of @t dropped, for any cause. */
+static inline u64 grtrace_totals_dropped(const struct grtrace_totals *t)
+{
+	u64 n = 0;
+	int i;
+
+	for (i = 0; i < GRTRACE_DROP_NR; i++)
+		n += t->dropped[i];
+	return n;
+}
+
 extern const struct file_operations grtrace_stream_pipe_fops;
 
 #endif /* _GRTRACE_STREAM_H */

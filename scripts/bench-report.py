@@ -34,6 +34,7 @@ CASES = [
     ('h_relay_jobs', '(h) jobs, full relay stream', 'ratio'),
     ('h_aggregate_only', '(h) jobs, aggregate_only', 'ratio'),
     ('h_flight_recorder', '(h) jobs, flight_recorder', 'ratio'),
+    ('g_clock_read', '(g) clock read (the relay ts)', 'diff'),
     ('g_atomic_inc', '(g) shared atomic inc (gseq)', 'diff'),
     ('g_atomic_inc_all_cpus', '(g) shared atomic inc, all CPUs', 'diff'),
 ]
@@ -116,6 +117,15 @@ def targets(runs):
                            scale[0][0] >= 1.8, f'{scale[0][0]:.2f}x'))
         for what, ok, f in checks:
             print(f'  {name}: {"met    " if ok else "NOT met"} {what}: {f}')
+        ftrace = c.get(('ratio', 'c_ftrace'))
+        clock = c.get(('diff', 'g_clock_read'))
+        bare = r['ns'].get('e_bare_trace_event')
+        if ftrace and clock and bare:
+            print(f'  {name}: both sinks: the relay stream adds '
+                  f'{(both[0] - ftrace[0][0]) * bare[0]:.1f} ns to an event ftrace records '
+                  f'((d) - (c), x (e) = {bare[0]:.1f} ns); 1.5x would leave it '
+                  f'{(1.5 - ftrace[0][0]) * bare[0]:.1f} ns; its clock read alone takes '
+                  f'{clock[0][0]:.1f} ns')
         g1 = c.get(('diff', 'g_atomic_inc'))
         gn = c.get(('diff', 'g_atomic_inc_all_cpus'))
         if g1 and gn:

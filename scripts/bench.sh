@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # "make bench": the grtrace_bench KUnit suite under UML (native code: the
 # ratios closest to hardware) and in the QEMU guest (TCG: only ratios mean
-# anything), then one table with ratios to the bare TRACE_EVENT baseline.
+# anything; a kernel without the debugging of make test's), then one table with ratios to the bare TRACE_EVENT baseline.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -17,9 +17,55 @@ log "bench: UML (kunit.py, $CACHE/build-um-bench)"
 	--make_options CC="ccache gcc" --raw_output=all) > "$out/uml.log" 2>&1 ||
 	log "bench: kunit.py failed, see $out/uml.log"
 
+# The guest kernel of "make test" carries KASAN, UBSAN and lockdep, whose
+# checks would be timed with the emit path (lockdep's on every interrupt
+# disabling and lock, KASAN's on every access).  The guest bench boots a
+# kernel of the same fragment without those lines, without debug info and
+# without the KUnit suites that run at boot, in its own build directory.
+bench_kernel() {
+	set -e
+	local frag=$out/bench.config
+
+	mkdir -p "$BENCH_BUILD"
+	grep -v -E '^CONFIG_(KASAN|KASAN_GENERIC|UBSAN|PROVE_LOCKING|DEBUG_ATOMIC_SLEEP|DEBUG_INFO_[A-Z_]*|GRTRACE_KUNIT_TEST|GRTRACE_SCHED_KUNIT_TEST)=' \
+		"$ROOT/scripts/config/guest.config" > "$frag"
+	echo CONFIG_DEBUG_INFO_NONE=y >> "$frag"
+	if ! cmp -s "$frag" "$BENCH_BUILD/.config.in" ||
+	   [ "$SRC/.grtrace-stamp" -nt "$BENCH_BUILD/.config" ]; then
+		make -C "$SRC" O="$BENCH_BUILD" -s tinyconfig
+		"$SRC/scripts/kconfig/merge_config.sh" -m -O "$BENCH_BUILD" \
+			"$BENCH_BUILD/.config" "$frag" >/dev/null
+		make -C "$SRC" O="$BENCH_BUILD" -s olddefconfig
+		cp "$frag" "$BENCH_BUILD/.config.in"
+	fi
+	for opt in KASAN UBSAN LOCKDEP DEBUG_INFO GRTRACE_KUNIT_TEST; do
+		if grep -q "^CONFIG_$opt=y" "$BENCH_BUILD/.config"; then
+			log "bench: CONFIG_$opt is on in $BENCH_BUILD"
+			return 1
+		fi
+	done
+	grep -qx CONFIG_GRTRACE_BENCH=m "$BENCH_BUILD/.config"
+	make -C "$SRC" O="$BENCH_BUILD" CC="ccache gcc" -j"$JOBS" -s bzImage modules
+	rm -rf "$BENCH_BUILD/modroot"
+	make -C "$SRC" O="$BENCH_BUILD" -s INSTALL_MOD_PATH="$BENCH_BUILD/modroot" \
+		modules_install >/dev/null
+	GRTRACE_BUILD=$BENCH_BUILD INITRAMFS=$CACHE/initramfs-bench.cpio.gz \
+		"$ROOT/scripts/guest/build.sh" >/dev/null
+}
+BENCH_BUILD=$CACHE/build-x86-bench
+log "bench: guest kernel without debugging ($BENCH_BUILD)"
+start=$SECONDS
+# Not in a || list, where set -e would not stop the function at a failure.
+set +e
+(bench_kernel) > "$out/kernel.log" 2>&1
+rc=$?
+set -e
+[ $rc = 0 ] || die "bench: building the guest kernel failed, see $out/kernel.log"
+log "bench: guest kernel and initramfs took $((SECONDS - start)) s"
+
 log "bench: QEMU guest"
-"$ROOT/scripts/guest/run-qemu.sh" --kernel "$BUILD/arch/x86/boot/bzImage" \
-	--initrd "$CACHE/initramfs.cpio.gz" --share "$out/share" \
+"$ROOT/scripts/guest/run-qemu.sh" --kernel "$BENCH_BUILD/arch/x86/boot/bzImage" \
+	--initrd "$CACHE/initramfs-bench.cpio.gz" --share "$out/share" \
 	--log "$out/guest.log" --timeout "${GUEST_TIMEOUT:-1200}" \
 	--append "grtrace.mode=bench grtrace.timeout=1100" ||
 	log "bench: the guest run failed, see $out/guest.log"

@@ -755,16 +755,6 @@ static char *job_lines(struct kunit *test, u64 ctx, int jobs,
 	return buf;
 }
 
-static u64 dropped_sum(const struct grtrace_totals *t)
-{
-	u64 n = 0;
-	int i;
-
-	for (i = 0; i < GRTRACE_DROP_NR; i++)
-		n += t->dropped[i];
-	return n;
-}
-
 /*
  * Held jobs whose COMPLETE is filtered: their held events are dropped with
  * it, under its cause, and their entries freed for the jobs that follow.
@@ -786,7 +776,7 @@ static void grtrace_test_held_complete_filtered(struct kunit *test)
 	/* All were filtered; a real GPU's events meanwhile may be too. */
 	KUNIT_EXPECT_EQ(test, t.dropped[GRTRACE_DROP_UNTRACKED], 0);
 	KUNIT_EXPECT_GE(test, t.dropped[GRTRACE_DROP_FILTERED], 2 * jobs);
-	KUNIT_EXPECT_EQ(test, t.written + dropped_sum(&t), t.offered);
+	KUNIT_EXPECT_EQ(test, t.written + grtrace_totals_dropped(&t), t.offered);
 	KUNIT_EXPECT_EQ(test, grtrace_config_write("sampling_mode=static"), 0);
 }
 

@@ -1,12 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Build the guest userspace (kselftests against the kernel's uapi headers)
-# and the initramfs that runs the tests.
+# and the initramfs that runs the tests: $INITRAMFS, with the modules of
+# the kernel in $BUILD.
 # KTAP: one result.
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
 ktap_begin
 CHECK=initramfs
+INITRAMFS=${INITRAMFS:-$CACHE/initramfs.cpio.gz}
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 build_initramfs() {
@@ -48,11 +50,11 @@ gcc -O2 -Wall -o "$stage/opt/grtrace/bin/emit-rate" "$ROOT/scripts/guest/emit-ra
 
 extra="$stage/opt/grtrace:/opt/grtrace"
 [ -d "$BUILD/modroot/lib/modules" ] && extra="$extra $BUILD/modroot/lib/modules:/lib/modules"
-GUEST_EXTRA_DIRS="$extra" "$ROOT/scripts/guest/mkinitramfs.sh" "$CACHE/initramfs.cpio.gz"
-log "initramfs: $CACHE/initramfs.cpio.gz"
+GUEST_EXTRA_DIRS="$extra" "$ROOT/scripts/guest/mkinitramfs.sh" "$INITRAMFS"
+log "initramfs: $INITRAMFS"
 }
 (build_initramfs) > "$OUT/log" 2>&1
 rc=$?
 tail -5 "$OUT/log" > "$OUT/err"
-result $rc "guest userspace (kselftests, grtrace tool, trace-cmd) and $CACHE/initramfs.cpio.gz"
+result $rc "guest userspace (kselftests, grtrace tool, trace-cmd) and $INITRAMFS"
 finish
