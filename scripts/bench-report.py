@@ -35,6 +35,7 @@ CASES = [
     ('h_aggregate_only', '(h) jobs, aggregate_only', 'ratio'),
     ('h_flight_recorder', '(h) jobs, flight_recorder', 'ratio'),
     ('g_clock_read', '(g) clock read (the relay ts)', 'diff'),
+    ('g_clock_read_all_cpus', '(g) clock read, all CPUs', 'diff'),
     ('g_atomic_inc', '(g) shared atomic inc (gseq)', 'diff'),
     ('g_atomic_inc_all_cpus', '(g) shared atomic inc, all CPUs', 'diff'),
 ]
@@ -55,12 +56,33 @@ def parse(path):
     for m in CMP.finditer(text):
         res['cmp'][(m.group(1), m.group(2))] = (tuple(float(x) for x in m.groups()[2:5]),
                                                m.group(6))
+    # The ratio of the fastest rounds: the case's fastest round over its
+    # baseline's, from the ns lines printed just before each comparison.
+    res['fast'] = {}
+    seen = {}
+    for line in text.splitlines():
+        m = NS.search(line)
+        if m:
+            seen[m.group(1)] = float(m.group(3))
+            continue
+        m = CMP.search(line)
+        if not m or m.group(1) == 'diff' or m.group(2) not in seen or m.group(6) not in seen:
+            continue
+        case, base = seen[m.group(2)], seen[m.group(6)]
+        if m.group(1) == 'ratio':
+            res['fast'][('ratio', m.group(2))] = case / base
+        elif res_cpus(text):
+            res['fast'][('scaling', m.group(2))] = res_cpus(text) * base / case
     res['throughput'] = [tuple(int(x) for x in m.groups()) for m in re.finditer(
         r'bench throughput: asked (\d+) achieved (\d+) written (\d+) overrun (\d+) '
         r'buffer (\d+)', text)]
-    cpus = re.search(r'bench cpus: (\d+) online', text)
-    res['cpus'] = int(cpus.group(1)) if cpus else None
+    res['cpus'] = res_cpus(text)
     return res
+
+
+def res_cpus(text):
+    cpus = re.search(r'bench cpus: (\d+) online', text)
+    return int(cpus.group(1)) if cpus else None
 
 
 def fig(t, digits=1):
@@ -150,25 +172,31 @@ def throughput(runs):
               f'(buffer {tp[0][4] // 1024} KiB per CPU)')
 
 
+def agree_one(name, runs, what, field):
+    keys = sorted(set().union(*(r[field] for r in runs)))
+    print(f'{name}: {len(runs)} runs, {what}')
+    worst = 0.0
+    for kind, key in keys:
+        if kind == 'diff':
+            continue
+        vals = [r[field][(kind, key)] for r in runs if (kind, key) in r[field]]
+        vals = [v[0][0] if field == 'cmp' else v for v in vals]
+        med = statistics.median(vals)
+        dev = max(abs(v / med - 1) for v in vals) if med else float('nan')
+        worst = max(worst, dev)
+        print(f'  {kind:8}{key:30}' + ''.join(f'{v:7.2f}' for v in vals) +
+              f'   median {med:.2f}, at most {dev * 100:4.1f}% off')
+    ok = worst <= 0.10
+    print(f'{name}: every ratio of every run within 10% of the median: '
+          f'{"met" if ok else "NOT met"} (worst {worst * 100:.1f}%)')
+
+
 def agree(dirs):
     """Every ratio of every run against the median of the runs: within 10%?"""
     for log, name in (('uml.log', 'UML'), ('guest.log', 'QEMU-TCG')):
         runs = [parse(os.path.join(d, log)) for d in dirs]
-        keys = sorted(set().union(*(r['cmp'] for r in runs)))
-        print(f'{name}: {len(runs)} runs, medians of the paired ratios')
-        worst = 0.0
-        for kind, key in keys:
-            if kind == 'diff':
-                continue
-            vals = [r['cmp'][(kind, key)][0][0] for r in runs if (kind, key) in r['cmp']]
-            med = statistics.median(vals)
-            dev = max(abs(v / med - 1) for v in vals) if med else float('nan')
-            worst = max(worst, dev)
-            print(f'  {kind:8}{key:30}' + ''.join(f'{v:7.2f}' for v in vals) +
-                  f'   median {med:.2f}, at most {dev * 100:4.1f}% off')
-        ok = worst <= 0.10
-        print(f'{name}: every ratio of every run within 10% of the median: '
-              f'{"met" if ok else "NOT met"} (worst {worst * 100:.1f}%)')
+        agree_one(name, runs, 'medians of the paired ratios', 'cmp')
+        agree_one(name, runs, 'ratios of the fastest rounds', 'fast')
 
 
 def main():

@@ -7,7 +7,7 @@
  *
  * A case is timed against its baseline in pairs of rounds ("pairs", a
  * module parameter) of a number of events each ("events"), after a
- * warm-up of an eighth as many, with preemption off, interleaved as ABBA
+ * warm-up of up to 1000 more, with preemption off, interleaved as ABBA
  * ABBA...
  * so that a drift of the machine weighs on both alike.  Each pair gives a
  * ratio (or, for a call site that does nothing, a difference); the median
@@ -42,6 +42,8 @@
 static unsigned int bench_events = 20000;
 module_param_named(events, bench_events, uint, 0444);
 MODULE_PARM_DESC(events, "events per round (default 20000)");
+
+#define BENCH_WARM_UP	1000U
 
 static unsigned int bench_pairs = 15;
 module_param_named(pairs, bench_pairs, uint, 0444);
@@ -114,7 +116,7 @@ static u64 bench_round(enum bench_op op)
 
 	preempt_disable();
 	/* What a session start leaves cold: caches, an emulator's code */
-	for (i = 0; i < bench_events / 8; i++)
+	for (i = 0; i < min(bench_events, BENCH_WARM_UP); i++)
 		bench_one(op, &job, i);
 	t0 = ktime_get_ns();
 	for (i = 0; i < bench_events; i++) {
@@ -199,21 +201,32 @@ struct bench_cpu {
 	u64 ps;
 };
 
+/* The CPUs that reached the start of a round on all CPUs */
+static atomic_t bench_ready;
+
 static int bench_cpu_fn(void *data)
 {
 	struct bench_cpu *bc = data;
 
 	wait_for_completion(&bc->go);
+	/* Start together: rounds that overlap only in part share less */
+	atomic_inc(&bench_ready);
+	while (atomic_read(&bench_ready) < num_online_cpus())
+		cpu_relax();
 	bc->ps = bench_round(bc->op);
 	complete(&bc->done);
 	return 0;
 }
 
-/* One round on every online CPU at once; the slowest CPU's ps/event. */
+/*
+ * One round on every online CPU at once: ps per event at the CPUs' summed
+ * rate, times their number (their harmonic mean).  The slowest CPU's
+ * figure would be biased by the noise: of two noisy times, the larger.
+ */
 static u64 bench_all_cpus(struct kunit *test, enum bench_op op)
 {
 	struct bench_cpu *bc;
-	u64 worst = 0;
+	u64 rate = 0;	/* events per second, summed */
 	int cpu;
 
 	bc = kunit_kcalloc(test, nr_cpu_ids, sizeof(*bc), GFP_KERNEL);
@@ -228,17 +241,18 @@ static u64 bench_all_cpus(struct kunit *test, enum bench_op op)
 		KUNIT_ASSERT_FALSE(test, IS_ERR(t));
 		wake_up_process(t);
 	}
+	atomic_set(&bench_ready, 0);
 	for_each_online_cpu(cpu)
 		complete(&bc[cpu].go);
 	for_each_online_cpu(cpu) {
 		wait_for_completion(&bc[cpu].done);
-		worst = max(worst, bc[cpu].ps);
+		rate += div64_u64(1000ULL * NSEC_PER_SEC, max_t(u64, bc[cpu].ps, 1));
 	}
 	kunit_kfree(test, bc);
-	return worst;
+	return div64_u64((u64)num_online_cpus() * 1000ULL * NSEC_PER_SEC, max_t(u64, rate, 1));
 }
 
-/* One round of @c, in a new session: ps per event (the slowest CPU's) */
+/* One round of @c, in a new session: ps per event (on all CPUs, as above) */
 static u64 bench_run(struct kunit *test, const struct bench_case *c, bool all)
 {
 	u64 ps;
@@ -301,7 +315,7 @@ static size_t bench_buffer_size;
 static int grtrace_bench_init(struct kunit *test)
 {
 	/* A relay buffer that holds a round and its warm-up, and sub-buffer ends */
-	size_t round = PAGE_ALIGN((size_t)bench_events * 3 / 2 *
+	size_t round = PAGE_ALIGN(((size_t)bench_events + BENCH_WARM_UP) * 3 / 2 *
 				  (sizeof(struct grtrace_record) +
 				   sizeof(struct grtrace_job_payload)));
 
