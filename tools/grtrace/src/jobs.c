@@ -478,6 +478,9 @@ bool gr_job_outlier(const struct gr_job *j, __u32 label, __s64 *val)
 /* The automatic threshold of a ring whose median is @median */
 __s64 gr_label_thresh(__s64 median)
 {
+	/* A corrupt input's times can be negative: the floor, not an overflow */
+	if (median < 0)
+		return LABEL_MIN_NS;
 	if (median > INT64_MAX / LABEL_FACTOR)
 		return INT64_MAX;
 	return median * LABEL_FACTOR < LABEL_MIN_NS ? LABEL_MIN_NS : median * LABEL_FACTOR;
