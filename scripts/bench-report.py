@@ -51,32 +51,31 @@ def parse(path):
     except OSError as e:
         print(f'# {path}: {e}')
         return res
-    for m in NS.finditer(text):
-        res['ns'][m.group(1)] = tuple(float(x) for x in m.groups()[1:])
-    for m in CMP.finditer(text):
-        res['cmp'][(m.group(1), m.group(2))] = (tuple(float(x) for x in m.groups()[2:5]),
-                                               m.group(6))
-    # The ratio of the fastest rounds: the case's fastest round over its
-    # baseline's, from the ns lines printed just before each comparison.
+    # One pass: each comparison follows the ns lines of its case and
+    # baseline, whose fastest rounds give the ratio of the fastest rounds.
     res['fast'] = {}
-    seen = {}
+    cpus = res_cpus(text)
     for line in text.splitlines():
         m = NS.search(line)
         if m:
-            seen[m.group(1)] = float(m.group(3))
+            res['ns'][m.group(1)] = tuple(float(x) for x in m.groups()[1:])
             continue
         m = CMP.search(line)
-        if not m or m.group(1) == 'diff' or m.group(2) not in seen or m.group(6) not in seen:
+        if not m:
             continue
-        case, base = seen[m.group(2)], seen[m.group(6)]
-        if m.group(1) == 'ratio':
-            res['fast'][('ratio', m.group(2))] = case / base
-        elif res_cpus(text):
-            res['fast'][('scaling', m.group(2))] = res_cpus(text) * base / case
+        kind, key, base = m.group(1), m.group(2), m.group(6)
+        res['cmp'][(kind, key)] = (tuple(float(x) for x in m.groups()[2:5]), base)
+        if kind == 'diff' or key not in res['ns'] or base not in res['ns']:
+            continue
+        case_min, base_min = res['ns'][key][1], res['ns'][base][1]
+        if kind == 'ratio':
+            res['fast'][(kind, key)] = case_min / base_min
+        elif cpus:
+            res['fast'][(kind, key)] = cpus * base_min / case_min
     res['throughput'] = [tuple(int(x) for x in m.groups()) for m in re.finditer(
         r'bench throughput: asked (\d+) achieved (\d+) written (\d+) overrun (\d+) '
         r'buffer (\d+)', text)]
-    res['cpus'] = res_cpus(text)
+    res['cpus'] = cpus
     return res
 
 
