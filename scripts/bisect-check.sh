@@ -22,7 +22,9 @@
 #                         others on.  The full =y/=m/=n kernels are steps
 #                         "kernel" and "configs".
 #
-# $SRC is left as it was, file times included, so that the other build
+# The builds of one prefix in different build directories run at once:
+# much of a build of a few targets is make's own serial work.  $SRC is
+# left as it was, file times included, so that the other build
 # directories see no change.  KTAP: one result per build.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -54,7 +56,7 @@ dirs="drivers/gpu/grtrace/ drivers/gpu/drm/scheduler/ drivers/gpu/drm/virtio/"
 # configure DIR MODE: guest + vendor configuration, CONFIG_GRTRACE=MODE and
 # the hook options of MODE; .config (and its time) kept when unchanged.
 configure() {
-	local dir=$1 mode=$2 opts
+	local dir=$1 mode=$2 opts tmp=$OUT/config-$2
 	case $mode in
 	y)        opts="-e GRTRACE" ;;
 	m)        opts="-m GRTRACE -m GRTRACE_KUNIT_TEST -m GRTRACE_SCHED_KUNIT_TEST" ;;
@@ -63,16 +65,17 @@ configure() {
 	nobridge) opts="-e GRTRACE -d GRTRACE_DRM_BRIDGE" ;;
 	esac
 	seed_build_dir "$dir"
-	cp "$BUILD/.config" "$OUT/config"
-	"$SRC/scripts/kconfig/merge_config.sh" -m -O "$OUT" "$OUT/config" \
+	mkdir -p "$tmp"
+	cp "$BUILD/.config" "$tmp/config"
+	"$SRC/scripts/kconfig/merge_config.sh" -m -O "$tmp" "$tmp/config" \
 		"$ROOT/scripts/config/vendor.config" > /dev/null 2>&1
-	mv "$OUT/.config" "$OUT/config" 2> /dev/null
+	mv "$tmp/.config" "$tmp/config" 2> /dev/null
 	# shellcheck disable=SC2086
-	"$SRC/scripts/config" --file "$OUT/config" $opts $NO_DEBUG_INFO
+	"$SRC/scripts/config" --file "$tmp/config" $opts $NO_DEBUG_INFO
 	# Always from the fragment: a symbol that an earlier prefix lacked
 	# (olddefconfig dropped it) must come back.  Kconfig rewrites only what
 	# changed, so an unchanged configuration rebuilds nothing.
-	cp "$OUT/config" "$dir/.config"
+	cp "$tmp/config" "$dir/.config"
 	make -C "$SRC" O="$dir" -s olddefconfig || return 1
 	# Once drivers/gpu/grtrace exists, CONFIG_GRTRACE must be what MODE says.
 	[ -f "$SRC/drivers/gpu/grtrace/Kconfig" ] || return 0
@@ -83,9 +86,11 @@ configure() {
 	esac || { echo "CONFIG_GRTRACE of $mode did not stick"; return 1; }
 }
 
-# build K MODE [FLAGS]: build the targets as they exist at prefix K.
+# build K MODE [FLAGS]: build the targets as they exist at prefix K; the
+# result, "RC NAME", in $OUT/res-MODE, the errors in $OUT/err-MODE.
 build() {
 	local k=$1 mode=$2 flags=${3:-} dir objs="" o t start=$SECONDS name
+	rm -f "$OUT/res-$mode"
 	# One directory per CONFIG_GRTRACE value; the hook variants of =y
 	# share =y's, rebuilding only what their options change.
 	case $mode in m | n) dir=$CACHE/bisect-$mode ;; *) dir=$CACHE/bisect-y ;; esac
@@ -101,8 +106,9 @@ build() {
 	done
 	t=""
 	for o in $dirs; do [ -d "$SRC/$o" ] && t+=" $o"; done
-	if ! configure "$dir" "${mode%%-*}" > "$OUT/err" 2>&1; then
-		result 1 "$name: configuration"; return 1
+	if ! configure "$dir" "${mode%%-*}" > "$OUT/err-$mode" 2>&1; then
+		echo "1 $name: configuration" > "$OUT/res-$mode"
+		return 1
 	fi
 	if [ -n "$flags" ]; then
 		# Sparse and W=1 speak only when a file is compiled.
@@ -113,9 +119,34 @@ build() {
 	# shellcheck disable=SC2086
 	make -C "$SRC" O="$dir" CC="ccache gcc" -j"$JOBS" -s $flags $t $objs > "$dir/log" 2>&1
 	local rc=$?
-	grep -E 'error|Error' "$dir/log" | head -20 > "$OUT/err"
-	result $rc "$name: $(wc -w <<<"$t $objs") targets ($((SECONDS - start)) s)"
+	grep -E 'error|Error' "$dir/log" | head -20 > "$OUT/err-$mode"
+	echo "$rc $name: $(wc -w <<<"$t $objs") targets ($((SECONDS - start)) s)" > "$OUT/res-$mode"
 	return $rc
+}
+
+# report MODE...: the results of the builds of MODEs, in order; fails if
+# one failed.
+report() {
+	local mode rc name ret=0
+
+	for mode in "$@"; do
+		rc=1 name="$mode: no result"
+		[ -f "$OUT/res-$mode" ] && read -r rc name < "$OUT/res-$mode"
+		mv "$OUT/err-$mode" "$OUT/err" 2> /dev/null
+		result "$rc" "$name" || ret=1
+	done
+	return $ret
+}
+
+# builds K MODE...: the builds of prefix K at once (MODEs of different
+# build directories), then their results.
+builds() {
+	local k=$1 mode
+
+	shift
+	for mode in "$@"; do build "$k" "$mode" & done
+	wait
+	report "$@"
 }
 
 # warnings DIR: the distinct warnings of a C=1 W=1 build, without line
@@ -130,7 +161,8 @@ log "bisect: back to the base tree"
 # quilt restores the old files with their old times: make must see them.
 (cd "$SRC" && for f in $all_touched; do [ -e "$f" ] && touch "$f"; done)
 
-build 0 y-base "C=1 W=1" && warnings "$CACHE/bisect-y" > "$OUT/base-warnings"
+build 0 y-base "C=1 W=1"
+report y-base && warnings "$CACHE/bisect-y" > "$OUT/base-warnings"
 
 for ((k = 1; k <= N; k++)); do
 	p=${patches[$((k - 1))]}
@@ -140,7 +172,7 @@ for ((k = 1; k <= N; k++)); do
 	files=$(touched_by "$p")
 	if [ "$k" -lt "$N" ]; then
 		if grep -qvE '^(Documentation/|tools/|MAINTAINERS$)' <<<"$files"; then
-			for mode in y m n; do build "$k" $mode; done
+			builds "$k" y m n
 		else
 			echo "# $(printf '%02d' "$k") ($p): no kernel source; its kernel is that of prefix $((k - 1))"
 		fi
@@ -156,12 +188,19 @@ for ((k = 1; k <= N; k++)); do
 		fi
 		continue
 	fi
-	if build "$k" y-on "C=1 W=1"; then
+	# y-on, nohooks and nobridge share bisect-y.
+	build "$k" y-on "C=1 W=1" &
+	build "$k" m &
+	build "$k" n &
+	wait
+	if report y-on; then
 		warnings "$CACHE/bisect-y" > "$OUT/warnings"
 		comm -13 "$OUT/base-warnings" "$OUT/warnings" > "$OUT/err"
 		result "$([ ! -s "$OUT/err" ]; echo $?)" "sparse+W=1: no warning the tree without the series lacks ($(wc -l < "$OUT/warnings") distinct, $(wc -l < "$OUT/base-warnings") in the base)"
 	fi
-	for mode in m n nohooks nobridge; do build "$k" $mode; done
+	report m n
+	builds "$k" nohooks
+	builds "$k" nobridge
 done
 
 # Back to the applied series with its old file times.

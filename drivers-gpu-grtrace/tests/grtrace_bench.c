@@ -7,11 +7,14 @@
  *
  * A case is timed against its baseline in pairs of rounds ("pairs", a
  * module parameter) of a number of events each ("events"), after a
- * warm-up of up to 1000 more, with preemption off, interleaved as ABBA
- * ABBA...
- * so that a drift of the machine weighs on both alike.  Each pair gives a
- * ratio (or, for a call site that does nothing, a difference); the median
- * over the pairs is the figure, the smallest and largest its spread:
+ * warm-up of up to 1000 more, with preemption off.  The pairs of all the
+ * comparisons are spread over the whole run: pass r times one pair of
+ * each comparison in turn, the case first or second as r goes ABBA
+ * ABBA..., so that a change of the machine's speed, brief or lasting
+ * seconds, weighs on both rounds of a pair and on every comparison alike.
+ * Each pair gives a ratio (or, for a call site that does nothing, a
+ * difference); the median over the pairs is the figure, the smallest and
+ * largest its spread:
  *
  *   bench <case>: median <ns> min <ns> max <ns> ns/event (<pairs> x <n>)
  *   bench ratio <case>: median <r> min <r> max <r> x <baseline> (<pairs> pairs)
@@ -39,15 +42,15 @@
  * virtual CPU that shares its core), a pair of rounds each well under a
  * millisecond sees one speed: shorter rounds in more pairs.
  */
-static unsigned int bench_events = 20000;
+static unsigned int bench_events = 2000;
 module_param_named(events, bench_events, uint, 0444);
-MODULE_PARM_DESC(events, "events per round (default 20000)");
+MODULE_PARM_DESC(events, "events per round (default 2000)");
 
 #define BENCH_WARM_UP	1000U
 
-static unsigned int bench_pairs = 15;
+static unsigned int bench_pairs = 101;
 module_param_named(pairs, bench_pairs, uint, 0444);
-MODULE_PARM_DESC(pairs, "pairs of rounds per case (default 15)");
+MODULE_PARM_DESC(pairs, "pairs of rounds per comparison (default 101)");
 
 static struct grtrace_ring bench_ring = {
 	.dev = "bench",
@@ -191,6 +194,7 @@ static void bench_line(struct kunit *test, const char *what, const char *name,
 struct bench_case {
 	const char *name;
 	enum bench_op op;
+	bool all;		/* on every online CPU at once */
 	struct bench_sinks s;
 };
 
@@ -253,61 +257,73 @@ static u64 bench_all_cpus(struct kunit *test, enum bench_op op)
 }
 
 /* One round of @c, in a new session: ps per event (on all CPUs, as above) */
-static u64 bench_run(struct kunit *test, const struct bench_case *c, bool all)
+static u64 bench_run(struct kunit *test, const struct bench_case *c)
 {
 	u64 ps;
 
 	KUNIT_ASSERT_EQ(test, bench_attach(&c->s), 0);
-	ps = all ? bench_all_cpus(test, c->op) : bench_round(c->op);
+	ps = c->all ? bench_all_cpus(test, c->op) : bench_round(c->op);
 	bench_detach(&c->s);
 	return ps;
 }
 
-enum bench_cmp {
+enum bench_kind {
 	CMP_RATIO,	/* case / baseline */
 	CMP_DIFF,	/* case - baseline, ns */
 	CMP_SCALE,	/* events/s of all CPUs (case) / of one (baseline) */
 };
 
-/*
- * @c against @base in bench_pairs pairs of rounds, ABBA ABBA...; @c_all and
- * @base_all: on all online CPUs at once.
- */
-static void bench_paired(struct kunit *test, const struct bench_case *c, bool c_all,
-			 const struct bench_case *base, bool base_all, enum bench_cmp cmp)
+/* A case against its baseline */
+struct bench_cmp {
+	const struct bench_case *c;
+	const struct bench_case *base;
+	enum bench_kind kind;
+};
+
+/* The rounds of a comparison: ps per event of case and baseline, and per pair */
+struct bench_res {
+	s64 *a;
+	s64 *b;
+	s64 *q;
+};
+
+/* Pair @r of @cmp, the case second or first as r goes ABBA ABBA... */
+static void bench_pair(struct kunit *test, const struct bench_cmp *cmp,
+		       unsigned int r, struct bench_res *res)
+{
+	u64 a, b;
+
+	if (r % 4 == 0 || r % 4 == 3) {
+		b = bench_run(test, cmp->base);
+		a = bench_run(test, cmp->c);
+	} else {
+		a = bench_run(test, cmp->c);
+		b = bench_run(test, cmp->base);
+	}
+	res->a[r] = a;
+	res->b[r] = b;
+	if (cmp->kind == CMP_DIFF)
+		res->q[r] = (s64)a - (s64)b;
+	else if (cmp->kind == CMP_RATIO)
+		res->q[r] = div64_u64(a * 1000, max_t(u64, b, 1));
+	else	/* (n / a) / (1 / b) events/s, in thousandths */
+		res->q[r] = div64_u64((u64)num_online_cpus() * b * 1000, max_t(u64, a, 1));
+}
+
+static void bench_report(struct kunit *test, const struct bench_cmp *cmp,
+			 struct bench_res *res)
 {
 	static const char * const what[] = { "ratio ", "diff ", "scaling " };
-	s64 *a, *b, *q;
 	char tail[64];
-	unsigned int r;
 
-	a = kunit_kmalloc_array(test, 3 * bench_pairs, sizeof(*a), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, a);
-	b = a + bench_pairs;
-	q = b + bench_pairs;
-	for (r = 0; r < bench_pairs; r++) {
-		if (r % 4 == 0 || r % 4 == 3) {
-			b[r] = bench_run(test, base, base_all);
-			a[r] = bench_run(test, c, c_all);
-		} else {
-			a[r] = bench_run(test, c, c_all);
-			b[r] = bench_run(test, base, base_all);
-		}
-		if (cmp == CMP_DIFF)
-			q[r] = a[r] - b[r];
-		else if (cmp == CMP_RATIO)
-			q[r] = div64_u64(a[r] * 1000, max_t(u64, b[r], 1));
-		else	/* (n / a) / (1 / b) events/s, in thousandths */
-			q[r] = div64_u64((u64)num_online_cpus() * b[r] * 1000, max_t(u64, a[r], 1));
-	}
 	snprintf(tail, sizeof(tail), " (%u x %u)", bench_pairs, bench_events);
-	bench_line(test, "", c->name, a, "ns/event", tail);
-	if (cmp != CMP_SCALE)
-		bench_line(test, "", base->name, b, "ns/event", tail);
-	snprintf(tail, sizeof(tail), " %s (%u pairs)", base->name, bench_pairs);
-	bench_line(test, what[cmp], c->name, q,
-		   cmp == CMP_DIFF ? "ns vs" : cmp == CMP_RATIO ? "x" : "x one CPU of", tail);
-	kunit_kfree(test, a);
+	bench_line(test, "", cmp->c->name, res->a, "ns/event", tail);
+	if (cmp->kind != CMP_SCALE)
+		bench_line(test, "", cmp->base->name, res->b, "ns/event", tail);
+	snprintf(tail, sizeof(tail), " %s (%u pairs)", cmp->base->name, bench_pairs);
+	bench_line(test, what[cmp->kind], cmp->c->name, res->q,
+		   cmp->kind == CMP_DIFF ? "ns vs" : cmp->kind == CMP_RATIO ? "x" : "x one CPU of",
+		   tail);
 }
 
 static size_t bench_buffer_size;
@@ -341,115 +357,111 @@ static void grtrace_bench_exit(struct kunit *test)
 
 static const struct bench_case bench_no_hook = { "a_no_hook", OP_NONE };
 static const struct bench_case bench_stopped = { "a_hook_stopped", OP_HOOK };
-static const struct bench_case bench_bare = { "e_bare_trace_event", OP_BARE,
+static const struct bench_case bench_bare = { "e_bare_trace_event", OP_BARE, false,
 					      { .ftrace_bare = true } };
-static const struct bench_case bench_relay = { "b_relay", OP_HOOK, { .relay = true } };
+static const struct bench_case bench_relay = { "b_relay", OP_HOOK, false, { .relay = true } };
+static const struct bench_case bench_ftrace = { "c_ftrace", OP_HOOK, false,
+						{ .ftrace_grtrace = true } };
+static const struct bench_case bench_both = { "d_relay_and_ftrace", OP_HOOK, false,
+					      { .relay = true, .ftrace_grtrace = true } };
+static const struct bench_case bench_governed = { "b_relay_governed", OP_HOOK, false,
+						  { .relay = true, .governed = true } };
+static const struct bench_case bench_jobs = { "h_relay_jobs", OP_JOBS, false, { .relay = true } };
+static const struct bench_case bench_aggregate = { "h_aggregate_only", OP_JOBS, false,
+						   { .relay = true, .mode = "aggregate_only=1" } };
+static const struct bench_case bench_flight = { "h_flight_recorder", OP_JOBS, false,
+						{ .relay = true, .mode = "flight_recorder=1" } };
+static const struct bench_case bench_relay_all = { "f_relay_all_cpus", OP_HOOK, true,
+						   { .relay = true } };
+static const struct bench_case bench_ftrace_all = { "f_ftrace_all_cpus", OP_HOOK, true,
+						    { .ftrace_grtrace = true } };
+static const struct bench_case bench_both_all = { "f_relay_and_ftrace_all_cpus", OP_HOOK, true,
+						  { .relay = true, .ftrace_grtrace = true } };
+static const struct bench_case bench_bare_all = { "f_bare_trace_event_all_cpus", OP_BARE, true,
+						  { .ftrace_bare = true } };
+static const struct bench_case bench_clock = { "g_clock_read", OP_CLOCK };
+static const struct bench_case bench_clock_all = { "g_clock_read_all_cpus", OP_CLOCK, true };
+static const struct bench_case bench_no_hook_all = { "g_no_hook_all_cpus", OP_NONE, true };
+static const struct bench_case bench_atomic = { "g_atomic_inc", OP_ATOMIC };
+static const struct bench_case bench_atomic_all = { "g_atomic_inc_all_cpus", OP_ATOMIC, true };
+static const struct bench_case bench_percpu = { "g_percpu_inc", OP_PERCPU };
+static const struct bench_case bench_percpu_all = { "g_percpu_inc_all_cpus", OP_PERCPU, true };
 
-/* (a) a call site while nothing listens, against the same loop without it */
-static void grtrace_bench_stopped(struct kunit *test)
+static const struct bench_cmp bench_cmps[] = {
+	/* (a) a call site while nothing listens, against the loop without it */
+	{ &bench_stopped, &bench_no_hook, CMP_DIFF },
+	/* (b) relay only, (c) ftrace only, (d) both, against (e) the baseline */
+	{ &bench_relay, &bench_bare, CMP_RATIO },
+	{ &bench_ftrace, &bench_bare, CMP_RATIO },
+	{ &bench_both, &bench_bare, CMP_RATIO },
+	/* What the governance's default path saves: a setting on, against (b) */
+	{ &bench_governed, &bench_relay, CMP_RATIO },
+	/*
+	 * (h) the relay stream's modes, jobs of a SUBMIT and a COMPLETE,
+	 * against (e): the full stream, aggregate_only (a SUBMIT looks its
+	 * job up in the job table, a COMPLETE adds its latency to the
+	 * window's aggregate; the job table and the aggregates are shared,
+	 * under one lock) and flight_recorder (the full stream, overwriting)
+	 */
+	{ &bench_jobs, &bench_bare, CMP_RATIO },
+	{ &bench_aggregate, &bench_bare, CMP_RATIO },
+	{ &bench_flight, &bench_bare, CMP_RATIO },
+	/*
+	 * (f) (b) to (d) on all CPUs at once against (e) on all CPUs, and
+	 * the relay stream's events/s on all CPUs against one
+	 */
+	{ &bench_relay_all, &bench_bare_all, CMP_RATIO },
+	{ &bench_ftrace_all, &bench_bare_all, CMP_RATIO },
+	{ &bench_both_all, &bench_bare_all, CMP_RATIO },
+	{ &bench_relay_all, &bench_relay, CMP_SCALE },
+	/*
+	 * (g) what of (b), and of (d) over (c), is the relay stream's clock
+	 * read, on one CPU and on all; what the shared sequence number
+	 * costs: an atomic increment against a per-CPU one, on one and on all
+	 */
+	{ &bench_clock, &bench_no_hook, CMP_DIFF },
+	{ &bench_clock_all, &bench_no_hook_all, CMP_DIFF },
+	{ &bench_atomic, &bench_percpu, CMP_DIFF },
+	{ &bench_atomic_all, &bench_percpu_all, CMP_DIFF },
+};
+
+/* Every comparison, their pairs interleaved; then the lines, in table order */
+static void grtrace_bench_run(struct kunit *test)
 {
-	bench_paired(test, &bench_stopped, false, &bench_no_hook, false, CMP_DIFF);
+	unsigned int n = ARRAY_SIZE(bench_cmps), i, r;
+	struct bench_res *res;
+	struct grtrace_totals t;
+
+	res = kunit_kcalloc(test, n, sizeof(*res), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, res);
+	for (i = 0; i < n; i++) {
+		res[i].a = kunit_kmalloc_array(test, 3 * bench_pairs, sizeof(s64), GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, res[i].a);
+		res[i].b = res[i].a + bench_pairs;
+		res[i].q = res[i].b + bench_pairs;
+	}
+	for (r = 0; r < bench_pairs; r++)
+		for (i = 0; i < n; i++)
+			bench_pair(test, &bench_cmps[i], r, &res[i]);
+	for (i = 0; i < n; i++)
+		bench_report(test, &bench_cmps[i], &res[i]);
+	kunit_info(test, "bench cpus: %u online\n", num_online_cpus());
+
+	/* Each round's session ended with it */
 	KUNIT_EXPECT_FALSE(test, grtrace_enabled());
-}
-
-/*
- * (b) relay only, (c) ftrace only, (d) both, against (e) the bare baseline;
- * the relay stream with a governance setting on (that drops nothing)
- * against (b); (g) the relay stream's clock read against the loop alone
- */
-static void grtrace_bench_sinks(struct kunit *test)
-{
-	static const struct bench_case cases[] = {
-		{ "b_relay", OP_HOOK, { .relay = true } },
-		{ "c_ftrace", OP_HOOK, { .ftrace_grtrace = true } },
-		{ "d_relay_and_ftrace", OP_HOOK, { .relay = true, .ftrace_grtrace = true } },
-	};
-	static const struct bench_case governed = { "b_relay_governed", OP_HOOK,
-						    { .relay = true, .governed = true } };
-	static const struct bench_case clock = { "g_clock_read", OP_CLOCK };
-	struct grtrace_totals t;
-	int i;
-
-	for (i = 0; i < ARRAY_SIZE(cases); i++)
-		bench_paired(test, &cases[i], false, &bench_bare, false, CMP_RATIO);
-	/* What the governance's default path saves */
-	bench_paired(test, &governed, false, &bench_relay, false, CMP_RATIO);
-	/* What of (b), and of (d) over (c), is the relay stream's clock */
-	bench_paired(test, &clock, false, &bench_no_hook, false, CMP_DIFF);
-
-	/* The relay rounds wrote everything: nothing was dropped. */
-	grtrace_get_totals(&t);
-	KUNIT_EXPECT_EQ(test, t.written, t.offered);
-}
-
-/*
- * (h) the relay stream's modes, jobs of a SUBMIT and a COMPLETE, against
- * (e): the full stream, aggregate_only (a SUBMIT looks its job up in the
- * job table, a COMPLETE adds its latency to the window's aggregate; the
- * job table and the aggregates are shared, under one lock) and
- * flight_recorder (the full stream, overwriting)
- */
-static void grtrace_bench_modes(struct kunit *test)
-{
-	static const struct bench_case cases[] = {
-		{ "h_relay_jobs", OP_JOBS, { .relay = true } },
-		{ "h_aggregate_only", OP_JOBS, { .relay = true, .mode = "aggregate_only=1" } },
-		{ "h_flight_recorder", OP_JOBS, { .relay = true, .mode = "flight_recorder=1" } },
-	};
-	struct grtrace_totals t;
-	int i;
-
-	for (i = 0; i < ARRAY_SIZE(cases); i++)
-		bench_paired(test, &cases[i], false, &bench_bare, false, CMP_RATIO);
-
 	/*
 	 * Every event was written or, in the aggregate_only sessions,
 	 * counted; those sessions ended with their SUMMARY records.
 	 */
 	grtrace_get_totals(&t);
-	KUNIT_EXPECT_EQ(test, t.offered, t.written + grtrace_totals_dropped(&t));
-	KUNIT_EXPECT_GT(test, grtrace_totals_dropped(&t), 0);
+	KUNIT_EXPECT_EQ(test, t.offered, t.written + t.dropped[GRTRACE_DROP_AGGREGATED]);
+	KUNIT_EXPECT_GT(test, t.dropped[GRTRACE_DROP_AGGREGATED], 0);
 	KUNIT_EXPECT_GE(test, t.summaries, bench_pairs);
 	KUNIT_EXPECT_EQ(test, t.summaries_lost, 0);
 }
 
-/*
- * (f) (b)-(d) on all CPUs at once against (e) on all CPUs; the relay
- * stream's events/s on all CPUs against one; (g) the shared sequence
- * number's cost: an atomic increment against a per-CPU one, on one CPU
- * and on all; the clock read on all CPUs against the loop alone
- */
-static void grtrace_bench_all_cpus(struct kunit *test)
-{
-	static const struct bench_case cases[] = {
-		{ "f_relay_all_cpus", OP_HOOK, { .relay = true } },
-		{ "f_ftrace_all_cpus", OP_HOOK, { .ftrace_grtrace = true } },
-		{ "f_relay_and_ftrace_all_cpus", OP_HOOK,
-		  { .relay = true, .ftrace_grtrace = true } },
-	};
-	static const struct bench_case bare = { "f_bare_trace_event_all_cpus", OP_BARE,
-						{ .ftrace_bare = true } };
-	static const struct bench_case atomic = { "g_atomic_inc", OP_ATOMIC };
-	static const struct bench_case atomic_all = { "g_atomic_inc_all_cpus", OP_ATOMIC };
-	static const struct bench_case percpu = { "g_percpu_inc", OP_PERCPU };
-	static const struct bench_case clock_all = { "g_clock_read_all_cpus", OP_CLOCK };
-	static const struct bench_case none_all = { "g_no_hook_all_cpus", OP_NONE };
-	int i;
-
-	for (i = 0; i < ARRAY_SIZE(cases); i++)
-		bench_paired(test, &cases[i], true, &bare, true, CMP_RATIO);
-	bench_paired(test, &cases[0], true, &bench_relay, false, CMP_SCALE);
-	bench_paired(test, &atomic, false, &percpu, false, CMP_DIFF);
-	bench_paired(test, &atomic_all, true, &percpu, true, CMP_DIFF);
-	bench_paired(test, &clock_all, true, &none_all, true, CMP_DIFF);
-	kunit_info(test, "bench cpus: %u online\n", num_online_cpus());
-}
-
 static struct kunit_case grtrace_bench_cases[] = {
-	KUNIT_CASE_SLOW(grtrace_bench_stopped),
-	KUNIT_CASE_SLOW(grtrace_bench_sinks),
-	KUNIT_CASE_SLOW(grtrace_bench_modes),
-	KUNIT_CASE_SLOW(grtrace_bench_all_cpus),
+	KUNIT_CASE_SLOW(grtrace_bench_run),
 	{}
 };
 
