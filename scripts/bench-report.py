@@ -3,9 +3,10 @@
 """The grtrace_bench KUnit suite's lines as one table, and the targets.
 
   bench-report.py NAME=LOG [NAME=LOG ...]     a table of one make bench run
-  bench-report.py --agree DIR [DIR ...]       several runs (their uml.log and
-                                              guest.log): every ratio's
-                                              deviation from the median run
+  bench-report.py --agree DIR [DIR ...]       several runs (their uml.log,
+                                              uml-mono.log and guest.log):
+                                              every ratio's deviation from
+                                              the median run
 
 The suite times each case against its baseline in interleaved pairs of
 rounds (grtrace_bench.c): "bench <case>" lines give its ns per event,
@@ -45,7 +46,7 @@ BASES = [('a_no_hook', '(a) loop without a hook'),
 
 
 def parse(path):
-    res = {'ns': {}, 'cmp': {}}
+    res = {'ns': {}, 'cmp': {}, 'fast': {}}
     try:
         text = open(path, errors='replace').read()
     except OSError as e:
@@ -53,7 +54,6 @@ def parse(path):
         return res
     # One pass: each comparison follows the ns lines of its case and
     # baseline, whose fastest rounds give the ratio of the fastest rounds.
-    res['fast'] = {}
     cpus = res_cpus(text)
     for line in text.splitlines():
         m = NS.search(line)
@@ -192,7 +192,8 @@ def agree_one(name, runs, what, field):
 
 def agree(dirs):
     """Every ratio of every run against the median of the runs: within 10%?"""
-    for log, name in (('uml.log', 'UML'), ('guest.log', 'QEMU-TCG')):
+    for log, name in (('uml.log', 'UML'), ('uml-mono.log', 'UML, trace_clock=mono'),
+                      ('guest.log', 'QEMU-TCG')):
         runs = [parse(os.path.join(d, log)) for d in dirs]
         agree_one(name, runs, 'medians of the paired ratios', 'cmp')
         agree_one(name, runs, 'ratios of the fastest rounds', 'fast')
