@@ -4,11 +4,11 @@ set -euo pipefail
 
 usage() {
 	echo "usage: run-qemu.sh --kernel BZIMAGE --initrd CPIO --log FILE [--share DIR]" \
-	     "[--timeout SECS] [--append 'CMDLINE'] [--gl] [-- QEMU-ARGS...]" >&2
+	     "[--timeout SECS] [--append 'CMDLINE'] [--gl | --no-gpu] [-- QEMU-ARGS...]" >&2
 	exit 2
 }
 
-kernel='' initrd='' share='' log='' timeout=600 append='' gl=
+kernel='' initrd='' share='' log='' timeout=600 append='' gl='' gpu=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2; shift 2 ;;
@@ -18,6 +18,7 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout=$2; shift 2 ;;
 	--append) append=$2; shift 2 ;;
 	--gl) gl=1; shift ;;
+	--no-gpu) gpu=''; shift ;;
 	--) shift; break ;;
 	*) usage ;;
 	esac
@@ -27,7 +28,9 @@ if [ -z "$kernel" ] || [ -z "$initrd" ] || [ -z "$log" ]; then usage; fi
 # pci=noacpi: ACPI PCI interrupt-link setup costs ~10 s per device under TCG
 # (measured: /init at ~7 s instead of ~27 s); SeaBIOS' PIRQ table works.
 # qboot.rom is slower here: without ACPI IRQ routing virtio-gpu's IRQ is lost.
-args=(-accel tcg -m 2G -smp 2 -nodefaults -no-reboot
+# GRTRACE_QEMU_ACCEL: another -accel, e.g. tcg,thread=single (one host
+# thread for all vCPUs).
+args=(-accel "${GRTRACE_QEMU_ACCEL:-tcg}" -m 2G -smp 2 -nodefaults -no-reboot
       -kernel "$kernel" -initrd "$initrd"
       -append "console=ttyS0 panic=-1 pci=noacpi $append"
       -vga none -serial "file:$log" -monitor none)
@@ -40,8 +43,10 @@ if [ -n "$gl" ]; then
 	args+=(-display gtk,gl=on -device virtio-gpu-gl-pci
 	       -virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on")
 	run=(xvfb-run -a -s "-screen 0 1280x1024x24")
-else
+elif [ -n "$gpu" ]; then
 	args+=(-display none -device virtio-gpu-pci)
+else
+	args+=(-display none)
 fi
 if [ -n "$share" ]; then
 	mkdir -p "$share"

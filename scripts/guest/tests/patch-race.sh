@@ -1,0 +1,25 @@
+#!/bin/sh
+# Stress (grtrace.mode=patch-race): the text patching of the grtrace
+# tracepoints' call sites while another CPU runs them.  With the grtrace
+# events on in ftrace, the tracepoints stay enabled; each relay session
+# start and stop adds and removes a second probe, which rewrites every
+# call site's static call (text_poke_bp(): int3, sync, new bytes).  The
+# emitter meanwhile fires SUBMIT and COMPLETE through the emit file, whose
+# grtrace_submit() is one such call site.  The serial log's verdict fails
+# on any kernel report.
+D=/sys/kernel/debug/grtrace
+T=/sys/kernel/tracing
+secs=${PATCH_RACE_SECS:-60}
+[ -d $T/events ] || mount -t tracefs nodev $T
+echo 1 > $T/events/grtrace/enable || exit 1
+/opt/grtrace/bin/emit-rate 50000 "$secs" > /tmp/emit.out 2>&1 &
+emit=$!
+n=0
+while kill -0 $emit 2> /dev/null; do
+	echo start > $D/control || exit 1
+	echo stop > $D/control || exit 1
+	n=$((n + 1))
+done
+wait $emit
+echo 0 > $T/events/grtrace/enable
+echo "patch-race: $n sessions started and stopped; emitter: $(cat /tmp/emit.out)"
