@@ -550,7 +550,7 @@ int grtrace_config_write(const char *buf)
 	int ret = 0;
 
 	copy = kstrdup(buf, GFP_KERNEL);
-	e = kzalloc(sizeof(*e), GFP_KERNEL);
+	e = kzalloc_obj(*e);
 	if (!copy || !e) {
 		ret = -ENOMEM;
 		goto out;
@@ -688,7 +688,7 @@ static int grtrace_config_file_show(struct seq_file *m, void *v)
 	struct grtrace_config *c;
 	int i;
 
-	c = kmalloc(sizeof(*c), GFP_KERNEL);
+	c = kmalloc_obj(*c);
 	if (!c)
 		return -ENOMEM;
 	grtrace_config_get(c);
@@ -718,7 +718,7 @@ static int grtrace_level_show(struct seq_file *m, void *v)
 {
 	struct grtrace_config *c;
 
-	c = kmalloc(sizeof(*c), GFP_KERNEL);
+	c = kmalloc_obj(*c);
 	if (!c)
 		return -ENOMEM;
 	grtrace_config_get(c);
@@ -902,7 +902,7 @@ static int grtrace_key_show(struct seq_file *m, void *v)
 	const struct grtrace_config_key *k = m->private;
 	struct grtrace_config *c;
 
-	c = kmalloc(sizeof(*c), GFP_KERNEL);
+	c = kmalloc_obj(*c);
 	if (!c)
 		return -ENOMEM;
 	grtrace_config_get(c);

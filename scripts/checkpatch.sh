@@ -21,7 +21,7 @@ OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 for p in $(series_patches); do
 	msgs=$(cd "$SRC" && perl scripts/checkpatch.pl --strict --no-tree -q --terse \
-		--showfile --ignore FILE_PATH_CHANGES "$ROOT/patches/$p" 2>&1 |
+		--showfile --ignore FILE_PATH_CHANGES "$PATCHES/$p" 2>&1 |
 		grep -v '^total: ')
 	left=""
 	while IFS= read -r m; do

@@ -2,8 +2,12 @@
 # Common settings of the grtrace scripts; sourced, not run.
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 CACHE=${GRTRACE_CACHE:-$HOME/.cache/grtrace}
-TARBALL=${GRTRACE_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
-SRC=${KERNEL_SRC:-$CACHE/linux-source-6.12}
+# The kernel series, for mainline (Debian's linux-source-7.3); the
+# backport to 6.12 LTS is patches-6.12/ on linux-source-6.12
+# (scripts/backport.sh sets these three).
+TARBALL=${GRTRACE_TARBALL:-/usr/src/linux-source-7.3.tar.xz}
+PATCHES=${GRTRACE_PATCHES:-$ROOT/patches}
+SRC=${KERNEL_SRC:-$CACHE/$(basename "$TARBALL" .tar.xz)}
 BUILD=${GRTRACE_BUILD:-$CACHE/build-x86}
 export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache}
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
@@ -15,10 +19,10 @@ JOBS=${JOBS:-$(nproc)}
 # BTF, which bpftrace reads) from the prefix builds, which only compile.
 NO_DEBUG_INFO="-e DEBUG_INFO_NONE -d DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT -d DEBUG_INFO_BTF"
 # The patches of the series, in order.
-series_patches() { grep -v '^#' "$ROOT/patches/series" | sed '/^$/d'; }
+series_patches() { grep -v '^#' "$PATCHES/series" | sed '/^$/d'; }
 # Kernel paths of the files the series creates.
 series_created() {
-	series_patches | sed "s#^#$ROOT/patches/#" | xargs cat |
+	series_patches | sed "s#^#$PATCHES/#" | xargs cat |
 		awk '/^diff --git/ {f=$3; sub("^a/", "", f)} /^new file mode/ {print f}' | sort -u
 }
 log() { printf '%s\n' "grtrace: $*" >&2; }
@@ -96,13 +100,14 @@ guest_recordings() {
 # the steps run the README's own commands.
 readme_cmd() {
 	local cmd
-	cmd=$(sed -n "s#^    \($1[^\#]*\).*#\1#p" "$ROOT/README.md" | head -1)
-	[ -n "$cmd" ] || die "README.md has no command starting with '$1'"
+	cmd=$(sed -n "s#^    \($1[^\#]*\).*#\1#p" "$ROOT/README.md" |
+		grep -E "/path/to/grtrace/${PATCHES##*/}[/ ]" | head -1)
+	[ -n "$cmd" ] || die "README.md has no command starting with '$1' for ${PATCHES##*/}/"
 	echo "${cmd//\/path\/to\/grtrace/$ROOT}" | sed 's/ *$//'
 }
 # series_stamp: changes whenever patches/ does.
 series_stamp() {
-	(cd "$ROOT/patches" && cat series $(series_patches)) | sha1sum | cut -d' ' -f1
+	(cd "$PATCHES" && cat series $(series_patches)) | sha1sum | cut -d' ' -f1
 }
 # ktap_merge FILE: the results of another KTAP document (a test program's
 # output), renumbered into this one; its diagnostics kept.

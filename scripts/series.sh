@@ -62,10 +62,10 @@ folder_files() {
 		[ -d "$ROOT/$d" ] && (cd "$ROOT" && find "$d" -type f)
 	done | while read -r f; do kernel_of "$f"; done | sort
 }
-patch_files() { series_patches | sed "s#^#$ROOT/patches/#"; }
+patch_files() { series_patches | sed "s#^#$PATCHES/#"; }
 
 # stamp: what patches/ was when the edit tree last matched it.
-stamp_now() { cat "$ROOT/patches/series" $(patch_files) | sha1sum | cut -d' ' -f1; }
+stamp_now() { cat "$PATCHES/series" $(patch_files) | sha1sum | cut -d' ' -f1; }
 
 # import: (re)build the branch from the base tag and patches/.
 import() {
@@ -251,9 +251,9 @@ check() {
 	OUT=$(mktemp -d)
 	trap 'rm -rf "$OUT"' RETURN
 	while read -r f; do
-		[ -f "$ROOT/patches/$f" ] || { echo "patches/$f missing" >> "$OUT/err"; missing=1; }
+		[ -f "$PATCHES/$f" ] || { echo "${PATCHES##*/}/$f missing" >> "$OUT/err"; missing=1; }
 	done < <(series_patches)
-	for f in "$ROOT"/patches/*.patch; do
+	for f in "$PATCHES"/*.patch; do
 		f=$(basename "$f")
 		[ "$f" = 0000-cover-letter.patch ] || series_patches | grep -qxF "$f" ||
 			{ echo "patches/$f is not in patches/series" >> "$OUT/err"; missing=1; }

@@ -14,51 +14,50 @@
  *
  * With CONFIG_GRTRACE_DRM_BRIDGE, every &drm_gpu_scheduler is a grtrace ring
  * named after the scheduler, on the device of the scheduler, with the engine
- * class guessed from the scheduler name.  Its jobs are reported as follows;
- * a job is identified by its finished fence, its context is the entity's
- * scheduled fence context.
+ * class guessed from the scheduler name.  A job is identified as the
+ * scheduler's own gpu_scheduler events identify it, by its finished fence
+ * context:seqno on the device and ring of the same names, so a recording of
+ * both joins job by job; its context is the entity's scheduled fence
+ * context.  Each event is reported where the scheduler fires the matching
+ * gpu_scheduler event, and grtrace adds what those do not say: the end of a
+ * dependency wait, the error a job completes with, and a timeout as the
+ * driver decided it.
  *
- * ================ ================================ ========================
- * event            where                            why there
- * ================ ================================ ========================
- * SUBMIT           drm_sched_entity_push_job()      the submitting task
- *                                                   hands the job over;
- *                                                   depth is the entity's
- *                                                   queue including the job
- * SYNC_WAIT_ENTER  drm_sched_entity_pop_job()       the job's next foreign
- *                                                   dependency is looked at
- *                                                   before it can run
- * SYNC_WAIT_EXIT   drm_sched_entity_wakeup(), at    the dependency signalled
- *                  once if already signalled, or    (status 0), or the
- *                  drm_sched_entity_kill()          entity was killed first
- *                                                   (-ESRCH); once per ENTER
- * COMMIT           drm_sched_run_job_work()         right before
- *                                                   &drm_sched_backend_ops.run_job
- *                                                   writes it to the ring
- * END              drm_sched_job_done()             the hardware fence
- *                                                   signalled; none if
- *                                                   run_job failed or gave
- *                                                   no fence, or a reset
- *                                                   took the fence away
- * COMPLETE         drm_sched_fence_finished()       the finished fence was
- *                                                   signalled, with its
- *                                                   error; every path,
- *                                                   killed jobs included
- * ERROR(timeout)   drm_sched_job_timedout()         the job exceeded the
- *                                                   scheduler timeout;
- *                                                   reported before the
- *                                                   driver's timedout_job()
- *                                                   decides what to do
- * ERROR(reset)     drm_sched_stop()                 the driver stops the
- *                                                   scheduler to recover;
- *                                                   the job is named only
- *                                                   on its own scheduler
- * ================ ================================ ========================
+ * ================ =================================== ===========================
+ * event            where                               gpu_scheduler event
+ * ================ =================================== ===========================
+ * SUBMIT           drm_sched_entity_push_job(), in     drm_sched_job_queue; depth
+ *                  the submitting task                 is the entity's queue with
+ *                                                      the job
+ * SYNC_WAIT_ENTER  drm_sched_entity_pop_job(), for a   drm_sched_job_unschedulable
+ *                  dependency not signalled yet        on the same fence: for a
+ *                                                      job of the same scheduler
+ *                                                      its scheduled fence
+ * SYNC_WAIT_EXIT   drm_sched_entity_wakeup(), at once  none; once per ENTER,
+ *                  if it signalled meanwhile, or       status 0, or -ESRCH if
+ *                  drm_sched_entity_kill()             the entity was killed
+ * COMMIT           drm_sched_run_job_work(), before    drm_sched_job_run
+ *                  &drm_sched_backend_ops.run_job
+ * END              drm_sched_job_done(), if a          drm_sched_job_done (also
+ *                  hardware fence signalled            for jobs without one)
+ * COMPLETE         drm_sched_fence_finished(), on      none; with the finished
+ *                  every path, killed jobs too         fence's error
+ * ERROR(timeout),  drm_sched_job_timedout(), after     none
+ * ERROR(reset)     &drm_sched_backend_ops.timedout_job
+ *                  returned %DRM_GPU_SCHED_STAT_RESET
+ * ================ =================================== ===========================
  *
- * ERROR(timeout) says that the scheduler's timer expired, not that the job
- * hung: the driver may find it done, or reset and resubmit it.  What the
- * driver decided follows as ERROR(reset) on each ring it stopped, and the
- * job's COMPLETE carries the error its finished fence got.
+ * drm_sched_job_add_dep has no grtrace event: a dependency matters when the
+ * job waits for it, which SYNC_WAIT_ENTER/EXIT report.
+ *
+ * A timeout is reported once the driver said what it was: a job the driver
+ * found running normally (%DRM_GPU_SCHED_STAT_NO_HANG) reports nothing, a
+ * device that is gone (%DRM_GPU_SCHED_STAT_ENODEV) ERROR(timeout) alone, a
+ * hang the driver reset ERROR(timeout) then ERROR(reset), both naming the
+ * job.  drm_sched_stop() reports nothing: drivers also stop schedulers for
+ * reasons other than a hang.  A driver that resets other rings with the
+ * faulty one reports those resets itself.  The job's COMPLETE carries the
+ * error its finished fence got.
  *
  * The scheduler cannot see when the hardware starts a job, switches
  * contexts or raises interrupts; drivers report those themselves on the same
@@ -141,49 +140,70 @@ void drm_sched_grtrace_fence(struct drm_sched_fence *s_fence, u16 type, s32 arg)
 }
 
 /**
- * drm_sched_grtrace_error - report a scheduler error, with or without job
- * @sched: the scheduler
- * @sched_job: the job at fault, or NULL
- * @code: enum grtrace_error
+ * drm_sched_grtrace_timeout_begin - name a job whose timeout fired
+ * @gt: where to keep the job's identity
+ * @job: the job, off the pending list and alive until
+ *	&drm_sched_backend_ops.timedout_job is called
+ *
+ * Context: the scheduler's timeout worker.
  */
-void drm_sched_grtrace_error(struct drm_gpu_scheduler *sched,
-			     struct drm_sched_job *sched_job, s32 code)
+void drm_sched_grtrace_timeout_begin(struct drm_sched_grtrace_timeout *gt,
+				     struct drm_sched_job *job)
 {
-	struct grtrace_job gj;
+	gt->report = grtrace_enabled();
+	if (gt->report)
+		drm_sched_grtrace_fill(&gt->job, job->sched, job->s_fence);
+}
 
-	drm_sched_grtrace_fill(&gj, sched, sched_job ? sched_job->s_fence : NULL);
-	gj.status = code;
-	grtrace_error(&gj);
+/**
+ * drm_sched_grtrace_timeout_end - report a timeout as the driver decided it
+ * @gt: the job named by drm_sched_grtrace_timeout_begin()
+ * @status: what &drm_sched_backend_ops.timedout_job returned
+ *
+ * Context: the scheduler's timeout worker.  The job may be freed by now;
+ * only @gt is read, and the scheduler, which outlives its timeout worker.
+ */
+void drm_sched_grtrace_timeout_end(struct drm_sched_grtrace_timeout *gt,
+				   enum drm_gpu_sched_stat status)
+{
+	if (!gt->report || status == DRM_GPU_SCHED_STAT_NO_HANG ||
+	    !grtrace_enabled())
+		return;
+	gt->job.status = GRTRACE_ERROR_TIMEOUT;
+	grtrace_error(&gt->job);
+	if (status != DRM_GPU_SCHED_STAT_RESET)
+		return;
+	gt->job.status = GRTRACE_ERROR_RESET;
+	grtrace_error(&gt->job);
 }
 
 /**
  * drm_sched_grtrace_wait_enter - report a job starting to wait for a dependency
  * @entity: the job's entity
  * @sched_job: the job at the head of @entity's queue
- * @dep: the dependency; a scheduler fence is named by its finished fence
+ * @dep: the fence the job waits for, named as drm_sched_job_unschedulable
+ *	names it
  *
  * Context: the scheduler worker, in drm_sched_entity_pop_job(), before the
- * callback on @dep is armed.  Remembers the wait in @entity for
- * drm_sched_grtrace_wait_exit().
+ * callback on @dep is armed, so no exit can race with the enter.  Remembers
+ * the wait in @entity for drm_sched_grtrace_wait_exit().
  */
 void drm_sched_grtrace_wait_enter(struct drm_sched_entity *entity,
 				  struct drm_sched_job *sched_job,
 				  struct dma_fence *dep)
 {
-	struct drm_sched_fence *dep_s_fence = to_drm_sched_fence(dep);
 	struct grtrace_job gj;
 
-	if (dep_s_fence)
-		dep = &dep_s_fence->finished;
 	drm_sched_grtrace_fill(&gj, sched_job->s_fence->sched, sched_job->s_fence);
 	gj.aux_context = dep->context;
 	gj.aux_seqno = dep->seqno;
 	grtrace_sync_wait_enter(&gj);
 
+	entity->grtrace_wait.seqno = sched_job->s_fence->finished.seqno;
 	entity->grtrace_wait.dep_context = dep->context;
 	entity->grtrace_wait.dep_seqno = dep->seqno;
-	/* Published by the fence lock dma_fence_add_callback() takes next. */
-	WRITE_ONCE(entity->grtrace_wait.seqno, sched_job->s_fence->finished.seqno);
+	/* Ordered before the callback by the fence lock it is armed under. */
+	atomic_set_release(&entity->grtrace_wait.armed, 1);
 }
 
 /**
@@ -195,20 +215,20 @@ void drm_sched_grtrace_wait_enter(struct drm_sched_entity *entity,
  * Context: the dependency's fence callback (any context, the fence lock
  * held), the scheduler worker, or entity teardown after the worker is done
  * with @entity.  Only @entity is read: the waiting job may be freed by the
- * time a callback runs.  The xchg() makes exactly one caller report.
+ * time a callback runs.  The atomic_xchg() makes exactly one caller report,
+ * and orders the reads of the wait after the enter's stores.
  */
 void __drm_sched_grtrace_wait_exit(struct drm_sched_entity *entity, int status)
 {
-	unsigned int seqno = xchg(&entity->grtrace_wait.seqno, 0);
 	struct grtrace_job gj;
 
-	if (!seqno || !grtrace_enabled())
+	if (!atomic_xchg(&entity->grtrace_wait.armed, 0) || !grtrace_enabled())
 		return;
 	gj = (struct grtrace_job) {
 		.ring = &entity->rq->sched->grtrace_ring,
 		.ctx_id = entity->fence_context,
 		.fence_context = entity->fence_context + 1,
-		.fence_seqno = seqno,
+		.fence_seqno = entity->grtrace_wait.seqno,
 		.aux_context = entity->grtrace_wait.dep_context,
 		.aux_seqno = entity->grtrace_wait.dep_seqno,
 		.status = status,

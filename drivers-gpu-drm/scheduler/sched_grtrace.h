@@ -5,6 +5,17 @@
 #include <drm/gpu_scheduler.h>
 #include <linux/grtrace.h>
 
+/**
+ * struct drm_sched_grtrace_timeout - a timed-out job, named before the
+ *	driver's &drm_sched_backend_ops.timedout_job may free it
+ * @report: whether grtrace was enabled when the timeout fired
+ * @job: the job's identity, ring and context
+ */
+struct drm_sched_grtrace_timeout {
+	bool report;
+	struct grtrace_job job;
+};
+
 #if IS_ENABLED(CONFIG_GRTRACE_DRM_BRIDGE)
 
 /* A patched-out branch while nothing consumes grtrace events. */
@@ -16,18 +27,21 @@ static inline bool drm_sched_grtrace_enabled(void)
 void drm_sched_grtrace_init(struct drm_gpu_scheduler *sched);
 void drm_sched_grtrace_fini(struct drm_gpu_scheduler *sched);
 void drm_sched_grtrace_fence(struct drm_sched_fence *s_fence, u16 type, s32 arg);
-void drm_sched_grtrace_error(struct drm_gpu_scheduler *sched,
-			     struct drm_sched_job *sched_job, s32 code);
 void drm_sched_grtrace_wait_enter(struct drm_sched_entity *entity,
 				  struct drm_sched_job *sched_job,
 				  struct dma_fence *dep);
 void __drm_sched_grtrace_wait_exit(struct drm_sched_entity *entity, int status);
 
+void drm_sched_grtrace_timeout_begin(struct drm_sched_grtrace_timeout *gt,
+				     struct drm_sched_job *job);
+void drm_sched_grtrace_timeout_end(struct drm_sched_grtrace_timeout *gt,
+				   enum drm_gpu_sched_stat status);
+
 /* One plain load on the hot path; the report only if a wait was entered. */
 static inline void drm_sched_grtrace_wait_exit(struct drm_sched_entity *entity,
 					       int status)
 {
-	if (READ_ONCE(entity->grtrace_wait.seqno))
+	if (atomic_read(&entity->grtrace_wait.armed))
 		__drm_sched_grtrace_wait_exit(entity, status);
 }
 
@@ -38,9 +52,12 @@ static inline void drm_sched_grtrace_init(struct drm_gpu_scheduler *sched) { }
 static inline void drm_sched_grtrace_fini(struct drm_gpu_scheduler *sched) { }
 static inline void drm_sched_grtrace_fence(struct drm_sched_fence *s_fence,
 					   u16 type, s32 arg) { }
-static inline void drm_sched_grtrace_error(struct drm_gpu_scheduler *sched,
-					   struct drm_sched_job *sched_job,
-					   s32 code) { }
+static inline void
+drm_sched_grtrace_timeout_begin(struct drm_sched_grtrace_timeout *gt,
+				struct drm_sched_job *job) { }
+static inline void
+drm_sched_grtrace_timeout_end(struct drm_sched_grtrace_timeout *gt,
+			      enum drm_gpu_sched_stat status) { }
 static inline void drm_sched_grtrace_wait_enter(struct drm_sched_entity *entity,
 						struct drm_sched_job *sched_job,
 						struct dma_fence *dep) { }

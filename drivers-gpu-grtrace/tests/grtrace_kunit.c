@@ -473,8 +473,8 @@ static void grtrace_test_hardirq(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, ctx);
 	init_completion(&ctx->done);
-	hrtimer_init(&ctx->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
-	ctx->timer.function = fire_in_irq;
+	hrtimer_setup(&ctx->timer, fire_in_irq, CLOCK_MONOTONIC,
+		      HRTIMER_MODE_REL_HARD);
 
 	KUNIT_ASSERT_EQ(test, grtrace_session_start(), 0);
 	hrtimer_start(&ctx->timer, ns_to_ktime(1000), HRTIMER_MODE_REL_HARD);

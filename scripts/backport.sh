@@ -1,0 +1,91 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The backport of the kernel series to 6.12 LTS: patches-6.12/ on Debian's
+# linux-source-6.12 (Debian 12 and 13 run 6.12).
+#
+#   - the README's quilt command applies it to the unpacked tree
+#     ($CACHE/linux-source-6.12), and its git am command to the files it
+#     touches; both give the same files;
+#   - CONFIG_GRTRACE=y, =m and =n build: drivers/gpu/grtrace/, the DRM
+#     scheduler, virtio-gpu and the amdgpu/i915/nouveau objects it touches
+#     (guest configuration + scripts/config/vendor.config, without debug
+#     info), the three at once in their own build directories.
+#
+# No per-prefix walk: the mainline series has it (step bisect).
+# KTAP: one result per check.
+set -uo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+export GRTRACE_TARBALL=${GRTRACE_TARBALL_612:-/usr/src/linux-source-6.12.tar.xz}
+export GRTRACE_PATCHES=$ROOT/patches-6.12
+. "$ROOT/scripts/lib.sh"
+BP=$CACHE/backport-6.12
+
+# The tree, with the README's quilt command (its own KTAP, merged here).
+OUT=$(mktemp -d)
+trap 'rm -rf "$OUT"' EXIT
+"$ROOT/scripts/tree.sh" > "$OUT/tree" 2>&1
+ktap_begin
+CHECK=backport
+ktap_merge "$OUT/tree"
+[ "$(cat "$SRC/.grtrace-stamp" 2>/dev/null)" = "$(series_stamp)" ] || finish
+
+# git am of the same patches to the files they touch: the same files.
+"$ROOT/scripts/series.sh" apply "$BP/am" > "$OUT/err" 2>&1
+result $? "README's git am command applies patches-6.12/ ($(series_patches | wc -l) patches)"
+bad=0
+while read -r f; do
+	cmp -s "$BP/am/git/$f" "$SRC/$f" || { echo "git am and quilt differ on $f" >> "$OUT/err"; bad=1; }
+done < <(git -C "$BP/am/git" diff --name-only base HEAD 2>/dev/null)
+result "$bad" "git am and quilt give identical files"
+
+touched=$(series_patches | sed "s#^#$PATCHES/#" | xargs cat |
+	sed -n 's#^diff --git a/\([^ ]*\) b/.*#\1#p' | sort -u)
+vendor=$(grep -E '^drivers/gpu/drm/(amd|i915|nouveau)/.*\.c$' <<<"$touched" | sed 's/\.c$/.o/')
+created=$(series_created)
+
+# build MODE: configure and build the targets; "RC NAME" in $OUT/res-MODE.
+build() {
+	local mode=$1 dir=$BP/build-$1 opts objs="" o start=$SECONDS rc
+	case $mode in
+	y) opts="-e GRTRACE" ;;
+	m) opts="-m GRTRACE -m GRTRACE_KUNIT_TEST -m GRTRACE_SCHED_KUNIT_TEST" ;;
+	n) opts="-d GRTRACE" ;;
+	esac
+	for o in $vendor; do
+		grep -qx "${o%.o}.c" <<<"$created" && [ "$mode" = n ] && continue
+		objs+=" $o"
+	done
+	mkdir -p "$dir"
+	{
+		if [ ! -f "$dir/.config.in" ]; then
+			make -C "$SRC" O="$dir" -s tinyconfig &&
+			"$SRC/scripts/kconfig/merge_config.sh" -m -O "$dir" "$dir/.config" \
+				"$ROOT/scripts/config/guest.config" "$ROOT/scripts/config/vendor.config" &&
+			# shellcheck disable=SC2086
+			"$SRC/scripts/config" --file "$dir/.config" $opts $NO_DEBUG_INFO &&
+			make -C "$SRC" O="$dir" -s olddefconfig &&
+			cp "$dir/.config" "$dir/.config.in"
+		fi &&
+		case $mode in
+		m) grep -qx 'CONFIG_GRTRACE=m' "$dir/.config" ;;
+		n) grep -qx '# CONFIG_GRTRACE is not set' "$dir/.config" ;;
+		y) grep -qx 'CONFIG_GRTRACE=y' "$dir/.config" ;;
+		esac &&
+		# shellcheck disable=SC2086
+		nice make -C "$SRC" O="$dir" CC="ccache gcc" -j"$JOBS" -s \
+			drivers/gpu/grtrace/ drivers/gpu/drm/scheduler/ drivers/gpu/drm/virtio/ $objs
+	} > "$dir/log" 2>&1
+	rc=$?
+	grep -E 'error|Error|warning' "$dir/log" | head -20 > "$OUT/err-$mode"
+	[ -s "$OUT/err-$mode" ] && rc=1
+	echo "$rc CONFIG_GRTRACE=$mode: the grtrace, scheduler, virtio-gpu and $(wc -w <<<"$objs") vendor objects ($((SECONDS - start)) s)" > "$OUT/res-$mode"
+}
+for mode in y m n; do build "$mode" & done
+wait
+for mode in y m n; do
+	rc=1 name="CONFIG_GRTRACE=$mode: no result"
+	[ -f "$OUT/res-$mode" ] && read -r rc name < "$OUT/res-$mode"
+	mv "$OUT/err-$mode" "$OUT/err" 2>/dev/null
+	result "$rc" "$name"
+done
+finish
