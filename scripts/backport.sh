@@ -7,7 +7,8 @@
 #     ($CACHE/linux-source-6.12), and its git am command to the files it
 #     touches; both give the same files;
 #   - CONFIG_GRTRACE=y, =m and =n build: drivers/gpu/grtrace/, the DRM
-#     scheduler, virtio-gpu and the amdgpu/i915/nouveau objects it touches
+#     scheduler, virtio-gpu, the amdgpu/i915/nouveau objects it touches and
+#     xe's users of the scheduler
 #     (guest configuration + scripts/config/vendor.config, without debug
 #     info), the three at once in their own build directories.
 #
@@ -41,6 +42,9 @@ result "$bad" "git am and quilt give identical files"
 touched=$(series_patches | sed "s#^#$PATCHES/#" | xargs cat |
 	sed -n 's#^diff --git a/\([^ ]*\) b/.*#\1#p' | sort -u)
 vendor=$(grep -E '^drivers/gpu/drm/(amd|i915|nouveau)/.*\.c$' <<<"$touched" | sed 's/\.c$/.o/')
+# xe's users of the DRM scheduler (an exec queue is a drm_gpu_scheduler):
+# the scheduler patch changes the structs they embed and the calls they make.
+vendor+=" $XE_SCHED_OBJS"
 created=$(series_created)
 
 # build MODE: configure and build the targets; "RC NAME" in $OUT/res-MODE.
@@ -52,6 +56,7 @@ build() {
 	n) opts="-d GRTRACE" ;;
 	esac
 	for o in $vendor; do
+		[ -f "$SRC/${o%.o}.c" ] || continue
 		grep -qx "${o%.o}.c" <<<"$created" && [ "$mode" = n ] && continue
 		objs+=" $o"
 	done

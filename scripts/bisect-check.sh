@@ -48,6 +48,9 @@ created=$(cat_patches "${patches[@]}" |
 	awk '/^diff --git/ {f=$3; sub("^a/", "", f)} /^new file mode/ {print f}' | sort -u)
 # The vendor drivers' C files the series touches, as objects.
 vendor=$(echo "$all_touched" | grep -E '^drivers/gpu/drm/(amd|i915|nouveau)/.*\.c$' | sed 's/\.c$/.o/')
+# xe's users of the DRM scheduler (an exec queue is a drm_gpu_scheduler):
+# the scheduler patch changes the structs they embed and the calls they make.
+vendor+=" $XE_SCHED_OBJS"
 dirs="drivers/gpu/grtrace/ drivers/gpu/drm/scheduler/ drivers/gpu/drm/virtio/"
 
 # The file times of the applied tree, restored at the end.

@@ -18,6 +18,11 @@ JOBS=${JOBS:-$(nproc)}
 # scripts/config options that drop the guest kernel's debug info (there for
 # BTF, which bpftrace reads) from the prefix builds, which only compile.
 NO_DEBUG_INFO="-e DEBUG_INFO_NONE -d DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT -d DEBUG_INFO_BTF"
+# xe's objects that use the DRM scheduler, built with the vendor drivers'
+# objects (xe has no hooks of its own; the ones that exist at a prefix).
+XE_SCHED_OBJS="drivers/gpu/drm/xe/xe_gpu_scheduler.o drivers/gpu/drm/xe/xe_execlist.o
+	drivers/gpu/drm/xe/xe_guc_submit.o drivers/gpu/drm/xe/xe_sched_job.o
+	drivers/gpu/drm/xe/xe_dep_scheduler.o"
 # The patches of the series, in order.
 series_patches() { grep -v '^#' "$PATCHES/series" | sed '/^$/d'; }
 # Kernel paths of the files the series creates.

@@ -14,7 +14,12 @@
 #                      rebase -x for per-commit builds work as usual
 #   series.sh export   write patches/, patches/series (with its # banners),
 #                      the cover letter (from the branch description) and
-#                      the folders from the edit tree
+#                      the folders from the edit tree; with
+#                      GRTRACE_PATCHES=patches-6.12 GRTRACE_EDIT=...
+#                      GRTRACE_BASE_TAG=grtrace-base-6.12
+#                      GRTRACE_BRANCH=grtrace-6.12, the backport, whose
+#                      edit tree is made by rebasing the mainline branch
+#                      onto the 6.12 base (README, "Changing a patch")
 #   series.sh fold     turn edits of folder files into fixup commits of the
 #                      last patch that touches each file, autosquash, export
 #   series.sh check    apply patches/ with git am to the files it touches;
@@ -25,8 +30,8 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 EDIT=${GRTRACE_EDIT:-$CACHE/edit/linux}
-BASE_TAG=grtrace-base
-BRANCH=grtrace
+BASE_TAG=${GRTRACE_BASE_TAG:-grtrace-base}
+BRANCH=${GRTRACE_BRANCH:-grtrace}
 # Reproducible commits: the same tree gives the same base-commit anywhere.
 export GIT_COMMITTER_NAME=grtrace GIT_COMMITTER_EMAIL=grtrace@localhost
 git_edit() { git -C "$EDIT" -c core.abbrev=12 -c diff.noprefix=false \
@@ -86,7 +91,7 @@ import() {
 	record_stamp
 }
 record_stamp() {
-	echo "$(stamp_now) $(git_edit rev-parse HEAD)" > "$EDIT/.git/grtrace-stamp"
+	echo "$(stamp_now) $(git_edit rev-parse HEAD)" > "$(git_edit rev-parse --absolute-git-dir)/grtrace-stamp"
 }
 
 edit() {
@@ -117,7 +122,7 @@ edit() {
 		log "edit: $EDIT, branch $BRANCH: $(git_edit rev-list --count "$BASE_TAG..") commits"
 		return
 	fi
-	read -r stamp head < "$EDIT/.git/grtrace-stamp" || stamp=
+	read -r stamp head < "$(git_edit rev-parse --absolute-git-dir)/grtrace-stamp" || stamp=
 	[ "$stamp" = "$(stamp_now)" ] && { log "edit: $EDIT is up to date"; return; }
 	if [ "$(git_edit rev-parse HEAD)" != "$head" ] || [ -n "$(git_edit status --porcelain -uno)" ]; then
 		die "edit: patches/ changed and $EDIT has work not exported; export it or reset it (git -C $EDIT reset --hard $head)"
@@ -131,7 +136,7 @@ created_in() { git -C "$1" diff --name-only --diff-filter=A "$2" "$3" | sort; }
 
 export_series() {
 	local tmp n i f dst cover date
-	[ -d "$EDIT/.git" ] || die "no edit tree: make edit"
+	[ -e "$EDIT/.git" ] || die "no edit tree: make edit"
 	[ -z "$(git_edit status --porcelain -uno)" ] || die "export: $EDIT has uncommitted changes"
 	[ -z "$(git_edit rev-parse -q --verify REBASE_HEAD 2>/dev/null)" ] || die "export: a rebase is in progress in $EDIT"
 	n=$(git_edit rev-list --count "$BASE_TAG..HEAD")
@@ -149,9 +154,15 @@ export_series() {
 	awk -v n="$n" '
 		FNR == NR { if (/^#/ || /^$/) { pend = pend $0 "\n" } else { ban[++k] = pend; pend = "" } next }
 		{ i++; printf "%s%s\n", ban[i], $0 }
-	' "$ROOT/patches/series" <(cd "$tmp" && ls [0-9]*.patch | grep -v '^0000-cover-letter') > "$tmp/series"
-	rm -f "$ROOT"/patches/*.patch
-	cp "$tmp"/*.patch "$tmp/series" "$ROOT/patches/"
+	' "$PATCHES/series" <(cd "$tmp" && ls [0-9]*.patch | grep -v '^0000-cover-letter') > "$tmp/series"
+	rm -f "$PATCHES"/*.patch
+	cp "$tmp"/*.patch "$tmp/series" "$PATCHES/"
+	# A backport (patches-6.12/) has no folders: they are the mainline's.
+	if [ "$PATCHES" != "$ROOT/patches" ]; then
+		record_stamp
+		log "export: $n patches in ${PATCHES##*/}/"
+		return
+	fi
 	# The folders: every created file as after the last patch, nothing else.
 	created_in "$EDIT" "$BASE_TAG" HEAD > "$tmp/created"
 	while read -r f; do

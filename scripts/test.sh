@@ -18,6 +18,7 @@
 # layering     $BUILD (kernel), $SRC (tree)      -: the layers call one way
 # configs      $BUILD (kernel)                   =m, =n, hooks-off kernels
 # bisect       patches/, $SRC, $BUILD (kernel)   every prefix built; $SRC as before
+# backport     patches-6.12/                     $CACHE/linux-source-6.12: =y, =m, =n built
 # initramfs    $BUILD (kernel)                   $CACHE/initramfs.cpio.gz
 # guest        $BUILD, initramfs                 $RUN/guest (serial.log, share/)
 # demo         $BUILD, initramfs                 $RUN/demo: "make demo" as typed
@@ -63,6 +64,7 @@ step kernel "$ROOT/scripts/kernel.sh"
 step layering "$ROOT/scripts/layering-check.sh"
 step configs "$ROOT/scripts/build-config.sh"
 step bisect "$ROOT/scripts/bisect-check.sh"
+step backport "$ROOT/scripts/backport.sh"
 step initramfs "$ROOT/scripts/guest/build.sh"
 step guest "$ROOT/scripts/guest/test.sh"
 step demo "$ROOT/scripts/test-demo.sh"
