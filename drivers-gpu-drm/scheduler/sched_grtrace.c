@@ -44,17 +44,19 @@
  *                  every path, killed jobs too         fence's error
  * ERROR(timeout),  drm_sched_job_timedout(), after     none
  * ERROR(reset)     &drm_sched_backend_ops.timedout_job
- *                  returned %DRM_GPU_SCHED_STAT_RESET
+ *                  returned, as below
  * ================ =================================== ===========================
  *
  * drm_sched_job_add_dep has no grtrace event: a dependency matters when the
  * job waits for it, which SYNC_WAIT_ENTER/EXIT report.
  *
  * A timeout is reported once the driver said what it was: a job the driver
- * found running normally (%DRM_GPU_SCHED_STAT_NO_HANG) reports nothing, a
- * device that is gone (%DRM_GPU_SCHED_STAT_ENODEV) ERROR(timeout) alone, a
- * hang the driver reset ERROR(timeout) then ERROR(reset), both naming the
- * job.  drm_sched_stop() reports nothing: drivers also stop schedulers for
+ * found running normally (%DRM_GPU_SCHED_STAT_NO_HANG, its hardware fence
+ * without error) reports nothing; one it failed itself and handed back
+ * (%DRM_GPU_SCHED_STAT_NO_HANG, its hardware fence with an error, as xe
+ * does) and a device that is gone (%DRM_GPU_SCHED_STAT_ENODEV) report
+ * ERROR(timeout) alone; a hang the driver reset ERROR(timeout) then
+ * ERROR(reset), both naming the job.  drm_sched_stop() reports nothing: drivers also stop schedulers for
  * reasons other than a hang.  A driver that resets other rings with the
  * faulty one reports those resets itself.  The job's COMPLETE carries the
  * error its finished fence got.
@@ -150,25 +152,44 @@ void drm_sched_grtrace_fence(struct drm_sched_fence *s_fence, u16 type, s32 arg)
 void drm_sched_grtrace_timeout_begin(struct drm_sched_grtrace_timeout *gt,
 				     struct drm_sched_job *job)
 {
+	struct dma_fence *parent = READ_ONCE(job->s_fence->parent);
+
 	gt->report = grtrace_enabled();
-	if (gt->report)
-		drm_sched_grtrace_fill(&gt->job, job->sched, job->s_fence);
+	if (!gt->report)
+		return;
+	gt->done = parent && test_bit(DMA_FENCE_FLAG_SIGNALED_BIT, &parent->flags);
+	drm_sched_grtrace_fill(&gt->job, job->sched, job->s_fence);
 }
 
 /**
  * drm_sched_grtrace_timeout_end - report a timeout as the driver decided it
  * @gt: the job named by drm_sched_grtrace_timeout_begin()
  * @status: what &drm_sched_backend_ops.timedout_job returned
+ * @job: the job; read only for %DRM_GPU_SCHED_STAT_NO_HANG
  *
- * Context: the scheduler's timeout worker.  The job may be freed by now;
- * only @gt is read, and the scheduler, which outlives its timeout worker.
+ * Context: the scheduler's timeout worker.  After a reset the job may be
+ * freed by now, and only @gt is read; after %DRM_GPU_SCHED_STAT_NO_HANG the
+ * timeout worker still holds it, off the pending list.
+ *
+ * %DRM_GPU_SCHED_STAT_NO_HANG is a benign timeout unless the driver failed
+ * the job's hardware fence while handling it: xe returns it for the jobs
+ * it timed out and cancelled itself, to have the scheduler keep them until
+ * they are freed.  A fence that had signalled, with or without an error,
+ * before the timeout fired says nothing about the timeout.
  */
 void drm_sched_grtrace_timeout_end(struct drm_sched_grtrace_timeout *gt,
-				   enum drm_gpu_sched_stat status)
+				   enum drm_gpu_sched_stat status,
+				   struct drm_sched_job *job)
 {
-	if (!gt->report || status == DRM_GPU_SCHED_STAT_NO_HANG ||
-	    !grtrace_enabled())
+	struct dma_fence *parent;
+
+	if (!gt->report || !grtrace_enabled())
 		return;
+	if (status == DRM_GPU_SCHED_STAT_NO_HANG) {
+		parent = READ_ONCE(job->s_fence->parent);
+		if (gt->done || !parent || !READ_ONCE(parent->error))
+			return;
+	}
 	gt->job.status = GRTRACE_ERROR_TIMEOUT;
 	grtrace_error(&gt->job);
 	if (status != DRM_GPU_SCHED_STAT_RESET)

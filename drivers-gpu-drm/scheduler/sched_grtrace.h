@@ -9,10 +9,12 @@
  * struct drm_sched_grtrace_timeout - a timed-out job, named before the
  *	driver's &drm_sched_backend_ops.timedout_job may free it
  * @report: whether grtrace was enabled when the timeout fired
+ * @done: whether the job's hardware fence had signalled by then
  * @job: the job's identity, ring and context
  */
 struct drm_sched_grtrace_timeout {
 	bool report;
+	bool done;
 	struct grtrace_job job;
 };
 
@@ -35,7 +37,8 @@ void __drm_sched_grtrace_wait_exit(struct drm_sched_entity *entity, int status);
 void drm_sched_grtrace_timeout_begin(struct drm_sched_grtrace_timeout *gt,
 				     struct drm_sched_job *job);
 void drm_sched_grtrace_timeout_end(struct drm_sched_grtrace_timeout *gt,
-				   enum drm_gpu_sched_stat status);
+				   enum drm_gpu_sched_stat status,
+				   struct drm_sched_job *job);
 
 /* One plain load on the hot path; the report only if a wait was entered. */
 static inline void drm_sched_grtrace_wait_exit(struct drm_sched_entity *entity,
@@ -57,7 +60,8 @@ drm_sched_grtrace_timeout_begin(struct drm_sched_grtrace_timeout *gt,
 				struct drm_sched_job *job) { }
 static inline void
 drm_sched_grtrace_timeout_end(struct drm_sched_grtrace_timeout *gt,
-			      enum drm_gpu_sched_stat status) { }
+			      enum drm_gpu_sched_stat status,
+			      struct drm_sched_job *job) { }
 static inline void drm_sched_grtrace_wait_enter(struct drm_sched_entity *entity,
 						struct drm_sched_job *sched_job,
 						struct dma_fence *dep) { }

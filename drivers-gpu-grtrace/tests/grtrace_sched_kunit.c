@@ -39,6 +39,7 @@ struct fake_job {
 	struct hw_fence *hw;
 	bool hang;		/* the hardware never signals */
 	bool slow;		/* signals only once its timeout fired */
+	bool cancel;		/* its timeout fails it, as xe does */
 	int fail;		/* run_job returns ERR_PTR(@fail) */
 	bool nofence;		/* run_job returns no hardware fence */
 };
@@ -105,7 +106,7 @@ static struct dma_fence *fake_run_job(struct drm_sched_job *sched_job)
 
 		grtrace_start(&gj);
 	}
-	if (!job->hang && !job->slow)
+	if (!job->hang && !job->slow && !job->cancel)
 		hrtimer_start(&hw->timer, ns_to_ktime(200 * NSEC_PER_USEC),
 			      HRTIMER_MODE_REL_HARD);
 	return &hw->base;
@@ -123,6 +124,15 @@ static enum drm_gpu_sched_stat fake_timedout_job(struct drm_sched_job *sched_job
 	if (job->slow) {
 		hrtimer_start(&job->hw->timer, ns_to_ktime(200 * NSEC_PER_USEC),
 			      HRTIMER_MODE_REL_HARD);
+		return DRM_GPU_SCHED_STAT_NO_HANG;
+	}
+	/*
+	 * xe's way: fail the job's hardware fence without a reset, and hand
+	 * the job back to the scheduler with DRM_GPU_SCHED_STAT_NO_HANG.
+	 */
+	if (job->cancel) {
+		dma_fence_set_error(&job->hw->base, -ETIME);
+		dma_fence_signal(&job->hw->base);
 		return DRM_GPU_SCHED_STAT_NO_HANG;
 	}
 	/*
@@ -532,10 +542,12 @@ static void grtrace_sched_test_timeout(struct kunit *test)
 }
 
 /*
- * A timeout the driver finds benign (DRM_GPU_SCHED_STAT_NO_HANG) is no
- * error: no ERROR event, and the job ends and completes normally.
+ * A timeout for which the driver returns DRM_GPU_SCHED_STAT_NO_HANG: no
+ * ERROR if the job was only slow and ends normally; ERROR(timeout) alone,
+ * no reset, if the driver failed the job itself (xe).  The job ends and
+ * completes once either way, with its hardware fence's error.
  */
-static void grtrace_sched_test_timeout_no_hang(struct kunit *test)
+static void no_hang_case(struct kunit *test, bool cancel)
 {
 	struct drm_sched_entity *e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
 	struct drm_gpu_scheduler *list[1];
@@ -543,11 +555,12 @@ static void grtrace_sched_test_timeout_no_hang(struct kunit *test)
 	struct fake_gpu *gpu;
 	struct dma_fence *done;
 	struct capture *c;
+	int cpl, to, error;
 	u64 ctx, seqno;
-	int cpl;
 
 	KUNIT_ASSERT_NOT_NULL(test, e);
-	gpu = fake_gpu_create(test, "comp_slow", msecs_to_jiffies(100));
+	gpu = fake_gpu_create(test, cancel ? "comp_cancel" : "comp_slow",
+			      msecs_to_jiffies(100));
 	list[0] = &gpu->sched;
 	KUNIT_ASSERT_EQ(test, drm_sched_entity_init(e, DRM_SCHED_PRIORITY_NORMAL,
 						    list, 1, NULL), 0);
@@ -555,7 +568,8 @@ static void grtrace_sched_test_timeout_no_hang(struct kunit *test)
 
 	job = kzalloc_obj(*job);
 	KUNIT_ASSERT_NOT_NULL(test, job);
-	job->slow = true;
+	job->slow = !cancel;
+	job->cancel = cancel;
 	KUNIT_ASSERT_EQ(test, drm_sched_job_init(&job->base, e, 1, NULL, 0), 0);
 	drm_sched_job_arm(&job->base);
 	done = dma_fence_get(&job->base.s_fence->finished);
@@ -564,18 +578,36 @@ static void grtrace_sched_test_timeout_no_hang(struct kunit *test)
 	drm_sched_entity_push_job(&job->base);
 
 	KUNIT_EXPECT_GT(test, dma_fence_wait_timeout(done, false, 10 * HZ), 0);
-	KUNIT_EXPECT_EQ(test, done->error, 0);
+	error = done->error;
+	KUNIT_EXPECT_EQ(test, error, cancel ? -ETIME : 0);
 	dma_fence_put(done);
 	capture_stop(c);
 	drm_sched_entity_destroy(e);
 
-	KUNIT_EXPECT_EQ(test, count(c->ev, c->n, GRTRACE_EV_ERROR, ctx, seqno), 0);
+	KUNIT_EXPECT_EQ(test, count(c->ev, c->n, GRTRACE_EV_ERROR, ctx, seqno),
+			cancel ? 1 : 0);
+	to = find(c->ev, c->n, GRTRACE_EV_ERROR, ctx, seqno);
+	if (cancel) {
+		KUNIT_ASSERT_GE(test, to, 0);
+		KUNIT_EXPECT_EQ(test, c->ev[to].job.status, GRTRACE_ERROR_TIMEOUT);
+	}
 	KUNIT_EXPECT_EQ(test, count(c->ev, c->n, GRTRACE_EV_END, ctx, seqno), 1);
+	KUNIT_EXPECT_EQ(test, count(c->ev, c->n, GRTRACE_EV_COMPLETE, ctx, seqno), 1);
 	cpl = find(c->ev, c->n, GRTRACE_EV_COMPLETE, ctx, seqno);
 	KUNIT_ASSERT_GE(test, cpl, 0);
-	KUNIT_EXPECT_EQ(test, c->ev[cpl].job.status, 0);
+	KUNIT_EXPECT_EQ(test, c->ev[cpl].job.status, error);
 
 	fake_gpu_destroy(gpu);
+}
+
+static void grtrace_sched_test_timeout_no_hang(struct kunit *test)
+{
+	no_hang_case(test, false);
+}
+
+static void grtrace_sched_test_timeout_cancelled(struct kunit *test)
+{
+	no_hang_case(test, true);
 }
 
 /* Push one job on @e; returns its finished fence, referenced. */
@@ -1112,6 +1144,7 @@ static struct kunit_case grtrace_sched_test_cases[] = {
 	KUNIT_CASE(grtrace_sched_test_lifecycle),
 	KUNIT_CASE(grtrace_sched_test_timeout),
 	KUNIT_CASE(grtrace_sched_test_timeout_no_hang),
+	KUNIT_CASE(grtrace_sched_test_timeout_cancelled),
 	KUNIT_CASE(grtrace_sched_test_flight),
 	KUNIT_CASE(grtrace_sched_test_reset_sibling),
 	KUNIT_CASE(grtrace_sched_test_no_hw_fence),
