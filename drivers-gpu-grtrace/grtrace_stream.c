@@ -752,7 +752,7 @@ static int grtrace_remove_buf_file(struct dentry *dentry)
 
 /* Called by relay_switch_subbuf(): a flight recorder overwrites. */
 static int grtrace_subbuf_start(struct rchan_buf *buf, void *subbuf,
-				void *prev_subbuf, size_t prev_padding)
+				void *prev_subbuf)
 {
 	return test_bit(GRTRACE_MODE_OVERWRITE, &grtrace_mode) ||
 	       !relay_buf_full(buf);

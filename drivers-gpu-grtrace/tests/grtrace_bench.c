@@ -476,4 +476,4 @@ kunit_test_suite(grtrace_bench_suite);
 
 MODULE_DESCRIPTION("grtrace emit path benchmark");
 MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING");

@@ -1166,4 +1166,4 @@ kunit_test_suite(grtrace_sched_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests for the grtrace DRM scheduler hooks");
 MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING");
