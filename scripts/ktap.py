@@ -81,9 +81,15 @@ def parse(path):
             if m and not m.group(2).startswith('1..'):
                 seen.add(len(m.group(1)))
             lines.append(line)
+    import inspect                      # pylint: disable=import-outside-toplevel
     import kunit_printer                # pylint: disable=import-outside-toplevel
-    kp.stdout = kunit_printer.Printer(sys.stderr)
     with contextlib.redirect_stdout(sys.stderr):
+        # Since 6.16 the parser takes its printer as an argument; before,
+        # it printed through the module's stdout.
+        if 'printer' in inspect.signature(kp.parse_run_tests).parameters:
+            printer = kunit_printer.Printer(output=sys.stderr)
+            return kp, kp.parse_run_tests(lines, printer)
+        kp.stdout = kunit_printer.Printer(sys.stderr)
         return kp, kp.parse_run_tests(lines)
 
 
