@@ -56,10 +56,12 @@
  * (%DRM_GPU_SCHED_STAT_NO_HANG, its hardware fence with an error, as xe
  * does) and a device that is gone (%DRM_GPU_SCHED_STAT_ENODEV) report
  * ERROR(timeout) alone; a hang the driver reset ERROR(timeout) then
- * ERROR(reset), both naming the job.  drm_sched_stop() reports nothing: drivers also stop schedulers for
- * reasons other than a hang.  A driver that resets other rings with the
- * faulty one reports those resets itself.  The job's COMPLETE carries the
- * error its finished fence got.
+ * ERROR(reset), both naming the job.  drm_sched_stop() reports nothing:
+ * drivers also stop schedulers for reasons other than a hang.  A driver
+ * that resets other rings with the faulty one reports those resets itself.
+ * The job's COMPLETE carries the error its finished fence got; as the
+ * driver's recovery completes the job before timedout_job() returns, the
+ * ERROR events of a timeout follow the job's COMPLETE.
  *
  * The scheduler cannot see when the hardware starts a job, switches
  * contexts or raises interrupts; drivers report those themselves on the same
