@@ -18,7 +18,12 @@
  * used here and written nowhere: a submit event with a key begins a job;
  * the events of a job are held until one of them gives the seqno; a
  * complete event ends it.  An event whose key begins no job is not one of
- * the driver's (another device's buffer) and is ignored.
+ * the driver's (another device's buffer) and is ignored, unless a submit
+ * with that key follows: each read takes what every CPU's buffer holds at
+ * that moment, so the end of a job on one CPU can be read one read before
+ * its submit on another.  Such events wait (EARLY_MAX of them) for the
+ * submit of their key, are taken by it unless they are older than it, and
+ * are ignored at the end if none came.
  *
  * The kprobes and the instance are removed on every exit path, SIGINT and
  * SIGTERM included.
@@ -42,6 +47,8 @@
 #define BUFFER_KB	8192		/* per CPU */
 #define KEY_HASH	4096
 #define HELD_MAX	8		/* events of a job held for its seqno */
+#define EARLY_MAX	64		/* keyed events read before their submit */
+#define EARLY_SKEW_NS	1000000		/* how much older than it they may be */
 #define PID_CACHE	256
 #define SYS_PREFIX	"grtrace_probe_"
 
@@ -128,6 +135,12 @@ struct prober {
 	struct live_ring *rings;
 	int nr_rings;
 	struct key_job *keys[KEY_HASH];
+	/* keyed events of no job yet, oldest first: see the top */
+	struct early {
+		const struct gr_prof_action *a;
+		struct hit h;
+	} early[EARLY_MAX];
+	int nr_early;
 	struct out_rec *out;
 	size_t nr_out;
 	size_t cap_out;
@@ -559,6 +572,36 @@ static void job_direct(struct prober *pb, const struct gr_prof_action *a,
 			put_job(pb, t, h->ts, h->order, h->cpu, &j, status);
 }
 
+static void job_keyed(struct prober *pb, const struct gr_prof_action *a,
+		      const struct hit *h);
+
+/*
+ * The events of @key read before its submit at @ts: given to the job, in
+ * the order they were read; ones older than it by more than the clocks of
+ * two CPUs may differ belonged to an earlier buffer at that address, whose
+ * submit was never seen.
+ */
+static void take_early(struct prober *pb, __u64 key, __u64 ts)
+{
+	struct early e;
+	int i = 0;
+
+	while (i < pb->nr_early) {
+		e = pb->early[i];
+		if (e.h.val[e.a->key] != key) {
+			i++;
+			continue;
+		}
+		memmove(pb->early + i, pb->early + i + 1,
+			(--pb->nr_early - i) * sizeof(pb->early[0]));
+		if (e.h.ts + EARLY_SKEW_NS < ts) {
+			pb->foreign++;
+			continue;
+		}
+		job_keyed(pb, e.a, &e.h);
+	}
+}
+
 /* A job action of a hit with a key (see the comment at the top). */
 static void job_keyed(struct prober *pb, const struct gr_prof_action *a,
 		      const struct hit *h)
@@ -583,7 +626,16 @@ static void job_keyed(struct prober *pb, const struct gr_prof_action *a,
 	}
 	j = *pp;
 	if (!j) {
-		pb->foreign++;
+		if (pb->nr_early == EARLY_MAX) {	/* the oldest is foreign */
+			pb->foreign++;
+			memmove(pb->early, pb->early + 1,
+				--pb->nr_early * sizeof(pb->early[0]));
+		}
+		pb->early[pb->nr_early].a = a;
+		pb->early[pb->nr_early].h = *h;
+		pb->early[pb->nr_early].h.lp = NULL;
+		pb->early[pb->nr_early].h.rec = NULL;
+		pb->nr_early++;
 		return;
 	}
 	if (a->ctx != GR_PROF_NONE)
@@ -616,6 +668,8 @@ static void job_keyed(struct prober *pb, const struct gr_prof_action *a,
 	if (a->types & BIT(GRTRACE_EV_COMPLETE)) {
 		pb->unresolved += !j->has_seqno;
 		key_drop(pp);
+	} else if (a->types & BIT(GRTRACE_EV_SUBMIT)) {
+		take_early(pb, h->val[a->key], h->ts);
 	}
 }
 
@@ -812,6 +866,8 @@ static void print_totals(struct prober *pb, __u64 lost)
 	for (i = 0; i < KEY_HASH; i++)
 		for (j = pb->keys[i]; j; j = j->next)
 			pending++;
+	pb->foreign += pb->nr_early;
+	pb->nr_early = 0;
 	printf("grtrace probe: %llu hits, %llu jobs, %llu context events, %zu records in %s\n",
 	       (unsigned long long)pb->hits, (unsigned long long)pb->jobs,
 	       (unsigned long long)pb->contexts, pb->nr_out + 1 + pb->nr_rings,
