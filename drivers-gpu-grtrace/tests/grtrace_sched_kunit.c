@@ -492,43 +492,71 @@ static void grtrace_sched_test_lifecycle(struct kunit *test)
 }
 
 /* A job that hangs: ERROR(timeout), ERROR(reset), COMPLETE with the error. */
-static void grtrace_sched_test_timeout(struct kunit *test)
+/* One job whose timeout fires, as run by timed_job(). */
+struct timed {
+	struct fake_gpu *gpu;
+	struct capture *c;
+	u64 ctx, seqno;
+	int error;
+};
+
+/*
+ * Run one job on a scheduler of its own whose timeout is 100 ms: @hang, the
+ * hardware never ends it (the driver resets); @slow, it ends after its
+ * timeout (the driver calls it benign); @cancel, the driver fails it (xe).
+ * Returns once the job completed and its timeout was handled, the events
+ * captured meanwhile in @t->c.
+ */
+static void timed_job(struct kunit *test, struct timed *t, const char *name,
+		      bool hang, bool slow, bool cancel)
 {
 	struct drm_sched_entity *e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
 	struct drm_gpu_scheduler *list[1];
-	struct fake_job *job;
-	struct fake_gpu *gpu;
 	struct dma_fence *done;
+	struct fake_job *job;
+
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	t->gpu = fake_gpu_create(test, name, msecs_to_jiffies(100));
+	list[0] = &t->gpu->sched;
+	KUNIT_ASSERT_EQ(test, drm_sched_entity_init(e, DRM_SCHED_PRIORITY_NORMAL,
+						    list, 1, NULL), 0);
+	t->c = capture_start(test);
+
+	job = kzalloc_obj(*job);
+	KUNIT_ASSERT_NOT_NULL(test, job);
+	job->hang = hang;
+	job->slow = slow;
+	job->cancel = cancel;
+	KUNIT_ASSERT_EQ(test, drm_sched_job_init(&job->base, e, 1, NULL, 0), 0);
+	drm_sched_job_arm(&job->base);
+	done = dma_fence_get(&job->base.s_fence->finished);
+	t->ctx = done->context;
+	t->seqno = done->seqno;
+	drm_sched_entity_push_job(&job->base);
+
+	KUNIT_EXPECT_GT(test, dma_fence_wait_timeout(done, false, 10 * HZ), 0);
+	/* A job the driver completes in timedout_job(): its ERRORs follow. */
+	flush_delayed_work(&t->gpu->sched.work_tdr);
+	t->error = done->error;
+	dma_fence_put(done);
+	capture_stop(t->c);
+	drm_sched_entity_destroy(e);
+}
+
+static void grtrace_sched_test_timeout(struct kunit *test)
+{
+	struct timed t;
 	struct capture *c;
 	u64 ctx, seqno;
 	int to, rst, cpl, error;
 
-	KUNIT_ASSERT_NOT_NULL(test, e);
-	gpu = fake_gpu_create(test, "comp_kunit", msecs_to_jiffies(100));
-	list[0] = &gpu->sched;
-	KUNIT_ASSERT_EQ(test, drm_sched_entity_init(e, DRM_SCHED_PRIORITY_NORMAL,
-						    list, 1, NULL), 0);
-	c = capture_start(test);
-
-	job = kzalloc_obj(*job);
-	KUNIT_ASSERT_NOT_NULL(test, job);
-	job->hang = true;
-	KUNIT_ASSERT_EQ(test, drm_sched_job_init(&job->base, e, 1, NULL, 0), 0);
-	drm_sched_job_arm(&job->base);
-	done = dma_fence_get(&job->base.s_fence->finished);
-	ctx = done->context;
-	seqno = done->seqno;
-	drm_sched_entity_push_job(&job->base);
-
-	KUNIT_EXPECT_GT(test, dma_fence_wait_timeout(done, false, 10 * HZ), 0);
-	/* The job completed inside timedout_job(); its ERRORs follow. */
-	flush_delayed_work(&gpu->sched.work_tdr);
+	timed_job(test, &t, "comp_kunit", true, false, false);
+	c = t.c;
+	ctx = t.ctx;
+	seqno = t.seqno;
 	/* drm_sched_start() cancels the jobs whose hardware fence is gone. */
-	error = done->error;
+	error = t.error;
 	KUNIT_EXPECT_LT(test, error, 0);
-	dma_fence_put(done);
-	capture_stop(c);
-	drm_sched_entity_destroy(e);
 
 	to = find(c->ev, c->n, GRTRACE_EV_ERROR, ctx, seqno);
 	cpl = find(c->ev, c->n, GRTRACE_EV_COMPLETE, ctx, seqno);
@@ -554,7 +582,7 @@ static void grtrace_sched_test_timeout(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, count(c->ev, c->n, GRTRACE_EV_END, ctx, seqno), 0);
 	KUNIT_EXPECT_EQ(test, count(c->ev, c->n, GRTRACE_EV_COMPLETE, ctx, seqno), 1);
 
-	fake_gpu_destroy(gpu);
+	fake_gpu_destroy(t.gpu);
 }
 
 /*
@@ -565,41 +593,18 @@ static void grtrace_sched_test_timeout(struct kunit *test)
  */
 static void no_hang_case(struct kunit *test, bool cancel)
 {
-	struct drm_sched_entity *e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
-	struct drm_gpu_scheduler *list[1];
-	struct fake_job *job;
-	struct fake_gpu *gpu;
-	struct dma_fence *done;
+	struct timed t;
 	struct capture *c;
 	int cpl, to, error;
 	u64 ctx, seqno;
 
-	KUNIT_ASSERT_NOT_NULL(test, e);
-	gpu = fake_gpu_create(test, cancel ? "comp_cancel" : "comp_slow",
-			      msecs_to_jiffies(100));
-	list[0] = &gpu->sched;
-	KUNIT_ASSERT_EQ(test, drm_sched_entity_init(e, DRM_SCHED_PRIORITY_NORMAL,
-						    list, 1, NULL), 0);
-	c = capture_start(test);
-
-	job = kzalloc_obj(*job);
-	KUNIT_ASSERT_NOT_NULL(test, job);
-	job->slow = !cancel;
-	job->cancel = cancel;
-	KUNIT_ASSERT_EQ(test, drm_sched_job_init(&job->base, e, 1, NULL, 0), 0);
-	drm_sched_job_arm(&job->base);
-	done = dma_fence_get(&job->base.s_fence->finished);
-	ctx = done->context;
-	seqno = done->seqno;
-	drm_sched_entity_push_job(&job->base);
-
-	KUNIT_EXPECT_GT(test, dma_fence_wait_timeout(done, false, 10 * HZ), 0);
-	flush_delayed_work(&gpu->sched.work_tdr);
-	error = done->error;
+	timed_job(test, &t, cancel ? "comp_cancel" : "comp_slow", false, !cancel,
+		  cancel);
+	c = t.c;
+	ctx = t.ctx;
+	seqno = t.seqno;
+	error = t.error;
 	KUNIT_EXPECT_EQ(test, error, cancel ? -ETIME : 0);
-	dma_fence_put(done);
-	capture_stop(c);
-	drm_sched_entity_destroy(e);
 
 	KUNIT_EXPECT_EQ(test, count(c->ev, c->n, GRTRACE_EV_ERROR, ctx, seqno),
 			cancel ? 1 : 0);
@@ -614,7 +619,7 @@ static void no_hang_case(struct kunit *test, bool cancel)
 	KUNIT_ASSERT_GE(test, cpl, 0);
 	KUNIT_EXPECT_EQ(test, c->ev[cpl].job.status, error);
 
-	fake_gpu_destroy(gpu);
+	fake_gpu_destroy(t.gpu);
 }
 
 static void grtrace_sched_test_timeout_no_hang(struct kunit *test)
