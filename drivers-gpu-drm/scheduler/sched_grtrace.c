@@ -37,13 +37,13 @@
  *                  if it signalled meanwhile, or       status 0, or -ESRCH if
  *                  drm_sched_entity_kill()             the entity was killed
  * COMMIT           drm_sched_run_job_work(), before    drm_sched_job_run
- *                  &drm_sched_backend_ops.run_job
+ *                  the driver's run_job()
  * END              drm_sched_job_done(), if a          drm_sched_job_done (also
  *                  hardware fence signalled            for jobs without one)
  * COMPLETE         drm_sched_fence_finished(), on      none; with the finished
  *                  every path, killed jobs too         fence's error
- * ERROR(timeout),  drm_sched_job_timedout(), after     none
- * ERROR(reset)     &drm_sched_backend_ops.timedout_job
+ * ERROR(timeout),  drm_sched_job_timedout(), once      none
+ * ERROR(reset)     the driver's timedout_job()
  *                  returned, as below
  * ================ =================================== ===========================
  *
