@@ -33,27 +33,14 @@ ktap_merge "$OUT/tree"
 # git am of the same patches to the files they touch: the same files.
 "$ROOT/scripts/series.sh" apply "$BP/am" > "$OUT/err" 2>&1
 result $? "README's git am command applies patches-6.12/ ($(series_patches | wc -l) patches)"
-bad=0
-while read -r f; do
-	cmp -s "$BP/am/git/$f" "$SRC/$f" || { echo "git am and quilt differ on $f" >> "$OUT/err"; bad=1; }
-done < <(git -C "$BP/am/git" diff --name-only base HEAD 2>/dev/null)
-result "$bad" "git am and quilt give identical files"
+am_matches_quilt "$BP/am"
+result $? "git am and quilt give identical files"
 
-touched=$(series_patches | sed "s#^#$PATCHES/#" | xargs cat |
-	sed -n 's#^diff --git a/\([^ ]*\) b/.*#\1#p' | sort -u)
-vendor=$(grep -E '^drivers/gpu/drm/(amd|i915|nouveau)/.*\.c$' <<<"$touched" | sed 's/\.c$/.o/')
-# xe's users of the DRM scheduler (an exec queue is a drm_gpu_scheduler):
-# the scheduler patch changes the structs they embed and the calls they make.
-vendor+=" $XE_SCHED_OBJS"
+vendor=$(series_vendor_objects)
 
 # build MODE: configure and build the targets; "RC NAME" in $OUT/res-MODE.
 build() {
-	local mode=$1 dir=$BP/build-$1 opts objs="" o start=$SECONDS rc
-	case $mode in
-	y) opts="-e GRTRACE" ;;
-	m) opts="-m GRTRACE -m GRTRACE_KUNIT_TEST -m GRTRACE_SCHED_KUNIT_TEST" ;;
-	n) opts="-d GRTRACE" ;;
-	esac
+	local mode=$1 dir=$BP/build-$1 objs="" o start=$SECONDS rc
 	# The vendor objects with =y only: =m and =n change nothing in them
 	# but CONFIG_GRTRACE, and the walk of the mainline series builds them
 	# in all three.
@@ -68,16 +55,12 @@ build() {
 			make -C "$SRC" O="$dir" -s tinyconfig &&
 			"$SRC/scripts/kconfig/merge_config.sh" -m -O "$dir" "$dir/.config" \
 				"$ROOT/scripts/config/guest.config" "$ROOT/scripts/config/vendor.config" &&
-			# shellcheck disable=SC2086
-			"$SRC/scripts/config" --file "$dir/.config" $opts $NO_DEBUG_INFO &&
+			# shellcheck disable=SC2046,SC2086
+			"$SRC/scripts/config" --file "$dir/.config" $(grtrace_opts "$mode") $NO_DEBUG_INFO &&
 			make -C "$SRC" O="$dir" -s olddefconfig &&
 			cp "$dir/.config" "$dir/.config.in"
 		fi &&
-		case $mode in
-		m) grep -qx 'CONFIG_GRTRACE=m' "$dir/.config" ;;
-		n) grep -qx '# CONFIG_GRTRACE is not set' "$dir/.config" ;;
-		y) grep -qx 'CONFIG_GRTRACE=y' "$dir/.config" ;;
-		esac &&
+		grtrace_mode_stuck "$dir" "$mode" &&
 		# shellcheck disable=SC2086
 		nice make -C "$SRC" O="$dir" CC="ccache gcc" -j"$JOBS" -s \
 			drivers/gpu/grtrace/ drivers/gpu/drm/scheduler/ drivers/gpu/drm/virtio/ $objs

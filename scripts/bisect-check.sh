@@ -51,11 +51,7 @@ touched_by() { cat_patches "$@" | sed -n 's#^diff --git a/\([^ ]*\) b/.*#\1#p' |
 all_touched=$(touched_by "${patches[@]}")
 created=$(cat_patches "${patches[@]}" |
 	awk '/^diff --git/ {f=$3; sub("^a/", "", f)} /^new file mode/ {print f}' | sort -u)
-# The vendor drivers' C files the series touches, as objects.
-vendor=$(echo "$all_touched" | grep -E '^drivers/gpu/drm/(amd|i915|nouveau)/.*\.c$' | sed 's/\.c$/.o/')
-# xe's users of the DRM scheduler (an exec queue is a drm_gpu_scheduler):
-# the scheduler patch changes the structs they embed and the calls they make.
-vendor+=" $XE_SCHED_OBJS"
+vendor=$(series_vendor_objects)
 dirs="drivers/gpu/grtrace/ drivers/gpu/drm/scheduler/ drivers/gpu/drm/virtio/"
 
 # The file times of the applied tree, restored at the end.
@@ -64,22 +60,15 @@ dirs="drivers/gpu/grtrace/ drivers/gpu/drm/scheduler/ drivers/gpu/drm/virtio/"
 # configure DIR MODE: guest + vendor configuration, CONFIG_GRTRACE=MODE and
 # the hook options of MODE; .config (and its time) kept when unchanged.
 configure() {
-	local dir=$1 mode=$2 opts tmp=$OUT/config-$2
-	case $mode in
-	y)        opts="-e GRTRACE" ;;
-	m)        opts="-m GRTRACE -m GRTRACE_KUNIT_TEST -m GRTRACE_SCHED_KUNIT_TEST" ;;
-	n)        opts="-d GRTRACE" ;;
-	nohooks)  opts="-e GRTRACE -d GRTRACE_DRM_BRIDGE -d GRTRACE_VIRTIO_GPU -d GRTRACE_AMDGPU -d GRTRACE_I915 -d GRTRACE_NOUVEAU" ;;
-	nobridge) opts="-e GRTRACE -d GRTRACE_DRM_BRIDGE" ;;
-	esac
+	local dir=$1 mode=$2 tmp=$OUT/config-$2
 	seed_build_dir "$dir"
 	mkdir -p "$tmp"
 	cp "$BUILD/.config" "$tmp/config"
 	"$SRC/scripts/kconfig/merge_config.sh" -m -O "$tmp" "$tmp/config" \
 		"$ROOT/scripts/config/vendor.config" > /dev/null 2>&1
 	mv "$tmp/.config" "$tmp/config" 2> /dev/null
-	# shellcheck disable=SC2086
-	"$SRC/scripts/config" --file "$tmp/config" $opts $NO_DEBUG_INFO
+	# shellcheck disable=SC2046,SC2086
+	"$SRC/scripts/config" --file "$tmp/config" $(grtrace_opts "$mode") $NO_DEBUG_INFO
 	# Always from the fragment: a symbol that an earlier prefix lacked
 	# (olddefconfig dropped it) must come back.  Kconfig rewrites only what
 	# changed, so an unchanged configuration rebuilds nothing.
@@ -87,11 +76,8 @@ configure() {
 	make -C "$SRC" O="$dir" -s olddefconfig || return 1
 	# Once drivers/gpu/grtrace exists, CONFIG_GRTRACE must be what MODE says.
 	[ -f "$SRC/drivers/gpu/grtrace/Kconfig" ] || return 0
-	case $mode in
-	m) grep -qx 'CONFIG_GRTRACE=m' "$dir/.config" ;;
-	n) grep -qx '# CONFIG_GRTRACE is not set' "$dir/.config" ;;
-	*) grep -qx 'CONFIG_GRTRACE=y' "$dir/.config" ;;
-	esac || { echo "CONFIG_GRTRACE of $mode did not stick"; return 1; }
+	grtrace_mode_stuck "$dir" "$mode" ||
+		{ echo "CONFIG_GRTRACE of $mode did not stick"; return 1; }
 }
 
 # build K MODE [FLAGS]: build the targets as they exist at prefix K; the

@@ -25,6 +25,50 @@ XE_SCHED_OBJS="drivers/gpu/drm/xe/xe_gpu_scheduler.o drivers/gpu/drm/xe/xe_execl
 	drivers/gpu/drm/xe/xe_dep_scheduler.o"
 # The patches of the series, in order.
 series_patches() { grep -v '^#' "$PATCHES/series" | sed '/^$/d'; }
+# Kernel paths of the files the series touches.
+series_touched() {
+	series_patches | sed "s#^#$PATCHES/#" | xargs cat |
+		sed -n 's#^diff --git a/\([^ ]*\) b/.*#\1#p' | sort -u
+}
+# The vendor objects the series' builds compile: the amdgpu, i915 and
+# nouveau C files it touches, and xe's users of the DRM scheduler (an exec
+# queue is a drm_gpu_scheduler: the scheduler patch changes the structs
+# they embed and the calls they make).
+series_vendor_objects() {
+	series_touched | grep -E '^drivers/gpu/drm/(amd|i915|nouveau)/.*\.c$' | sed 's/\.c$/.o/'
+	echo "$XE_SCHED_OBJS"
+}
+# grtrace_opts MODE: the scripts/config options of a build configuration:
+# CONFIG_GRTRACE=y, =m, =n, or =y with every hook off (nohooks) or with
+# the scheduler's hooks off (nobridge).
+grtrace_opts() {
+	case $1 in
+	y)        echo "-e GRTRACE" ;;
+	m)        echo "-m GRTRACE -m GRTRACE_KUNIT_TEST -m GRTRACE_SCHED_KUNIT_TEST" ;;
+	n)        echo "-d GRTRACE" ;;
+	nohooks)  echo "-e GRTRACE -d GRTRACE_DRM_BRIDGE -d GRTRACE_VIRTIO_GPU -d GRTRACE_AMDGPU -d GRTRACE_I915 -d GRTRACE_NOUVEAU" ;;
+	nobridge) echo "-e GRTRACE -d GRTRACE_DRM_BRIDGE" ;;
+	esac
+}
+# grtrace_mode_stuck DIR MODE: DIR/.config has CONFIG_GRTRACE as MODE says.
+grtrace_mode_stuck() {
+	case $2 in
+	m) grep -qx 'CONFIG_GRTRACE=m' "$1/.config" ;;
+	n) grep -qx '# CONFIG_GRTRACE is not set' "$1/.config" ;;
+	*) grep -qx 'CONFIG_GRTRACE=y' "$1/.config" ;;
+	esac
+}
+# am_matches_quilt DIR: every file the git am tree DIR (series.sh apply)
+# touches equals the quilt-applied $SRC; the differing ones named in
+# $OUT/err.
+am_matches_quilt() {
+	local f bad=0
+
+	while read -r f; do
+		cmp -s "$1/git/$f" "$SRC/$f" || { echo "git am and quilt differ on $f" >> "$OUT/err"; bad=1; }
+	done < <(git -C "$1/git" diff --name-only base HEAD 2>/dev/null)
+	return $bad
+}
 # Kernel paths of the files the series creates.
 series_created() {
 	series_patches | sed "s#^#$PATCHES/#" | xargs cat |

@@ -291,9 +291,7 @@ check() {
 	result "$bad" "the $(wc -l < "$OUT/created") files the series creates equal the folders, and no other file is there"
 	bad=0
 	if [ -f "$SRC/.grtrace-stamp" ] && [ "$(cat "$SRC/.grtrace-stamp")" = "$(series_stamp)" ]; then
-		while read -r f; do
-			cmp -s "$am/git/$f" "$SRC/$f" || { echo "git am and quilt differ on $f" >> "$OUT/err"; bad=1; }
-		done < <(git -C "$am/git" diff --name-only base HEAD)
+		am_matches_quilt "$am" || bad=1
 	else
 		echo "$SRC does not hold this series (step tree)" >> "$OUT/err"; bad=1
 	fi
