@@ -22,11 +22,11 @@ for variant in $variants; do
 	dir=$CACHE/build-x86-$variant
 	start=$SECONDS
 	case $variant in
-	m) opts="-m GRTRACE -m GRTRACE_KUNIT_TEST -m GRTRACE_SCHED_KUNIT_TEST"
-	   want="CONFIG_GRTRACE=m" ;;
-	n) opts="-d GRTRACE"; want="# CONFIG_GRTRACE is not set" ;;
+	m) want="CONFIG_GRTRACE=m" ;;
+	n) want="# CONFIG_GRTRACE is not set" ;;
 	*) die "unknown variant $variant" ;;
 	esac
+	opts=$(grtrace_opts "$variant")
 	seed_build_dir "$dir"
 	cp "$BUILD/.config" "$OUT/config"
 	# shellcheck disable=SC2086
