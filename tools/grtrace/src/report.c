@@ -1013,7 +1013,8 @@ static void group_add(struct report *rp, int by, const struct gr_job *j)
 	for (k = 0; k < NR_STATS; k++)
 		if (gr_job_metric(j, metrics[k], &v))
 			gr_stat_add(&g->st[k], v);
-	if (by == BY_CTX)
+	/* A job submitted before the recording began names no submitter */
+	if (by == BY_CTX && j->seen & (1U << GRTRACE_EV_SUBMIT))
 		add_name(g, j);
 }
 

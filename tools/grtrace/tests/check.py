@@ -103,11 +103,17 @@ def check_jobless(exp, out):
             fail("job %s: %r, expected %r" % (f, got, w))
 
 
-def check_contexts(exp, out):
+def check_contexts(exp, out, key="jobless_ctx"):
     """report --per-context -f json of jobless.bin: named after the clients"""
     ctx = {g["group"]: g["jobs"] for g in json.load(open(out))["per_context"]}
-    if ctx != exp["jobless_ctx"]:
-        fail("per_context %r, expected %r" % (ctx, exp["jobless_ctx"]))
+    if ctx != exp[key]:
+        fail("per_context %r, expected %r" % (ctx, exp[key]))
+
+
+def check_late(exp, out):
+    """report --per-context -f json of late.bin: a job submitted before the
+    recording counts in its context and names no submitter"""
+    check_contexts(exp, out, "late_ctx")
 
 
 def check_ctxtable(exp, out):

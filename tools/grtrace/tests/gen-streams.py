@@ -145,6 +145,11 @@ JOBLESS_WANT = {"300:1": (30, "500:7"), "300:2": (None, ""), "300:3": (None, "")
 JOBLESS_CTX = {"ctx 0 kworker/0:1[7]": 1, "ctx 2 kmscube[100] +1 kworker": 5,
                "ctx 3 kmscube[100]": 1}
 
+# late.bin: JOBLESS and a command of context 2 submitted before the
+# recording began (no SUBMIT): it counts in its context, names no one.
+LATE = JOBLESS + cmd(1, (300, 8), 2, KMS, 3)[1:]
+LATE_CTX = dict(JOBLESS_CTX, **{"ctx 2 kmscube[100] +1 kworker": 6})
+
 # contexts.bin, on ring 1 (the probe's first ring, virtio-gpu/control):
 # GR_TOOL_CTX records as (time in us, what, ctx, attrs, who) and jobs as
 # cmd() makes them.  Context 1 is destroyed (its own last command, the
@@ -308,11 +313,11 @@ def write(path, data):
         f.write(data)
 
 
-def jobless():
+def jobless(events=JOBLESS):
     """jobless.bin: one CPU, the ring of the virtio device only"""
     recs = [record(STREAM_INFO, stream_info(), 0, T0 - 500, 1, 1),
             record(METADATA, ring_info(*RINGS[0]), 0, T0 - 400, 2, 2)]
-    for t, typ, kw in sorted(JOBLESS, key=lambda e: e[0]):
+    for t, typ, kw in sorted(events, key=lambda e: e[0]):
         n = len(recs) + 1
         recs.append(record(typ, job_payload(0, **kw), 0, T0 + t * 1000, n, n))
     return b"".join(recs)
@@ -447,6 +452,7 @@ def main():
                       unknown_at=3)))
     write(os.path.join(out, "older.bin"), raw(session(job_cut=64)))
     write(os.path.join(out, "jobless.bin"), jobless())
+    write(os.path.join(out, "late.bin"), jobless(LATE))
     write(os.path.join(out, "summary.bin"), summary())
     write(os.path.join(out, "contexts.bin"), contexts())
 
@@ -492,7 +498,7 @@ def main():
         json.dump({"jobs": expected_jobs(), "corrupt": corrupt,
                    "jobless": {f: dict(t_gpu_wait=w and w * 1000, waits_on=on)
                                for f, (w, on) in JOBLESS_WANT.items()},
-                   "jobless_ctx": JOBLESS_CTX,
+                   "jobless_ctx": JOBLESS_CTX, "late_ctx": LATE_CTX,
                    "summary": summary_counters(), "ctxtable": CTX_TABLE,
                    "session_id": "%016x" % SESSION, "lost_records": 2,
                    "records": len(recs)}, f, indent=1)

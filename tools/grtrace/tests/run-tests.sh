@@ -100,6 +100,8 @@ run report -i "$J" -f json && $C jobless "$E" "$W/out" 2> "$W/err"
 result $? "report: waits of no job go to the next SUBMIT of their thread"
 run report -i "$J" -f json --per-context && $C contexts "$E" "$W/out" 2> "$W/err"
 result $? "report --per-context: processes, then kernel workers"
+run report -i "$W/gen/late.bin" -f json --per-context && $C late "$E" "$W/out" 2> "$W/err"
+result $? "report --per-context: a job submitted before the recording names no one"
 run export -i "$J" --chrome "$W/chrome-waits.json" &&
 	$C chrome_waits "$E" "$W/chrome-waits.json" 2> "$W/err"
 result $? "export --chrome: waits on the waiting threads, a flow from the job waited for"
