@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # grtrace: GPU ring trace.  Entry point for building, booting and testing
-# the patch series against Debian's linux-source-6.12.
+# the two patch series (kernel, tools) against Debian's linux-source-7.3,
+# and the kernel series' 6.12 backport.
 #
 #   make demo    build the patched kernel, boot it in QEMU, trace a real
 #                virtio-gpu workload; results in ./results/demo

@@ -700,11 +700,6 @@ static int grtrace_govern_slow(const struct grtrace_govern_settings *g,
 	return -1;
 }
 
-/*
- * On while any governance setting is off its default (settings->active):
- * the probe then calls grtrace_govern() and grtrace_govern_written(), and
- * grtrace_govern_default() otherwise.  Flipped by grtrace_govern_commit().
- */
 DEFINE_STATIC_KEY_FALSE(grtrace_governed);
 EXPORT_SYMBOL_IF_KUNIT(grtrace_governed);
 

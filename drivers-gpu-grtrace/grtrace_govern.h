@@ -117,6 +117,11 @@ struct grtrace_govern_settings {
 	struct rcu_head rcu;
 };
 
+/*
+ * On while any governance setting is off its default (settings->active):
+ * the probe then calls grtrace_govern() and grtrace_govern_written(), and
+ * grtrace_govern_default() otherwise.  Flipped by grtrace_govern_commit().
+ */
 DECLARE_STATIC_KEY_FALSE(grtrace_governed);
 
 void grtrace_govern_default(const struct grtrace_event *ev, u64 ts, int drop);

@@ -1,47 +1,62 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Rewrite the # headings of a quilt series file from the patches' subjects:
-each run of patches of one kind gets one heading that says what it holds.
+"""Write DIR/series, the quilt series of the series in DIR/kernel/ and
+DIR/tools/ (git format-patch output, the second on top of the first):
+each series under a heading with its cover letter's subject, and each run
+of its patches of one kind under a heading that says what it holds.
 
-usage: series-headings.py DIR TITLE"""
+usage: series-headings.py DIR"""
 import os
 import re
 import sys
 
 KINDS = [
+    (r"original design's names", "The original design's names (optional)"),
     (r'^gpu: grtrace:', 'grtrace core (drivers/gpu/grtrace)'),
     (r'^selftests/', 'kselftests'),
     (r'^Documentation', 'Documentation'),
     (r'^drm/sched', 'DRM scheduler hooks and their tests'),
     (r'^drm/virtio', 'virtio-gpu hooks'),
     (r'^drm/(amdgpu|i915|nouveau)', 'Vendor driver hooks (built, never run on hardware)'),
-    (r'^tools/', 'User space (tools/)'),
+    (r'^tools/tracing', 'libtraceevent plugin (tools/tracing)'),
+    (r'^tools/grtrace', 'grtrace tool (tools/grtrace)'),
 ]
+PARTS = [('kernel', 'Kernel series'), ('tools', 'User-space series, on top of the kernel series')]
 
 
-def kind(subject):
+def subject(path):
+    with open(path, errors='replace') as f:
+        s = next(line for line in f if line.startswith('Subject: '))
+    return re.sub(r'^Subject: (\[[^]]*\] )?', '', s).strip()
+
+
+def kind(subj):
     for pat, name in KINDS:
-        if re.match(pat, subject):
+        if re.search(pat, subj):
             return name
     return 'Other'
 
 
 def main():
-    d, title = sys.argv[1], sys.argv[2]
-    path = os.path.join(d, 'series')
-    names = [l.strip() for l in open(path) if l.strip() and not l.startswith('#')]
-    out, last = [f'# {title}'], None
-    for n in names:
-        with open(os.path.join(d, n), errors='replace') as f:
-            subj = next(l for l in f if l.startswith('Subject: '))
-        subj = re.sub(r'^Subject: (\[[^]]*\] )?', '', subj).strip()
-        k = kind(subj)
-        if k != last:
-            out += ['', f'# {k}']
-            last = k
-        out.append(n)
-    with open(path, 'w') as f:
-        f.write('\n'.join(out) + '\n')
+    d = sys.argv[1]
+    out = []
+    for part, what in PARTS:
+        pdir = os.path.join(d, part)
+        if not os.path.isdir(pdir):
+            continue
+        names = sorted(n for n in os.listdir(pdir)
+                       if n.endswith('.patch') and not n.startswith('0000-'))
+        cover = os.path.join(pdir, '0000-cover-letter.patch')
+        out += ['' if out else None, f'# {what}: {subject(cover)}']
+        last = None
+        for n in names:
+            k = kind(subject(os.path.join(pdir, n)))
+            if k != last:
+                out += ['', f'## {k}']
+                last = k
+            out.append(f'{part}/{n}')
+    with open(os.path.join(d, 'series'), 'w') as f:
+        f.write('\n'.join(x for x in out if x is not None) + '\n')
 
 
 if __name__ == '__main__':

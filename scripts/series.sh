@@ -2,8 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0
 # The series and its round trip through git.
 #
-# patches/ (git format-patch output and the quilt file patches/series) is
-# what the series is.  The folders of this repository (drivers-gpu-grtrace/,
+# patches/ is what the series is: two series as they would be posted,
+# patches/kernel/ and patches/tools/ (git format-patch output, each with
+# its cover letter), the user-space one on top of the kernel one, and the
+# quilt file patches/series that applies both.  On the edit branch the
+# user-space series starts at the first commit whose subject starts with
+# "tools/"; export checks that no commit before it touches the tools'
+# directories and none from it on touches anything but tools/,
+# Documentation/ and MAINTAINERS.  The folders of this repository (drivers-gpu-grtrace/,
 # drivers-gpu-drm/, include-*/, Documentation/, tools/) hold every file the
 # series creates, as it is after the last patch: a view to read, exported
 # from the series and checked against it.
@@ -74,20 +80,23 @@ stamp_now() { cat "$PATCHES/series" $(patch_files) | sha1sum | cut -d' ' -f1; }
 
 # import: (re)build the branch from the base tag and patches/.
 import() {
-	local cover desc
+	local cover desc part
 	git_edit checkout -q -B "$BRANCH" "$BASE_TAG"
 	# shellcheck disable=SC2046
 	git_edit am -q --committer-date-is-author-date $(patch_files) ||
 		die "git am of patches/ failed in $EDIT (git am --abort there)"
-	# The cover letter's subject and text up to its shortlog.
-	cover=$ROOT/patches/0000-cover-letter.patch
-	if [ -f "$cover" ]; then
+	# The cover letters' subjects and texts up to their shortlogs, as
+	# the descriptions of branches $BRANCH-kernel and $BRANCH-tools
+	# (export moves them to the series' last commits).
+	for part in kernel tools; do
+		cover=$PATCHES/$part/0000-cover-letter.patch
+		[ -f "$cover" ] || continue
 		desc=$(awk '/^Subject: / {sub(/^Subject: \[PATCH[^]]*\] /, ""); print; print ""; next}
 			    body && /^[^ ].* \([0-9]+\):$/ {exit}
 			    /^$/ && !body {body = 1; next}
 			    body' "$cover")
-		git_edit config "branch.$BRANCH.description" "$desc"
-	fi
+		git_edit config "branch.$(part_branch $part).description" "$desc"
+	done
 	record_stamp
 }
 record_stamp() {
@@ -131,32 +140,71 @@ edit() {
 	import
 }
 
+part_branch() { echo "$BRANCH-$1"; }
+
+# The first commit of the user-space series on the branch, or nothing.
+tools_start() {
+	git_edit log --reverse --format='%H %s' "$BASE_TAG..HEAD" |
+		awk '$2 ~ /^tools\// {print $1; exit}'
+}
+
+# check_split START: each commit stays in its half of the tree.
+check_split() {
+	local c in_tools=0 bad
+	for c in $(git_edit rev-list --reverse "$BASE_TAG..HEAD"); do
+		[ "$c" = "${1:-none}" ] && in_tools=1
+		if [ "$in_tools" = 0 ]; then
+			bad=$(git_edit diff-tree --no-commit-id --name-only -r "$c" |
+				grep -E '^tools/(grtrace|tracing/grtrace-plugin)/' | head -1) || true
+		else
+			bad=$(git_edit diff-tree --no-commit-id --name-only -r "$c" |
+				grep -vE '^(tools/|Documentation/|MAINTAINERS$)' | head -1) || true
+		fi
+		[ -z "$bad" ] || die "export: $(git_edit log -1 --format=%s "$c") touches $bad, which is the other series'"
+	done
+}
+
+# format_part PART BASE TIP DIR: git format-patch of BASE..TIP into
+# DIR/PART, through branch $BRANCH-PART (whose description is the cover
+# letter's text), the cover letter dated as its newest patch.
+# base-commit is the tree's; a part on top of another lists that one's
+# patches as prerequisite-patch-id.
+format_part() {
+	local part=$1 base=$2 tip=$3 dir=$4/$1 br date
+	br=$(part_branch "$part")
+	git_edit branch -f "$br" "$tip"
+	git_edit format-patch -q --zero-commit --no-signature --numbered --filename-max-length=100 \
+		--base="$BASE_TAG" --cover-letter --cover-from-description=subject \
+		-o "$dir" "$base..$br"
+	date=$(git_edit log -1 --format=%aD "$br")
+	sed -i "0,/^Date: /s/^Date: .*/Date: $date/" "$dir/0000-cover-letter.patch"
+}
+
 # The files the series creates, as kernel paths.
 created_in() { git -C "$1" diff --name-only --diff-filter=A "$2" "$3" | sort; }
 
 export_series() {
-	local tmp n i f dst cover date
+	local tmp n i f dst start
 	[ -e "$EDIT/.git" ] || die "no edit tree: make edit"
 	[ -z "$(git_edit status --porcelain -uno)" ] || die "export: $EDIT has uncommitted changes"
 	[ -z "$(git_edit rev-parse -q --verify REBASE_HEAD 2>/dev/null)" ] || die "export: a rebase is in progress in $EDIT"
 	n=$(git_edit rev-list --count "$BASE_TAG..HEAD")
 	tmp=$(mktemp -d)
 	trap 'rm -rf "$tmp"; trap - RETURN' RETURN
-	git_edit format-patch -q --zero-commit --no-signature --numbered --filename-max-length=100 \
-		--base="$BASE_TAG" --cover-letter --cover-from-description=subject \
-		-o "$tmp" "$BASE_TAG..HEAD"
-	# The cover letter is dated as the newest patch, not the export.
-	cover=$tmp/0000-cover-letter.patch
-	date=$(git_edit log -1 --format=%aD)
-	sed -i "0,/^Date: /s/^Date: .*/Date: $date/" "$cover"
-	# patches/series: the file names, with the # banners of the old one
-	# kept before the patch at the same position.
-	awk -v n="$n" '
-		FNR == NR { if (/^#/ || /^$/) { pend = pend $0 "\n" } else { ban[++k] = pend; pend = "" } next }
-		{ i++; printf "%s%s\n", ban[i], $0 }
-	' "$PATCHES/series" <(cd "$tmp" && ls [0-9]*.patch | grep -v '^0000-cover-letter') > "$tmp/series"
-	rm -f "$PATCHES"/*.patch
-	cp "$tmp"/*.patch "$tmp/series" "$PATCHES/"
+	start=$(tools_start)
+	check_split "$start"
+	if [ -n "$start" ]; then
+		format_part kernel "$BASE_TAG" "$start~1" "$tmp"
+		format_part tools "$start~1" HEAD "$tmp"
+	else
+		format_part kernel "$BASE_TAG" HEAD "$tmp"
+	fi
+	rm -rf "$PATCHES"/kernel "$PATCHES"/tools
+	mkdir -p "$PATCHES"
+	cp -r "$tmp"/kernel "$PATCHES/"
+	[ -z "$start" ] || cp -r "$tmp"/tools "$PATCHES/"
+	# patches/series, with headings that say what is under them
+	python3 "$ROOT/scripts/series-headings.py" "$PATCHES"
 	# A backport (patches-6.12/) has no folders: they are the mainline's.
 	if [ "$PATCHES" != "$ROOT/patches" ]; then
 		record_stamp
@@ -264,9 +312,9 @@ check() {
 	while read -r f; do
 		[ -f "$PATCHES/$f" ] || { echo "${PATCHES##*/}/$f missing" >> "$OUT/err"; missing=1; }
 	done < <(series_patches)
-	for f in "$PATCHES"/*.patch; do
-		f=$(basename "$f")
-		[ "$f" = 0000-cover-letter.patch ] || series_patches | grep -qxF "$f" ||
+	for f in "$PATCHES"/*/*.patch; do
+		f=${f#"$PATCHES"/}
+		[ "${f#*/}" = 0000-cover-letter.patch ] || series_patches | grep -qxF "$f" ||
 			{ echo "patches/$f is not in patches/series" >> "$OUT/err"; missing=1; }
 	done
 	result "$missing" "patches/series lists every patch of patches/"
