@@ -13,9 +13,6 @@
 
 struct dentry;
 
-/* Ring ids, registered or given to emit, are 1 to GRTRACE_MAX_RINGS - 1. */
-#define GRTRACE_MAX_RINGS	256
-
 #define GRTRACE_HIST_BUCKETS	24	/* log2 ns: 1 ns .. 8 ms and more */
 #define GRTRACE_SEC_SLOTS	16	/* per-second counters kept */
 

@@ -21,6 +21,9 @@
 #include <linux/types.h>
 #include <uapi/linux/grtrace.h>
 
+/* Ring ids, registered or given to emit, are 1 to GRTRACE_MAX_RINGS - 1. */
+#define GRTRACE_MAX_RINGS	256
+
 /**
  * struct grtrace_ring - a hardware ring (queue, engine) known to grtrace
  * @dev: device name, usually dev_name() of the GPU

@@ -9,6 +9,8 @@ TARBALL=${GRTRACE_TARBALL:-/usr/src/linux-source-7.3.tar.xz}
 PATCHES=${GRTRACE_PATCHES:-$ROOT/patches}
 SRC=${KERNEL_SRC:-$CACHE/$(basename "$TARBALL" .tar.xz)}
 BUILD=${GRTRACE_BUILD:-$CACHE/build-x86}
+# The guest's initramfs (step initramfs), for the kernel in $BUILD.
+INITRAMFS=${INITRAMFS:-$CACHE/initramfs.cpio.gz}
 export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache}
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
 # Paths relative to the build directory: hits across build directories.

@@ -12,11 +12,16 @@ import sys
 
 KINDS = [
     (r"original design's names", "The original design's names (optional)"),
+    (r'^gpu: grtrace: Add GPU job tracepoints', 'Tracepoints and the driver API'),
+    (r'^drm/sched', 'DRM scheduler hooks and their tests'),
+    (r'^drm/virtio', 'virtio-gpu hooks'),
+    (r'^gpu: grtrace: (Add the relay stream|Add sampling|Add KUnit|Test the relay)',
+     'The relay stream, its governance and their KUnit tests'),
+    (r'aggregate-only|flight recorder|benchmark',
+     'Aggregate-only mode, flight recorders and the benchmark'),
     (r'^gpu: grtrace:', 'grtrace core (drivers/gpu/grtrace)'),
     (r'^selftests/', 'kselftests'),
     (r'^Documentation', 'Documentation'),
-    (r'^drm/sched', 'DRM scheduler hooks and their tests'),
-    (r'^drm/virtio', 'virtio-gpu hooks'),
     (r'^drm/(amdgpu|i915|nouveau)', 'Vendor driver hooks (built, never run on hardware)'),
     (r'^tools/tracing', 'libtraceevent plugin (tools/tracing)'),
     (r'^tools/grtrace', 'grtrace tool (tools/grtrace)'),
@@ -25,8 +30,15 @@ PARTS = [('kernel', 'Kernel series'), ('tools', 'User-space series, on top of th
 
 
 def subject(path):
+    """The Subject: header, unfolded"""
     with open(path, errors='replace') as f:
-        s = next(line for line in f if line.startswith('Subject: '))
+        lines = f.read().split('\n')
+    i = next(k for k, line in enumerate(lines) if line.startswith('Subject: '))
+    s = lines[i]
+    for line in lines[i + 1:]:
+        if not line.startswith((' ', '\t')):
+            break
+        s += line
     return re.sub(r'^Subject: (\[[^]]*\] )?', '', s).strip()
 
 

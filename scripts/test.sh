@@ -27,6 +27,10 @@
 # correlate    $RUN/guest/share (guest)          -
 # plugin       $RUN/guest/share (guest)          -
 # kernelshark  $RUN/guest/share (guest)          -
+# kernel-6.12  $CACHE/linux-source-6.12 (backport)  $CACHE/backport-6.12/guest: the 6.12 guest kernel
+# initramfs-6.12  that kernel, $SRC (tree)       $CACHE/backport-6.12/initramfs.cpio.gz
+# guest-6.12   that kernel and initramfs         $RUN/6.12/guest
+# demo-6.12    that kernel and initramfs         $RUN/6.12/demo
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -73,6 +77,22 @@ step fuzz "$ROOT/scripts/test-fuzz.sh"
 step correlate "$ROOT/scripts/test-correlate.sh"
 step plugin "$ROOT/scripts/test-plugin.sh"
 step kernelshark "$ROOT/scripts/test-kernelshark.sh"
+
+# The 6.12 backport, booted: its guest kernel (the mainline guest's
+# configuration) from the tree of step backport, an initramfs of its
+# kselftests and the tool of the user-space series (the mainline tree's),
+# the guest tests and "make demo" with its checks.
+b612() {
+	GRTRACE_TARBALL=${GRTRACE_TARBALL_612:-/usr/src/linux-source-6.12.tar.xz} \
+	GRTRACE_PATCHES=$ROOT/patches-6.12 GRTRACE_BUILD=$CACHE/backport-6.12/guest \
+	INITRAMFS=$CACHE/backport-6.12/initramfs.cpio.gz GRTRACE_TOOL_SRC=$SRC \
+	GRTRACE_RUN=$RUN/6.12 "$@"
+}
+mkdir -p "$RUN/6.12"
+step kernel-6.12 b612 "$ROOT/scripts/kernel.sh"
+step initramfs-6.12 b612 "$ROOT/scripts/guest/build.sh"
+step guest-6.12 b612 "$ROOT/scripts/guest/test.sh"
+step demo-6.12 b612 "$ROOT/scripts/test-demo.sh"
 
 log "logs in $RUN"
 python3 "$ROOT/scripts/ktap.py" sum "${logs[@]}" 2> /dev/null > "$RUN/summary.txt"

@@ -8,7 +8,6 @@ set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
 ktap_begin
 CHECK=initramfs
-INITRAMFS=${INITRAMFS:-$CACHE/initramfs.cpio.gz}
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 build_initramfs() {
@@ -34,11 +33,14 @@ for t in grtrace; do
 	done
 done
 
-# The grtrace tool, against this kernel's uapi header.
-make -C "$SRC/tools/grtrace" -s O="$CACHE/grtrace-tool" UAPI_INCLUDE="$BUILD/hdr/include"
+# The grtrace tool, against this kernel's uapi header; from the tree of the
+# user-space series (GRTRACE_TOOL_SRC: the backport's tree has only the
+# kernel series).
+tool_src=${GRTRACE_TOOL_SRC:-$SRC}
+make -C "$tool_src/tools/grtrace" -s O="$CACHE/grtrace-tool" UAPI_INCLUDE="$BUILD/hdr/include"
 install -m 0755 "$CACHE/grtrace-tool/grtrace" "$stage/opt/grtrace/bin/"
 mkdir -p "$stage/opt/grtrace/profiles"
-install -m 0644 "$SRC"/tools/grtrace/profiles/*.profile "$stage/opt/grtrace/profiles/"
+install -m 0644 "$tool_src"/tools/grtrace/profiles/*.profile "$stage/opt/grtrace/profiles/"
 # The grtrace tool's DRM ioctl annotator (BPF; mkinitramfs copies its libraries)
 if [ -x "$CACHE/grtrace-tool/bpf/grtrace-bpf-annotate" ]; then
 	install -m 0755 "$CACHE/grtrace-tool/bpf/grtrace-bpf-annotate" "$stage/opt/grtrace/bin/"

@@ -12,7 +12,7 @@ res=${RESULTS:-$ROOT/results/demo}
 rm -rf "$res"
 mkdir -p "$res"
 "$ROOT/scripts/guest/run-qemu.sh" --kernel "$BUILD/arch/x86/boot/bzImage" \
-	--initrd "$CACHE/initramfs.cpio.gz" --share "$res" \
+	--initrd "$INITRAMFS" --share "$res" \
 	--log "$res/serial.log" --timeout "${GUEST_TIMEOUT:-600}" --gl \
 	--append "grtrace.mode=demo kunit.enable=0"
 grep -q 'GRTRACE-TEST: demo PASS' "$res/serial.log" ||

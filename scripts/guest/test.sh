@@ -11,7 +11,7 @@ out=${GUEST_OUT:-$RUN/guest}
 rm -rf "$out"
 mkdir -p "$out/share"
 "$ROOT/scripts/guest/run-qemu.sh" --kernel "$BUILD/arch/x86/boot/bzImage" \
-	--initrd "$CACHE/initramfs.cpio.gz" --share "$out/share" \
+	--initrd "$INITRAMFS" --share "$out/share" \
 	--log "$out/serial.log" --timeout "${GUEST_TIMEOUT:-900}" \
 	--append "grtrace.mode=test kunit.enable=1 kunit.filter=speed>slow kunit.filter_action=skip" >&2
 
