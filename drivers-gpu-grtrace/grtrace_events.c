@@ -17,7 +17,6 @@
 #define CREATE_TRACE_POINTS
 #include <trace/events/grtrace.h>
 
-
 /**
  * DOC: Overview
  *

@@ -135,6 +135,10 @@ static DEFINE_MUTEX(grtrace_govern_lock);
 /* Replaced under grtrace_govern_lock by grtrace_govern_commit(). */
 static struct grtrace_govern_settings __rcu *grtrace_governance;
 
+/* On while grtrace_governance->active: see grtrace_govern.h. */
+DEFINE_STATIC_KEY_FALSE(grtrace_governed);
+EXPORT_SYMBOL_IF_KUNIT(grtrace_governed);
+
 struct grtrace_held {
 	u64 ts;
 	u16 type;
@@ -699,9 +703,6 @@ static int grtrace_govern_slow(const struct grtrace_govern_settings *g,
 		return grtrace_hold(g, ev, ts);
 	return -1;
 }
-
-DEFINE_STATIC_KEY_FALSE(grtrace_governed);
-EXPORT_SYMBOL_IF_KUNIT(grtrace_governed);
 
 /**
  * grtrace_govern_default - write or drop an event while every governance
