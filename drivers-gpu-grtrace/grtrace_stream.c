@@ -161,24 +161,6 @@ static bool grtrace_settled;
 /* Readers of the merged stream wait here for data or the end of a session. */
 static DECLARE_WAIT_QUEUE_HEAD(grtrace_pipe_wait);
 
-/*
- * A record is filled in place and only then shown to readers, by advancing
- * the buffer offset in grtrace_publish() with a store-release; relay's
- * relay_reserve() would advance it first.  Both are called with interrupts
- * disabled, so nothing else writes this CPU's buffer in between.
- *
- * The readers (grtrace_readable()) read the offset with a load-acquire,
- * so they see every record below it complete.  They learn that
- * a sub-buffer is finished, and its padding, from @cs->produced, stored
- * with a store-release after relay_switch_subbuf() set the padding: relay's
- * own counter is written without ordering against the padding.
- *
- * Returns the payload of a record with its header filled in, or NULL when
- * the buffer is full.
- */
-static void *grtrace_reserve(struct grtrace_cpu_state *cs, u16 type,
-			     size_t len, u64 ts);
-
 /* Show the record of @len payload bytes grtrace_reserve() returned. */
 static void grtrace_publish(size_t len)
 {
@@ -189,10 +171,14 @@ static void grtrace_publish(size_t len)
 			  buf->offset + sizeof(struct grtrace_record) + len);
 }
 
+static void *grtrace_reserve(struct grtrace_cpu_state *cs, u16 type,
+			     size_t len, u64 ts);
+
 /*
- * Finish this CPU's sub-buffer for a record of @size bytes.  A flight
- * recorder's new sub-buffer starts with the session's STREAM_INFO and
- * describes its rings again.  Returns false if the buffer is full.
+ * Finish this CPU's sub-buffer for a record of @size bytes.
+ * A flight recorder's new sub-buffer starts with the session's STREAM_INFO
+ * and describes its rings again.
+ * Returns false if the buffer is full.
  */
 static bool grtrace_switch(struct grtrace_cpu_state *cs, struct rchan_buf *buf,
 			   size_t size)
@@ -215,6 +201,21 @@ static bool grtrace_switch(struct grtrace_cpu_state *cs, struct rchan_buf *buf,
 	return true;
 }
 
+/*
+ * A record is filled in place and only then shown to readers, by advancing
+ * the buffer offset in grtrace_publish() with a store-release; relay's
+ * relay_reserve() would advance it first.  Both are called with interrupts
+ * disabled, so nothing else writes this CPU's buffer in between.
+ *
+ * The readers (grtrace_readable()) read the offset with a load-acquire,
+ * so they see every record below it complete.  They learn that
+ * a sub-buffer is finished, and its padding, from @cs->produced, stored
+ * with a store-release after relay_switch_subbuf() set the padding: relay's
+ * own counter is written without ordering against the padding.
+ *
+ * Returns the payload of a record with its header filled in, or NULL when
+ * the buffer is full.
+ */
 static void *grtrace_reserve(struct grtrace_cpu_state *cs, u16 type,
 			     size_t len, u64 ts)
 {
