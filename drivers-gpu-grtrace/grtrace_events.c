@@ -17,6 +17,8 @@
 #define CREATE_TRACE_POINTS
 #include <trace/events/grtrace.h>
 
+#include "grtrace_events.h"
+
 /**
  * DOC: Overview
  *

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * grtrace stream layer: the ring registry of grtrace_events.c and the relay
- * stream of grtrace_stream.c.  The lowest layers of the grtrace module: they
- * call nothing above them.
+ * grtrace stream layer: the relay stream of grtrace_stream.c.  The lowest
+ * layer of the grtrace module, on the ring registry of grtrace_events.h: it
+ * calls nothing above it.
  */
 #ifndef _GRTRACE_STREAM_H
 #define _GRTRACE_STREAM_H
@@ -11,19 +11,12 @@
 #include <linux/grtrace.h>
 #include <linux/types.h>
 
+#include "grtrace_events.h"
+
 struct dentry;
 
 #define GRTRACE_HIST_BUCKETS	24	/* log2 ns: 1 ns .. 8 ms and more */
 #define GRTRACE_SEC_SLOTS	16	/* per-second counters kept */
-
-/* ---- grtrace_events.c ---- */
-
-typedef int (*grtrace_ring_fn)(const struct grtrace_ring *ring, void *data);
-
-int grtrace_walk_rings(grtrace_ring_fn fn, void *data);
-void grtrace_ring_id_counts(u64 *refused, u64 *no_ring);
-
-/* ---- grtrace_stream.c ---- */
 
 typedef int (*grtrace_record_fn)(const struct grtrace_record *rec, void *data);
 
