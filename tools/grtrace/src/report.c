@@ -1163,7 +1163,9 @@ static void ctx_name(const struct report *rp, struct group *g, char *buf)
 	size_t i, nr = 0, w = 0;
 	char (*names)[48] = g->names;
 
-	qsort(names, g->nr_names, sizeof(*names), cmp_name);
+	/* No names if every job of the context was submitted before the input */
+	if (g->nr_names)
+		qsort(names, g->nr_names, sizeof(*names), cmp_name);
 	for (i = 0; i < g->nr_names; i++)
 		if (!nr || strcmp(names[i], names[nr - 1]))
 			memmove(names[nr++], names[i], sizeof(*names));

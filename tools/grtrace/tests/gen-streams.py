@@ -145,10 +145,11 @@ JOBLESS_WANT = {"300:1": (30, "500:7"), "300:2": (None, ""), "300:3": (None, "")
 JOBLESS_CTX = {"ctx 0 kworker/0:1[7]": 1, "ctx 2 kmscube[100] +1 kworker": 5,
                "ctx 3 kmscube[100]": 1}
 
-# late.bin: JOBLESS and a command of context 2 submitted before the
-# recording began (no SUBMIT): it counts in its context, names no one.
-LATE = JOBLESS + cmd(1, (300, 8), 2, KMS, 3)[1:]
-LATE_CTX = dict(JOBLESS_CTX, **{"ctx 2 kmscube[100] +1 kworker": 6})
+# late.bin: JOBLESS and commands submitted before the recording began (no
+# SUBMIT): one of context 2, which counts in its context and names no one,
+# and the only one of context 4, which is named by its number alone.
+LATE = JOBLESS + cmd(1, (300, 8), 2, KMS, 3)[1:] + cmd(2, (300, 9), 4, KMS, 3)[1:]
+LATE_CTX = dict(JOBLESS_CTX, **{"ctx 2 kmscube[100] +1 kworker": 6, "ctx 4": 1})
 
 # contexts.bin, on ring 1 (the probe's first ring, virtio-gpu/control):
 # GR_TOOL_CTX records as (time in us, what, ctx, attrs, who) and jobs as
