@@ -275,10 +275,8 @@ fold() {
 apply() {
 	local dir=$1 top touched created existing cmd
 	top=$(basename "$TARBALL" .tar.xz)
-	# shellcheck disable=SC2046
-	touched=$(cat $(patch_files) | sed -n 's#^diff --git a/\([^ ]*\) b/.*#\1#p' | sort -u)
-	# shellcheck disable=SC2046
-	created=$(cat $(patch_files) | awk '/^diff --git/ {f=$3; sub("^a/", "", f)} /^new file mode/ {print f}' | sort -u)
+	touched=$(series_touched)
+	created=$(series_created)
 	existing=$(comm -23 <(echo "$touched") <(echo "$created"))
 	rm -rf "$dir"
 	mkdir -p "$dir/tar" "$dir/git"
