@@ -22,6 +22,10 @@
 #                         others on.  The full =y/=m/=n kernels are steps
 #                         "kernel" and "configs".
 #
+# A build whose inputs (the patches of its prefix, the configuration, the
+# scripts, the compiler) are those of one that passed before is not built
+# again (lib.sh, result_cached; GRTRACE_REBUILD=1 builds all).
+#
 # The builds of one prefix in different build directories run at once:
 # much of a build of a few targets is make's own serial work.  $SRC is
 # left as it was, file times included, so that the other build
@@ -83,13 +87,21 @@ configure() {
 # build K MODE [FLAGS]: build the targets as they exist at prefix K; the
 # result, "RC NAME", in $OUT/res-MODE, the errors in $OUT/err-MODE.
 build() {
-	local k=$1 mode=$2 flags=${3:-} dir objs="" o t start=$SECONDS name
-	rm -f "$OUT/res-$mode"
+	local k=$1 mode=$2 flags=${3:-} dir objs="" o t start=$SECONDS name key
+	rm -f "$OUT/res-$mode" "$OUT/warn-$mode"
 	# One directory per CONFIG_GRTRACE value; the hook variants of =y
 	# share =y's, rebuilding only what their options change.
 	case $mode in m | n) dir=$CACHE/bisect-$mode ;; *) dir=$CACHE/bisect-y ;; esac
 	name="$(printf '%02d' "$k") $mode"
 	[ "$k" -gt 0 ] && name+=" (${patches[$((k - 1))]%.patch})"
+	key=$({ echo "bisect $mode $flags"; cat_patches "${patches[@]:0:k}"; } |
+		inputs_key "$0" "$ROOT/scripts/config/vendor.config")
+	if o=$(result_cached "$key"); then
+		echo "0 $name: $o, passed before with identical inputs" > "$OUT/res-$mode"
+		[ -z "$flags" ] || cp "$RESULTS/$key.warnings" "$OUT/warn-$mode"
+		: > "$OUT/err-$mode"
+		return 0
+	fi
 	for o in $vendor; do
 		[ -f "$SRC/${o%.o}.c" ] || continue
 		# Files the series creates are built only with their hooks.
@@ -114,7 +126,12 @@ build() {
 	make -C "$SRC" O="$dir" CC="ccache gcc" -j"$JOBS" -s $flags $t $objs > "$dir/log" 2>&1
 	local rc=$?
 	grep -E 'error|Error' "$dir/log" | head -20 > "$OUT/err-$mode"
+	[ -z "$flags" ] || warnings "$dir" > "$OUT/warn-$mode"
 	echo "$rc $name: $(wc -w <<<"$t $objs") targets ($((SECONDS - start)) s)" > "$OUT/res-$mode"
+	if [ "$rc" = 0 ]; then
+		result_keep "$key" "$(wc -w <<<"$t $objs") targets"
+		[ -z "$flags" ] || cp "$OUT/warn-$mode" "$RESULTS/$key.warnings"
+	fi
 	return $rc
 }
 
@@ -143,6 +160,19 @@ builds() {
 	report "$@"
 }
 
+# tool_check K TOOL WHAT build_check-ARGS...: build_check of TOOL at prefix
+# K, unless a build of identical inputs passed before.
+tool_check() {
+	local k=$1 tool=$2 what=$3 key o
+	shift 3
+	key=$({ echo "bisect $tool"; cat_patches "${patches[@]:0:k}"; } | inputs_key "$0")
+	if o=$(result_cached "$key"); then
+		result 0 "$(printf '%02d' "$k") $tool $what: $o, passed before with identical inputs"
+	elif build_check "$(printf '%02d' "$k") $tool $what" "$@"; then
+		result_keep "$key" "built"
+	fi
+}
+
 # warnings DIR: the distinct warnings of a C=1 W=1 build, without line
 # numbers and directories: a header's warning repeats per object.
 warnings() {
@@ -156,7 +186,7 @@ log "bisect: back to the base tree"
 (cd "$SRC" && for f in $all_touched; do [ -e "$f" ] && touch "$f"; done)
 
 build 0 y-base "C=1 W=1"
-report y-base && warnings "$CACHE/bisect-y" > "$OUT/base-warnings"
+report y-base && cp "$OUT/warn-y-base" "$OUT/base-warnings"
 
 for ((k = 1; k <= N; k++)); do
 	p=${patches[$((k - 1))]}
@@ -172,12 +202,12 @@ for ((k = 1; k <= N; k++)); do
 			echo "# $(printf '%02d' "$k") ($p): no kernel source; its kernel is that of prefix $((k - 1))"
 		fi
 		if grep -q '^tools/grtrace/' <<<"$files"; then
-			build_check "$(printf '%02d' "$k") tools/grtrace ($p)" -x "$OUT/tool-$k/grtrace" \
+			tool_check "$k" tools/grtrace "($p)" -x "$OUT/tool-$k/grtrace" \
 				-C "$SRC/tools/grtrace" O="$OUT/tool-$k"
 		fi
 		if grep -q '^tools/tracing/grtrace-plugin/' <<<"$files"; then
 			mkdir -p "$OUT/plugin-$k"
-			build_check "$(printf '%02d' "$k") tools/tracing/grtrace-plugin ($p)" \
+			tool_check "$k" tools/tracing/grtrace-plugin "($p)" \
 				-f "$OUT/plugin-$k/plugin_grtrace.so" \
 				-C "$SRC/tools/tracing/grtrace-plugin" OUTPUT="$OUT/plugin-$k/"
 		fi
@@ -189,7 +219,7 @@ for ((k = 1; k <= N; k++)); do
 	build "$k" n &
 	wait
 	if report y-on; then
-		warnings "$CACHE/bisect-y" > "$OUT/warnings"
+		cp "$OUT/warn-y-on" "$OUT/warnings"
 		comm -13 "$OUT/base-warnings" "$OUT/warnings" > "$OUT/err"
 		result "$([ ! -s "$OUT/err" ]; echo $?)" "sparse+W=1: no warning the tree without the series lacks ($(wc -l < "$OUT/warnings") distinct, $(wc -l < "$OUT/base-warnings") in the base)"
 	fi

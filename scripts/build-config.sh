@@ -4,8 +4,9 @@
 # core and its tests as modules: modpost sees every symbol they use) and
 # =n (nothing of grtrace linked: every call site must have its stub).
 # Each build directory starts as a copy of the =y one ($BUILD, step
-# kernel), so only what the option changes is rebuilt.  KTAP: one result
-# per configuration.
+# kernel), so only what the option changes is rebuilt; not at all if a
+# build of identical inputs passed before (lib.sh, result_cached).  KTAP:
+# one result per configuration.
 #
 # usage: build-config.sh [m] [n]
 set -uo pipefail
@@ -40,9 +41,15 @@ for variant in $variants; do
 	if ! result $? "CONFIG_GRTRACE=$variant: the configuration has it"; then
 		continue
 	fi
+	key=$({ echo "configs $variant"; cat "$PATCHES/series" $(series_patches | sed "s#^#$PATCHES/#"); } | inputs_key "$0")
+	if o=$(result_cached "$key"); then
+		result 0 "CONFIG_GRTRACE=$variant: vmlinux and modules: $o, passed before with identical inputs"
+		continue
+	fi
 	make -C "$SRC" O="$dir" CC="ccache gcc" -j"$JOBS" -s vmlinux modules > "$dir/log" 2>&1
 	rc=$?
 	grep -E 'error|Error|undefined' "$dir/log" | head -20 > "$OUT/err"
-	result $rc "CONFIG_GRTRACE=$variant: vmlinux and modules ($((SECONDS - start)) s)"
+	result $rc "CONFIG_GRTRACE=$variant: vmlinux and modules ($((SECONDS - start)) s)" &&
+		result_keep "$key" "built"
 done
 finish

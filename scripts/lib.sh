@@ -160,6 +160,30 @@ readme_cmd() {
 series_stamp() {
 	(cd "$PATCHES" && cat series $(series_patches)) | sha1sum | cut -d' ' -f1
 }
+# Results of builds, by what they were built from: a build check whose
+# inputs (patches, configuration fragments, scripts, compiler, base tree)
+# are those of a build that passed already is not built again, like an
+# object ccache has.  A failure is never kept.  GRTRACE_REBUILD=1 builds
+# everything anyway.
+RESULTS=$CACHE/results
+# inputs_key [FILE...]: a key of the named files' contents, of stdin (what
+# a caller adds: the mode, the patches of a prefix), of the compiler and
+# the base tarball, and of the scripts every build check shares.
+inputs_key() {
+	{
+		cat - "$@" "$ROOT/scripts/lib.sh" "$ROOT/scripts/config/guest.config"
+		gcc --version | head -1
+		stat -c '%n %s %Y' "$TARBALL"
+	} | sha256sum | cut -c1-32
+}
+# result_cached KEY: print what the passing build of KEY recorded.
+result_cached() {
+	[ -z "${GRTRACE_REBUILD:-}" ] && [ -f "$RESULTS/$1" ] && cat "$RESULTS/$1"
+}
+# result_keep KEY TEXT: record that the build of KEY passed.
+result_keep() {
+	mkdir -p "$RESULTS" && echo "$2" > "$RESULTS/$1"
+}
 # ktap_merge FILE: the results of another KTAP document (a test program's
 # output), renumbered into this one; its diagnostics kept.
 ktap_merge() {

@@ -29,7 +29,9 @@
 #   series.sh fold     turn edits of folder files into fixup commits of the
 #                      last patch that touches each file, autosquash, export
 #   series.sh check    apply patches/ with git am to the files it touches;
-#                      the created files must equal the folders, one for one
+#                      the created files must equal the folders, one for one;
+#                      no patch removes lines an earlier patch of its series
+#                      added but those scripts/rework-justified.txt names
 #   series.sh apply D  the same git am into directory D (kept, for the
 #                      maintainers check: MAINTAINERS after each commit)
 set -uo pipefail
@@ -342,6 +344,12 @@ check() {
 		echo "$SRC does not hold this series (step tree)" >> "$OUT/err"; bad=1
 	fi
 	result "$bad" "git am and quilt give identical files ($(git -C "$am/git" diff --name-only base HEAD | wc -l) touched)"
+	# No patch reworks what an earlier patch of its series added, but
+	# for the entries of the justified list.
+	python3 "$ROOT/scripts/rework.py" "$PATCHES" --check "$ROOT/scripts/rework-justified.txt" > "$OUT/rework" 2>&1
+	bad=$?
+	grep -v '^[a-z0-9.-]*: [0-9]* rework lines' "$OUT/rework" | sed 's/^# //' > "$OUT/err"
+	result "$bad" "rework: $(grep '^[a-z0-9.-]*: [0-9]* rework lines' "$OUT/rework" | paste -sd';' | sed 's/;/; /g'), none other (scripts/rework-justified.txt)"
 	finish
 }
 

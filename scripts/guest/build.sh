@@ -36,8 +36,16 @@ done
 # The grtrace tool, against this kernel's uapi header; from the tree of the
 # user-space series (GRTRACE_TOOL_SRC: the backport's tree has only the
 # kernel series).
+# The backport's initramfs (GRTRACE_TOOL_SRC set) takes the tool that step
+# initramfs built from the same sources when this kernel's uapi header is
+# the one it was built against.
 tool_src=${GRTRACE_TOOL_SRC:-$SRC}
-make -C "$tool_src/tools/grtrace" -s O="$CACHE/grtrace-tool" UAPI_INCLUDE="$BUILD/hdr/include"
+if [ -n "${GRTRACE_TOOL_SRC:-}" ] && [ -x "$CACHE/grtrace-tool/grtrace" ] &&
+   cmp -s "$BUILD/hdr/include/linux/grtrace.h" "$CACHE/grtrace-tool/uapi/linux/grtrace.h"; then
+	log "initramfs: the grtrace tool of $CACHE/grtrace-tool (the same uapi header)"
+else
+	make -C "$tool_src/tools/grtrace" -s O="$CACHE/grtrace-tool" UAPI_INCLUDE="$BUILD/hdr/include"
+fi
 install -m 0755 "$CACHE/grtrace-tool/grtrace" "$stage/opt/grtrace/bin/"
 mkdir -p "$stage/opt/grtrace/profiles"
 install -m 0644 "$tool_src"/tools/grtrace/profiles/*.profile "$stage/opt/grtrace/profiles/"
