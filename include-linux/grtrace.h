@@ -57,6 +57,7 @@ struct grtrace_ring {
  *	for SYNC_WAIT_EXIT, enum grtrace_error for ERROR
  * @depth: jobs queued on @ring, for SUBMIT
  * @flags: GRTRACE_JOB_F_*
+ * @client_id: &drm_file.client_id of the submitter, for SUBMIT (0 if unknown)
  */
 struct grtrace_job {
 	const struct grtrace_ring *ring;
@@ -68,6 +69,7 @@ struct grtrace_job {
 	s32 status;
 	u32 depth;
 	u16 flags;
+	u64 client_id;
 };
 
 /**

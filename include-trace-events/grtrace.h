@@ -133,7 +133,8 @@ TRACE_EVENT_FN(grtrace_submit,
 				__field(u32, depth)
 				__field(u32, pid)
 				__field(u32, tgid)
-				__array(char, comm, 16)),
+				__array(char, comm, 16)
+				__field(u64, client_id)),
 	       TP_fast_assign(__assign_str(dev);
 			      __assign_str(ring);
 			      __entry->ctx_id = ev->job.ctx_id;
@@ -144,12 +145,14 @@ TRACE_EVENT_FN(grtrace_submit,
 			      __entry->depth = ev->job.depth;
 			      __entry->pid = ev->job.pid;
 			      __entry->tgid = ev->job.tgid;
-			      memcpy(__entry->comm, ev->job.comm, sizeof(__entry->comm));),
-	       TP_printk("dev=%s ring=%s ring_id=%u engine=%s ctx=%llu fence=%llu:%llu depth=%u pid=%u tgid=%u comm=%s",
+			      memcpy(__entry->comm, ev->job.comm, sizeof(__entry->comm));
+			      __entry->client_id = ev->job.client_id;),
+	       TP_printk("dev=%s ring=%s ring_id=%u engine=%s ctx=%llu fence=%llu:%llu depth=%u pid=%u tgid=%u comm=%s client_id=%llu",
 			 __get_str(dev), __get_str(ring), __entry->ring_id,
 			 grtrace_show_engine(__entry->engine),
 			 __entry->ctx_id, __entry->fence_context, __entry->fence_seqno,
-			 __entry->depth, __entry->pid, __entry->tgid, __entry->comm),
+			 __entry->depth, __entry->pid, __entry->tgid, __entry->comm,
+			 __entry->client_id),
 	       grtrace_tp_reg, grtrace_tp_unreg
 );
 

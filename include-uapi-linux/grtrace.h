@@ -148,6 +148,9 @@ struct grtrace_record {
  * @pid: SUBMIT, SYNC_WAIT_*: submitting or waiting thread id, 0 otherwise
  * @tgid: SUBMIT, SYNC_WAIT_*: its process id, 0 otherwise
  * @comm: SUBMIT, SYNC_WAIT_*: its thread name, NUL padded
+ * @client_id: SUBMIT: the DRM client (&drm_file.client_id, as in fdinfo
+ *             and the gpu_scheduler events) that submitted the job, 0 if
+ *             the driver does not say; 0 otherwise
  */
 struct grtrace_job_payload {
 	__u64 ctx_id;
@@ -163,6 +166,7 @@ struct grtrace_job_payload {
 	__u32 pid;
 	__u32 tgid;
 	char comm[16];
+	__u64 client_id;
 };
 
 /**

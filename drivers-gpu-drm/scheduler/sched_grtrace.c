@@ -103,6 +103,7 @@ static void drm_sched_grtrace_fill(struct grtrace_job *gj,
 		gj->ctx_id = s_fence->scheduled.context;
 		gj->fence_context = s_fence->finished.context;
 		gj->fence_seqno = s_fence->finished.seqno;
+		gj->client_id = s_fence->drm_client_id;
 	}
 }
 

@@ -762,7 +762,7 @@ static void grtrace_sched_test_flight(struct kunit *test)
 	/* Not while it runs: a session is a flight recorder or not. */
 	KUNIT_EXPECT_EQ(test, grtrace_config_write("flight_recorder=0"), -EBUSY);
 
-	/* 5 records of 112 bytes a job: 320 jobs fill 16 KiB 10 times over. */
+	/* 5 records of 120 bytes a job: 320 jobs fill 16 KiB 11 times over. */
 	flight_jobs(test, e, 320);
 	grtrace_stream_flight(&f);
 	KUNIT_EXPECT_TRUE(test, f.on);

@@ -67,6 +67,7 @@ struct gt_capture {
 struct gt_id {
 	u64 context;
 	u64 seqno;
+	u64 client_id;
 };
 
 static const char * const gt_type_name[GRTRACE_EV_NR] = {
@@ -263,6 +264,7 @@ static struct gt_id gt_submit(struct drm_mock_sched_job *job,
 	f = &job->base.s_fence->finished;
 	id.context = f->context;
 	id.seqno = f->seqno;
+	id.client_id = job->base.s_fence->drm_client_id;
 	if (finished)
 		*finished = dma_fence_get(f);
 	drm_sched_entity_push_job(&job->base);
@@ -481,6 +483,9 @@ static void drm_sched_grtrace_lifecycle_test(struct kunit *test)
 		at = gt_find(c, GRTRACE_EV_SUBMIT, id[i], 0);
 		KUNIT_EXPECT_EQ(test, c->ev[at].job.pid, task_pid_nr(current));
 		KUNIT_EXPECT_GE(test, c->ev[at].job.depth, 1);
+		/* The mock scheduler's jobs have a client, as a DRM file's do. */
+		KUNIT_EXPECT_NE(test, id[i].client_id, 0);
+		KUNIT_EXPECT_EQ(test, c->ev[at].job.client_id, id[i].client_id);
 		if (!i || !gt_count(c, GRTRACE_EV_SYNC_WAIT_ENTER, id[i])) {
 			KUNIT_EXPECT_EQ(test, gt_count(c, GRTRACE_EV_SYNC_WAIT_ENTER, id[i]), 0);
 			KUNIT_EXPECT_EQ(test, gt_count(c, GRTRACE_EV_SYNC_WAIT_EXIT, id[i]), 0);

@@ -233,6 +233,7 @@ static size_t put_job(FILE *f, const struct grtrace_record *rec)
 		j.flags, j.status, (unsigned long long)j.aux_context,
 		(unsigned long long)j.aux_seqno, j.depth, j.pid, j.tgid);
 	put_str(f, j.comm, sizeof(j.comm));
+	fprintf(f, " client_id=%llu", (unsigned long long)j.client_id);
 	return len;
 }
 

@@ -778,6 +778,10 @@ static void job_event(struct chrome *c, const struct gr_job *j, const struct pla
 	put_u64(c, j->pid);
 	put_key(c, "tgid");
 	put_u64(c, j->tgid);
+	if (j->client_id) {
+		put_key(c, "client_id");
+		put_u64(c, j->client_id);
+	}
 	put_key(c, "status");
 	put_json(c, gr_job_status(j, buf, sizeof(buf)));
 	gr_job_labels(j, buf, sizeof(buf));

@@ -339,6 +339,7 @@ static void job_event(struct gr_jobs *jobs, const struct gr_event *ev)
 	case GRTRACE_EV_SUBMIT:
 		j->pid = p->pid;
 		j->tgid = p->tgid;
+		j->client_id = p->client_id;
 		j->depth = p->depth;
 		memcpy(j->comm, p->comm, sizeof(p->comm));
 		bind_waits(jobs, i, ev);

@@ -43,6 +43,7 @@ struct gr_job {
 	__u64 fctx;		/* fence context and seqno: the job's identity */
 	__u64 fseq;
 	__u64 ctx_id;
+	__u64 client_id;	/* DRM client of SUBMIT, 0 if unknown */
 	__u32 ring_id;
 	__u32 seen;		/* bit N: an event of type N was seen */
 	__u64 ts[GR_STAGES];	/* SUBMIT .. COMPLETE */

@@ -207,7 +207,7 @@ def check_hist(exp, out):
         if b["to_ns"] != 2 * max(b["from_ns"], 1):
             fail("hist_lat bucket %r" % b)
     sizes = {b["size"]: b["records"] for b in size["hist_size"]}
-    if sizes != {88: 1, 104: 3, 112: exp["records"] - 4}:
+    if sizes != {88: 1, 104: 3, 120: exp["records"] - 4}:
         fail("hist_size %r" % sizes)
     r = {b["status"]: b["jobs"] for b in res["hist_result"]}
     if r != {"ok": 4, "-ETIME": 1, "pending": 1}:
@@ -298,6 +298,10 @@ def check_chrome(exp, out):
                                                  ("exec", 700.0, 5000.0),
                                                  ("complete", 5700.0, 2.0)]:
         fail("100:3: %r %r" % (j4, kids))
+    # The DRM client of a SUBMIT (gen-streams: 1000 + the context)
+    cl = {f: e["args"].get("client_id") for f, e in jobs.items()}
+    if cl["100:3"] != 1008 or cl["200:1"] != 1009:
+        fail("client_id %r" % cl)
     w = [e for e in x if e["cat"] == "wait"]
     if len(w) != 1 or (w[0]["ts"], w[0]["dur"]) != (33.0, 27.0) or \
             w[0]["parent"]["name"] != "queue" or w[0]["parent"]["parent"] is not jobs["100:2"]:
@@ -452,12 +456,12 @@ def dump_want(path, off, rec, raw):
         return DUMP_ENGINES[e] if e < len(DUMP_ENGINES) else e
 
     if typ < 10:
-        known = 80
+        known = 88
         (ctx, fctx, fseq, actx, aseq, ring, engine, flags, status, depth, pid,
-         tgid, comm) = struct.unpack("<QQQQQIHHiIII16s", (p + bytes(known))[:known])
+         tgid, comm, client) = struct.unpack("<QQQQQIHHiIII16sQ", (p + bytes(known))[:known])
         w.update(ring=ring, fence="%d:%d" % (fctx, fseq), ctx=ctx, engine=eng(engine),
                  flags="0x%x" % flags, status=status, aux="%d:%d" % (actx, aseq),
-                 depth=depth, pid=pid, tgid=tgid, comm=dump_str(comm))
+                 depth=depth, pid=pid, tgid=tgid, comm=dump_str(comm), client_id=client)
     elif typ == 0x100:
         known = 56
         (magic, version, rsize, session, features, start, real, clock, cpus, rings,

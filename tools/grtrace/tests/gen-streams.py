@@ -253,11 +253,11 @@ def ring_info(rid, engine, dev, name, extra=b""):
 
 
 def job_payload(ring, fence=(0, 0), ctx=0, aux=(0, 0), flags=0, status=0,
-                depth=0, pid=0, tgid=0, comm=""):
+                depth=0, pid=0, tgid=0, comm="", client=0):
     engine = RINGS[ring][1]
-    return struct.pack("<QQQQQIHHiIII16s", ctx, fence[0], fence[1], aux[0],
+    return struct.pack("<QQQQQIHHiIII16sQ", ctx, fence[0], fence[1], aux[0],
                        aux[1], ring, engine, flags, status, depth, pid, tgid,
-                       comm.encode())
+                       comm.encode(), client)
 
 
 def timeline():
@@ -268,7 +268,9 @@ def timeline():
             typ, t = e[0], e[1]
             kw = dict(e[2]) if len(e) > 2 else {}
             if typ == SUBMIT:
-                kw.update(pid=j["pid"], tgid=j["tgid"], comm=j["comm"], depth=1)
+                # A DRM client per submitting context, as a file has
+                kw.update(pid=j["pid"], tgid=j["tgid"], comm=j["comm"], depth=1,
+                          client=1000 + j["ctx"])
             out.append((T0 + t * 1000, typ,
                         job_payload(j["ring"], j["fence"], j["ctx"], **kw)))
     for ring, typ, t in RING_EVENTS:

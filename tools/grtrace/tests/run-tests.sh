@@ -338,11 +338,13 @@ want "stream_info cpu=0 ts=4999999500 gseq=1 cseq=1 magic=0x52544752 version=1" 
 		"dev=0000:03:00.0 name=sdma0" &&
 	want "submit cpu=0 ts=5000200000 gseq=25 cseq=14 ring=1 fence=100:3 ctx=8" \
 		"engine=graphics flags=0x0 status=0 aux=0:0 depth=1 pid=1234 tgid=1234" \
-		"comm=glxgears" &&
+		"comm=glxgears client_id=1008" &&
 	want "ctx_switch cpu=0 ts=5000800000 gseq=31 cseq=17 ring=1 fence=100:3 ctx=8" \
-		"engine=graphics flags=0x1 status=0 aux=9:0 depth=0 pid=0 tgid=0 comm=" &&
+		"engine=graphics flags=0x1 status=0 aux=9:0 depth=0 pid=0 tgid=0 comm=" \
+		"client_id=0" &&
 	want "complete cpu=0 ts=5000901000 gseq=33 cseq=18 ring=0 fence=300:1 ctx=3" \
-		"engine=graphics flags=0x0 status=-62 aux=0:0 depth=0 pid=0 tgid=0 comm="
+		"engine=graphics flags=0x0 status=-62 aux=0:0 depth=0 pid=0 tgid=0 comm=" \
+		"client_id=0"
 result $? "dump: the lines of known records"
 run dump -i "$V" --raw --per-file && $C dump - "$W/out" "$V" raw,per-file 2> "$W/err" &&
 	grep -q "^metadata file=$V/events0.bin off=88 size=104 cpu=0 " "$W/out"
@@ -352,7 +354,7 @@ for f in newer older jobless; do
 	run dump -i "$W/gen/$f.bin" && $C dump - "$W/out" "$W/gen/$f.bin" 2>> "$W/err" || ok=1
 done
 run dump -i "$W/gen/newer.bin" && grep -q "^unknown type=0x222 size=48 cpu=0 " "$W/out" &&
-	grep -q "^submit .* comm=Xorg payload=96$" "$W/out" && [ $ok = 0 ]
+	grep -q "^submit .* comm=Xorg client_id=1009 payload=104$" "$W/out" && [ $ok = 0 ]
 result $? "dump: newer and older formats (payload=), unknown type, waits of no job"
 run dump -i "$W/rec.bin" && $C dump - "$W/out" "$W/rec.bin" 2> "$W/err" &&
 	grep -Eq "^tool_stats cpu=4294967295 .* offered=40 .* dropped_overrun=2 " "$W/out"
