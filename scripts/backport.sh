@@ -51,7 +51,7 @@ build() {
 		[ -f "$SRC/${o%.o}.c" ] || continue
 		objs+=" $o"
 	done
-	key=$({ echo "backport $mode $objs"; cat "$PATCHES/series" $(series_patches | sed "s#^#$PATCHES/#"); } |
+	key=$({ echo "backport $mode $objs"; series_diffs; } |
 		inputs_key "$0" "$ROOT/scripts/config/vendor.config")
 	if o=$(result_cached "$key"); then
 		echo "0 CONFIG_GRTRACE=$mode: grtrace, the scheduler, virtio-gpu and $(wc -w <<<"$objs") vendor objects: $o, passed before with identical inputs" > "$OUT/res-$mode"

@@ -41,7 +41,7 @@ for variant in $variants; do
 	if ! result $? "CONFIG_GRTRACE=$variant: the configuration has it"; then
 		continue
 	fi
-	key=$({ echo "configs $variant"; cat "$PATCHES/series" $(series_patches | sed "s#^#$PATCHES/#"); } | inputs_key "$0")
+	key=$({ echo "configs $variant"; series_diffs; } | inputs_key "$0")
 	if o=$(result_cached "$key"); then
 		result 0 "CONFIG_GRTRACE=$variant: vmlinux and modules: $o, passed before with identical inputs"
 		continue

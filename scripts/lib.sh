@@ -176,6 +176,12 @@ inputs_key() {
 		stat -c '%n %s %Y' "$TARBALL"
 	} | sha256sum | cut -c1-32
 }
+# series_diffs: the changes of the series' patches, in order, without their
+# messages (a reworded message builds nothing again).
+series_diffs() {
+	local p
+	for p in $(series_patches); do sed -n '/^diff --git /,$p' "$PATCHES/$p"; done
+}
 # result_cached KEY: print what the passing build of KEY recorded.
 result_cached() {
 	[ -z "${GRTRACE_REBUILD:-}" ] && [ -f "$RESULTS/$1" ] && cat "$RESULTS/$1"

@@ -60,6 +60,7 @@ struct gt_capture {
  * struct gt_id - the identity of a job in grtrace events
  * @context: fence context of the job's finished fence
  * @seqno: seqno of the job's finished fence
+ * @client_id: the DRM client the job was initialized with
  *
  * The scheduler's context, its entity's fence context, is one less than
  * @context.

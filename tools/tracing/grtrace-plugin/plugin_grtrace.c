@@ -325,9 +325,14 @@ static void gr_ctx_switch(struct trace_seq *s, struct tep_event *event,
 static void gr_submit(struct trace_seq *s, struct tep_event *event,
 		      struct tep_record *record)
 {
+	unsigned long long val;
+
 	gr_put_val(s, event, record, "pid");
 	gr_put_str(s, event, record, "comm", "comm=");
 	gr_put_val(s, event, record, "depth");
+	/* The DRM client, where the driver names it (the scheduler does) */
+	if (gr_val(event, record, "client_id", &val) && val)
+		trace_seq_printf(s, " client_id=%llu", val);
 }
 
 /* The details and durations of a job event; fence: key[0..1] is valid */
