@@ -101,7 +101,7 @@ build() {
 		inputs_key "$0" "$ROOT/scripts/config/vendor.config")
 	if o=$(result_cached "$key"); then
 		echo "0 $name: $o, passed before with identical inputs" > "$OUT/res-$mode"
-		[ -z "$flags" ] || cp "$RESULTS/$key.warnings" "$OUT/warn-$mode"
+		[ -z "$flags" ] || cp "$RESULT_CACHE/$key.warnings" "$OUT/warn-$mode"
 		: > "$OUT/err-$mode"
 		return 0
 	fi
@@ -133,7 +133,7 @@ build() {
 	echo "$rc $name: $(wc -w <<<"$t $objs") targets ($((SECONDS - start)) s)" > "$OUT/res-$mode"
 	if [ "$rc" = 0 ]; then
 		result_keep "$key" "$(wc -w <<<"$t $objs") targets"
-		[ -z "$flags" ] || cp "$OUT/warn-$mode" "$RESULTS/$key.warnings"
+		[ -z "$flags" ] || cp "$OUT/warn-$mode" "$RESULT_CACHE/$key.warnings"
 	fi
 	return $rc
 }

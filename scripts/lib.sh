@@ -165,7 +165,7 @@ series_stamp() {
 # are those of a build that passed already is not built again, like an
 # object ccache has.  A failure is never kept.  GRTRACE_REBUILD=1 builds
 # everything anyway.
-RESULTS=$CACHE/results
+RESULT_CACHE=$CACHE/results
 # inputs_key [FILE...]: a key of the named files' contents, of stdin (what
 # a caller adds: the mode, the patches of a prefix), of the compiler and
 # the base tarball, and of the scripts every build check shares.
@@ -184,11 +184,11 @@ series_diffs() {
 }
 # result_cached KEY: print what the passing build of KEY recorded.
 result_cached() {
-	[ -z "${GRTRACE_REBUILD:-}" ] && [ -f "$RESULTS/$1" ] && cat "$RESULTS/$1"
+	[ -z "${GRTRACE_REBUILD:-}" ] && [ -f "$RESULT_CACHE/$1" ] && cat "$RESULT_CACHE/$1"
 }
 # result_keep KEY TEXT: record that the build of KEY passed.
 result_keep() {
-	mkdir -p "$RESULTS" && echo "$2" > "$RESULTS/$1"
+	mkdir -p "$RESULT_CACHE" && echo "$2" > "$RESULT_CACHE/$1"
 }
 # ktap_merge FILE: the results of another KTAP document (a test program's
 # output), renumbered into this one; its diagnostics kept.
