@@ -54,7 +54,7 @@ build() {
 	key=$({ echo "backport $mode $objs"; series_diffs; } |
 		inputs_key "$0" "$ROOT/scripts/config/vendor.config")
 	if o=$(result_cached "$key"); then
-		echo "0 CONFIG_GRTRACE=$mode: grtrace, the scheduler, virtio-gpu and $(wc -w <<<"$objs") vendor objects: $o, passed before with identical inputs" > "$OUT/res-$mode"
+		echo "0 CONFIG_GRTRACE=$mode: grtrace, the scheduler, virtio-gpu and $(wc -w <<<"$objs") vendor objects: $o" > "$OUT/res-$mode"
 		: > "$OUT/err-$mode"
 		return
 	fi

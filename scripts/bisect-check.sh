@@ -50,9 +50,6 @@ mapfile -t patches < <(series_patches)
 N=${#patches[@]}
 export QUILT_PATCHES=$ROOT/patches QUILT_PC=.pc
 cat_patches() { local p; for p in "$@"; do cat "$ROOT/patches/$p"; done; }
-# diffs_of PATCH...: the changes of the patches without their messages, so
-# that a reworded commit message builds nothing again.
-diffs_of() { local p; for p in "$@"; do sed -n '/^diff --git /,$p' "$ROOT/patches/$p"; done; }
 touched_by() { cat_patches "$@" | sed -n 's#^diff --git a/\([^ ]*\) b/.*#\1#p' | sort -u; }
 
 all_touched=$(touched_by "${patches[@]}")
@@ -97,10 +94,10 @@ build() {
 	case $mode in m | n) dir=$CACHE/bisect-$mode ;; *) dir=$CACHE/bisect-y ;; esac
 	name="$(printf '%02d' "$k") $mode"
 	[ "$k" -gt 0 ] && name+=" (${patches[$((k - 1))]%.patch})"
-	key=$({ echo "bisect $mode $flags"; diffs_of "${patches[@]:0:k}"; } |
+	key=$({ echo "bisect $mode $flags"; patch_diffs "${patches[@]:0:k}"; } |
 		inputs_key "$0" "$ROOT/scripts/config/vendor.config")
 	if o=$(result_cached "$key"); then
-		echo "0 $name: $o, passed before with identical inputs" > "$OUT/res-$mode"
+		echo "0 $name: $o" > "$OUT/res-$mode"
 		[ -z "$flags" ] || cp "$RESULT_CACHE/$key.warnings" "$OUT/warn-$mode"
 		: > "$OUT/err-$mode"
 		return 0
@@ -168,9 +165,9 @@ builds() {
 tool_check() {
 	local k=$1 tool=$2 what=$3 key o
 	shift 3
-	key=$({ echo "bisect $tool"; diffs_of "${patches[@]:0:k}"; } | inputs_key "$0")
+	key=$({ echo "bisect $tool"; patch_diffs "${patches[@]:0:k}"; } | inputs_key "$0")
 	if o=$(result_cached "$key"); then
-		result 0 "$(printf '%02d' "$k") $tool $what: $o, passed before with identical inputs"
+		result 0 "$(printf '%02d' "$k") $tool $what: $o"
 	elif build_check "$(printf '%02d' "$k") $tool $what" "$@"; then
 		result_keep "$key" "built"
 	fi

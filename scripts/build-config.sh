@@ -43,7 +43,7 @@ for variant in $variants; do
 	fi
 	key=$({ echo "configs $variant"; series_diffs; } | inputs_key "$0")
 	if o=$(result_cached "$key"); then
-		result 0 "CONFIG_GRTRACE=$variant: vmlinux and modules: $o, passed before with identical inputs"
+		result 0 "CONFIG_GRTRACE=$variant: vmlinux and modules: $o"
 		continue
 	fi
 	make -C "$SRC" O="$dir" CC="ccache gcc" -j"$JOBS" -s vmlinux modules > "$dir/log" 2>&1

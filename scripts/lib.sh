@@ -176,15 +176,23 @@ inputs_key() {
 		stat -c '%n %s %Y' "$TARBALL"
 	} | sha256sum | cut -c1-32
 }
-# series_diffs: the changes of the series' patches, in order, without their
-# messages (a reworded message builds nothing again).
-series_diffs() {
+# patch_diffs PATCH...: the changes of the patches (names as in the series
+# file), in order, without their messages: a reworded message builds
+# nothing again.
+patch_diffs() {
 	local p
-	for p in $(series_patches); do sed -n '/^diff --git /,$p' "$PATCHES/$p"; done
+	for p in "$@"; do sed -n '/^diff --git /,$p' "$PATCHES/$p"; done
 }
-# result_cached KEY: print what the passing build of KEY recorded.
+# series_diffs: patch_diffs of the whole series.
+series_diffs() {
+	# shellcheck disable=SC2046
+	patch_diffs $(series_patches)
+}
+# result_cached KEY: print what the passing build of KEY recorded, and that
+# it is an earlier result.
 result_cached() {
-	[ -z "${GRTRACE_REBUILD:-}" ] && [ -f "$RESULT_CACHE/$1" ] && cat "$RESULT_CACHE/$1"
+	[ -z "${GRTRACE_REBUILD:-}" ] && [ -f "$RESULT_CACHE/$1" ] &&
+		echo "$(cat "$RESULT_CACHE/$1"), passed before with identical inputs"
 }
 # result_keep KEY TEXT: record that the build of KEY passed.
 result_keep() {

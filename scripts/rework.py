@@ -15,23 +15,18 @@ LIST has one entry per patch and file, tab-separated:
     SERIES  SUBJECT  FILE  LINES  why
 SUBJECT is the patch's subject without its [PATCH n/m] prefix, so that
 renumbering a series does not invalidate the list."""
+import importlib.util
 import os
 import re
 import sys
 
-
-def subject_of(path):
-    with open(path, errors='replace') as f:
-        for line in f:
-            if line.startswith('Subject:'):
-                s = line[len('Subject:'):].strip()
-                # A long subject is folded onto the next line.
-                nxt = f.readline()
-                while nxt.startswith(' '):
-                    s += nxt.rstrip('\n')
-                    nxt = f.readline()
-                return re.sub(r'^\[PATCH[^\]]*\]\s*', '', s)
-    return os.path.basename(path)
+# The subject of a patch as the series file's headings read it.
+_spec = importlib.util.spec_from_file_location(
+    'series_headings', os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                    'series-headings.py'))
+_headings = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_headings)
+subject_of = _headings.subject
 
 
 def rework(d):

@@ -35,10 +35,8 @@ done
 
 # The grtrace tool, against this kernel's uapi header; from the tree of the
 # user-space series (GRTRACE_TOOL_SRC: the backport's tree has only the
-# kernel series).
-# The backport's initramfs (GRTRACE_TOOL_SRC set) takes the tool that step
-# initramfs built from the same sources when this kernel's uapi header is
-# the one it was built against.
+# kernel series), whose tool step initramfs built already: it is taken as
+# it is when this kernel's uapi header is the one it was built against.
 tool_src=${GRTRACE_TOOL_SRC:-$SRC}
 if [ -n "${GRTRACE_TOOL_SRC:-}" ] && [ -x "$CACHE/grtrace-tool/grtrace" ] &&
    cmp -s "$BUILD/hdr/include/linux/grtrace.h" "$CACHE/grtrace-tool/uapi/linux/grtrace.h"; then
