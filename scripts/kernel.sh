@@ -32,12 +32,14 @@ if [ -n "$stale" ] || ! cat $frags | cmp -s - "$BUILD/.config.fragments"; then
 	"$SRC/scripts/kconfig/merge_config.sh" -m -O "$BUILD" "$BUILD/.config" $frags >/dev/null
 	make_k -s olddefconfig
 	# Every option of the fragments that this tree knows must have stuck,
-	# set or not set (an option another one selects would come back).
+	# set or not set (an option another one selects would come back); a
+	# later fragment's line for an option is the one that counts.
 	known=$(find "$SRC" -name 'Kconfig*' -not -path '*/.pc/*' -print0 |
 		xargs -0 sed -n 's/^[[:space:]]*\(menu\)\{0,1\}config[[:space:]]\{1,\}\([A-Z0-9_]*\).*/CONFIG_\2/p' | sort -u)
 	missing=0
 	# shellcheck disable=SC2086
-	for opt in $(cat $frags | sed -n 's/^# \(CONFIG_[A-Z0-9_]*\) is not set$/\1=n/p; /^CONFIG_/p'); do
+	for opt in $(cat $frags | sed -n 's/^# \(CONFIG_[A-Z0-9_]*\) is not set$/\1=n/p; /^CONFIG_/p' |
+			tac | awk -F= '!seen[$1]++' | tac); do
 		sym=${opt%%=*}
 		grep -qx "$sym" <<<"$known" || continue
 		case $opt in
