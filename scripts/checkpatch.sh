@@ -19,7 +19,18 @@ ktap_begin
 CHECK=checkpatch
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
+# A patch whose text, checkpatch and its data files and the justified
+# list are those of a clean run before is not checked again (lib.sh,
+# result_cached).
+cp_inputs="$SRC/scripts/checkpatch.pl $SRC/scripts/spelling.txt
+	$SRC/scripts/const_structs.checkpatch $ROOT/scripts/checkpatch-justified.txt"
 for p in $(series_patches); do
+	# shellcheck disable=SC2086
+	key=$(echo "checkpatch $p" | inputs_key "$PATCHES/$p" $cp_inputs)
+	if o=$(result_cached "$key"); then
+		result 0 "$p: $o"
+		continue
+	fi
 	msgs=$(cd "$SRC" && perl scripts/checkpatch.pl --strict --no-tree -q --terse \
 		--showfile --ignore FILE_PATH_CHANGES "$PATCHES/$p" 2>&1 |
 		grep -v '^total: ')
@@ -28,6 +39,6 @@ for p in $(series_patches); do
 		[ -n "$m" ] && ! justified "$m" && left+="$m"$'\n'
 	done <<<"$msgs"
 	printf '%s' "$left" > "$OUT/err"
-	ERR_LINES=40 result "$([ -z "$left" ]; echo $?)" "$p"
+	ERR_LINES=40 result "$([ -z "$left" ]; echo $?)" "$p" && result_keep "$key" "clean"
 done
 finish

@@ -1,8 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Configure (tinyconfig + scripts/config/guest.config, then the fragments
-# GRTRACE_GUEST_FRAGMENTS names, if any) and build the guest kernel and
-# its modules out of tree, with ccache.
+# Configure (tinyconfig + scripts/config/guest.config) and build the guest
+# kernel and its modules out of tree, with ccache.
 # KTAP: one result.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -19,27 +18,19 @@ configure_and_build() {
 mkdir -p "$BUILD" "$CCACHE_DIR"
 make_k() { make -C "$SRC" O="$BUILD" CC="ccache gcc" -j"$JOBS" "$@"; }
 
-frags="$ROOT/scripts/config/guest.config ${GRTRACE_GUEST_FRAGMENTS:-}"
-stale=
-[ -f "$BUILD/.config" ] && [ ! "$SRC/.grtrace-stamp" -nt "$BUILD/.config" ] || stale=1
-# shellcheck disable=SC2086
-for f in $frags; do [ "$f" -nt "$BUILD/.config" ] && stale=1; done
-# shellcheck disable=SC2086
-if [ -n "$stale" ] || ! cat $frags | cmp -s - "$BUILD/.config.fragments"; then
+frag="$ROOT/scripts/config/guest.config"
+if [ ! -f "$BUILD/.config" ] || [ "$frag" -nt "$BUILD/.config" ] ||
+   [ "$SRC/.grtrace-stamp" -nt "$BUILD/.config" ]; then
 	log "configuring $BUILD"
 	make_k -s tinyconfig
-	# shellcheck disable=SC2086
-	"$SRC/scripts/kconfig/merge_config.sh" -m -O "$BUILD" "$BUILD/.config" $frags >/dev/null
+	"$SRC/scripts/kconfig/merge_config.sh" -m -O "$BUILD" "$BUILD/.config" "$frag" >/dev/null
 	make_k -s olddefconfig
-	# Every option of the fragments that this tree knows must have stuck,
-	# set or not set (an option another one selects would come back); a
-	# later fragment's line for an option is the one that counts.
+	# Every option of the fragment that this tree knows must have stuck,
+	# set or not set (an option another one selects would come back).
 	known=$(find "$SRC" -name 'Kconfig*' -not -path '*/.pc/*' -print0 |
 		xargs -0 sed -n 's/^[[:space:]]*\(menu\)\{0,1\}config[[:space:]]\{1,\}\([A-Z0-9_]*\).*/CONFIG_\2/p' | sort -u)
 	missing=0
-	# shellcheck disable=SC2086
-	for opt in $(cat $frags | sed -n 's/^# \(CONFIG_[A-Z0-9_]*\) is not set$/\1=n/p; /^CONFIG_/p' |
-			tac | awk -F= '!seen[$1]++' | tac); do
+	for opt in $(sed -n 's/^# \(CONFIG_[A-Z0-9_]*\) is not set$/\1=n/p; /^CONFIG_/p' "$frag"); do
 		sym=${opt%%=*}
 		grep -qx "$sym" <<<"$known" || continue
 		case $opt in
@@ -48,8 +39,6 @@ if [ -n "$stale" ] || ! cat $frags | cmp -s - "$BUILD/.config.fragments"; then
 		esac || { log "config: $opt did not stick"; missing=1; }
 	done
 	[ "$missing" = 0 ] || die "kernel configuration incomplete"
-	# shellcheck disable=SC2086
-	cat $frags > "$BUILD/.config.fragments"
 fi
 
 log "building bzImage and modules in $BUILD"

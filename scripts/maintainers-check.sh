@@ -29,6 +29,13 @@ for ((k = 1; k <= ${#patches[@]}; k++)); do
 	files=$(git -C "$am" diff --name-only --diff-filter=A "$c~1" "$c")
 	[ -n "$files" ] || continue
 	git -C "$am" show "$c:MAINTAINERS" > "$OUT/M"
+	# The same MAINTAINERS, files and get_maintainer.pl as a passing run
+	# before: not asked again (lib.sh, result_cached).
+	key=$(echo "maintainers $files" | inputs_key "$OUT/M" "$SRC/scripts/get_maintainer.pl")
+	if o=$(result_cached "$key"); then
+		result 0 "$p: $(wc -w <<<"$files") new files listed under GRTRACE: $o"
+		continue
+	fi
 	missing=""
 	for f in $files; do
 		(cd "$SRC" && perl scripts/get_maintainer.pl --mpath "$OUT/M" --no-git \
@@ -36,6 +43,7 @@ for ((k = 1; k <= ${#patches[@]}; k++)); do
 			grep -qxF "$who" || missing+=" $f"
 	done
 	echo "no GRTRACE maintainer for:$missing" > "$OUT/err"
-	result "$([ -z "$missing" ]; echo $?)" "$p: $(wc -w <<<"$files") new files listed under GRTRACE"
+	result "$([ -z "$missing" ]; echo $?)" "$p: $(wc -w <<<"$files") new files listed under GRTRACE" &&
+		result_keep "$key" "$who"
 done
 finish

@@ -79,15 +79,12 @@ step plugin "$ROOT/scripts/test-plugin.sh"
 step kernelshark "$ROOT/scripts/test-kernelshark.sh"
 
 # The 6.12 backport, booted: its guest kernel (the mainline guest's
-# configuration without debug info, so without BTF and the demo's bpftrace
-# check: scripts/config/guest-nodebug.config) from the tree of step
-# backport, an initramfs of its kselftests and the tool of the user-space
-# series (the mainline tree's), the guest tests and "make demo" with its
-# checks.
+# configuration) from the tree of step backport, an initramfs of its
+# kselftests and the tool of the user-space series (the mainline tree's),
+# the guest tests and "make demo" with its checks.
 b612() {
 	GRTRACE_TARBALL=${GRTRACE_TARBALL_612:-/usr/src/linux-source-6.12.tar.xz} \
 	GRTRACE_PATCHES=$ROOT/patches-6.12 GRTRACE_BUILD=$CACHE/backport-6.12/guest \
-	GRTRACE_GUEST_FRAGMENTS=$ROOT/scripts/config/guest-nodebug.config \
 	INITRAMFS=$CACHE/backport-6.12/initramfs.cpio.gz GRTRACE_TOOL_SRC=$SRC \
 	GRTRACE_RUN=$RUN/6.12 "$@"
 }

@@ -13,11 +13,9 @@ commands are in one context of its own, and the two rendered at the same
 time; the in-fence waits of EXECBUFFER are SYNC_WAIT pairs of the task,
 followed by its SUBMIT_3D; the relay stream lost nothing.  bpftrace, perf
 and a filtered trace-cmd instance, attached to the same run, counted the
-clients' SUBMITs as trace-cmd did (bpftrace only if the guest kernel has
-BTF: with --no-btf, a kernel built without it, such as the 6.12 backport's
-guest, skips that one check; without the option a missing count fails).
+clients' SUBMITs as trace-cmd did.
 
-usage: virgl-check.py [--no-btf] DIR      (prints KTAP)
+usage: virgl-check.py DIR      (prints KTAP)
 """
 
 import collections
@@ -129,12 +127,9 @@ def count_perf(text):
 def main():
     global OUT                          # pylint: disable=global-statement
     OUT = Ktap('virgl: ')
-    args = sys.argv[1:]
-    no_btf = args[:1] == ['--no-btf']
-    args = args[no_btf:]
-    if len(args) != 1:
+    if len(sys.argv) != 2:
         sys.exit(__doc__)
-    d = args[0]
+    d = sys.argv[1]
     try:
         out = {c: open(os.path.join(d, f'{c[:7]}.out'), errors='replace').read()
                for c in CLIENTS}
@@ -227,13 +222,10 @@ def main():
     except OSError as e:
         bt, perf = {}, {}
         check('bpftrace and perf output present', False, str(e))
-    bt_name = ('bpftrace: @[args->comm] = count() on grtrace_submit equals '
-               'trace-cmd\'s count per client')
-    if no_btf and not bt:
-        OUT.skip(bt_name, 'the guest kernel has no BTF (--no-btf)')
-    else:
-        check(bt_name, all(want[c] and bt.get(c) == want[c] for c in CLIENTS),
-              f'bpftrace {bt}, trace-cmd {want}')
+    check('bpftrace: @[args->comm] = count() on grtrace_submit equals '
+          'trace-cmd\'s count per client', all(want[c] and bt.get(c) == want[c]
+                                              for c in CLIENTS),
+          f'bpftrace {bt}, trace-cmd {want}')
     check('perf record -e grtrace:* -a: grtrace_submit per client equals trace-cmd\'s',
           all(want[c] and perf.get(c) == want[c] for c in CLIENTS),
           f'perf {dict(perf)}, trace-cmd {want}')

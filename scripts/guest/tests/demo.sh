@@ -75,16 +75,9 @@ setsid perf record -q -e 'grtrace:*' -a -D -1 --control fifo:perf.ctl,perf.ack \
 	-o perf.data > perf.log 2>&1 &
 p=$!
 echo enable > perf.ctl && read -r ack < perf.ack
-# bpftrace reads the tracepoints' field types from the kernel's BTF; a
-# kernel without it (the 6.12 backport's guest) runs the clients alone.
-if [ -e /sys/kernel/btf/vmlinux ]; then
-	bpftrace -o bpftrace.out \
-		-e 'tracepoint:grtrace:grtrace_submit { @[args->comm] = count(); }' \
-		-c '/bin/sh clients.sh'
-else
-	echo "bpftrace: not run, the kernel has no BTF" > bpftrace.out
-	/bin/sh clients.sh
-fi
+bpftrace -o bpftrace.out \
+	-e 'tracepoint:grtrace:grtrace_submit { @[args->comm] = count(); }' \
+	-c '/bin/sh clients.sh'
 echo disable > perf.ctl && read -r ack < perf.ack
 kill -INT $p
 wait $p
