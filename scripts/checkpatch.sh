@@ -22,11 +22,11 @@ trap 'rm -rf "$OUT"' EXIT
 # A patch whose text, checkpatch and its data files and the justified
 # list are those of a clean run before is not checked again (lib.sh,
 # result_cached).
-cp_inputs="$SRC/scripts/checkpatch.pl $SRC/scripts/spelling.txt
-	$SRC/scripts/const_structs.checkpatch $ROOT/scripts/checkpatch-justified.txt"
+# The inputs every patch shares are hashed once.
+tools=$(echo checkpatch | inputs_key "$SRC/scripts/checkpatch.pl" "$SRC/scripts/spelling.txt" \
+	"$SRC/scripts/const_structs.checkpatch" "$ROOT/scripts/checkpatch-justified.txt")
 for p in $(series_patches); do
-	# shellcheck disable=SC2086
-	key=$(echo "checkpatch $p" | inputs_key "$PATCHES/$p" $cp_inputs)
+	key=$(echo "checkpatch $p $tools" | inputs_key "$PATCHES/$p")
 	if o=$(result_cached "$key"); then
 		result 0 "$p: $o"
 		continue

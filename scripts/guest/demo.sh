@@ -48,8 +48,9 @@ make -C "$ROOT/tools/tracing/grtrace-plugin" -s O="$tool/plugin" >/dev/null
 	echo
 	echo "## the same run through bpftrace, perf and a trace-cmd field filter (in the guest)"
 	echo "# bpftrace -e 'tracepoint:grtrace:grtrace_submit { @[args->comm] = count(); }'"
-	# its map, or why it did not run (a kernel without BTF)
-	sed -n '/^@/p; /^bpftrace: /p' "$res/bpftrace.out"
+	# Its map; a missing one is virgl-check.py's to report, not a reason
+	# for set -e to end make demo.
+	sed -n '/^@/p' "$res/bpftrace.out"
 	echo "# perf record -e 'grtrace:*' -a; perf script: grtrace_submit by task"
 	awk '$2 == "grtrace:grtrace_submit:" {n[$1]++} END {for (c in n) print "  " c, n[c]}' \
 		"$res/perf-script.out" | sort
