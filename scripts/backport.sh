@@ -6,11 +6,13 @@
 #   - the README's quilt command applies it to the unpacked tree
 #     ($CACHE/linux-source-6.12), and its git am command to the files it
 #     touches; both give the same files;
-#   - CONFIG_GRTRACE=y, =m and =n build drivers/gpu/grtrace/, the DRM
-#     scheduler and virtio-gpu; =y also the amdgpu/i915/nouveau objects it
-#     touches and xe's users of the scheduler
-#     (guest configuration + scripts/config/vendor.config, without debug
-#     info), the three at once in their own build directories.
+#   - with CONFIG_GRTRACE=y, the 6.12 guest kernel (step kernel-6.12)
+#     and the amdgpu/i915/nouveau objects the backport touches and xe's
+#     users of the scheduler; with =m and =n, drivers/gpu/grtrace/, the
+#     DRM scheduler and virtio-gpu (guest configuration +
+#     scripts/config/vendor.config, without debug info), the three at
+#     once in build directories that start as copies of the guest
+#     kernel's.
 #
 # No per-prefix walk: the mainline series has it (step bisect).  A build
 # of identical inputs that passed before is not repeated (lib.sh,
@@ -39,46 +41,42 @@ am_matches_quilt "$BP/am"
 result $? "git am and quilt give identical files"
 
 vendor=$(series_vendor_objects)
+# The build directories start as copies of the 6.12 guest kernel's (step
+# kernel-6.12), as the walk's start from the mainline one's.
+BUILD=$BP/guest
+[ -f "$BUILD/vmlinux" ] || { result 1 "the 6.12 guest kernel is built (step kernel-6.12)"; finish; }
 
 # build MODE: configure and build the targets; "RC NAME" in $OUT/res-MODE.
 build() {
-	local mode=$1 dir=$BP/build-$1 objs="" o start=$SECONDS rc
-	# The vendor objects with =y only: =m and =n change nothing in them
-	# but CONFIG_GRTRACE, and the walk of the mainline series builds them
-	# in all three.
-	for o in $vendor; do
-		[ "$mode" = y ] || break
-		[ -f "$SRC/${o%.o}.c" ] || continue
-		objs+=" $o"
-	done
-	key=$({ echo "backport $mode $objs"; series_diffs; } |
+	local mode=$1 dir=$BP/build-$1 objs="" t="" o start=$SECONDS rc
+	# =y: the vendor objects, the rest of =y is the guest kernel; =m and
+	# =n: grtrace, the scheduler and virtio-gpu (the vendor objects
+	# change nothing with them but CONFIG_GRTRACE, and the walk of the
+	# mainline series builds them in all three).
+	if [ "$mode" = y ]; then
+		for o in $vendor; do
+			[ -f "$SRC/${o%.o}.c" ] && objs+=" $o"
+		done
+	else
+		t="drivers/gpu/grtrace/ drivers/gpu/drm/scheduler/ drivers/gpu/drm/virtio/"
+	fi
+	key=$({ echo "backport $mode $t $objs"; series_diffs; } |
 		inputs_key "$0" "$ROOT/scripts/config/vendor.config")
 	if o=$(result_cached "$key"); then
-		echo "0 CONFIG_GRTRACE=$mode: grtrace, the scheduler, virtio-gpu and $(wc -w <<<"$objs") vendor objects: $o" > "$OUT/res-$mode"
+		echo "0 CONFIG_GRTRACE=$mode: $(wc -w <<<"$t $objs") targets: $o" > "$OUT/res-$mode"
 		: > "$OUT/err-$mode"
 		return
 	fi
-	mkdir -p "$dir"
+	# shellcheck disable=SC2086
 	{
-		if [ ! -f "$dir/.config.in" ]; then
-			make -C "$SRC" O="$dir" -s tinyconfig &&
-			"$SRC/scripts/kconfig/merge_config.sh" -m -O "$dir" "$dir/.config" \
-				"$ROOT/scripts/config/guest.config" "$ROOT/scripts/config/vendor.config" &&
-			# shellcheck disable=SC2046,SC2086
-			"$SRC/scripts/config" --file "$dir/.config" $(grtrace_opts "$mode") $NO_DEBUG_INFO &&
-			make -C "$SRC" O="$dir" -s olddefconfig &&
-			cp "$dir/.config" "$dir/.config.in"
-		fi &&
-		grtrace_mode_stuck "$dir" "$mode" &&
-		# shellcheck disable=SC2086
-		nice make -C "$SRC" O="$dir" CC="ccache gcc" -j"$JOBS" -s \
-			drivers/gpu/grtrace/ drivers/gpu/drm/scheduler/ drivers/gpu/drm/virtio/ $objs
-	} > "$dir/log" 2>&1
+		vendor_configure "$dir" "$mode" &&
+		nice make -C "$SRC" O="$dir" CC="ccache gcc" -j"$JOBS" -s $t $objs
+	} > "$dir.log" 2>&1
 	rc=$?
-	grep -E 'error|Error|warning' "$dir/log" | head -20 > "$OUT/err-$mode"
+	grep -E 'error|Error|warning|did not stick' "$dir.log" | head -20 > "$OUT/err-$mode"
 	[ -s "$OUT/err-$mode" ] && rc=1
 	[ "$rc" = 0 ] && result_keep "$key" "built"
-	echo "$rc CONFIG_GRTRACE=$mode: grtrace, the scheduler, virtio-gpu and $(wc -w <<<"$objs") vendor objects ($((SECONDS - start)) s)" > "$OUT/res-$mode"
+	echo "$rc CONFIG_GRTRACE=$mode: $(wc -w <<<"$t $objs") targets ($((SECONDS - start)) s)" > "$OUT/res-$mode"
 }
 for mode in y m n; do build "$mode" & done
 wait

@@ -10,7 +10,7 @@ set -euo pipefail
 out=${BENCH_OUT:-$ROOT/results/bench-reader}
 work=$CACHE/bench-reader
 mkdir -p "$out" "$work/uapi/linux"
-make -s -C "$ROOT/tools/grtrace" O="$work/tool" UAPI_INCLUDE="$ROOT"
+make -s -j"$JOBS" -C "$ROOT/tools/grtrace" O="$work/tool" UAPI_INCLUDE="$ROOT"
 cp "$ROOT/include-uapi-linux/grtrace.h" "$work/uapi/linux/"
 cc -O2 -Wall -Wextra -I"$work/uapi" -o "$work/gen-load" "$ROOT/tools/grtrace/tests/gen-load.c"
 demo=${DEMO:-$ROOT/results/demo}

@@ -17,10 +17,12 @@
 #                         touches there instead; one that touches neither
 #                         (Documentation/) leaves the kernel of prefix k-1
 #   prefix N (the series) =y with C=1 W=1: no warning the base lacks;
-#                         =m; =n; every hook option off; the DRM scheduler
-#                         hooks off (amdgpu's depend on them) with the
-#                         others on.  The full =y/=m/=n kernels are steps
-#                         "kernel" and "configs".
+#                         the vendor objects with =m and =n (the
+#                         directories are in the whole =m and =n kernels
+#                         of step "configs"); every hook option off; the
+#                         DRM scheduler hooks off (amdgpu's depend on
+#                         them) with the others on.  The full =y kernel
+#                         is step "kernel".
 #
 # A build whose inputs (the patches of its prefix, the configuration, the
 # scripts, the compiler) are those of one that passed before is not built
@@ -61,29 +63,6 @@ dirs="drivers/gpu/grtrace/ drivers/gpu/drm/scheduler/ drivers/gpu/drm/virtio/"
 # The file times of the applied tree, restored at the end.
 (cd "$SRC" && for f in $all_touched; do [ -e "$f" ] && stat -c '%Y %n' "$f"; done) > "$OUT/times"
 
-# configure DIR MODE: guest + vendor configuration, CONFIG_GRTRACE=MODE and
-# the hook options of MODE; .config (and its time) kept when unchanged.
-configure() {
-	local dir=$1 mode=$2 tmp=$OUT/config-$2
-	seed_build_dir "$dir"
-	mkdir -p "$tmp"
-	cp "$BUILD/.config" "$tmp/config"
-	"$SRC/scripts/kconfig/merge_config.sh" -m -O "$tmp" "$tmp/config" \
-		"$ROOT/scripts/config/vendor.config" > /dev/null 2>&1
-	mv "$tmp/.config" "$tmp/config" 2> /dev/null
-	# shellcheck disable=SC2046,SC2086
-	"$SRC/scripts/config" --file "$tmp/config" $(grtrace_opts "$mode") $NO_DEBUG_INFO
-	# Always from the fragment: a symbol that an earlier prefix lacked
-	# (olddefconfig dropped it) must come back.  Kconfig rewrites only what
-	# changed, so an unchanged configuration rebuilds nothing.
-	cp "$tmp/config" "$dir/.config"
-	make -C "$SRC" O="$dir" -s olddefconfig || return 1
-	# Once drivers/gpu/grtrace exists, CONFIG_GRTRACE must be what MODE says.
-	[ -f "$SRC/drivers/gpu/grtrace/Kconfig" ] || return 0
-	grtrace_mode_stuck "$dir" "$mode" ||
-		{ echo "CONFIG_GRTRACE of $mode did not stick"; return 1; }
-}
-
 # build K MODE [FLAGS]: build the targets as they exist at prefix K; the
 # result, "RC NAME", in $OUT/res-MODE, the errors in $OUT/err-MODE.
 build() {
@@ -112,7 +91,11 @@ build() {
 	done
 	t=""
 	for o in $dirs; do [ -d "$SRC/$o" ] && t+=" $o"; done
-	if ! configure "$dir" "${mode%%-*}" > "$OUT/err-$mode" 2>&1; then
+	# The series' =m and =n: step configs built these directories in
+	# whole kernels; the vendor objects, which that configuration lacks,
+	# are what is left.
+	[ "$k" = "$N" ] && case $mode in m | n) t="" ;; esac
+	if ! vendor_configure "$dir" "${mode%%-*}" > "$OUT/err-$mode" 2>&1; then
 		echo "1 $name: configuration" > "$OUT/res-$mode"
 		return 1
 	fi

@@ -39,7 +39,7 @@ fi
 ERR_LINES=20 result "$([ ! -s "$OUT/err" ]; echo $?)" "kernel: ${layers[*]}: no object uses a symbol of one above it"
 
 src=$SRC/tools/grtrace/src
-make -s -C "$SRC/tools/grtrace" O="$OUT/tool" NO_BPF=1 > "$OUT/err" 2>&1
+make -s -j"$JOBS" -C "$SRC/tools/grtrace" O="$OUT/tool" NO_BPF=1 > "$OUT/err" 2>&1
 result $? "tools/grtrace builds" || finish
 # Two graphs, each acyclic: files by #include "...", and objects by the
 # symbols one uses that another defines (a module calling back into one

@@ -114,7 +114,7 @@ build_check() {
 	local name=$1 test=$2 file=$3 rc
 
 	shift 3
-	nice make V=1 "$@" > "$OUT/build.log" 2>&1
+	nice make -j"$JOBS" V=1 "$@" > "$OUT/build.log" 2>&1
 	rc=$?
 	grep -E "warning|error" "$OUT/build.log" > "$OUT/err"
 	[ $rc = 0 ] && [ ! -s "$OUT/err" ] && [ "$test" "$file" ]
@@ -221,3 +221,28 @@ seed_build_dir() {
 	(cd "$BUILD" && tar --exclude=./modroot --exclude=./hdr -cf - .) | (cd "$1" && tar -xf -)
 	rm -f "$1/.config.in"
 }
+# vendor_configure DIR MODE: DIR (seeded from $BUILD the first time)
+# configured as the guest kernel plus scripts/config/vendor.config, without
+# debug info, with CONFIG_GRTRACE=MODE and MODE's hook options
+# (grtrace_opts).  Needs $OUT.
+vendor_configure() {
+	local dir=$1 mode=$2 tmp=$OUT/config-$2
+	seed_build_dir "$dir"
+	mkdir -p "$tmp"
+	cp "$BUILD/.config" "$tmp/config"
+	"$SRC/scripts/kconfig/merge_config.sh" -m -O "$tmp" "$tmp/config" \
+		"$ROOT/scripts/config/vendor.config" > /dev/null 2>&1
+	mv "$tmp/.config" "$tmp/config" 2> /dev/null
+	# shellcheck disable=SC2046,SC2086
+	"$SRC/scripts/config" --file "$tmp/config" $(grtrace_opts "$mode") $NO_DEBUG_INFO
+	# Always from the fragment: a symbol that an earlier prefix lacked
+	# (olddefconfig dropped it) must come back.  Kconfig rewrites only what
+	# changed, so an unchanged configuration rebuilds nothing.
+	cp "$tmp/config" "$dir/.config"
+	make -C "$SRC" O="$dir" -s olddefconfig || return 1
+	# Once drivers/gpu/grtrace exists, CONFIG_GRTRACE must be what MODE says.
+	[ -f "$SRC/drivers/gpu/grtrace/Kconfig" ] || return 0
+	grtrace_mode_stuck "$dir" "$mode" ||
+		{ echo "CONFIG_GRTRACE of $mode did not stick"; return 1; }
+}
+

@@ -19,7 +19,7 @@ build_check "build (make O=, -Wall -Wextra, no warnings)" -x "$G" \
 	-C "$ROOT/tools/grtrace" O="$OUT/build" UAPI_INCLUDE="$ROOT"
 [ -x "$G" ] || finish
 
-make -s -C "$ROOT/tools/grtrace" O="$OUT/build" install DESTDIR="$OUT/inst" PREFIX=/usr \
+make -s -j"$JOBS" -C "$ROOT/tools/grtrace" O="$OUT/build" install DESTDIR="$OUT/inst" PREFIX=/usr \
 	> /dev/null 2> "$OUT/err" && [ -x "$OUT/inst/usr/bin/grtrace" ]
 result $? "make install DESTDIR= PREFIX="
 

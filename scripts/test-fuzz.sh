@@ -35,7 +35,7 @@ build_check "build (clang -fsanitize=fuzzer,address,undefined, no warnings)" -x 
 [ -x "$F" ] || finish
 
 # The seeds
-make -s -C "$T" O="$OUT/build" UAPI_INCLUDE="$ROOT" "$G" > /dev/null 2> "$OUT/err" &&
+make -s -j"$JOBS" -C "$T" O="$OUT/build" UAPI_INCLUDE="$ROOT" "$G" > /dev/null 2> "$OUT/err" &&
 	python3 "$T/tests/gen-streams.py" "$OUT/gen" > /dev/null 2>> "$OUT/err" &&
 	for f in "$OUT"/gen/*.bin "$OUT"/gen/valid/*.bin; do
 		cp "$f" "$S/$(basename "$(dirname "$f")")-$(basename "$f")"

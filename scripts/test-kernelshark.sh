@@ -37,7 +37,7 @@ result $? "tools present (kernelshark, Xvfb, xwininfo, xdotool, imagemagick)"
 
 G=$OUT/grtrace/grtrace
 PLUG=$OUT/plugins
-nice make -s -C "$ROOT/tools/grtrace" O="$OUT/grtrace" UAPI_INCLUDE="$ROOT" \
+nice make -s -j"$JOBS" -C "$ROOT/tools/grtrace" O="$OUT/grtrace" UAPI_INCLUDE="$ROOT" \
 	> "$OUT/build.log" 2>&1 &&
 	nice make -s -C "$ROOT/tools/tracing/grtrace-plugin" O="$OUT/plugin" \
 	install plugin_dir="$PLUG" >> "$OUT/build.log" 2>&1

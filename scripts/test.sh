@@ -18,7 +18,6 @@
 # layering     $BUILD (kernel), $SRC (tree)      -: the layers call one way
 # configs      $BUILD (kernel)                   =m, =n, hooks-off kernels
 # bisect       patches/, $SRC, $BUILD (kernel)   every prefix built; $SRC as before
-# backport     patches-6.12/                     $CACHE/linux-source-6.12: =y, =m, =n built
 # initramfs    $BUILD (kernel)                   $CACHE/initramfs.cpio.gz
 # guest        $BUILD, initramfs                 $RUN/guest (serial.log, share/)
 # demo         $BUILD, initramfs                 $RUN/demo: "make demo" as typed
@@ -27,7 +26,9 @@
 # correlate    $RUN/guest/share (guest)          -
 # plugin       $RUN/guest/share (guest)          -
 # kernelshark  $RUN/guest/share (guest)          -
-# kernel-6.12  $CACHE/linux-source-6.12 (backport)  $CACHE/backport-6.12/guest: the 6.12 guest kernel
+# kernel-6.12  patches-6.12/ (background, from    $CACHE/linux-source-6.12: the backport applied;
+#              the start: see below)              $CACHE/backport-6.12/guest: its guest kernel
+# backport     patches-6.12/, kernel-6.12 (bg.)   =y, =m, =n built
 # initramfs-6.12  that kernel, $SRC (tree)       $CACHE/backport-6.12/initramfs.cpio.gz
 # guest-6.12   that kernel and initramfs         $RUN/6.12/guest
 # demo-6.12    that kernel and initramfs         $RUN/6.12/demo
@@ -39,25 +40,66 @@ mkdir -p "$RUN"
 export GRTRACE_RUN=$RUN SRC
 logs=()
 
-# step NAME CMD...: run, keep its KTAP log, print its counts.  A step that
-# exits non-zero without a failing result gets one.
+# step NAME CMD...: run, keep its KTAP log, print its counts.
 step() {
-	local name=$1 rc start=$SECONDS log=$RUN/$1.log
+	local name=$1 start=$SECONDS
 	shift
 	log "== $name"
-	"$@" > "$log" 2>&1
-	rc=$?
-	if [ "$rc" != 0 ] && ! grep -q '^ *not ok ' "$log"; then
+	"$@" > "$RUN/$name.log" 2>&1
+	step_report "$name" $? $((SECONDS - start))
+}
+# step_report NAME RC SECONDS: keep step NAME's log and print its counts.
+# A step that exited non-zero without a failing result gets one.
+step_report() {
+	local name=$1 rc=$2 log=$RUN/$1.log
+	if [ "$rc" != 0 ] && ! grep -qs '^ *not ok ' "$log"; then
 		printf 'TAP version 13\nnot ok 1 %s: exit status %s\n' "$name" "$rc" >> "$log"
 	fi
 	logs+=("$name=$log")
 	python3 "$ROOT/scripts/ktap.py" sum "$name=$log" 2> /dev/null | head -n -1 |
-		sed "s/\$/ ($((SECONDS - start)) s)/;2,\$s/ ([0-9]* s)\$//" >&2
+		sed "s/\$/ ($3 s)/;2,\$s/ ([0-9]* s)\$//" >&2
 	[ "$rc" = 0 ] || tail -15 "$log" | sed 's/^/    | /' >&2
 	return 0
 }
+# The 6.12 base: its tree, its guest kernel (step kernel-6.12) and the
+# backport's builds (step backport) run from the start, in the background,
+# with the idle scheduling policy: they get only the CPU time the mainline
+# steps leave (make's serial work, the single-threaded checks, the guests'
+# waits), and those keep their own figures.  bg_step NAME CMD...: run as
+# step NAME would, the exit status and seconds in $RUN/NAME.done.
+bg_step() {
+	local name=$1 start=$SECONDS
+	shift
+	"$@" > "$RUN/$name.log" 2>&1
+	echo "$? $((SECONDS - start))" > "$RUN/$name.done"
+}
+# bg_wait NAME: the result of background step NAME, once it has ended.
+bg_wait() {
+	local name=$1 rc=1 secs=0
+	log "== $name (background)"
+	while [ ! -f "$RUN/$name.done" ] && kill -0 "$bg" 2> /dev/null; do sleep 2; done
+	[ -f "$RUN/$name.done" ] && read -r rc secs < "$RUN/$name.done"
+	step_report "$name" "$rc" "$secs"
+}
+# b612 CMD...: CMD on the 6.12 base: its tree, guest kernel, initramfs and
+# run directory, with the tool of the user-space series (the mainline
+# tree's).
+b612() {
+	GRTRACE_TARBALL=${GRTRACE_TARBALL_612:-/usr/src/linux-source-6.12.tar.xz} \
+	GRTRACE_PATCHES=$ROOT/patches-6.12 GRTRACE_BUILD=$CACHE/backport-6.12/guest \
+	INITRAMFS=$CACHE/backport-6.12/initramfs.cpio.gz GRTRACE_TOOL_SRC=$SRC \
+	GRTRACE_RUN=$RUN/6.12 "$@"
+}
+mkdir -p "$RUN/6.12"
 
 step tree "$ROOT/scripts/tree.sh"
+(
+	chrt --idle -p 0 "$BASHPID" > /dev/null
+	b612 "$ROOT/scripts/tree.sh" > "$RUN/6.12/tree.log" 2>&1
+	bg_step kernel-6.12 b612 "$ROOT/scripts/kernel.sh"
+	bg_step backport "$ROOT/scripts/backport.sh"
+) &
+bg=$!
 step series "$ROOT/scripts/series.sh" check
 step verdict-selftest "$ROOT/scripts/guest/test-verdict.sh"
 step checkpatch "$ROOT/scripts/checkpatch.sh"
@@ -68,7 +110,6 @@ step kernel "$ROOT/scripts/kernel.sh"
 step layering "$ROOT/scripts/layering-check.sh"
 step configs "$ROOT/scripts/build-config.sh"
 step bisect "$ROOT/scripts/bisect-check.sh"
-step backport "$ROOT/scripts/backport.sh"
 step initramfs "$ROOT/scripts/guest/build.sh"
 step guest "$ROOT/scripts/guest/test.sh"
 step demo "$ROOT/scripts/test-demo.sh"
@@ -79,17 +120,10 @@ step plugin "$ROOT/scripts/test-plugin.sh"
 step kernelshark "$ROOT/scripts/test-kernelshark.sh"
 
 # The 6.12 backport, booted: its guest kernel (the mainline guest's
-# configuration) from the tree of step backport, an initramfs of its
-# kselftests and the tool of the user-space series (the mainline tree's),
-# the guest tests and "make demo" with its checks.
-b612() {
-	GRTRACE_TARBALL=${GRTRACE_TARBALL_612:-/usr/src/linux-source-6.12.tar.xz} \
-	GRTRACE_PATCHES=$ROOT/patches-6.12 GRTRACE_BUILD=$CACHE/backport-6.12/guest \
-	INITRAMFS=$CACHE/backport-6.12/initramfs.cpio.gz GRTRACE_TOOL_SRC=$SRC \
-	GRTRACE_RUN=$RUN/6.12 "$@"
-}
-mkdir -p "$RUN/6.12"
-step kernel-6.12 b612 "$ROOT/scripts/kernel.sh"
+# configuration), an initramfs of its kselftests and the mainline tree's
+# tool, the guest tests and "make demo" with its checks.
+bg_wait kernel-6.12
+bg_wait backport
 step initramfs-6.12 b612 "$ROOT/scripts/guest/build.sh"
 step guest-6.12 b612 "$ROOT/scripts/guest/test.sh"
 step demo-6.12 b612 "$ROOT/scripts/test-demo.sh"

@@ -32,10 +32,10 @@ fi
 rm -rf .pc .grtrace-stamp
 cmd=$(readme_cmd QUILT_PATCHES=)
 log "$cmd"
-env -u QUILT_PC bash -c "$cmd -q" > "$CACHE/tree.log" 2>&1
+OUT=$(mktemp -d)
+trap 'rm -rf "$OUT"' EXIT
+env -u QUILT_PC bash -c "$cmd -q" > "$OUT/err" 2>&1
 rc=$?
 [ "$rc" = 0 ] && echo "$stamp" > .grtrace-stamp
-OUT=$CACHE
-cp "$CACHE/tree.log" "$CACHE/err"
 result "$rc" "README's quilt command applies the $(series_patches | wc -l) patches"
 finish

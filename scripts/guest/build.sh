@@ -42,7 +42,7 @@ if [ -n "${GRTRACE_TOOL_SRC:-}" ] && [ -x "$CACHE/grtrace-tool/grtrace" ] &&
    cmp -s "$BUILD/hdr/include/linux/grtrace.h" "$CACHE/grtrace-tool/uapi/linux/grtrace.h"; then
 	log "initramfs: the grtrace tool of $CACHE/grtrace-tool (the same uapi header)"
 else
-	make -C "$tool_src/tools/grtrace" -s O="$CACHE/grtrace-tool" UAPI_INCLUDE="$BUILD/hdr/include"
+	make -C "$tool_src/tools/grtrace" -s -j"$JOBS" O="$CACHE/grtrace-tool" UAPI_INCLUDE="$BUILD/hdr/include"
 fi
 install -m 0755 "$CACHE/grtrace-tool/grtrace" "$stage/opt/grtrace/bin/"
 mkdir -p "$stage/opt/grtrace/profiles"

@@ -21,7 +21,7 @@ grep -q 'GRTRACE-TEST: demo PASS' "$res/serial.log" ||
 
 # The host side tools: the grtrace CLI and the trace-cmd plugin.
 tool=$CACHE/host-tools
-make -C "$ROOT/tools/grtrace" -s O="$tool/grtrace" UAPI_INCLUDE="$ROOT" >/dev/null
+make -C "$ROOT/tools/grtrace" -s -j"$JOBS" O="$tool/grtrace" UAPI_INCLUDE="$ROOT" >/dev/null
 make -C "$ROOT/tools/tracing/grtrace-plugin" -s O="$tool/plugin" >/dev/null
 {
 	echo "# grtrace demo: $(date -u '+%F %T UTC')"
