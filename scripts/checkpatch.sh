@@ -23,6 +23,9 @@ trap 'rm -rf "$OUT"' EXIT
 # list are those of a clean run before is not checked again (lib.sh,
 # result_cached).
 # The inputs every patch shares are hashed once.
+# Then one more rule of the posting: every Kconfig option the kernel
+# series adds defaults to n (no "default y"; def_bool symbols, which no
+# one sets, aside).
 tools=$(echo checkpatch | inputs_key "$SRC/scripts/checkpatch.pl" "$SRC/scripts/spelling.txt" \
 	"$SRC/scripts/const_structs.checkpatch" "$ROOT/scripts/checkpatch-justified.txt")
 for p in $(series_patches); do
@@ -41,4 +44,16 @@ for p in $(series_patches); do
 	printf '%s' "$left" > "$OUT/err"
 	ERR_LINES=40 result "$([ -z "$left" ]; echo $?)" "$p" && result_keep "$key" "clean"
 done
+
+# An added "config X" line opens option X; the next option line, added
+# or not, or the next hunk closes it.  An added "default y" inside it is
+# reported with X's name.
+series_patches | grep '^kernel/' | sed "s#^#$PATCHES/#" | xargs awk '
+	/^diff --git / { kconfig = ($3 ~ /Kconfig/); opt = ""; next }
+	!kconfig { next }
+	/^@@/ || /^ [ \t]*(menu)?config / { opt = ""; next }
+	/^\+[ \t]*(menu)?config / { opt = $2; next }
+	opt != "" && /^\+[ \t]*default y/ { print FILENAME ": " opt }
+' | sed "s#^$PATCHES/##" > "$OUT/err"
+result "$([ ! -s "$OUT/err" ]; echo $?)" "Kconfig: every option the kernel series adds defaults to n"
 finish
