@@ -975,28 +975,30 @@ static int __init grtrace_init(void)
 {
 	int i, ret;
 
-	grtrace_dir = debugfs_create_dir("grtrace", NULL);
-	if (IS_ERR(grtrace_dir))
-		return PTR_ERR(grtrace_dir);
-
-	ret = grtrace_stream_init(grtrace_dir);
-	if (ret) {
-		debugfs_remove_recursive(grtrace_dir);
-		return ret;
-	}
-	for (i = 0; i < ARRAY_SIZE(grtrace_files); i++)
-		debugfs_create_file(grtrace_files[i].name, grtrace_files[i].mode,
-				    grtrace_dir, NULL, grtrace_files[i].fops);
-
+	/*
+	 * Every file reads the governance: it exists before the first file
+	 * does, as a module's files can be opened as soon as they appear.
+	 */
 	ret = grtrace_govern_init();
+	if (ret)
+		return ret;
+	grtrace_dir = debugfs_create_dir("grtrace", NULL);
+	if (IS_ERR(grtrace_dir)) {
+		ret = PTR_ERR(grtrace_dir);
+		goto err;
+	}
+	ret = grtrace_stream_init(grtrace_dir);
 	if (ret)
 		goto err_dir;
 	if (IS_ENABLED(CONFIG_GRTRACE_PERF_MON) &&
 	    !proc_create_single("grtrace_stats", 0400, NULL,
 				grtrace_proc_stats_show)) {
 		ret = -ENOMEM;
-		goto err_govern;
+		goto err_stream;
 	}
+	for (i = 0; i < ARRAY_SIZE(grtrace_files); i++)
+		debugfs_create_file(grtrace_files[i].name, grtrace_files[i].mode,
+				    grtrace_dir, NULL, grtrace_files[i].fops);
 	for (i = 0; i < ARRAY_SIZE(grtrace_config_keys); i++) {
 		const struct grtrace_config_key *k = &grtrace_config_keys[i];
 
@@ -1015,11 +1017,12 @@ static int __init grtrace_init(void)
 				    &grtrace_aggregator_stats_fops);
 	return 0;
 
-err_govern:
-	grtrace_govern_exit();
-err_dir:
+err_stream:
 	grtrace_stream_exit();
+err_dir:
 	debugfs_remove_recursive(grtrace_dir);
+err:
+	grtrace_govern_exit();
 	return ret;
 }
 

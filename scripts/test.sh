@@ -26,6 +26,7 @@
 # correlate    $RUN/guest/share (guest)          -
 # plugin       $RUN/guest/share (guest)          -
 # kernelshark  $RUN/guest/share (guest)          -
+# modules      the =m kernel (configs), initramfs $RUN/modules: grtrace.ko loaded and unloaded, booted
 # kernel-6.12  patches-6.12/ (background, from    $CACHE/linux-source-6.12: the backport applied;
 #              the start: see below)              $CACHE/backport-6.12/guest: its guest kernel
 # backport     patches-6.12/, kernel-6.12 (bg.)   =y, =m, =n built
@@ -118,6 +119,7 @@ step fuzz "$ROOT/scripts/test-fuzz.sh"
 step correlate "$ROOT/scripts/test-correlate.sh"
 step plugin "$ROOT/scripts/test-plugin.sh"
 step kernelshark "$ROOT/scripts/test-kernelshark.sh"
+step modules "$ROOT/scripts/test-modules.sh"
 
 # The 6.12 backport, booted: its guest kernel (the mainline guest's
 # configuration), an initramfs of its kselftests and the mainline tree's
