@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # Run the tree's checkpatch.pl --strict on every patch of the series,
 # leaving out the messages justified in scripts/checkpatch-justified.txt.
-# KTAP: one result per patch.
+# Then one more rule of the posting: every Kconfig option the kernel
+# series adds defaults to n (no "default y"; def_bool symbols, which no
+# one sets, aside).
+# KTAP: one result per patch, and one for that rule.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -23,9 +26,6 @@ trap 'rm -rf "$OUT"' EXIT
 # list are those of a clean run before is not checked again (lib.sh,
 # result_cached).
 # The inputs every patch shares are hashed once.
-# Then one more rule of the posting: every Kconfig option the kernel
-# series adds defaults to n (no "default y"; def_bool symbols, which no
-# one sets, aside).
 tools=$(echo checkpatch | inputs_key "$SRC/scripts/checkpatch.pl" "$SRC/scripts/spelling.txt" \
 	"$SRC/scripts/const_structs.checkpatch" "$ROOT/scripts/checkpatch-justified.txt")
 for p in $(series_patches); do
