@@ -32,10 +32,18 @@ class Ktap:
         self.counts = {'pass': 0, 'fail': 0, 'skip': 0}
         print('TAP version 13', flush=True)
 
+    @staticmethod
+    def _name(name):
+        # '#' starts a directive in a result line: a kernel report quoted as
+        # a name ("CPU#1", "[#1]") would hide its own result and renumber
+        # every result after it for the parser.
+        return str(name).replace('#', '')
+
     def result(self, ok, name, detail=''):
         self.n += 1
         self.counts['pass' if ok else 'fail'] += 1
-        print(f'{"ok" if ok else "not ok"} {self.n} {self.prefix}{name}', flush=True)
+        print(f'{"ok" if ok else "not ok"} {self.n} {self.prefix}{self._name(name)}',
+              flush=True)
         if not ok and detail:
             for line in str(detail).splitlines()[:10]:
                 print(f'#   {line}')
@@ -43,7 +51,7 @@ class Ktap:
     def skip(self, name, why):
         self.n += 1
         self.counts['skip'] += 1
-        print(f'ok {self.n} {self.prefix}{name} # SKIP {why}', flush=True)
+        print(f'ok {self.n} {self.prefix}{self._name(name)} # SKIP {why}', flush=True)
 
     def diag(self, msg):
         print(f'# {msg}')
@@ -94,10 +102,10 @@ def parse(path):
 
 
 def leaves(kp, test, path=None):
-    """(name, status) of every test without subtests, below @test."""
+    """(name, test) of every test without subtests, below @test."""
     name = () if path is None else path + ((test.name,) if test.name else ())
     if not test.subtests:
-        yield '.'.join(name), test.status
+        yield '.'.join(name), test
         return
     for sub in test.subtests:
         yield from leaves(kp, sub, name)
@@ -122,10 +130,10 @@ def cmd_sum(args):
         if not root.subtests:
             got['fail'] += 1
             bad.append('no KTAP results')
-        for name, status in leaves(kp, root):
+        for name, test in leaves(kp, root):
             if not root.subtests:
                 break
-            c = classify(kp, status)
+            c = classify(kp, test.status)
             got[c] += 1
             if c == 'fail':
                 bad.append(name)
@@ -143,17 +151,26 @@ def cmd_sum(args):
     return 1 if total['fail'] else 0
 
 
+def failure_lines(log):
+    """What a failed KUnit case said: from its first failed expectation or
+    fault on (its log holds the kernel's report too), else its last lines."""
+    for i, line in enumerate(log):
+        if re.search(r'(EXPECTATION|ASSERTION) FAILED|try faulted|try timed out', line):
+            return '\n'.join(log[i:i + 10])
+    return '\n'.join(log[-10:])
+
+
 def cmd_leaves(path, prefix):
     kp, root = parse(path)
     out = Ktap(prefix)
     if not root.subtests:
         out.result(False, 'KTAP output', 'none found')
-    for name, status in leaves(kp, root):
-        c = classify(kp, status)
+    for name, test in leaves(kp, root):
+        c = classify(kp, test.status)
         if c == 'skip':
             out.skip(name, 'skipped')
         else:
-            out.result(c == 'pass', name)
+            out.result(c == 'pass', name, failure_lines(test.log))
     if root.counts.errors:
         out.result(False, 'KTAP parse', f'{root.counts.errors} error(s)')
     return out.finish()

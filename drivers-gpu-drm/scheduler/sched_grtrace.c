@@ -156,11 +156,18 @@ void drm_sched_grtrace_timeout_begin(struct drm_sched_grtrace_timeout *gt,
 				     struct drm_sched_job *job)
 {
 	struct dma_fence *parent = READ_ONCE(job->s_fence->parent);
+	struct dma_fence *finished = &job->s_fence->finished;
 
 	gt->report = grtrace_enabled();
 	if (!gt->report)
 		return;
-	gt->done = parent && test_bit(DMA_FENCE_FLAG_SIGNALED_BIT, &parent->flags);
+	/*
+	 * Its hardware fence signalled before the free worker ran, or a reset
+	 * completed it (and cleared @parent) and drm_sched_start() re-armed
+	 * the timeout before it was freed.
+	 */
+	gt->done = test_bit(DMA_FENCE_FLAG_SIGNALED_BIT, &finished->flags) ||
+		   (parent && test_bit(DMA_FENCE_FLAG_SIGNALED_BIT, &parent->flags));
 	drm_sched_grtrace_fill(&gt->job, job->sched, job->s_fence);
 }
 
@@ -174,11 +181,12 @@ void drm_sched_grtrace_timeout_begin(struct drm_sched_grtrace_timeout *gt,
  * freed by now, and only @gt is read; after %DRM_GPU_SCHED_STAT_NO_HANG the
  * timeout worker still holds it, off the pending list.
  *
- * %DRM_GPU_SCHED_STAT_NO_HANG is a benign timeout unless the driver failed
- * the job's hardware fence while handling it: xe returns it for the jobs
- * it timed out and cancelled itself, to have the scheduler keep them until
- * they are freed.  A fence that had signalled, with or without an error,
- * before the timeout fired says nothing about the timeout.
+ * A job that had finished when its timeout fired did not time out, whatever
+ * the driver returns: nothing is reported, and a job is reported timed out
+ * at most once.  %DRM_GPU_SCHED_STAT_NO_HANG is a benign timeout unless the
+ * driver failed the job's hardware fence while handling it: xe returns it
+ * for the jobs it timed out and cancelled itself, to have the scheduler
+ * keep them until they are freed.
  */
 void drm_sched_grtrace_timeout_end(struct drm_sched_grtrace_timeout *gt,
 				   enum drm_gpu_sched_stat status,
@@ -186,11 +194,11 @@ void drm_sched_grtrace_timeout_end(struct drm_sched_grtrace_timeout *gt,
 {
 	struct dma_fence *parent;
 
-	if (!gt->report || !grtrace_enabled())
+	if (!gt->report || gt->done || !grtrace_enabled())
 		return;
 	if (status == DRM_GPU_SCHED_STAT_NO_HANG) {
 		parent = READ_ONCE(job->s_fence->parent);
-		if (gt->done || !parent || !READ_ONCE(parent->error))
+		if (!parent || !READ_ONCE(parent->error))
 			return;
 	}
 	gt->job.status = GRTRACE_ERROR_TIMEOUT;

@@ -9,7 +9,8 @@
  * struct drm_sched_grtrace_timeout - a timed-out job, named before the
  *	driver's &drm_sched_backend_ops.timedout_job may free it
  * @report: whether grtrace was enabled when the timeout fired
- * @done: whether the job's hardware fence had signalled by then
+ * @done: whether the job had finished by then, by its hardware fence or a
+ *	earlier reset
  * @job: the job's identity, ring and context
  */
 struct drm_sched_grtrace_timeout {

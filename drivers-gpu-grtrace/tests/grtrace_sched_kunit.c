@@ -43,6 +43,7 @@ struct fake_job {
 	bool cancel;		/* its timeout fails it, as xe does */
 	int fail;		/* run_job returns ERR_PTR(@fail) */
 	bool nofence;		/* run_job returns no hardware fence */
+	bool blind;		/* its timeout resets without a look at it */
 };
 
 struct fake_gpu {
@@ -119,6 +120,13 @@ static enum drm_gpu_sched_stat fake_timedout_job(struct drm_sched_job *sched_job
 	struct fake_gpu *gpu = container_of(sched_job->sched, struct fake_gpu, sched);
 
 	/*
+	 * Timed out again after a reset completed it, before it was freed:
+	 * drm_sched_start() re-armed the timeout while the job was still
+	 * pending.  A driver finds the job done and has nothing to reset.
+	 */
+	if (!job->blind && dma_fence_is_signaled(&job->hw->base))
+		return DRM_GPU_SCHED_STAT_NO_HANG;
+	/*
 	 * A job that is slow, not hung: the driver lets it run and says so,
 	 * as xe does for a job that is still making progress.
 	 */
@@ -143,8 +151,10 @@ static enum drm_gpu_sched_stat fake_timedout_job(struct drm_sched_job *sched_job
 	drm_sched_stop(sched_job->sched, sched_job);
 	if (gpu->sibling)
 		drm_sched_stop(&gpu->sibling->sched, sched_job);
-	dma_fence_set_error(&job->hw->base, -ETIMEDOUT);
-	dma_fence_signal(&job->hw->base);
+	if (!dma_fence_is_signaled(&job->hw->base)) {
+		dma_fence_set_error(&job->hw->base, -ETIMEDOUT);
+		dma_fence_signal(&job->hw->base);
+	}
 	drm_sched_start(sched_job->sched, 0);
 	if (gpu->sibling)
 		drm_sched_start(&gpu->sibling->sched, 0);
@@ -491,7 +501,17 @@ static void grtrace_sched_test_lifecycle(struct kunit *test)
 	fake_gpu_destroy(gpu);
 }
 
-/* A job that hangs: ERROR(timeout), ERROR(reset), COMPLETE with the error. */
+/*
+ * Wait for the timeout handler that completed a job to return, its ERRORs
+ * reported, and keep the timeout it re-armed from firing later.  Flushing
+ * the timeout instead would run the handler once more at once, while the
+ * finished job may still be pending.
+ */
+static void timeout_handled(struct fake_gpu *gpu)
+{
+	cancel_delayed_work_sync(&gpu->sched.work_tdr);
+}
+
 /* One job whose timeout fires, as run by timed_job(). */
 struct timed {
 	struct fake_gpu *gpu;
@@ -536,13 +556,14 @@ static void timed_job(struct kunit *test, struct timed *t, const char *name,
 
 	KUNIT_EXPECT_GT(test, dma_fence_wait_timeout(done, false, 10 * HZ), 0);
 	/* A job the driver completes in timedout_job(): its ERRORs follow. */
-	flush_delayed_work(&t->gpu->sched.work_tdr);
+	timeout_handled(t->gpu);
 	t->error = done->error;
 	dma_fence_put(done);
 	capture_stop(t->c);
 	drm_sched_entity_destroy(e);
 }
 
+/* A job that hangs: ERROR(timeout), ERROR(reset), COMPLETE with the error. */
 static void grtrace_sched_test_timeout(struct kunit *test)
 {
 	struct timed t;
@@ -775,7 +796,7 @@ static void grtrace_sched_test_flight(struct kunit *test)
 	KUNIT_EXPECT_GT(test, dma_fence_wait_timeout(done, false, 10 * HZ), 0);
 	dma_fence_put(done);
 	/* The job completed inside timedout_job(); its ERRORs follow. */
-	flush_delayed_work(&gpu->sched.work_tdr);
+	timeout_handled(gpu);
 	grtrace_stream_flight(&f);
 	KUNIT_EXPECT_TRUE(test, f.frozen);
 	KUNIT_EXPECT_EQ(test, f.by, GRTRACE_FROZEN_ERROR);
@@ -858,7 +879,7 @@ static void grtrace_sched_test_reset_sibling(struct kunit *test)
 	ctx = done->context;
 	seqno = done->seqno;
 	KUNIT_EXPECT_GT(test, dma_fence_wait_timeout(done, false, 10 * HZ), 0);
-	flush_delayed_work(&a->sched.work_tdr);
+	timeout_handled(a);
 	dma_fence_put(done);
 	capture_stop(c);
 	drm_sched_entity_destroy(e);
@@ -880,6 +901,57 @@ static void grtrace_sched_test_reset_sibling(struct kunit *test)
 	KUNIT_EXPECT_EQ_MSG(test, b_resets, 0, "resets of the other ring");
 	fake_gpu_destroy(a);
 	fake_gpu_destroy(b);
+}
+
+/*
+ * A job that finished before its timeout fired, while the free worker had
+ * not run yet, did not time out: no ERROR, even though the driver resets.
+ */
+static void grtrace_sched_test_timeout_finished(struct kunit *test)
+{
+	struct drm_sched_entity *e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
+	struct drm_gpu_scheduler *list[1];
+	struct fake_job *job;
+	struct dma_fence *done;
+	struct fake_gpu *gpu;
+	struct capture *c;
+	u64 ctx, seqno;
+	int i, cpl;
+
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	/* No timeout of its own: the test fires it. */
+	gpu = fake_gpu_create(test, "gfx_done", MAX_SCHEDULE_TIMEOUT);
+	list[0] = &gpu->sched;
+	KUNIT_ASSERT_EQ(test, drm_sched_entity_init(e, DRM_SCHED_PRIORITY_NORMAL,
+						    list, 1, NULL), 0);
+	c = capture_start(test);
+	job = new_job(test);
+	job->hang = true;
+	job->blind = true;
+	done = push_one(test, e, job, NULL);
+	ctx = done->context;
+	seqno = done->seqno;
+	for (i = 0; i < 500 && !READ_ONCE(job->hw); i++)
+		msleep(20);
+	KUNIT_ASSERT_NOT_NULL(test, READ_ONCE(job->hw));
+
+	/* The job ends with the free worker held off: finished, still pending. */
+	drm_sched_wqueue_stop(&gpu->sched);
+	dma_fence_signal(&job->hw->base);
+	KUNIT_EXPECT_TRUE(test, dma_fence_is_signaled(done));
+	mod_delayed_work(gpu->sched.timeout_wq, &gpu->sched.work_tdr, 0);
+	flush_delayed_work(&gpu->sched.work_tdr);
+	drm_sched_wqueue_start(&gpu->sched);
+	capture_stop(c);
+	dma_fence_put(done);
+	drm_sched_entity_destroy(e);
+
+	KUNIT_EXPECT_EQ(test, count(c->ev, c->n, GRTRACE_EV_ERROR, ctx, seqno), 0);
+	KUNIT_EXPECT_EQ(test, count(c->ev, c->n, GRTRACE_EV_COMPLETE, ctx, seqno), 1);
+	cpl = find(c->ev, c->n, GRTRACE_EV_COMPLETE, ctx, seqno);
+	KUNIT_ASSERT_GE(test, cpl, 0);
+	KUNIT_EXPECT_EQ(test, c->ev[cpl].job.status, 0);
+	fake_gpu_destroy(gpu);
 }
 
 /*
@@ -1176,6 +1248,7 @@ static struct kunit_case grtrace_sched_test_cases[] = {
 	KUNIT_CASE(grtrace_sched_test_timeout_cancelled),
 	KUNIT_CASE(grtrace_sched_test_flight),
 	KUNIT_CASE(grtrace_sched_test_reset_sibling),
+	KUNIT_CASE(grtrace_sched_test_timeout_finished),
 	KUNIT_CASE(grtrace_sched_test_no_hw_fence),
 	KUNIT_CASE(grtrace_sched_test_kill),
 	KUNIT_CASE(grtrace_sched_test_ring_unregistered),

@@ -56,6 +56,23 @@ check() {
 	LOG
 } | check warning 1 '2 passed, 1 failed'
 guest | check no-done 1 '2 passed, 1 failed'
+# Reports quoted as result names keep the KTAP whole for the kernel's
+# parser (ktap.py sum, as make test reads it): "CPU#1" and "[#1]" would
+# otherwise start directives, hide the results and renumber those after.
+{ cat <<-'LOG'
+	[    2.000001] WARNING: drivers/gpu/drm/foo.c:42 at foo+0x1/0x2, CPU#1: kworker/1:1/30
+	[    2.000002] Oops: Oops: 0002 [#1] SMP KASAN
+	LOG
+	guest; echo GRTRACE-DONE; } > "$tmp/hash.log"
+"$here/verdict.py" "$tmp/hash.log" > "$tmp/hash.ktap"
+sum=$(python3 "$here/../ktap.py" sum "hash=$tmp/hash.ktap" 2> /dev/null)
+if [ "$(echo "$sum" | sed -n '2,3s/^  not ok: kernel: \(WARNING\|Oops\).*/\1/p' | xargs)" = "WARNING Oops" ] &&
+   [ "$(echo "$sum" | head -n 1)" = "hash: 2 passed, 2 failed, 0 skipped" ]; then
+	ktap_test_pass "verdict-selftest: reports with '#' parse as two failing results"
+else
+	ktap_test_fail "verdict-selftest: reports with '#' parse as two failing results"
+	echo "$sum" | sed 's/^/#   /'
+fi
 { echo GRTRACE-TEST: 01-x FAIL; echo GRTRACE-DONE; } | check guest-fail 1 '0 passed, 1 failed'
 echo GRTRACE-DONE | check empty 1 '0 passed, 1 failed'
 
