@@ -981,28 +981,21 @@ static int grtrace_held_verdict(const struct grtrace_govern_settings *g, u64 too
 	return -1;
 }
 
-/**
- * grtrace_govern_stop - decide on the jobs whose events are still held
- *
- * A job that has not completed is judged on the time it has taken so far.
- *
- * Context: session stop, after the probes were removed; takes
- * grtrace_govern_lock.
+/*
+ * Decide on the jobs whose events are still held, by the rules of @g and
+ * the time each job has taken so far, and write or drop their events.
+ * Context: process context, grtrace_govern_lock held, no probe holding
+ * events meanwhile.
  */
-void grtrace_govern_stop(void)
+static void grtrace_held_release(const struct grtrace_govern_settings *g)
 {
 	struct grtrace_jobs *jt = grtrace_jobs;
-	const struct grtrace_govern_settings *g;
 	unsigned long flags;
 	u32 i, n;
 	int v = -1;
 	u64 ts;
 
-	guard(mutex)(&grtrace_govern_lock);
-	if (!jt)
-		return;
-	g = rcu_dereference_protected(grtrace_governance,
-				      lockdep_is_held(&grtrace_govern_lock));
+	lockdep_assert_held(&grtrace_govern_lock);
 	for (i = 0; i < GRTRACE_JOBS; i++) {
 		local_irq_save(flags);
 		ts = ktime_get_mono_fast_ns();
@@ -1020,6 +1013,29 @@ void grtrace_govern_stop(void)
 			grtrace_write_held(n);
 		local_irq_restore(flags);
 	}
+}
+
+/**
+ * grtrace_govern_stop - decide on the jobs whose events are still held
+ *
+ * A job that has not completed is judged on the time it has taken so far.
+ *
+ * Context: session stop, after the probes were removed; takes
+ * grtrace_govern_lock.
+ */
+void grtrace_govern_stop(void)
+{
+	struct grtrace_jobs *jt = grtrace_jobs;
+	const struct grtrace_govern_settings *g;
+	unsigned long flags;
+	u64 ts;
+
+	guard(mutex)(&grtrace_govern_lock);
+	if (!grtrace_jobs)
+		return;
+	g = rcu_dereference_protected(grtrace_governance,
+				      lockdep_is_held(&grtrace_govern_lock));
+	grtrace_held_release(g);
 	if (!g->aggregate_only)
 		return;
 	/* The window still open: its summaries end at the stop. */
@@ -1113,6 +1129,7 @@ u64 grtrace_govern_held(void)
 
 	return jt ? READ_ONCE(jt->held) : 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(grtrace_govern_held);
 
 /* The filters' per-CPU counts summed: @by[why], and *@passed unless NULL */
 static void grtrace_filtered_sum(u64 by[GRTRACE_FILTERED_BY_NR], u64 *passed)
@@ -1255,6 +1272,17 @@ int grtrace_govern_commit(const struct grtrace_govern_settings *settings)
 		static_branch_enable(&grtrace_governed);
 	else
 		static_branch_disable(&grtrace_governed);
+	/*
+	 * Nothing is held from now on: left in the table, the events held so
+	 * far would follow their own COMPLETE, written at once, at the stop.
+	 * Once no probe runs with the old settings, decide on them as a stop
+	 * does.  A job that completes within that grace period still has its
+	 * COMPLETE written first; its events keep their own times.
+	 */
+	if (old->hold && !g->hold && grtrace_jobs) {
+		synchronize_rcu();
+		grtrace_held_release(old);
+	}
 	if (grtrace_jobs && g->aggregating && !old->aggregating) {
 		raw_spin_lock_irq(&grtrace_jobs->lock);
 		grtrace_aggregate_clear(ktime_get_mono_fast_ns());

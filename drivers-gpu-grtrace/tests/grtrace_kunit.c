@@ -781,6 +781,49 @@ static void grtrace_test_held_complete_filtered(struct kunit *test)
 }
 
 /*
+ * Settings put back to their defaults while jobs hold events: the events
+ * are decided at once, as at a stop, and written before the COMPLETEs that
+ * follow, not after them.
+ */
+static void grtrace_test_held_released_by_config(struct kunit *test)
+{
+	static const char * const submit[] = { "submit" };
+	static const char * const complete[] = { "complete" };
+	const int jobs = 8;
+	char *submits = job_lines(test, 7, jobs, submit, 1, false);
+	char *completes = job_lines(test, 7, jobs, complete, 1, false);
+	bool submitted[9] = {};
+	int i, late = 0;
+	struct collect *c;
+
+	KUNIT_ASSERT_EQ(test, grtrace_config_write("sampling_mode=threshold\n"
+						   "sampling_threshold=0"), 0);
+	KUNIT_ASSERT_EQ(test, grtrace_session_start(), 0);
+	KUNIT_EXPECT_EQ(test, grtrace_emit_line(submits), jobs);
+	KUNIT_EXPECT_EQ(test, grtrace_govern_held(), jobs);
+	KUNIT_EXPECT_EQ(test, grtrace_config_write("sampling_mode=static"), 0);
+	KUNIT_EXPECT_EQ(test, grtrace_govern_held(), 0);
+	KUNIT_EXPECT_EQ(test, grtrace_emit_line(completes), jobs);
+	KUNIT_ASSERT_EQ(test, grtrace_session_stop(), 0);
+
+	c = collect(test);
+	for (i = 0; i < c->n; i++) {
+		const struct rec_copy *r = &c->recs[i];
+
+		if (r->hdr.type >= GRTRACE_EV_NR || r->job.ring_id != 201 ||
+		    r->job.fence_context != 7 || r->job.fence_seqno > jobs)
+			continue;
+		if (r->hdr.type == GRTRACE_EV_SUBMIT)
+			submitted[r->job.fence_seqno] = true;
+		else if (r->hdr.type == GRTRACE_EV_COMPLETE)
+			late += !submitted[r->job.fence_seqno];
+	}
+	KUNIT_EXPECT_EQ(test, count_type(c, GRTRACE_EV_SUBMIT, 201), jobs);
+	KUNIT_EXPECT_EQ(test, count_type(c, GRTRACE_EV_COMPLETE, 201), jobs);
+	KUNIT_EXPECT_EQ_MSG(test, late, 0, "COMPLETEs written before their SUBMIT");
+}
+
+/*
  * Jobs that never complete: when the table is full the oldest is
  * forgotten, and new jobs are still tracked.
  */
@@ -869,6 +912,7 @@ static struct kunit_case grtrace_test_cases[] = {
 	KUNIT_CASE(grtrace_test_emit_size),
 	KUNIT_CASE(grtrace_test_job_table_reuse),
 	KUNIT_CASE(grtrace_test_held_complete_filtered),
+	KUNIT_CASE(grtrace_test_held_released_by_config),
 	KUNIT_CASE(grtrace_test_job_table_evicts),
 	KUNIT_CASE(grtrace_test_adaptive_per_job),
 	{}

@@ -68,9 +68,9 @@ guest | check no-done 1 '2 passed, 1 failed'
 sum=$(python3 "$here/../ktap.py" sum "hash=$tmp/hash.ktap" 2> /dev/null)
 if [ "$(echo "$sum" | sed -n '2,3s/^  not ok: kernel: \(WARNING\|Oops\).*/\1/p' | xargs)" = "WARNING Oops" ] &&
    [ "$(echo "$sum" | head -n 1)" = "hash: 2 passed, 2 failed, 0 skipped" ]; then
-	ktap_test_pass "verdict-selftest: reports with '#' parse as two failing results"
+	ktap_test_pass "verdict-selftest: reports that quote a hash sign parse as two failing results"
 else
-	ktap_test_fail "verdict-selftest: reports with '#' parse as two failing results"
+	ktap_test_fail "verdict-selftest: reports that quote a hash sign parse as two failing results"
 	echo "$sum" | sed 's/^/#   /'
 fi
 { echo GRTRACE-TEST: 01-x FAIL; echo GRTRACE-DONE; } | check guest-fail 1 '0 passed, 1 failed'
