@@ -615,9 +615,11 @@ static void grtrace_emit_fire(struct grtrace_emit *e)
 		grtrace_irq(&job);
 		break;
 	case GRTRACE_EV_SYNC_WAIT_ENTER:
+		job.waiter = true;
 		grtrace_sync_wait_enter(&job);
 		break;
 	case GRTRACE_EV_SYNC_WAIT_EXIT:
+		job.waiter = true;
 		grtrace_sync_wait_exit(&job);
 		break;
 	case GRTRACE_EV_ERROR:

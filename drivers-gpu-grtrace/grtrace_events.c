@@ -315,9 +315,13 @@ static bool grtrace_fill(struct grtrace_event *ev, u16 type,
 	p->flags = job->flags;
 	p->status = job->status;
 	p->depth = job->depth;
-	/* The task that submits, or waits, is named. */
-	if (type == GRTRACE_EV_SUBMIT || type == GRTRACE_EV_SYNC_WAIT_ENTER ||
-	    type == GRTRACE_EV_SYNC_WAIT_EXIT) {
+	/*
+	 * The task that submits is named, and the task that waits when the
+	 * caller is that task: whoever else reports is no party to the job.
+	 */
+	if (type == GRTRACE_EV_SUBMIT ||
+	    (job->waiter && (type == GRTRACE_EV_SYNC_WAIT_ENTER ||
+			     type == GRTRACE_EV_SYNC_WAIT_EXIT))) {
 		p->pid = task_pid_nr(current);
 		p->tgid = task_tgid_nr(current);
 		/* comm is NUL terminated and padded (__set_task_comm()) */

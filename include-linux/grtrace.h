@@ -58,6 +58,9 @@ struct grtrace_ring {
  * @depth: jobs queued on @ring, for SUBMIT
  * @flags: GRTRACE_JOB_F_*
  * @client_id: &drm_file.client_id of the submitter, for SUBMIT (0 if unknown)
+ * @waiter: for SYNC_WAIT_*, the caller is the task that waits and is named
+ *	in the event; false when a job waits, not a task (the DRM scheduler
+ *	reports the waits of its jobs from its workers and fence callbacks)
  */
 struct grtrace_job {
 	const struct grtrace_ring *ring;
@@ -70,6 +73,7 @@ struct grtrace_job {
 	u32 depth;
 	u16 flags;
 	u64 client_id;
+	bool waiter;
 };
 
 /**

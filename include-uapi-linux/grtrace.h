@@ -107,7 +107,7 @@ enum grtrace_error {
 
 /* grtrace_stream_info.features */
 #define GRTRACE_FEAT_CSEQ	(1ULL << 0)	/* cseq is valid */
-#define GRTRACE_FEAT_SUBMITTER	(1ULL << 1)	/* SUBMIT, SYNC_WAIT_* carry pid/comm */
+#define GRTRACE_FEAT_SUBMITTER	(1ULL << 1)	/* SUBMIT, a task's waits: pid/comm */
 
 /* grtrace_stream_info.clock_id: same numbering as clock_gettime() */
 #define GRTRACE_CLOCK_MONOTONIC	1
@@ -145,9 +145,10 @@ struct grtrace_record {
  * @status: COMPLETE: fence status, 0 or a negative errno;
  *          ERROR: enum grtrace_error
  * @depth: SUBMIT: jobs queued on the ring, this one included
- * @pid: SUBMIT, SYNC_WAIT_*: submitting or waiting thread id, 0 otherwise
- * @tgid: SUBMIT, SYNC_WAIT_*: its process id, 0 otherwise
- * @comm: SUBMIT, SYNC_WAIT_*: its thread name, NUL padded
+ * @pid: SUBMIT: submitting thread id; SYNC_WAIT_*: the waiting thread's,
+ *	or 0 when a job waits (the DRM scheduler's dependencies); 0 otherwise
+ * @tgid: its process id, 0 when @pid is
+ * @comm: its thread name, NUL padded; empty when @pid is 0
  * @client_id: SUBMIT: the DRM client (&drm_file.client_id, as in fdinfo
  *             and the gpu_scheduler events) that submitted the job, 0 if
  *             the driver does not say; 0 otherwise

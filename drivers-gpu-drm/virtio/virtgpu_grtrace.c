@@ -145,6 +145,7 @@ static struct grtrace_job virtio_gpu_grtrace_wait_job(struct virtio_gpu_device *
 		.ctx_id = ctx_id,
 		.aux_context = fence->context,
 		.aux_seqno = fence->seqno,
+		.waiter = true,
 	};
 }
 

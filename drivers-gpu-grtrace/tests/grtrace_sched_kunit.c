@@ -387,8 +387,13 @@ static void check_jobs(struct kunit *test, const char *sink,
 					continue;
 				if (ev[i].type == GRTRACE_EV_SYNC_WAIT_ENTER)
 					enter = i;
-				if (ev[i].type == GRTRACE_EV_SYNC_WAIT_EXIT)
+				else if (ev[i].type == GRTRACE_EV_SYNC_WAIT_EXIT)
 					exit = i;
+				else
+					continue;
+				/* A job waits, not a task: none is named. */
+				KUNIT_EXPECT_EQ_MSG(test, ev[i].job.pid, 0,
+						    "%s job %d wait", sink, j);
 			}
 			/*
 			 * A wait is reported only if the job had to wait: its

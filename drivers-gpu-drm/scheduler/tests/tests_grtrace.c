@@ -373,7 +373,9 @@ static bool gt_expect_job(struct kunit *test, const struct gt_capture *c,
  * @status: the status its SYNC_WAIT_EXIT must carry
  *
  * Exactly one SYNC_WAIT_ENTER and one SYNC_WAIT_EXIT, in that order, both
- * naming @dep, and the waiting job committed only after the wait ended.
+ * naming @dep and no task (a job waits, and the worker or the callback that
+ * reports it is no party to it), and the waiting job committed only after
+ * the wait ended.
  *
  * Returns: the index of the SYNC_WAIT_EXIT, or -1
  */
@@ -397,6 +399,12 @@ static int gt_expect_wait(struct kunit *test, const struct gt_capture *c,
 	KUNIT_EXPECT_EQ(test, c->ev[exit].job.aux_seqno, dep.seqno);
 	KUNIT_EXPECT_EQ(test, c->ev[enter].job.status, 0);
 	KUNIT_EXPECT_EQ(test, c->ev[exit].job.status, status);
+	KUNIT_EXPECT_EQ(test, c->ev[enter].job.pid, 0);
+	KUNIT_EXPECT_EQ(test, c->ev[exit].job.pid, 0);
+	KUNIT_EXPECT_EQ(test, c->ev[enter].job.tgid, 0);
+	KUNIT_EXPECT_EQ(test, c->ev[exit].job.tgid, 0);
+	KUNIT_EXPECT_STREQ(test, c->ev[enter].job.comm, "");
+	KUNIT_EXPECT_STREQ(test, c->ev[exit].job.comm, "");
 	return exit;
 }
 
