@@ -39,10 +39,10 @@
  * buffer of the CPU the event happened on (``events<N>`` in debugfs).  A
  * session starts with a STREAM_INFO record followed by one METADATA record
  * per registered ring; a ring that first shows up later is described by a
- * METADATA record just before its first event.  Records carry a global
- * sequence number (gseq), strictly increasing over all CPUs, so a reader
- * merges the per-CPU files by gseq, and a per-CPU one (cseq), so a reader
- * can tell a lost record from a filtered one.
+ * METADATA record just before its first event in each CPU's buffer.
+ * Records carry a global sequence number (gseq), strictly increasing over
+ * all CPUs, so a reader merges the per-CPU files by gseq, and a per-CPU one
+ * (cseq), so a reader can tell a lost record from a filtered one.
  *
  * Every event reaching the probe is either written or counted under
  * exactly one drop cause, so ``written + dropped == offered`` always holds
@@ -112,7 +112,10 @@ struct grtrace_cpu_state {
 	struct grtrace_totals t;
 	u64 hist[GRTRACE_HIST_BUCKETS];
 	struct grtrace_sec sec[GRTRACE_SEC_SLOTS];
-	/* Flight recorder: rings described in the current sub-buffer. */
+	/*
+	 * Rings described in this CPU's buffer: in the session, or for a
+	 * flight recorder in its current sub-buffer.
+	 */
 	DECLARE_BITMAP(described, GRTRACE_MAX_RINGS);
 };
 
@@ -277,19 +280,24 @@ static bool grtrace_describe(struct grtrace_cpu_state *cs,
 }
 
 /*
- * Describe ring @id, from @ring or else @ring_info, before this session's
- * first record of it; nothing when neither is given.  Interrupts disabled.
+ * Describe ring @id, from @ring or else @ring_info, before this CPU's first
+ * record of it in the session; nothing when neither is given.  Per CPU:
+ * whichever CPU meets a ring first, a record of it follows its METADATA in
+ * this CPU's buffer and in gseq order.  Interrupts disabled.
  */
 static void grtrace_describe_once(struct grtrace_cpu_state *cs, u32 id,
 				  const struct grtrace_ring *ring,
 				  const struct grtrace_ring_info *ring_info,
 				  u64 ts)
 {
-	if (likely(test_bit(id, grtrace_described)) || (!ring && !ring_info))
+	if (likely(test_bit(id, cs->described)) || (!ring && !ring_info))
 		return;
-	if (!test_and_set_bit(id, grtrace_described) &&
-	    !grtrace_describe(cs, ring, ring_info, ts))
-		clear_bit(id, grtrace_described);
+	if (!grtrace_describe(cs, ring, ring_info, ts))
+		return;
+	__set_bit(id, cs->described);
+	/* For RING_REMOVED. */
+	if (!test_bit(id, grtrace_described))
+		set_bit(id, grtrace_described);
 }
 
 /* Freeze the flight recorder, once; @gseq is its last record. */
@@ -328,13 +336,7 @@ static bool grtrace_flight_write(struct grtrace_cpu_state *cs, u32 id,
 		return false;
 	if (buf->offset + need > grtrace_chan->subbuf_size)
 		grtrace_switch(cs, buf, need);
-	if ((ring || ring_info) && !test_bit(id, cs->described) &&
-	    grtrace_describe(cs, ring, ring_info, ts)) {
-		__set_bit(id, cs->described);
-		/* For RING_REMOVED; and no second METADATA from describe_once. */
-		if (!test_bit(id, grtrace_described))
-			set_bit(id, grtrace_described);
-	}
+	grtrace_describe_once(cs, id, ring, ring_info, ts);
 	return true;
 }
 

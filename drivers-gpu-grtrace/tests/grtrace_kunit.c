@@ -19,6 +19,7 @@
 #include <linux/sort.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
+#include <linux/workqueue.h>
 #include <trace/events/grtrace.h>
 
 #include "../grtrace_internal.h"
@@ -823,6 +824,50 @@ static void grtrace_test_held_released_by_config(struct kunit *test)
 	KUNIT_EXPECT_EQ_MSG(test, late, 0, "COMPLETEs written before their SUBMIT");
 }
 
+static long emit_here(void *line)
+{
+	return grtrace_emit_line(line);
+}
+
+/*
+ * Each CPU's buffer describes a ring before its own first record of it:
+ * whichever CPU met the ring first, no record precedes a METADATA of its
+ * ring from the same CPU, in gseq order as in that CPU's file.
+ */
+static void grtrace_test_described_per_cpu(struct kunit *test)
+{
+	unsigned int cpu, n = 0;
+	struct collect *c;
+	char line[64];
+	int i, j;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs two CPUs to report on");
+	KUNIT_ASSERT_EQ(test, grtrace_session_start(), 0);
+	for_each_online_cpu(cpu) {
+		snprintf(line, sizeof(line), "submit 7 0 203 %u\n", ++n);
+		KUNIT_EXPECT_EQ(test, work_on_cpu(cpu, emit_here, line), 1);
+	}
+	KUNIT_ASSERT_EQ(test, grtrace_session_stop(), 0);
+
+	c = collect(test);
+	KUNIT_EXPECT_EQ(test, count_type(c, GRTRACE_EV_SUBMIT, 203), n);
+	for (i = 0; i < c->n; i++) {
+		const struct rec_copy *r = &c->recs[i];
+		bool described = false;
+
+		if (r->hdr.type != GRTRACE_EV_SUBMIT || r->job.ring_id != 203)
+			continue;
+		for (j = 0; j < i; j++)
+			described |= c->recs[j].hdr.type == GRTRACE_EV_METADATA &&
+				     c->recs[j].ri.ring_id == 203 &&
+				     c->recs[j].hdr.cpu == r->hdr.cpu;
+		KUNIT_EXPECT_TRUE_MSG(test, described,
+				      "a record of ring 203 on CPU %u before its METADATA there",
+				      r->hdr.cpu);
+	}
+}
+
 /*
  * Jobs that never complete: when the table is full the oldest is
  * forgotten, and new jobs are still tracked.
@@ -913,6 +958,7 @@ static struct kunit_case grtrace_test_cases[] = {
 	KUNIT_CASE(grtrace_test_job_table_reuse),
 	KUNIT_CASE(grtrace_test_held_complete_filtered),
 	KUNIT_CASE(grtrace_test_held_released_by_config),
+	KUNIT_CASE(grtrace_test_described_per_cpu),
 	KUNIT_CASE(grtrace_test_job_table_evicts),
 	KUNIT_CASE(grtrace_test_adaptive_per_job),
 	{}
