@@ -65,8 +65,10 @@
  *    with their own timestamps; ``stats`` shows them as ``held``.
  *
  * Events of no job (fence context and seqno 0, e.g. interrupts) are
- * sampled one in N per CPU, never held, and never pass a pid or uid
- * filter.  A job is known by its fence context and seqno in a table of
+ * sampled one in N per CPU, never held, and pass no pid or uid filter;
+ * but the wait of a task before its job exists (a SYNC_WAIT naming that
+ * task and the fence it waits for) is sampled by that fence, its ENTER and
+ * EXIT together, and judged by the task as its SUBMIT is.  A job is known by its fence context and seqno in a table of
  * %GRTRACE_JOBS jobs, from its first event to its COMPLETE; a COMPLETE
  * that is dropped drops the events its job held, under its cause.  When
  * the table is full, the job seen first is forgotten (``jobs_evicted`` in
@@ -435,7 +437,7 @@ static bool grtrace_submitter_ok(const struct grtrace_govern_settings *g,
 			return false;
 		}
 	}
-	/* SUBMIT is reported by the submitting task. */
+	/* SUBMIT is reported by the submitting task, a task's wait by that task. */
 	if (g->uid >= 0 &&
 	    from_kuid(&init_user_ns, current_uid()) != (uid_t)g->uid) {
 		*why = GRTRACE_FILTERED_BY_UID;
@@ -453,8 +455,15 @@ static int grtrace_filter_submitter(const struct grtrace_govern_settings *g,
 	struct grtrace_job_entry *e;
 	int ret = -1;
 
-	if (grtrace_jobless(&ev->job))
+	if (grtrace_jobless(&ev->job)) {
+		/*
+		 * The wait of a task before its job exists (virtio-gpu's
+		 * in-fences) names that task: judged as its SUBMIT is.
+		 */
+		if (ev->job.pid && grtrace_submitter_ok(g, &ev->job, &why))
+			return -1;
 		return grtrace_filtered(why);
+	}
 	if (ev->type == GRTRACE_EV_SUBMIT &&
 	    !grtrace_submitter_ok(g, &ev->job, &why))
 		return grtrace_filtered(why);
@@ -513,10 +522,13 @@ static int grtrace_sample(const struct grtrace_govern_settings *g,
 	int drop;
 	u64 key;
 
-	if (grtrace_jobless(job))
-		key = cs->jobless++;
-	else
+	if (!grtrace_jobless(job))
 		key = job->fence_seqno + hash_64(job->fence_context, 32);
+	else if (job->aux_context)
+		/* A wait before its job exists: its ENTER and EXIT go together. */
+		key = job->aux_seqno + hash_64(job->aux_context, 32);
+	else
+		key = cs->jobless++;
 	/* Consecutive keys keep exactly @rate of every 100. */
 	r = do_div(key, 100);
 	if (r >= rate)

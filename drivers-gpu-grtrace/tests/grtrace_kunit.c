@@ -188,7 +188,8 @@ static void grtrace_test_encoding(struct kunit *test)
 
 /*
  * A wait reported before its job has a fence (virtio-gpu's in-fences) is
- * recorded with the ring, context, dependency and the waiting task.
+ * recorded with the ring, context, dependency and the waiting task, which
+ * reports it; a wait reported by anyone else names no task.
  */
 static void grtrace_test_jobless_wait(struct kunit *test)
 {
@@ -197,6 +198,7 @@ static void grtrace_test_jobless_wait(struct kunit *test)
 		.ctx_id = 5,
 		.aux_context = 99,
 		.aux_seqno = 3,
+		.waiter = true,
 	};
 	struct rec_copy *r;
 	struct collect *c;
@@ -205,6 +207,9 @@ static void grtrace_test_jobless_wait(struct kunit *test)
 	grtrace_sync_wait_enter(&job);
 	job.status = -ERESTARTSYS;
 	grtrace_sync_wait_exit(&job);
+	job.waiter = false;
+	job.ctx_id = 6;
+	grtrace_sync_wait_enter(&job);
 	KUNIT_ASSERT_EQ(test, grtrace_session_stop(), 0);
 
 	c = collect(test);
@@ -220,6 +225,76 @@ static void grtrace_test_jobless_wait(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, r);
 	KUNIT_EXPECT_EQ(test, r->job.status, -ERESTARTSYS);
 	KUNIT_EXPECT_EQ(test, r->job.tgid, task_tgid_nr(current));
+	KUNIT_ASSERT_EQ(test, count_type(c, GRTRACE_EV_SYNC_WAIT_ENTER, test_ring.id), 2);
+	r = find_type(c, GRTRACE_EV_SYNC_WAIT_ENTER, test_ring.id) + 1;
+	while (r->hdr.type != GRTRACE_EV_SYNC_WAIT_ENTER || r->job.ring_id != test_ring.id)
+		r++;
+	KUNIT_EXPECT_EQ(test, r->job.ctx_id, 6);
+	KUNIT_EXPECT_EQ(test, r->job.pid, 0);
+	KUNIT_EXPECT_EQ(test, r->job.tgid, 0);
+	KUNIT_EXPECT_STREQ(test, r->job.comm, "");
+}
+
+/*
+ * A task's waits before its jobs exist are governed as its jobs are: a
+ * pid filter keeps those of the processes it names, and sampling keeps or
+ * drops a wait's ENTER and EXIT together.
+ */
+static void grtrace_test_task_wait_governed(struct kunit *test)
+{
+	struct grtrace_job job = {
+		.ring = &test_ring,
+		.ctx_id = 5,
+		.aux_context = 77,
+		.waiter = true,
+	};
+	int i, j, kept = 0, split = 0;
+	bool seen[2][101];
+	struct collect *c;
+	char cfg[64];
+
+	snprintf(cfg, sizeof(cfg), "filter_enabled=1\nfilter_pid=%d",
+		 task_tgid_nr(current));
+	KUNIT_ASSERT_EQ(test, grtrace_config_write(cfg), 0);
+	KUNIT_ASSERT_EQ(test, grtrace_session_start(), 0);
+	grtrace_sync_wait_enter(&job);
+	grtrace_sync_wait_exit(&job);
+	KUNIT_ASSERT_EQ(test, grtrace_config_write("filter_pid=1"), 0);
+	grtrace_sync_wait_enter(&job);
+	KUNIT_ASSERT_EQ(test, grtrace_session_stop(), 0);
+	c = collect(test);
+	KUNIT_EXPECT_EQ(test, count_type(c, GRTRACE_EV_SYNC_WAIT_ENTER, test_ring.id), 1);
+	KUNIT_EXPECT_EQ(test, count_type(c, GRTRACE_EV_SYNC_WAIT_EXIT, test_ring.id), 1);
+	KUNIT_ASSERT_EQ(test, grtrace_config_write("filter_enabled=0\nfilter_pid=none\n"
+						   "sampling_rate=33"), 0);
+
+	KUNIT_ASSERT_EQ(test, grtrace_session_start(), 0);
+	for (i = 1; i <= 100; i++) {
+		job.aux_seqno = i;
+		grtrace_sync_wait_enter(&job);
+		grtrace_sync_wait_exit(&job);
+	}
+	KUNIT_ASSERT_EQ(test, grtrace_session_stop(), 0);
+	KUNIT_EXPECT_EQ(test, grtrace_config_write("sampling_rate=100"), 0);
+	memset(seen, 0, sizeof(seen));
+	c = collect(test);
+	for (i = 0; i < c->n; i++) {
+		const struct rec_copy *r = &c->recs[i];
+
+		if (r->job.ring_id != test_ring.id || r->job.aux_context != 77 ||
+		    r->job.aux_seqno > 100)
+			continue;
+		if (r->hdr.type == GRTRACE_EV_SYNC_WAIT_ENTER)
+			seen[0][r->job.aux_seqno] = true;
+		else if (r->hdr.type == GRTRACE_EV_SYNC_WAIT_EXIT)
+			seen[1][r->job.aux_seqno] = true;
+	}
+	for (j = 1; j <= 100; j++) {
+		kept += seen[0][j] && seen[1][j];
+		split += seen[0][j] != seen[1][j];
+	}
+	KUNIT_EXPECT_EQ(test, split, 0);
+	KUNIT_EXPECT_EQ(test, kept, 33);
 }
 
 static int count_ring(const struct grtrace_ring *ring, void *data)
@@ -944,6 +1019,7 @@ static void grtrace_test_adaptive_per_job(struct kunit *test)
 static struct kunit_case grtrace_test_cases[] = {
 	KUNIT_CASE(grtrace_test_encoding),
 	KUNIT_CASE(grtrace_test_jobless_wait),
+	KUNIT_CASE(grtrace_test_task_wait_governed),
 	KUNIT_CASE(grtrace_test_header),
 	KUNIT_CASE(grtrace_test_sequence),
 	KUNIT_CASE(grtrace_test_drop_accounting),
