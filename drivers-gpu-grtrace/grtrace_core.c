@@ -567,7 +567,9 @@ struct grtrace_emit {
 	u64 ctx;
 	u64 seqno;
 	struct grtrace_ring tmp;
-	char name[16];
+	/* Copies: a registered ring may go away once the walk is over. */
+	char dev[32];
+	char name[32];
 };
 
 static int grtrace_emit_on_ring(const struct grtrace_ring *ring, void *data)
@@ -576,8 +578,9 @@ static int grtrace_emit_on_ring(const struct grtrace_ring *ring, void *data)
 
 	if (ring->id != e->ring)
 		return 0;
-	e->tmp.dev = ring->dev;
-	e->tmp.name = ring->name;
+	strscpy(e->dev, ring->dev);
+	strscpy(e->name, ring->name);
+	e->tmp.dev = e->dev;
 	return 1;
 }
 
