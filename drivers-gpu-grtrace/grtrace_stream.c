@@ -857,7 +857,7 @@ static int grtrace_write_header_locked(void)
 		si->start_ts = ktime_get_mono_fast_ns();
 		si->start_realtime = ktime_get_real_fast_ns();
 		si->clock_id = GRTRACE_CLOCK_MONOTONIC;
-		si->nr_cpus = num_possible_cpus();
+		si->nr_cpus = nr_cpu_ids;
 		si->nr_rings = nr_rings;
 		si->buffer_size = grtrace_chan_size;
 		memcpy(&grtrace_info, si, sizeof(*si));

@@ -180,8 +180,10 @@ struct grtrace_job_payload {
  * @start_ts: CLOCK_MONOTONIC time of the start, ns
  * @start_realtime: CLOCK_REALTIME time of the start, ns
  * @clock_id: clock of all @ts fields, %GRTRACE_CLOCK_MONOTONIC
- * @nr_cpus: number of possible CPUs (events<N> files)
- * @nr_rings: METADATA records that follow
+ * @nr_cpus: the events<N> files have N below it: the highest possible CPU
+ *	id plus one (nr_cpu_ids), as possible CPU ids may have holes
+ * @nr_rings: rings registered when the session started, a hint: as rings
+ *	come and go, the METADATA records that follow may be fewer or more
  * @buffer_size: per-CPU relay buffer size in bytes
  */
 struct grtrace_stream_info {
@@ -205,8 +207,9 @@ struct grtrace_stream_info {
  *           ring does not pass its id on to another within a session
  * @engine: enum grtrace_engine
  * @reserved: zero
- * @dev: device name (dev_name()), NUL padded
- * @name: ring name, NUL padded (e.g. "gfx_0.0.0", "control")
+ * @dev: device name (dev_name()), NUL padded, cut to 31 bytes
+ * @name: ring name, NUL padded, cut to 31 bytes (e.g. "gfx_0.0.0",
+ *	"control")
  */
 struct grtrace_ring_info {
 	__u32 ring_id;
@@ -216,7 +219,7 @@ struct grtrace_ring_info {
 	char name[32];
 };
 
-#define GRTRACE_SUMMARY_HIST	32	/* log2 buckets of ns: [2^i, 2^(i+1)) */
+#define GRTRACE_SUMMARY_HIST	32	/* log2 buckets of ns, see lat_hist */
 #define GRTRACE_SUMMARY_DROPS	8	/* drop causes, in the order of "stats" */
 
 /**
@@ -240,7 +243,8 @@ struct grtrace_ring_info {
  * @errors: ERROR events (written too, as usual)
  * @dropped: events of the ring not counted above, by drop cause, in the
  *	order of the ``dropped_*`` lines of ``stats``
- * @lat_hist: @jobs by latency: bucket i counts [2^i, 2^(i+1)) ns
+ * @lat_hist: @jobs by latency: bucket i counts [2^i, 2^(i+1)) ns, the last
+ *	one all from 2^31 ns (about 2.1 s) up
  */
 struct grtrace_summary {
 	__u32 ring_id;
