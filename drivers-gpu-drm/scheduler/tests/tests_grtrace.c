@@ -511,8 +511,8 @@ static void drm_sched_grtrace_lifecycle_test(struct kunit *test)
  * Two waits that last until the test ends them: A waits for X of another
  * scheduler, which names X's finished fence, and B for A of its own
  * scheduler, which names A's scheduled fence.  Each wait is entered and
- * exited once, before the job is committed, and B's wait ends only once A
- * was handed to the hardware.
+ * exited once, before the job is committed; A's wait ends after X's
+ * COMPLETE, and B's only once A was handed to the hardware.
  */
 static void drm_sched_grtrace_dependency_test(struct kunit *test)
 {
@@ -524,7 +524,7 @@ static void drm_sched_grtrace_dependency_test(struct kunit *test)
 	struct gt_id ida, idb, idx;
 	struct gt_capture *c;
 	u32 ring_id, other_id;
-	int exit_b;
+	int exit_a, exit_b;
 
 	ring_id = drm_sched_grtrace_ring(&sched->base)->id;
 	other_id = drm_sched_grtrace_ring(&other->base)->id;
@@ -563,7 +563,9 @@ static void drm_sched_grtrace_dependency_test(struct kunit *test)
 	gt_expect_job(test, c, &sched->base, ring_id, idb, GT_RAN, 0);
 	KUNIT_EXPECT_EQ(test, gt_count(c, GRTRACE_EV_SYNC_WAIT_ENTER, idx), 0);
 
-	gt_expect_wait(test, c, ida, idx, 0);
+	exit_a = gt_expect_wait(test, c, ida, idx, 0);
+	if (exit_a >= 0)
+		KUNIT_EXPECT_LT(test, gt_find(c, GRTRACE_EV_COMPLETE, idx, 0), exit_a);
 	exit_b = gt_expect_wait(test, c, idb, gt_scheduled(ida), 0);
 	/* A's scheduled fence signals after A's COMMIT. */
 	if (exit_b >= 0)
