@@ -212,6 +212,7 @@ static_assert(GRTRACE_DROP_NR <= GRTRACE_SUMMARY_DROPS);
  * @held: events held in all entries
  * @aggr_start: when the aggregator was (re)started
  * @win_end: end of the current aggregation window
+ * @win_start: its start, for its SUMMARY records: the window may change
  * @windows: windows completed
  * @total: per ring, since @aggr_start
  * @cur: per ring, the current window
@@ -230,6 +231,7 @@ struct grtrace_jobs {
 	u64 held;
 	u64 aggr_start;
 	u64 win_end;
+	u64 win_start;
 	u64 windows;
 	struct grtrace_aggregate total[GRTRACE_MAX_RINGS];
 	struct grtrace_aggregate cur[GRTRACE_MAX_RINGS];
@@ -874,13 +876,15 @@ static void grtrace_aggregate_locked(const struct grtrace_govern_settings *g,
 
 		if (jt->win_end) {
 			if (g->aggregate_only)
-				grtrace_summaries_write(jt, jt->win_end - w, w, ts);
+				grtrace_summaries_write(jt, jt->win_start,
+							jt->win_end - jt->win_start, ts);
 			memcpy(jt->last, jt->cur, sizeof(jt->last));
 			memset(jt->cur, 0, sizeof(jt->cur));
 			jt->windows++;
 		}
 		jt->win_end = jt->aggr_start +
 			      (div64_u64(t - jt->aggr_start, w) + 1) * w;
+		jt->win_start = jt->win_end - w;
 	}
 	grtrace_aggregate_add(&jt->total[job->ring_id], type, lat, busy, job);
 	grtrace_aggregate_add(&jt->cur[job->ring_id], type, lat, busy, job);
@@ -1027,6 +1031,31 @@ static void grtrace_held_release(const struct grtrace_govern_settings *g)
 	}
 }
 
+/*
+ * aggregate_only: write the SUMMARY records of the window still open, which
+ * end now, and close it.  Between sessions there is no such window.
+ * Context: process context, grtrace_govern_lock held.
+ */
+static void grtrace_window_close(void)
+{
+	struct grtrace_jobs *jt = grtrace_jobs;
+	unsigned long flags;
+	u64 ts, start;
+
+	lockdep_assert_held(&grtrace_govern_lock);
+	local_irq_save(flags);
+	ts = ktime_get_mono_fast_ns();
+	raw_spin_lock(&jt->lock);
+	if (jt->win_end && grtrace_stream_live()) {
+		start = max(jt->win_start, jt->aggr_start);
+		grtrace_summaries_write(jt, start, ts > start ? ts - start : 0, ts);
+		memset(jt->cur, 0, sizeof(jt->cur));
+		jt->win_end = 0;
+	}
+	raw_spin_unlock(&jt->lock);
+	local_irq_restore(flags);
+}
+
 /**
  * grtrace_govern_stop - decide on the jobs whose events are still held
  *
@@ -1037,10 +1066,7 @@ static void grtrace_held_release(const struct grtrace_govern_settings *g)
  */
 void grtrace_govern_stop(void)
 {
-	struct grtrace_jobs *jt = grtrace_jobs;
 	const struct grtrace_govern_settings *g;
-	unsigned long flags;
-	u64 ts;
 
 	guard(mutex)(&grtrace_govern_lock);
 	if (!grtrace_jobs)
@@ -1048,22 +1074,8 @@ void grtrace_govern_stop(void)
 	g = rcu_dereference_protected(grtrace_governance,
 				      lockdep_is_held(&grtrace_govern_lock));
 	grtrace_held_release(g);
-	if (!g->aggregate_only)
-		return;
-	/* The window still open: its summaries end at the stop. */
-	local_irq_save(flags);
-	ts = ktime_get_mono_fast_ns();
-	raw_spin_lock(&jt->lock);
-	if (jt->win_end) {
-		u64 start = jt->win_end - (u64)g->aggregator_window * NSEC_PER_MSEC;
-
-		start = max(start, jt->aggr_start);
-		grtrace_summaries_write(jt, start, ts > start ? ts - start : 0, ts);
-		memset(jt->cur, 0, sizeof(jt->cur));
-		jt->win_end = 0;
-	}
-	raw_spin_unlock(&jt->lock);
-	local_irq_restore(flags);
+	if (g->aggregate_only)
+		grtrace_window_close();
 }
 
 /**
@@ -1294,6 +1306,14 @@ int grtrace_govern_commit(const struct grtrace_govern_settings *settings)
 	if (old->hold && !g->hold && grtrace_jobs) {
 		synchronize_rcu();
 		grtrace_held_release(old);
+	}
+	/*
+	 * The events counted in the open window were not written: its
+	 * summaries are due now, once no probe counts with the old settings.
+	 */
+	if (old->aggregate_only && !g->aggregate_only && grtrace_jobs) {
+		synchronize_rcu();
+		grtrace_window_close();
 	}
 	if (grtrace_jobs && g->aggregating && !old->aggregating) {
 		raw_spin_lock_irq(&grtrace_jobs->lock);
