@@ -827,7 +827,8 @@ static void grtrace_summaries_write(struct grtrace_jobs *jt, u64 start,
  * Account one event in the job table and the aggregates.  A window that
  * ended before @ts is closed first: with aggregate_only, its rings'
  * SUMMARY records are written then, by the first event after its end (or
- * by grtrace_govern_stop()).
+ * by grtrace_window_close(), at the stop or when aggregate_only is turned
+ * off).
  */
 static void grtrace_aggregate_locked(const struct grtrace_govern_settings *g,
 				     struct grtrace_jobs *jt, u16 type, u64 ts,
