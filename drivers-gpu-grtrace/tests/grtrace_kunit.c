@@ -762,64 +762,6 @@ static void grtrace_test_aggregate_only_off(struct kunit *test)
 }
 
 /*
- * Run a session of 10 jobs (20 events) on ring 201 in aggregate_only mode,
- * a window of 10 s, and change @cfg before its end; return the one
- * SUMMARY of ring 201, or NULL, and the times around the jobs.
- */
-static const struct rec_copy *aggregate_window(struct kunit *test, const char *cfg,
-					       u64 *t0, u64 *t1)
-{
-	static const char * const types[] = { "submit", "complete" };
-	char *buf = job_lines(test, 9, 10, types, 2, false);
-	const struct rec_copy *sum = NULL;
-	struct collect *c;
-	int i;
-
-	KUNIT_ASSERT_EQ(test, grtrace_config_write("aggregate_only=1\n"
-						   "aggregator_window=10000"), 0);
-	KUNIT_ASSERT_EQ(test, grtrace_session_start(), 0);
-	*t0 = ktime_get_mono_fast_ns();
-	KUNIT_EXPECT_EQ(test, grtrace_emit_line(buf), 20);
-	*t1 = ktime_get_mono_fast_ns();
-	KUNIT_EXPECT_EQ(test, grtrace_config_write(cfg), 0);
-	KUNIT_ASSERT_EQ(test, grtrace_session_stop(), 0);
-	KUNIT_EXPECT_EQ(test, grtrace_config_write("aggregate_only=0\n"
-						   "aggregator_window=1000"), 0);
-	c = collect(test);
-	for (i = 0; i < c->n; i++) {
-		if (c->recs[i].hdr.type != GRTRACE_EV_SUMMARY ||
-		    c->recs[i].sum.ring_id != 201)
-			continue;
-		KUNIT_EXPECT_NULL_MSG(test, sum, "two SUMMARY records of one window");
-		sum = &c->recs[i];
-	}
-	return sum;
-}
-
-/*
- * A window's SUMMARY says when the window it counted started, whatever the
- * window size is by the time it ends; and the window open when
- * aggregate_only is turned off ends then, with its SUMMARY: its events were
- * counted, not written.
- */
-static void grtrace_test_aggregate_window(struct kunit *test)
-{
-	const struct rec_copy *sum;
-	u64 t0, t1;
-
-	sum = aggregate_window(test, "aggregator_window=100", &t0, &t1);
-	KUNIT_ASSERT_NOT_NULL(test, sum);
-	KUNIT_EXPECT_EQ(test, sum->sum.events, 20);
-	KUNIT_EXPECT_LE(test, sum->sum.window_start, t0);
-	KUNIT_EXPECT_GE(test, sum->sum.window_start + sum->sum.window_ns, t1);
-
-	sum = aggregate_window(test, "aggregate_only=0", &t0, &t1);
-	KUNIT_ASSERT_NOT_NULL_MSG(test, sum, "no SUMMARY of the window aggregate_only=0 ended");
-	KUNIT_EXPECT_EQ(test, sum->sum.events, 20);
-	KUNIT_EXPECT_LE(test, sum->sum.window_start, t0);
-}
-
-/*
  * The largest write emit takes: 64 KiB of blank lines is no event (and no
  * allocation warning), 64 KiB of events are all fired.
  */
@@ -1073,6 +1015,64 @@ static void grtrace_test_adaptive_per_job(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, partial, 0);
 	KUNIT_EXPECT_EQ(test, grtrace_config_write("sampling_mode=static\n"
 						   "backpressure_threshold=80"), 0);
+}
+
+/*
+ * Run a session of 10 jobs (20 events) on ring 201 in aggregate_only mode,
+ * a window of 10 s, and change @cfg before its end; return the one
+ * SUMMARY of ring 201, or NULL, and the times around the jobs.
+ */
+static const struct rec_copy *aggregate_window(struct kunit *test, const char *cfg,
+					       u64 *t0, u64 *t1)
+{
+	static const char * const types[] = { "submit", "complete" };
+	char *buf = job_lines(test, 9, 10, types, 2, false);
+	const struct rec_copy *sum = NULL;
+	struct collect *c;
+	int i;
+
+	KUNIT_ASSERT_EQ(test, grtrace_config_write("aggregate_only=1\n"
+						   "aggregator_window=10000"), 0);
+	KUNIT_ASSERT_EQ(test, grtrace_session_start(), 0);
+	*t0 = ktime_get_mono_fast_ns();
+	KUNIT_EXPECT_EQ(test, grtrace_emit_line(buf), 20);
+	*t1 = ktime_get_mono_fast_ns();
+	KUNIT_EXPECT_EQ(test, grtrace_config_write(cfg), 0);
+	KUNIT_ASSERT_EQ(test, grtrace_session_stop(), 0);
+	KUNIT_EXPECT_EQ(test, grtrace_config_write("aggregate_only=0\n"
+						   "aggregator_window=1000"), 0);
+	c = collect(test);
+	for (i = 0; i < c->n; i++) {
+		if (c->recs[i].hdr.type != GRTRACE_EV_SUMMARY ||
+		    c->recs[i].sum.ring_id != 201)
+			continue;
+		KUNIT_EXPECT_NULL_MSG(test, sum, "two SUMMARY records of one window");
+		sum = &c->recs[i];
+	}
+	return sum;
+}
+
+/*
+ * A window's SUMMARY says when the window it counted started, whatever the
+ * window size is by the time it ends; and the window open when
+ * aggregate_only is turned off ends then, with its SUMMARY: its events were
+ * counted, not written.
+ */
+static void grtrace_test_aggregate_window(struct kunit *test)
+{
+	const struct rec_copy *sum;
+	u64 t0, t1;
+
+	sum = aggregate_window(test, "aggregator_window=100", &t0, &t1);
+	KUNIT_ASSERT_NOT_NULL(test, sum);
+	KUNIT_EXPECT_EQ(test, sum->sum.events, 20);
+	KUNIT_EXPECT_LE(test, sum->sum.window_start, t0);
+	KUNIT_EXPECT_GE(test, sum->sum.window_start + sum->sum.window_ns, t1);
+
+	sum = aggregate_window(test, "aggregate_only=0", &t0, &t1);
+	KUNIT_ASSERT_NOT_NULL_MSG(test, sum, "no SUMMARY of the window aggregate_only=0 ended");
+	KUNIT_EXPECT_EQ(test, sum->sum.events, 20);
+	KUNIT_EXPECT_LE(test, sum->sum.window_start, t0);
 }
 
 static struct kunit_case grtrace_test_cases[] = {
