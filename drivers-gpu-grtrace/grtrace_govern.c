@@ -64,17 +64,18 @@
  *    ``filtered``), measured from its first event.  Held events are written
  *    with their own timestamps; ``stats`` shows them as ``held``.
  *
- * Events of no job (fence context and seqno 0, e.g. interrupts) are
- * sampled one in N per CPU, never held, and pass no pid or uid filter;
- * but the wait of a task before its job exists (a SYNC_WAIT naming that
- * task and the fence it waits for) is sampled by that fence, its ENTER and
- * EXIT together, and judged by the task as its SUBMIT is.  A job is known by its fence context and seqno in a table of
- * %GRTRACE_JOBS jobs, from its first event to its COMPLETE; a COMPLETE
- * that is dropped drops the events its job held, under its cause.  When
- * the table is full, the job seen first is forgotten (``jobs_evicted`` in
- * ``stats``) and its held events are dropped as ``untracked``; a later
- * event of it is judged as one of a job never seen.  So for a stopped
- * session, ``written`` plus all drops equals ``offered``, exactly.
+ * Events of no job (fence context and seqno 0, e.g. interrupts) are sampled
+ * one in N per CPU, never held, and pass no pid or uid filter; but the wait
+ * of a task before its job exists (a SYNC_WAIT naming that task and the
+ * fence it waits for) is sampled by that fence, its ENTER and EXIT together,
+ * and judged by the task as its SUBMIT is.  A job is known by its fence
+ * context and seqno in a table of %GRTRACE_JOBS jobs, from its first event
+ * to its COMPLETE; a COMPLETE that is dropped drops the events its job held,
+ * under its cause.  When the table is full, the job seen first is forgotten
+ * (``jobs_evicted`` in ``stats``) and its held events are dropped as
+ * ``untracked``; a later event of it is judged as one of a job never seen.
+ * So for a stopped session, ``written`` plus all drops equals ``offered``,
+ * exactly.
  *
  * The ftrace side of the tracepoints is not governed: ftrace has its own
  * filters and triggers.
