@@ -52,18 +52,22 @@ step() {
 # step_report NAME RC SECONDS: keep step NAME's log and print its counts.
 # A step that exited non-zero without a failing result gets one.
 step_report() {
-	local name=$1 rc=$2 log=$RUN/$1.log show
-	# What failed, with its diagnostics: the first results that did not
-	# pass, each with the lines that follow it; else the log's end.
-	show="grep -A5 '^ *not ok ' | grep -v '^ *ok ' | head -40"
+	local name=$1 rc=$2 log=$RUN/$1.log results=yes
 	if [ "$rc" != 0 ] && ! grep -qs '^ *not ok ' "$log"; then
-		show="tail -15"
+		results=no
 		printf 'TAP version 13\nnot ok 1 %s: exit status %s\n' "$name" "$rc" >> "$log"
 	fi
 	logs+=("$name=$log")
 	python3 "$ROOT/scripts/ktap.py" sum "$name=$log" 2> /dev/null | head -n -1 |
 		sed "s/\$/ ($3 s)/;2,\$s/ ([0-9]* s)\$//" >&2
-	[ "$rc" = 0 ] || eval "$show" < "$log" | sed 's/^/    | /' >&2
+	[ "$rc" = 0 ] && return 0
+	# What failed, with its diagnostics: the first results that did not
+	# pass, each with the lines that follow it; else the log's end.
+	if [ "$results" = yes ]; then
+		grep -A5 '^ *not ok ' "$log" | grep -v '^ *ok ' | head -40
+	else
+		tail -15 "$log"
+	fi | sed 's/^/    | /' >&2
 	return 0
 }
 # The 6.12 base: its tree, its guest kernel (step kernel-6.12) and the
