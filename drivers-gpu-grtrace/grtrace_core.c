@@ -102,7 +102,6 @@ static void grtrace_probe(void *data, const struct grtrace_event *ev)
 	if (!READ_ONCE(grtrace_running))
 		return;
 	if (WARN_ON_ONCE(ev->type >= GRTRACE_EV_NR ||
-			 ev->job.ring_id >= GRTRACE_MAX_RINGS ||
 			 ev->job.engine >= GRTRACE_ENGINE_NR))
 		return;
 
@@ -360,7 +359,7 @@ int grtrace_parse_ring(const char *val, s32 *ring_id)
 		*ring_id = -1;
 		return 0;
 	}
-	if (kstrtos32(val, 0, &id) || id < -1 || id >= GRTRACE_MAX_RINGS)
+	if (kstrtos32(val, 0, &id) || id < -1)
 		return -EINVAL;
 	*ring_id = id;
 	return 0;
@@ -405,23 +404,23 @@ int grtrace_parse_bool(const char *val, bool *out)
 /**
  * grtrace_parse_ring_list - parse a ring watchlist
  * @val: "0,1" keeps only these rings; "!2,3" all but these; "" or "all" all
- * @rings: a bitmap of %GRTRACE_MAX_RINGS bits, set to the rings listed
+ * @rings: an array of %GRTRACE_WATCH_RINGS, set to the ring ids listed
  * @nr_rings: set to their number, 0 for no watchlist
  * @deny: set to whether @rings lists the rings dropped
  *
  * Context: process context.
- * Returns: 0, -EINVAL or -ENOMEM (nothing set).
+ * Returns: 0, -EINVAL (also for more than %GRTRACE_WATCH_RINGS rings) or
+ * -ENOMEM (nothing set).
  */
-int grtrace_parse_ring_list(const char *val, unsigned long *rings,
-			    u32 *nr_rings, bool *deny)
+int grtrace_parse_ring_list(const char *val, u32 *rings, u32 *nr_rings,
+			    bool *deny)
 {
-	DECLARE_BITMAP(listed, GRTRACE_MAX_RINGS);
+	u32 listed[GRTRACE_WATCH_RINGS];
 	bool except = *val == '!';
 	char *copy, *cur, *tok;
-	u32 id, n = 0;
+	u32 id, n = 0, i;
 	int ret = 0;
 
-	bitmap_zero(listed, GRTRACE_MAX_RINGS);
 	if (except)
 		val++;
 	if (!*val || (!except && !strcmp(val, "all")))
@@ -432,11 +431,19 @@ int grtrace_parse_ring_list(const char *val, unsigned long *rings,
 	cur = copy;
 	while ((tok = strsep(&cur, ","))) {
 		tok = strim(tok);
-		if (kstrtou32(tok, 0, &id) || id >= GRTRACE_MAX_RINGS) {
+		if (kstrtou32(tok, 0, &id)) {
 			ret = -EINVAL;
 			break;
 		}
-		n += !__test_and_set_bit(id, listed);
+		for (i = 0; i < n && listed[i] != id; i++)
+			;
+		if (i < n)
+			continue;
+		if (n == GRTRACE_WATCH_RINGS) {
+			ret = -EINVAL;
+			break;
+		}
+		listed[n++] = id;
 	}
 	kfree(copy);
 	if (ret)
@@ -444,7 +451,7 @@ int grtrace_parse_ring_list(const char *val, unsigned long *rings,
 out:
 	if (except && !n)
 		return -EINVAL;
-	bitmap_copy(rings, listed, GRTRACE_MAX_RINGS);
+	memcpy(rings, listed, n * sizeof(*listed));
 	*nr_rings = n;
 	*deny = except;
 	return 0;
@@ -567,22 +574,8 @@ struct grtrace_emit {
 	u64 ctx;
 	u64 seqno;
 	struct grtrace_ring tmp;
-	/* Copies: a registered ring may go away once the walk is over. */
-	char dev[32];
-	char name[32];
+	char name[16];
 };
-
-static int grtrace_emit_on_ring(const struct grtrace_ring *ring, void *data)
-{
-	struct grtrace_emit *e = data;
-
-	if (ring->id != e->ring)
-		return 0;
-	strscpy(e->dev, ring->dev);
-	strscpy(e->name, ring->name);
-	e->tmp.dev = e->dev;
-	return 1;
-}
 
 static void grtrace_emit_fire(struct grtrace_emit *e)
 {
@@ -656,14 +649,14 @@ static int grtrace_emit_parse(char *line, struct grtrace_emit *e)
 	if (kstrtou64(arg[1], 0, &e->ctx) || kstrtou16(arg[2], 0, &e->engine) ||
 	    kstrtou32(arg[3], 0, &e->ring) || kstrtou64(arg[4], 0, &e->seqno) ||
 	    e->engine >= GRTRACE_ENGINE_NR || !e->ring ||
-	    e->ring >= GRTRACE_MAX_RINGS)
+	    e->ring >= GRTRACE_FIRST_RING_ID)
 		return -EINVAL;
 
 	snprintf(e->name, sizeof(e->name), "emit%u", e->ring);
 	e->tmp = (struct grtrace_ring) {
 		.dev = "emit", .name = e->name, .engine = e->engine,
-		.id = e->ring,
 	};
+	grtrace_ring_init_fixed(&e->tmp, e->ring);
 	return 0;
 }
 
@@ -673,8 +666,9 @@ static int grtrace_emit_parse(char *line, struct grtrace_emit *e)
  *
  * The events take exactly the path of driver events: the exported
  * grtrace_<type>() functions, the tracepoints, and the relay probe with all
- * its governance.  A ring id of a registered ring takes that ring's names.
- * All lines are checked before any event is fired.
+ * its governance.  Ring <ring>, from 1 to %GRTRACE_FIRST_RING_ID - 1, is
+ * the test ring "emit<ring>" of device "emit", with that id: never a
+ * driver's ring.  All lines are checked before any event is fired.
  *
  * Context: process context.
  * Returns: number of events, or -EINVAL for a malformed line (nothing
@@ -719,10 +713,8 @@ int grtrace_emit_line(const char *buf)
 		n++;
 	}
 
-	for (i = 0; i < n; i++) {
-		grtrace_walk_rings(grtrace_emit_on_ring, &ev[i]);
+	for (i = 0; i < n; i++)
 		grtrace_emit_fire(&ev[i]);
-	}
 	ret = n ? n : -EINVAL;
 out:
 	kvfree(ev);

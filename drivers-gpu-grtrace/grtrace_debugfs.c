@@ -256,13 +256,15 @@ static int set_watchlist(struct grtrace_config_edit *e, const char *val)
 static void show_watchlist(struct seq_file *m, const struct grtrace_config *c)
 {
 	const struct grtrace_govern_settings *g = &c->governance;
+	u32 i;
 
 	if (!g->nr_watch_rings) {
 		seq_puts(m, "all");
 		return;
 	}
-	seq_printf(m, "%s%*pbl", g->ring_deny ? "!" : "", GRTRACE_MAX_RINGS,
-		   g->watch_rings);
+	seq_puts(m, g->ring_deny ? "!" : "");
+	for (i = 0; i < g->nr_watch_rings; i++)
+		seq_printf(m, "%s%u", i ? "," : "", g->watch_rings[i]);
 }
 
 static int set_watch_allow(struct grtrace_config_edit *e, const char *val)
@@ -800,14 +802,13 @@ static void grtrace_stats_show_seed_names(struct seq_file *m,
 
 static int grtrace_stats_show(struct seq_file *m, void *v)
 {
-	u64 consumed, refused, no_ring;
 	struct grtrace_flight f;
+	u64 consumed;
 	struct grtrace_totals t;
 	int i;
 
 	grtrace_get_totals(&t);
 	consumed = grtrace_stream_subbufs_consumed();
-	grtrace_ring_id_counts(&refused, &no_ring);
 
 	seq_printf(m, "enabled=%d\n", grtrace_session_running());
 	seq_printf(m, "session_id=%016llx\n", grtrace_stream_session_id());
@@ -829,8 +830,7 @@ static int grtrace_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "frozen_by=%s\n", grtrace_freeze_names[f.by]);
 	seq_printf(m, "frozen_gseq=%llu\n", f.gseq);
 	/* Since boot, and never offered: these rings have no id. */
-	seq_printf(m, "rings_refused=%llu\n", refused);
-	seq_printf(m, "events_no_ring=%llu\n", no_ring);
+	seq_printf(m, "events_no_ring=%llu\n", grtrace_no_ring_events());
 	grtrace_stats_show_seed_names(m, &t);
 	grtrace_govern_show_stats(m);
 	return 0;
@@ -851,9 +851,10 @@ static int grtrace_events_by_type_show(struct seq_file *m, void *v)
 
 DEFINE_SHOW_ATTRIBUTE(grtrace_events_by_type);
 
-static int grtrace_show_ring(const struct grtrace_ring *ring, void *data)
+static int grtrace_show_ring(const struct grtrace_ring *ring, u32 id,
+			     void *data)
 {
-	seq_printf(data, "%u %s %s %s\n", ring->id,
+	seq_printf(data, "%u %s %s %s\n", id,
 		   grtrace_engine_names[ring->engine], ring->dev, ring->name);
 	return 0;
 }

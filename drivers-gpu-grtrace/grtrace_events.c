@@ -6,10 +6,7 @@
 
 #include <linux/export.h>
 #include <linux/grtrace.h>
-#include <linux/idr.h>
-#include <linux/mutex.h>
 #include <linux/pid.h>
-#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
@@ -61,27 +58,44 @@ EXPORT_SYMBOL_GPL(grtrace_active_key);
 /**
  * DOC: Ring ids
  *
- * grtrace_ring_register() gives a ring an id from 1 to 255; 0 means no
- * ring.  A ring's id is 0 until it is registered and again once it is
- * unregistered.  Events of a ring whose id is 0 are dropped and counted
- * (``events_no_ring`` in ``stats``), so a driver that reports while its
- * ring is being registered or unregistered names no other ring.
+ * A ring has no id while nothing consumes grtrace events: registering and
+ * unregistering it takes no lock, allocates nothing and waits for nothing,
+ * so a driver may create and destroy a ring per queue (xe, panthor) or per
+ * client (nouveau) at any rate.
  *
- * While any grtrace tracepoint has a consumer, the id of an unregistered
- * ring is retired rather than freed: within a session, an id names one
- * ring.  The relay stream writes a RING_REMOVED record for a ring it
- * described.  Retired ids are freed when the last consumer detaches.
+ * The time during which any grtrace tracepoint has a consumer is an
+ * *epoch*.  A ring gets an id the first time it reports an event in an
+ * epoch, and keeps it until it is unregistered or the epoch ends.  Within an
+ * epoch, ids are given in order from %GRTRACE_FIRST_RING_ID and never given
+ * twice; ids below it are the test rings of the core's ``emit`` file.  A
+ * session of the relay stream lies within one epoch (the stream is a
+ * consumer), so an id names one ring in a session, which describes the ring
+ * in a METADATA record before its first event on each CPU.  There is no
+ * limit on the number of rings registered or seen.
  *
- * When all ids are in use or retired, grtrace_ring_register() fails with
- * -ENOSPC and counts the ring (``rings_refused``); its events are dropped
- * and counted.  Drivers with a ring per queue or per channel (nouveau, xe,
- * panthor) can get there in a long session.
+ * The rings with an id are listed, under a lock taken only when a ring gets
+ * its id, is unregistered while it has one, or the epoch ends; that list is
+ * the ``rings`` file of the core.  Events reported for a ring being
+ * registered or after it was unregistered are dropped and counted
+ * (``events_no_ring`` in ``stats``).
  */
-static DEFINE_IDA(grtrace_ring_ida);
-static DEFINE_SPINLOCK(grtrace_retired_lock);
-static DECLARE_BITMAP(grtrace_retired, GRTRACE_MAX_RINGS);	/* retired_lock */
-static atomic64_t grtrace_rings_refused;
-static atomic64_t grtrace_no_ring_events;
+static DEFINE_RAW_SPINLOCK(grtrace_rings_lock);
+static LIST_HEAD(grtrace_rings);		/* rings_lock */
+static u32 grtrace_epoch = 1;			/* rings_lock for writes */
+static u32 grtrace_next_id = GRTRACE_FIRST_RING_ID;	/* rings_lock */
+static atomic64_t grtrace_no_ring;
+
+/*
+ * A ring's stamp is the epoch it got its id in, and that id; or 0 before it
+ * is registered, NEW once registered, GONE once unregistered, and an epoch
+ * of FIXED for the test rings of emit.  Epochs count from 1 and never get
+ * near those.
+ */
+#define GRTRACE_STAMP(epoch, id)	((u64)(epoch) << 32 | (id))
+#define GRTRACE_STAMP_EPOCH(s)		((u32)((s) >> 32))
+#define GRTRACE_STAMP_FIXED		(U32_MAX - 1)
+#define GRTRACE_STAMP_NEW		GRTRACE_STAMP(U32_MAX - 2, 0)
+#define GRTRACE_STAMP_GONE		GRTRACE_STAMP(U32_MAX, 0)
 
 /* Called by the tracepoint core, under tracepoints_mutex, on the first probe. */
 int grtrace_tp_reg(void)
@@ -90,135 +104,166 @@ int grtrace_tp_reg(void)
 	return 0;
 }
 
-/* Called by the tracepoint core, under tracepoints_mutex, on the last probe. */
+/*
+ * Called by the tracepoint core, under tracepoints_mutex, on the last probe:
+ * the last consumer gone, the epoch ends.  No ring keeps its id, so their
+ * unregistration takes no lock until the next epoch gives them new ids.
+ */
 void grtrace_tp_unreg(void)
 {
-	unsigned int id;
+	struct grtrace_ring *ring, *tmp;
+	unsigned long flags;
 
 	static_branch_dec(&grtrace_active_key);
 	if (static_key_enabled(&grtrace_active_key))
 		return;
-	/*
-	 * grtrace_ring_unregister() retires an id only after it saw the key
-	 * enabled, under the lock: this frees that id, or it saw the key off.
-	 */
-	spin_lock(&grtrace_retired_lock);
-	for_each_set_bit(id, grtrace_retired, GRTRACE_MAX_RINGS) {
-		__clear_bit(id, grtrace_retired);
-		ida_free(&grtrace_ring_ida, id);
-	}
-	spin_unlock(&grtrace_retired_lock);
+	raw_spin_lock_irqsave(&grtrace_rings_lock, flags);
+	list_for_each_entry_safe(ring, tmp, &grtrace_rings, node)
+		list_del_init(&ring->node);
+	WRITE_ONCE(grtrace_epoch, grtrace_epoch + 1);
+	grtrace_next_id = GRTRACE_FIRST_RING_ID;
+	raw_spin_unlock_irqrestore(&grtrace_rings_lock, flags);
 }
 
-/* Registered rings, for the METADATA records of the stream. */
-static DEFINE_MUTEX(grtrace_rings_lock);
-static LIST_HEAD(grtrace_rings);
+/*
+ * Give @ring an id in this epoch, the first time it reports in it.  Returns
+ * the id, or 0 when @ring is not registered (counted) or nothing consumes
+ * events any more.
+ */
+static noinline u32 grtrace_ring_meet(struct grtrace_ring *ring)
+{
+	unsigned long flags;
+	u64 s = atomic64_read(&ring->stamp);
+
+	if (!s || s == GRTRACE_STAMP_GONE) {
+		atomic64_inc(&grtrace_no_ring);
+		return 0;
+	}
+	raw_spin_lock_irqsave(&grtrace_rings_lock, flags);
+	s = atomic64_read(&ring->stamp);
+	if (s != GRTRACE_STAMP_GONE &&
+	    GRTRACE_STAMP_EPOCH(s) != grtrace_epoch &&
+	    static_key_enabled(&grtrace_active_key) &&
+	    grtrace_next_id) {
+		s = GRTRACE_STAMP(grtrace_epoch, grtrace_next_id++);
+		list_add_tail(&ring->node, &grtrace_rings);
+		atomic64_set(&ring->stamp, s);
+	}
+	raw_spin_unlock_irqrestore(&grtrace_rings_lock, flags);
+	return GRTRACE_STAMP_EPOCH(s) == READ_ONCE(grtrace_epoch) ? (u32)s : 0;
+}
+
+/* The id of @ring in this epoch, given now if it has none; 0 if none. */
+static inline u32 grtrace_ring_id(const struct grtrace_ring *ring)
+{
+	u64 s = atomic64_read(&ring->stamp);
+
+	if (likely(GRTRACE_STAMP_EPOCH(s) == READ_ONCE(grtrace_epoch)) ||
+	    GRTRACE_STAMP_EPOCH(s) == GRTRACE_STAMP_FIXED)
+		return (u32)s;
+	/* The ring is the driver's, const only to the reporting calls. */
+	return grtrace_ring_meet((struct grtrace_ring *)ring);
+}
 
 /**
- * grtrace_ring_register - give a ring a stream-wide id
- * @ring: ring with @dev, @name and @engine filled in, @id 0
+ * grtrace_ring_register - make a ring known to grtrace
+ * @ring: ring with @dev, @name and @engine filled in
  *
- * The ring is listed in the METADATA of every session from now on.  Its
- * events are reported from the moment its id is published, which is the
- * last thing this does.  May sleep.
- *
- * Returns: 0, or -ENOSPC when no id is left; the events of such a ring are
- * dropped and counted.
+ * Takes no lock and allocates nothing: the ring gets an id when it first
+ * reports an event while something consumes them.  Any context.
  */
-int grtrace_ring_register(struct grtrace_ring *ring)
+void grtrace_ring_register(struct grtrace_ring *ring)
 {
-	int id;
-
 	if (ring->engine >= GRTRACE_ENGINE_NR)
 		ring->engine = GRTRACE_ENGINE_OTHER;
 	INIT_LIST_HEAD(&ring->node);
-
-	id = ida_alloc_range(&grtrace_ring_ida, 1, GRTRACE_MAX_RINGS - 1,
-			     GFP_KERNEL);
-	if (id < 0) {
-		atomic64_inc(&grtrace_rings_refused);
-		pr_warn_ratelimited("grtrace: no ring id left for %s %s\n",
-				    ring->dev, ring->name);
-		return id == -ENOMEM ? id : -ENOSPC;
-	}
-
-	mutex_lock(&grtrace_rings_lock);
-	list_add_tail(&ring->node, &grtrace_rings);
-	mutex_unlock(&grtrace_rings_lock);
-	/* Pairs with grtrace_fill(): whoever sees the id sees the names. */
-	smp_store_release(&ring->id, id);
-	return 0;
+	atomic64_set(&ring->stamp, GRTRACE_STAMP_NEW);
 }
 EXPORT_SYMBOL_GPL(grtrace_ring_register);
 
 /**
  * grtrace_ring_unregister - forget a ring
- * @ring: ring passed to grtrace_ring_register() before, whether that
- *        succeeded or not, or a ring never registered
+ * @ring: ring passed to grtrace_ring_register() before
  *
- * Events reported for @ring from now on are dropped and counted.  When this
- * returns, no event of @ring is being reported on any CPU, so the caller
- * may free @ring and its names.  May sleep.
+ * Call it once no event of @ring can be reported any more, as for any other
+ * object the driver frees next; events reported afterwards are dropped and
+ * counted.  If @ring has an id, the consumers are told that it went away
+ * (grtrace_ring_remove).  Takes no lock and does not wait while nothing
+ * consumes grtrace events.  May sleep.
  */
 void grtrace_ring_unregister(struct grtrace_ring *ring)
 {
-	u32 id = ring->id;
+	u64 s = atomic64_xchg(&ring->stamp, GRTRACE_STAMP_GONE);
+	unsigned long flags;
+	bool listed;
 
-	if (!id)
+	/*
+	 * Listed only with the stamp of the current epoch; the epoch's end
+	 * empties the list under the lock before it moves on, and a ring
+	 * stamped GONE is never listed again.
+	 */
+	if (GRTRACE_STAMP_EPOCH(s) != READ_ONCE(grtrace_epoch))
 		return;
-	WRITE_ONCE(ring->id, 0);
-	mutex_lock(&grtrace_rings_lock);
-	list_del_init(&ring->node);
-	mutex_unlock(&grtrace_rings_lock);
-	/* Reporting runs under rcu_read_lock(), probes included. */
-	synchronize_rcu();
-	/* After the last event of the ring: tell the consumers it is gone. */
-	trace_grtrace_ring_remove(ring, id);
-
-	spin_lock(&grtrace_retired_lock);
-	if (static_key_enabled(&grtrace_active_key))
-		__set_bit(id, grtrace_retired);
-	else
-		ida_free(&grtrace_ring_ida, id);
-	spin_unlock(&grtrace_retired_lock);
+	raw_spin_lock_irqsave(&grtrace_rings_lock, flags);
+	listed = GRTRACE_STAMP_EPOCH(s) == grtrace_epoch;
+	if (listed)
+		list_del_init(&ring->node);
+	raw_spin_unlock_irqrestore(&grtrace_rings_lock, flags);
+	if (listed)
+		trace_grtrace_ring_remove(ring, (u32)s);
 }
 EXPORT_SYMBOL_GPL(grtrace_ring_unregister);
 
 /**
- * grtrace_ring_id_counts - what the ring ids cost, since boot
- * @refused: set to the number of rings refused an id
- * @no_ring: set to the number of events dropped because their ring had no
- *           id (not registered yet, refused, or unregistered)
+ * grtrace_ring_init_fixed - set up a test ring with a fixed id
+ * @ring: ring with @dev, @name and @engine filled in
+ * @id: its id, from 1 to %GRTRACE_FIRST_RING_ID - 1
+ *
+ * For the core's emit file: such a ring is never listed nor unregistered.
  */
-void grtrace_ring_id_counts(u64 *refused, u64 *no_ring)
+void grtrace_ring_init_fixed(struct grtrace_ring *ring, u32 id)
 {
-	*refused = atomic64_read(&grtrace_rings_refused);
-	*no_ring = atomic64_read(&grtrace_no_ring_events);
+	INIT_LIST_HEAD(&ring->node);
+	atomic64_set(&ring->stamp, GRTRACE_STAMP(GRTRACE_STAMP_FIXED, id));
 }
-EXPORT_SYMBOL_GPL(grtrace_ring_id_counts);
+EXPORT_SYMBOL_GPL(grtrace_ring_init_fixed);
 
 /**
- * grtrace_walk_rings - call @fn for every registered ring
+ * grtrace_no_ring_events - events dropped for want of a ring id
+ *
+ * Returns: the events reported since boot for rings that had no id: not
+ * registered yet, or unregistered.
+ */
+u64 grtrace_no_ring_events(void)
+{
+	return atomic64_read(&grtrace_no_ring);
+}
+EXPORT_SYMBOL_GPL(grtrace_no_ring_events);
+
+/**
+ * grtrace_walk_rings - call @fn for every ring that has an id
  * @fn: callback; a non-zero return stops the walk
  * @data: passed to @fn
  *
- * Runs @fn with the ring list locked, so @fn may report events for the
- * ring but must not register or unregister rings.  May sleep.
+ * Runs @fn with the ring list locked and interrupts disabled: @fn must not
+ * sleep nor report events.  The rings walked stay valid until the walk
+ * returns.  Any context.
  *
  * Returns: the first non-zero value returned by @fn, or 0.
  */
 int grtrace_walk_rings(grtrace_ring_fn fn, void *data)
 {
 	const struct grtrace_ring *ring;
+	unsigned long flags;
 	int ret = 0;
 
-	mutex_lock(&grtrace_rings_lock);
+	raw_spin_lock_irqsave(&grtrace_rings_lock, flags);
 	list_for_each_entry(ring, &grtrace_rings, node) {
-		ret = fn(ring, data);
+		ret = fn(ring, (u32)atomic64_read(&ring->stamp), data);
 		if (ret)
 			break;
 	}
-	mutex_unlock(&grtrace_rings_lock);
+	raw_spin_unlock_irqrestore(&grtrace_rings_lock, flags);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(grtrace_walk_rings);
@@ -284,9 +329,7 @@ static_assert(sizeof(struct grtrace_job_payload) ==
 
 /*
  * Fill @ev for the tracepoint of @type, or return false when @job's ring
- * has no id.  Called under the RCU read lock that grtrace_ring_unregister()
- * waits for, which also covers the tracepoint fired with @ev: the probes
- * never see a ring being unregistered, nor a ring before its names.
+ * has no id.
  *
  * Every byte of the payload, which the relay stream copies out, is set
  * here one field at a time: @ev is not zeroed first (see
@@ -297,12 +340,10 @@ static bool grtrace_fill(struct grtrace_event *ev, u16 type,
 {
 	const struct grtrace_ring *ring = job->ring;
 	struct grtrace_job_payload *p = &ev->job;
-	u32 id = smp_load_acquire(&ring->id);	/* pairs with register */
+	u32 id = grtrace_ring_id(ring);
 
-	if (unlikely(!id)) {
-		atomic64_inc(&grtrace_no_ring_events);
+	if (unlikely(!id))
 		return false;
-	}
 	ev->type = type;
 	ev->ring = ring;
 	p->ctx_id = job->ctx_id;
@@ -347,7 +388,6 @@ void grtrace_##name(const struct grtrace_job *job)			\
 {									\
 	struct grtrace_event ev __uninitialized;			\
 									\
-	guard(rcu)();							\
 	if (grtrace_fill(&ev, type, job))				\
 		trace_grtrace_##name(&ev);				\
 }									\

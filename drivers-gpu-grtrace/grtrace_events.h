@@ -9,9 +9,20 @@
 #include <linux/grtrace.h>
 #include <linux/types.h>
 
-typedef int (*grtrace_ring_fn)(const struct grtrace_ring *ring, void *data);
+/* Ids below it are the emit file's test rings, above it drivers' rings. */
+#define GRTRACE_FIRST_RING_ID	256
+
+typedef int (*grtrace_ring_fn)(const struct grtrace_ring *ring, u32 id,
+			       void *data);
 
 int grtrace_walk_rings(grtrace_ring_fn fn, void *data);
-void grtrace_ring_id_counts(u64 *refused, u64 *no_ring);
+void grtrace_ring_init_fixed(struct grtrace_ring *ring, u32 id);
+u64 grtrace_no_ring_events(void);
+
+/* The id @ring had when it last reported in an epoch (tests), 0 if none. */
+static inline u32 grtrace_ring_last_id(const struct grtrace_ring *ring)
+{
+	return (u32)atomic64_read(&ring->stamp);
+}
 
 #endif /* _GRTRACE_EVENTS_H */

@@ -215,10 +215,12 @@ static_assert(GRTRACE_DROP_NR <= GRTRACE_SUMMARY_DROPS);
  * @win_end: end of the current aggregation window
  * @win_start: its start, for its SUMMARY records: the window may change
  * @windows: windows completed
- * @total: per ring, since @aggr_start
- * @cur: per ring, the current window
- * @last: per ring, the last complete window
- * @ring_info: per ring, its description for the SUMMARY records
+ * @evicted: rings whose slot another ring took, since @aggr_start
+ * @slot_id: per slot, the ring it holds (see grtrace_aggregate_slot())
+ * @total: per slot, since @aggr_start
+ * @cur: per slot, the current window
+ * @last: per slot, the last complete window
+ * @ring_info: per slot, its ring's description for the SUMMARY records
  * @ent: the entries
  *
  * Allocated the first time a setting needs it, freed at module exit.
@@ -234,10 +236,12 @@ struct grtrace_jobs {
 	u64 win_end;
 	u64 win_start;
 	u64 windows;
-	struct grtrace_aggregate total[GRTRACE_MAX_RINGS];
-	struct grtrace_aggregate cur[GRTRACE_MAX_RINGS];
-	struct grtrace_aggregate last[GRTRACE_MAX_RINGS];
-	struct grtrace_ring_info ring_info[GRTRACE_MAX_RINGS];
+	u64 evicted;
+	u32 slot_id[GRTRACE_RING_SLOTS];
+	struct grtrace_aggregate total[GRTRACE_RING_SLOTS];
+	struct grtrace_aggregate cur[GRTRACE_RING_SLOTS];
+	struct grtrace_aggregate last[GRTRACE_RING_SLOTS];
+	struct grtrace_ring_info ring_info[GRTRACE_RING_SLOTS];
 	struct grtrace_job_entry ent[GRTRACE_JOBS];
 };
 
@@ -276,20 +280,50 @@ struct grtrace_govern_cpu {
 static DEFINE_PER_CPU(struct grtrace_govern_cpu, grtrace_govern_cpu);
 
 struct grtrace_ring_count {
+	u32 id;
 	u64 offered;
 	u64 written;
 };
 
 struct grtrace_ring_counts {
-	struct grtrace_ring_count r[GRTRACE_MAX_RINGS];
+	struct grtrace_ring_count r[GRTRACE_RING_SLOTS];
 };
 
-/* Per CPU, per ring: for /proc/grtrace_stats. */
+/*
+ * Per CPU, per ring slot: for /proc/grtrace_stats.  A ring takes the slot of
+ * its id modulo GRTRACE_RING_SLOTS, from the ring there before it.
+ */
 static struct grtrace_ring_counts __percpu *grtrace_ring_counts;
 
 static inline bool grtrace_jobless(const struct grtrace_job_payload *job)
 {
 	return !job->fence_context && !job->fence_seqno;
+}
+
+/* This CPU's counts of ring @id, taken over from the ring there before. */
+static struct grtrace_ring_count *grtrace_ring_count(u32 id)
+{
+	struct grtrace_ring_count *rc =
+		&this_cpu_ptr(grtrace_ring_counts)->r[id % GRTRACE_RING_SLOTS];
+
+	if (unlikely(rc->id != id)) {
+		rc->id = id;
+		rc->offered = 0;
+		rc->written = 0;
+	}
+	return rc;
+}
+
+/* Whether the ring watchlist of @g lists ring @id. */
+static bool grtrace_ring_listed(const struct grtrace_govern_settings *g,
+				u32 id)
+{
+	u32 i;
+
+	for (i = 0; i < g->nr_watch_rings; i++)
+		if (g->watch_rings[i] == id)
+			return true;
+	return false;
 }
 
 /* ---- job table: all under grtrace_jobs->lock ---- */
@@ -351,7 +385,7 @@ static struct grtrace_job_entry *grtrace_job_get(const struct grtrace_event *ev,
 	e->flags = 0;
 	e->nheld = 0;
 	if (ev->ring)
-		grtrace_fill_ring_info(&e->ring_info, ev->ring);
+		grtrace_fill_ring_info(&e->ring_info, ev->ring, job->ring_id);
 	hlist_add_head(&e->node, grtrace_job_chain(e->ctx, e->seqno));
 	list_add_tail(&e->lru, &grtrace_jobs->lru);
 	grtrace_jobs->nr_used++;
@@ -403,9 +437,11 @@ static void grtrace_aggregate_clear(u64 now)
 	memset(jt->cur, 0, sizeof(jt->cur));
 	memset(jt->last, 0, sizeof(jt->last));
 	memset(jt->ring_info, 0, sizeof(jt->ring_info));
+	memset(jt->slot_id, 0, sizeof(jt->slot_id));
 	jt->aggr_start = now;
 	jt->win_end = 0;
 	jt->windows = 0;
+	jt->evicted = 0;
 }
 
 /* ---- the steps ---- */
@@ -687,7 +723,7 @@ static int grtrace_govern_slow(const struct grtrace_govern_settings *g,
 	int ret;
 
 	if (g->nr_watch_rings &&
-	    test_bit(job->ring_id, g->watch_rings) == g->ring_deny)
+	    grtrace_ring_listed(g, job->ring_id) == g->ring_deny)
 		return grtrace_filtered(GRTRACE_FILTERED_BY_WATCH_RING);
 	if (g->nr_watch_ctx &&
 	    grtrace_ctx_listed(g, job->ctx_id) != g->watch_allow)
@@ -736,7 +772,7 @@ void grtrace_govern_default(const struct grtrace_event *ev, u64 ts, int drop)
 	struct grtrace_ring_count *rc = NULL;
 
 	if (IS_ENABLED(CONFIG_GRTRACE_PERF_MON) && grtrace_ring_counts) {
-		rc = &this_cpu_ptr(grtrace_ring_counts)->r[ev->job.ring_id];
+		rc = grtrace_ring_count(ev->job.ring_id);
 		rc->offered++;
 	}
 	if (drop >= 0) {
@@ -780,48 +816,93 @@ static void grtrace_aggregate_add(struct grtrace_aggregate *a, u16 type,
 }
 
 /*
+ * Write the SUMMARY record of the ring in @slot for the window of @cur, if
+ * it did anything in it, and fire grtrace_summary with it for ftrace.
+ */
+static void grtrace_summary_write(struct grtrace_jobs *jt, u32 slot,
+				  u64 start, u64 len, u64 ts)
+{
+	const struct grtrace_aggregate *a = &jt->cur[slot];
+	const struct grtrace_ring_info *ring_info;
+	struct grtrace_summary s;
+	u64 dropped = 0;
+	int d;
+
+	lockdep_assert_held(&jt->lock);
+	for (d = 0; d < GRTRACE_DROP_NR; d++)
+		dropped += a->dropped[d];
+	if (!a->events && !dropped)
+		return;
+	memset(&s, 0, sizeof(s));
+	s.ring_id = jt->slot_id[slot];
+	s.window_start = start;
+	s.window_ns = len;
+	s.events = a->events;
+	s.jobs = a->jobs;
+	s.lat_sum = a->lat_sum;
+	s.lat_min = a->lat_min;
+	s.lat_max = a->lat_max;
+	s.dev_jobs = a->dev_jobs;
+	s.dev_sum = a->busy;
+	s.dev_min = a->dev_min;
+	s.dev_max = a->dev_max;
+	s.depth_sum = a->depth_sum;
+	s.depth_n = a->depth_n;
+	s.depth_peak = a->depth_peak;
+	s.errors = a->errors;
+	memcpy(s.dropped, a->dropped, sizeof(a->dropped));
+	memcpy(s.lat_hist, a->lat_hist, sizeof(a->lat_hist));
+	ring_info = jt->ring_info[slot].ring_id == s.ring_id ?
+		    &jt->ring_info[slot] : NULL;
+	grtrace_stream_summary(&s, ring_info, ts);
+	trace_grtrace_summary(&s, ring_info, dropped);
+}
+
+/*
  * Write a SUMMARY record of each ring active in the window of @cur, and
  * fire grtrace_summary with it for ftrace.
  */
 static void grtrace_summaries_write(struct grtrace_jobs *jt, u64 start,
 				    u64 len, u64 ts)
 {
-	const struct grtrace_ring_info *ring_info;
-	struct grtrace_summary s;
-	int i, d;
+	u32 i;
 
 	lockdep_assert_held(&jt->lock);
-	for (i = 0; i < GRTRACE_MAX_RINGS; i++) {
-		const struct grtrace_aggregate *a = &jt->cur[i];
-		u64 dropped = 0;
+	for (i = 0; i < GRTRACE_RING_SLOTS; i++)
+		grtrace_summary_write(jt, i, start, len, ts);
+}
 
-		for (d = 0; d < GRTRACE_DROP_NR; d++)
-			dropped += a->dropped[d];
-		if (!a->events && !dropped)
-			continue;
-		memset(&s, 0, sizeof(s));
-		s.ring_id = i;
-		s.window_start = start;
-		s.window_ns = len;
-		s.events = a->events;
-		s.jobs = a->jobs;
-		s.lat_sum = a->lat_sum;
-		s.lat_min = a->lat_min;
-		s.lat_max = a->lat_max;
-		s.dev_jobs = a->dev_jobs;
-		s.dev_sum = a->busy;
-		s.dev_min = a->dev_min;
-		s.dev_max = a->dev_max;
-		s.depth_sum = a->depth_sum;
-		s.depth_n = a->depth_n;
-		s.depth_peak = a->depth_peak;
-		s.errors = a->errors;
-		memcpy(s.dropped, a->dropped, sizeof(a->dropped));
-		memcpy(s.lat_hist, a->lat_hist, sizeof(a->lat_hist));
-		ring_info = jt->ring_info[i].ring_id == i ? &jt->ring_info[i] : NULL;
-		grtrace_stream_summary(&s, ring_info, ts);
-		trace_grtrace_summary(&s, ring_info, dropped);
+/*
+ * The aggregates of ring @id: its slot, its id modulo GRTRACE_RING_SLOTS,
+ * taken from the ring there before if need be.  With aggregate_only, that
+ * ring's window so far is written first, as a SUMMARY record of a window
+ * that ends now: a reader adds the windows of a ring up, and every event
+ * stays counted once.  Its totals in aggregator_stats are forgotten
+ * (counted in aggregator_evicted).  Rings are numbered in the order they
+ * first report, so the ring evicted is mostly one long gone.
+ */
+static u32 grtrace_aggregate_slot(const struct grtrace_govern_settings *g,
+				  struct grtrace_jobs *jt, u32 id, u64 ts)
+{
+	u32 slot = id % GRTRACE_RING_SLOTS;
+
+	lockdep_assert_held(&jt->lock);
+	if (likely(jt->slot_id[slot] == id))
+		return slot;
+	if (jt->slot_id[slot]) {
+		u64 start = max(jt->win_start, jt->aggr_start);
+
+		if (g->aggregate_only && jt->win_end)
+			grtrace_summary_write(jt, slot, start,
+					      ts > start ? ts - start : 0, ts);
+		jt->evicted++;
 	}
+	jt->slot_id[slot] = id;
+	memset(&jt->total[slot], 0, sizeof(jt->total[slot]));
+	memset(&jt->cur[slot], 0, sizeof(jt->cur[slot]));
+	memset(&jt->last[slot], 0, sizeof(jt->last[slot]));
+	memset(&jt->ring_info[slot], 0, sizeof(jt->ring_info[slot]));
+	return slot;
 }
 
 /*
@@ -837,6 +918,7 @@ static void grtrace_aggregate_locked(const struct grtrace_govern_settings *g,
 {
 	struct grtrace_job_entry *e = NULL;
 	u64 lat = U64_MAX, busy = 0;
+	u32 slot;
 
 	lockdep_assert_held(&jt->lock);
 	if (!grtrace_jobless(job))
@@ -888,8 +970,9 @@ static void grtrace_aggregate_locked(const struct grtrace_govern_settings *g,
 			      (div64_u64(t - jt->aggr_start, w) + 1) * w;
 		jt->win_start = jt->win_end - w;
 	}
-	grtrace_aggregate_add(&jt->total[job->ring_id], type, lat, busy, job);
-	grtrace_aggregate_add(&jt->cur[job->ring_id], type, lat, busy, job);
+	slot = grtrace_aggregate_slot(g, jt, job->ring_id, ts);
+	grtrace_aggregate_add(&jt->total[slot], type, lat, busy, job);
+	grtrace_aggregate_add(&jt->cur[slot], type, lat, busy, job);
 }
 
 /*
@@ -903,20 +986,22 @@ static int grtrace_aggregate_only(const struct grtrace_govern_settings *g,
 {
 	struct grtrace_jobs *jt = READ_ONCE(grtrace_jobs);
 	struct grtrace_ring_info *ri;
+	u32 slot;
 
 	if (!jt || drop == GRTRACE_HELD)
 		return drop;
 	raw_spin_lock(&jt->lock);
-	ri = &jt->ring_info[ev->job.ring_id];
+	slot = grtrace_aggregate_slot(g, jt, ev->job.ring_id, ts);
+	ri = &jt->ring_info[slot];
 	if (ri->ring_id != ev->job.ring_id && ev->ring)
-		grtrace_fill_ring_info(ri, ev->ring);
+		grtrace_fill_ring_info(ri, ev->ring, ev->job.ring_id);
 	if (ev->type == GRTRACE_EV_ERROR) {
 		/* Written, then counted by grtrace_govern_written(). */
 	} else if (drop < 0) {
 		grtrace_aggregate_locked(g, jt, ev->type, ts, &ev->job);
 		drop = GRTRACE_DROP_AGGREGATED;
 	} else {
-		jt->cur[ev->job.ring_id].dropped[drop]++;
+		jt->cur[slot].dropped[drop]++;
 	}
 	raw_spin_unlock(&jt->lock);
 	return drop;
@@ -938,7 +1023,7 @@ int grtrace_govern(const struct grtrace_event *ev, u64 ts, int drop)
 	const struct grtrace_govern_settings *g;
 
 	if (IS_ENABLED(CONFIG_GRTRACE_PERF_MON) && grtrace_ring_counts)
-		this_cpu_ptr(grtrace_ring_counts)->r[ev->job.ring_id].offered++;
+		grtrace_ring_count(ev->job.ring_id)->offered++;
 
 	g = rcu_dereference_sched(grtrace_governance);
 	if (drop < 0 && unlikely(g->active))
@@ -971,7 +1056,7 @@ void grtrace_govern_written(u16 type, u64 ts,
 	struct grtrace_jobs *jt = READ_ONCE(grtrace_jobs);
 
 	if (IS_ENABLED(CONFIG_GRTRACE_PERF_MON) && grtrace_ring_counts && written)
-		this_cpu_ptr(grtrace_ring_counts)->r[job->ring_id].written++;
+		grtrace_ring_count(job->ring_id)->written++;
 
 	if (likely(!g->track) || !jt)
 		return;
@@ -1142,6 +1227,20 @@ void grtrace_govern_reset(void)
 	grtrace_aggregate_clear(ktime_get_mono_fast_ns());
 	raw_spin_unlock_irq(&jt->lock);
 }
+
+/**
+ * grtrace_govern_evicted - rings whose aggregates another ring took over
+ *
+ * Context: any; a snapshot.
+ * Returns: their number since the aggregates were last reset.
+ */
+u64 grtrace_govern_evicted(void)
+{
+	struct grtrace_jobs *jt = READ_ONCE(grtrace_jobs);
+
+	return jt ? READ_ONCE(jt->evicted) : 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(grtrace_govern_evicted);
 
 /**
  * grtrace_govern_held - events held back until their job completes
@@ -1397,13 +1496,13 @@ int grtrace_govern_show_filter(struct seq_file *m)
 	return 0;
 }
 
-static void grtrace_aggregate_show_ring(struct seq_file *m, int ring,
+static void grtrace_aggregate_show_ring(struct seq_file *m, u32 ring,
 					const char *scope,
 					const struct grtrace_aggregate *a)
 {
 	u64 davg = a->depth_n ? div64_u64(a->depth_sum * 100, a->depth_n) : 0;
 
-	seq_printf(m, "%d %s %llu %llu %llu %llu %llu %llu %llu.%02llu %llu %llu\n",
+	seq_printf(m, "%u %s %llu %llu %llu %llu %llu %llu %llu.%02llu %llu %llu\n",
 		   ring, scope, a->events, a->jobs, a->lat_sum,
 		   a->jobs ? div64_u64(a->lat_sum, a->jobs) : 0, a->lat_min,
 		   a->lat_max, div_u64(davg, 100), davg % 100, a->depth_peak,
@@ -1422,34 +1521,38 @@ int grtrace_govern_show_aggregator(struct seq_file *m)
 	struct grtrace_jobs *jt = READ_ONCE(grtrace_jobs);
 	struct grtrace_aggregate *total, *last;
 	u64 windows = 0;
-	int i;
+	u32 *id, i;
 
 	rcu_read_lock();
 	seq_printf(m, "enabled=%d\n", rcu_dereference(grtrace_governance)->aggregating);
 	seq_printf(m, "window_ms=%u\n", rcu_dereference(grtrace_governance)->aggregator_window);
 	rcu_read_unlock();
-	total = kvmalloc_array(2 * GRTRACE_MAX_RINGS, sizeof(*total),
-			       GFP_KERNEL);
-	if (!total)
+	total = kvcalloc(2 * GRTRACE_RING_SLOTS, sizeof(*total), GFP_KERNEL);
+	id = kcalloc(GRTRACE_RING_SLOTS, sizeof(*id), GFP_KERNEL);
+	if (!total || !id) {
+		kvfree(total);
+		kfree(id);
 		return -ENOMEM;
-	last = total + GRTRACE_MAX_RINGS;
-	memset(total, 0, 2 * GRTRACE_MAX_RINGS * sizeof(*total));
+	}
+	last = total + GRTRACE_RING_SLOTS;
 	if (jt) {
 		raw_spin_lock_irq(&jt->lock);
 		memcpy(total, jt->total, sizeof(jt->total));
 		memcpy(last, jt->last, sizeof(jt->last));
+		memcpy(id, jt->slot_id, sizeof(jt->slot_id));
 		windows = jt->windows;
 		raw_spin_unlock_irq(&jt->lock);
 	}
 	seq_printf(m, "windows=%llu\n", windows);
 	seq_puts(m, "# ring scope events jobs lat_sum_ns lat_avg_ns lat_min_ns lat_max_ns depth_avg depth_peak busy_ns\n");
-	for (i = 0; i < GRTRACE_MAX_RINGS; i++) {
+	for (i = 0; i < GRTRACE_RING_SLOTS; i++) {
 		if (total[i].events)
-			grtrace_aggregate_show_ring(m, i, "total", &total[i]);
+			grtrace_aggregate_show_ring(m, id[i], "total", &total[i]);
 		if (last[i].events)
-			grtrace_aggregate_show_ring(m, i, "last", &last[i]);
+			grtrace_aggregate_show_ring(m, id[i], "last", &last[i]);
 	}
 	kvfree(total);
+	kfree(id);
 	return 0;
 }
 
@@ -1475,6 +1578,7 @@ void grtrace_govern_show_stats(struct seq_file *m)
 		   rcu_dereference(grtrace_governance)->aggregating);
 	rcu_read_unlock();
 	seq_printf(m, "aggregator_windows=%llu\n", jt ? READ_ONCE(jt->windows) : 0);
+	seq_printf(m, "aggregator_evicted=%llu\n", grtrace_govern_evicted());
 	seq_printf(m, "jobs_tracked=%u\n", jt ? READ_ONCE(jt->nr_used) : 0);
 }
 
@@ -1489,56 +1593,76 @@ int grtrace_govern_show_rings(struct seq_file *m)
 {
 	struct grtrace_jobs *jt = READ_ONCE(grtrace_jobs);
 	struct grtrace_aggregate *total = NULL;
+	u32 *slot_id = NULL;
 	u64 span = 0;
-	int cpu, i;
+	int cpu, other;
 	bool aggr;
+	u32 i;
 
 	rcu_read_lock();
 	aggr = rcu_dereference(grtrace_governance)->aggregating;
 	rcu_read_unlock();
 	if (jt && aggr) {
-		total = kvmalloc_array(GRTRACE_MAX_RINGS, sizeof(*total),
-				       GFP_KERNEL);
-		if (!total)
+		total = kvcalloc(GRTRACE_RING_SLOTS, sizeof(*total), GFP_KERNEL);
+		slot_id = kcalloc(GRTRACE_RING_SLOTS, sizeof(*slot_id), GFP_KERNEL);
+		if (!total || !slot_id) {
+			kvfree(total);
+			kfree(slot_id);
 			return -ENOMEM;
+		}
 		raw_spin_lock_irq(&jt->lock);
 		memcpy(total, jt->total, sizeof(jt->total));
+		memcpy(slot_id, jt->slot_id, sizeof(jt->slot_id));
 		span = ktime_get_mono_fast_ns() - jt->aggr_start;
 		raw_spin_unlock_irq(&jt->lock);
 	}
 
 	seq_puts(m, "# ring_id utilization% drop_rate% avg_latency_us offered written dropped\n");
-	for (i = 0; i < GRTRACE_MAX_RINGS; i++) {
-		u64 off = 0, wr = 0, drop, x;
-
+	/* A slot's ring may differ from CPU to CPU: each ring once. */
+	for (i = 0; i < GRTRACE_RING_SLOTS; i++) {
 		for_each_possible_cpu(cpu) {
 			const struct grtrace_ring_count *rc =
 				&per_cpu_ptr(grtrace_ring_counts, cpu)->r[i];
+			u32 id = READ_ONCE(rc->id);
+			u64 off = 0, wr = 0, drop, x;
+			bool seen = false;
 
-			off += READ_ONCE(rc->offered);
-			wr += READ_ONCE(rc->written);
-		}
-		if (!off && !wr)
-			continue;
-		drop = off > wr ? off - wr : 0;
-		seq_printf(m, "%d ", i);
-		if (total && span) {
-			x = div64_u64(min(total[i].busy, span) * 10000, span);
+			for_each_possible_cpu(other) {
+				const struct grtrace_ring_count *o =
+					&per_cpu_ptr(grtrace_ring_counts, other)->r[i];
+
+				if (READ_ONCE(o->id) != id)
+					continue;
+				if (other < cpu) {
+					seen = true;
+					break;
+				}
+				off += READ_ONCE(o->offered);
+				wr += READ_ONCE(o->written);
+			}
+			if (seen || (!off && !wr))
+				continue;
+			drop = off > wr ? off - wr : 0;
+			seq_printf(m, "%u ", id);
+			if (total && span && slot_id[i] == id) {
+				x = div64_u64(min(total[i].busy, span) * 10000, span);
+				seq_printf(m, "%llu.%02llu ", div_u64(x, 100), x % 100);
+			} else {
+				seq_puts(m, "- ");
+			}
+			x = off ? div64_u64(drop * 10000, off) : 0;
 			seq_printf(m, "%llu.%02llu ", div_u64(x, 100), x % 100);
-		} else {
-			seq_puts(m, "- ");
+			if (total && slot_id[i] == id && total[i].jobs) {
+				x = div64_u64(total[i].lat_sum, total[i].jobs);
+				seq_printf(m, "%llu.%03llu ", div_u64(x, 1000), x % 1000);
+			} else {
+				seq_puts(m, "- ");
+			}
+			seq_printf(m, "%llu %llu %llu\n", off, wr, drop);
 		}
-		x = off ? div64_u64(drop * 10000, off) : 0;
-		seq_printf(m, "%llu.%02llu ", div_u64(x, 100), x % 100);
-		if (total && total[i].jobs) {
-			x = div64_u64(total[i].lat_sum, total[i].jobs);
-			seq_printf(m, "%llu.%03llu ", div_u64(x, 1000), x % 1000);
-		} else {
-			seq_puts(m, "- ");
-		}
-		seq_printf(m, "%llu %llu %llu\n", off, wr, drop);
 	}
 	kvfree(total);
+	kfree(slot_id);
 	return 0;
 }
 

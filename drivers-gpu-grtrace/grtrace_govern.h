@@ -20,6 +20,9 @@ struct seq_file;
 #define GRTRACE_HELD	GRTRACE_DROP_NR
 
 #define GRTRACE_WATCH_CTX	16
+#define GRTRACE_WATCH_RINGS	64
+/* Rings with aggregates at a time: see grtrace_aggregate_slot(). */
+#define GRTRACE_RING_SLOTS	256
 #define GRTRACE_FILTER_PIDS	16
 
 /**
@@ -61,8 +64,8 @@ extern const char * const grtrace_rate_limit_mode_names[GRTRACE_RATE_LIMIT_NR];
  * @nr_watch_ctx: entries of @watch_ctx
  * @watch_ctx: context ids of watch_ctx_add
  * @ring_deny: @watch_rings lists the rings dropped, not the ones kept
- * @nr_watch_rings: rings in @watch_rings, 0 for no ring watchlist
- * @watch_rings: the ring watchlist
+ * @nr_watch_rings: entries of @watch_rings, 0 for no ring watchlist
+ * @watch_rings: the ring watchlist, ring ids
  * @sampling_mode: sampling_mode, enum grtrace_sampling_mode
  * @sampling_rate: sampling_rate, percent of jobs
  * @sampling_threshold: sampling_threshold, ns
@@ -96,7 +99,7 @@ struct grtrace_govern_settings {
 	u64 watch_ctx[GRTRACE_WATCH_CTX];
 	bool ring_deny;
 	u32 nr_watch_rings;
-	DECLARE_BITMAP(watch_rings, GRTRACE_MAX_RINGS);
+	u32 watch_rings[GRTRACE_WATCH_RINGS];
 	u32 sampling_mode;
 	u32 sampling_rate;
 	u64 sampling_threshold;
@@ -132,6 +135,7 @@ void grtrace_govern_start(void);
 void grtrace_govern_stop(void);
 void grtrace_govern_reset(void);
 u64 grtrace_govern_held(void);
+u64 grtrace_govern_evicted(void);
 void grtrace_govern_filtered(u64 *events, u64 *watch);
 
 void grtrace_govern_settings_get(struct grtrace_govern_settings *settings);

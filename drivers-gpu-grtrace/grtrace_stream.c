@@ -64,6 +64,7 @@
 #define GRTRACE_MAX_BUFFER_SIZE		SZ_256M
 #define GRTRACE_MAX_SUBBUF_SIZE		SZ_256K
 #define GRTRACE_HIST_EVERY		64	/* latency_hist samples 1 event in 64 */
+#define GRTRACE_DESCRIBED		256	/* rings remembered as described, per CPU */
 
 /**
  * DOC: Flight recorder
@@ -113,10 +114,12 @@ struct grtrace_cpu_state {
 	u64 hist[GRTRACE_HIST_BUCKETS];
 	struct grtrace_sec sec[GRTRACE_SEC_SLOTS];
 	/*
-	 * Rings described in this CPU's buffer: in the session, or for a
-	 * flight recorder in its current sub-buffer.
+	 * Rings described in this CPU's buffer, in the session or for a
+	 * flight recorder in its current sub-buffer: the last one met of
+	 * the ids equal modulo GRTRACE_DESCRIBED, 0 for none.  A ring that
+	 * lost its entry is described again.
 	 */
-	DECLARE_BITMAP(described, GRTRACE_MAX_RINGS);
+	u32 described[GRTRACE_DESCRIBED];
 };
 
 static DEFINE_PER_CPU(struct grtrace_cpu_state, grtrace_cpu_state);
@@ -146,7 +149,6 @@ static size_t grtrace_buffer_size = GRTRACE_DEFAULT_BUFFER_SIZE;
 static bool grtrace_live;			/* grtrace_stream_lock */
 static u64 grtrace_session_id;
 static atomic64_t grtrace_gseq;
-static DECLARE_BITMAP(grtrace_described, GRTRACE_MAX_RINGS);
 
 /*
  * Bits of grtrace_mode, set for the session by grtrace_stream_start()
@@ -194,11 +196,12 @@ static bool grtrace_switch(struct grtrace_cpu_state *cs, struct rchan_buf *buf,
 	if (!ok)
 		return false;
 	if (unlikely(test_bit(GRTRACE_MODE_OVERWRITE, &grtrace_mode))) {
-		bitmap_zero(cs->described, GRTRACE_MAX_RINGS);
+		memset(cs->described, 0, sizeof(cs->described));
 		/* Fits: the sub-buffer is empty. */
 		si = grtrace_reserve(cs, GRTRACE_EV_STREAM_INFO, sizeof(*si),
 				     ktime_get_mono_fast_ns());
 		memcpy(si, &grtrace_info, sizeof(*si));
+		si->nr_rings = 0;	/* no METADATA follows here */
 		grtrace_publish(sizeof(*si));
 	}
 	return true;
@@ -244,24 +247,25 @@ static void *grtrace_reserve(struct grtrace_cpu_state *cs, u16 type,
  * grtrace_fill_ring_info - describe a ring as a METADATA payload does
  * @ring_info: filled in
  * @ring: the ring
+ * @id: its id, as its event carries it
  *
  * Context: any.
  */
 void grtrace_fill_ring_info(struct grtrace_ring_info *ring_info,
-			    const struct grtrace_ring *ring)
+			    const struct grtrace_ring *ring, u32 id)
 {
 	memset(ring_info, 0, sizeof(*ring_info));
-	ring_info->ring_id = ring->id;
+	ring_info->ring_id = id;
 	ring_info->engine = ring->engine;
 	strscpy(ring_info->dev, ring->dev, sizeof(ring_info->dev));
 	strscpy(ring_info->name, ring->name, sizeof(ring_info->name));
 }
 
 /*
- * Write a METADATA record for @ring, or for @src when @ring is NULL.
- * Interrupts disabled.
+ * Write a METADATA record for @ring with id @id, or for @src when @ring is
+ * NULL.  Interrupts disabled.
  */
-static bool grtrace_describe(struct grtrace_cpu_state *cs,
+static bool grtrace_describe(struct grtrace_cpu_state *cs, u32 id,
 			     const struct grtrace_ring *ring,
 			     const struct grtrace_ring_info *src, u64 ts)
 {
@@ -272,7 +276,7 @@ static bool grtrace_describe(struct grtrace_cpu_state *cs,
 	if (!ring_info)
 		return false;
 	if (ring)
-		grtrace_fill_ring_info(ring_info, ring);
+		grtrace_fill_ring_info(ring_info, ring, id);
 	else
 		memcpy(ring_info, src, sizeof(*ring_info));
 	grtrace_publish(sizeof(*ring_info));
@@ -290,14 +294,12 @@ static void grtrace_describe_once(struct grtrace_cpu_state *cs, u32 id,
 				  const struct grtrace_ring_info *ring_info,
 				  u64 ts)
 {
-	if (likely(test_bit(id, cs->described)) || (!ring && !ring_info))
+	u32 *described = &cs->described[id % GRTRACE_DESCRIBED];
+
+	if (likely(*described == id) || (!ring && !ring_info))
 		return;
-	if (!grtrace_describe(cs, ring, ring_info, ts))
-		return;
-	__set_bit(id, cs->described);
-	/* For RING_REMOVED. */
-	if (!test_bit(id, grtrace_described))
-		set_bit(id, grtrace_described);
+	if (grtrace_describe(cs, id, ring, ring_info, ts))
+		*described = id;
 }
 
 /* Freeze the flight recorder, once; @gseq is its last record. */
@@ -494,8 +496,9 @@ bool grtrace_stream_summary(const struct grtrace_summary *s,
  * @ring: the ring, with its names
  * @id: the id it had
  *
- * Writes a RING_REMOVED record if this session described the ring.  Not a
- * job event: neither offered nor counted.
+ * Writes a RING_REMOVED record: the ring had an id while the session ran,
+ * though the session may not have met it.  Not a job event: neither offered
+ * nor counted.
  *
  * Context: process context, after the ring's last event.
  */
@@ -505,16 +508,14 @@ void grtrace_stream_ring_removed(const struct grtrace_ring *ring, u32 id)
 	struct grtrace_cpu_state *cs;
 	unsigned long flags;
 
-	if (id >= GRTRACE_MAX_RINGS || !test_bit(id, grtrace_described) ||
-	    test_bit(GRTRACE_MODE_FROZEN, &grtrace_mode))
+	if (test_bit(GRTRACE_MODE_FROZEN, &grtrace_mode))
 		return;
 	local_irq_save(flags);
 	cs = this_cpu_ptr(&grtrace_cpu_state);
 	ring_info = grtrace_reserve(cs, GRTRACE_EV_RING_REMOVED,
 				    sizeof(*ring_info), ktime_get_mono_fast_ns());
 	if (ring_info) {
-		grtrace_fill_ring_info(ring_info, ring);
-		ring_info->ring_id = id;
+		grtrace_fill_ring_info(ring_info, ring, id);
 		grtrace_publish(sizeof(*ring_info));
 	}
 	local_irq_restore(flags);
@@ -805,34 +806,29 @@ static int grtrace_open_chan_locked(void)
 
 		cs->cseq = 0;
 		WRITE_ONCE(cs->produced, 0);
-		bitmap_zero(cs->described, GRTRACE_MAX_RINGS);
+		memset(cs->described, 0, sizeof(cs->described));
 	}
 	grtrace_chan = chan;
 	return 0;
 }
 
-static int grtrace_count_ring(const struct grtrace_ring *ring, void *data)
+static int grtrace_count_ring(const struct grtrace_ring *ring, u32 id,
+			      void *data)
 {
 	(*(u32 *)data)++;
 	return 0;
 }
 
-static int grtrace_describe_ring(const struct grtrace_ring *ring, void *data)
+/* Called with interrupts disabled, by grtrace_walk_rings(). */
+static int grtrace_describe_ring(const struct grtrace_ring *ring, u32 id,
+				 void *data)
 {
-	struct grtrace_cpu_state *cs;
-	unsigned long flags;
-
-	local_irq_save(flags);
-	cs = this_cpu_ptr(&grtrace_cpu_state);
-	if (grtrace_describe(cs, ring, NULL, ktime_get_mono_fast_ns())) {
-		set_bit(ring->id, grtrace_described);
-		__set_bit(ring->id, cs->described);
-	}
-	local_irq_restore(flags);
+	grtrace_describe_once(this_cpu_ptr(&grtrace_cpu_state), id, ring, NULL,
+			      ktime_get_mono_fast_ns());
 	return 0;
 }
 
-/* Write STREAM_INFO and the METADATA of every registered ring. */
+/* Write STREAM_INFO and the METADATA of every ring that has an id. */
 static int grtrace_write_header_locked(void)
 {
 	struct grtrace_stream_info *si;
@@ -897,7 +893,6 @@ int grtrace_stream_start(bool flight_recorder)
 	WRITE_ONCE(grtrace_frozen_gseq, 0);
 	WRITE_ONCE(grtrace_settled, false);
 	atomic64_set(&grtrace_gseq, 0);
-	bitmap_zero(grtrace_described, GRTRACE_MAX_RINGS);
 	WRITE_ONCE(grtrace_session_id, get_random_u64());
 
 	ret = grtrace_write_header_locked();

@@ -117,7 +117,7 @@ bool grtrace_stream_summary(const struct grtrace_summary *s,
 			    const struct grtrace_ring_info *ring_info, u64 ts);
 void grtrace_stream_ring_removed(const struct grtrace_ring *ring, u32 id);
 void grtrace_fill_ring_info(struct grtrace_ring_info *ring_info,
-			    const struct grtrace_ring *ring);
+			    const struct grtrace_ring *ring, u32 id);
 unsigned int grtrace_buffer_fill(void);
 
 void grtrace_get_totals(struct grtrace_totals *t);

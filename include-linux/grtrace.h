@@ -16,22 +16,19 @@
 #ifndef _LINUX_GRTRACE_H
 #define _LINUX_GRTRACE_H
 
+#include <linux/atomic.h>
 #include <linux/jump_label.h>
 #include <linux/list.h>
 #include <linux/types.h>
 #include <uapi/linux/grtrace.h>
-
-/* Ring ids, registered or given to emit, are 1 to GRTRACE_MAX_RINGS - 1. */
-#define GRTRACE_MAX_RINGS	256
 
 /**
  * struct grtrace_ring - a hardware ring (queue, engine) known to grtrace
  * @dev: device name, usually dev_name() of the GPU
  * @name: ring name, unique within @dev
  * @engine: enum grtrace_engine
- * @id: stream-wide ring id, set by grtrace_ring_register(); 0 while the
- *      ring is not registered
- * @node: entry in the list of registered rings, protected by the ring lock
+ * @stamp: grtrace's: the ring's id and when it got it
+ * @node: grtrace's: entry in the list of rings that have an id
  *
  * Drivers fill @dev, @name and @engine, then call grtrace_ring_register().
  * The strings must stay valid until grtrace_ring_unregister() returns.
@@ -40,7 +37,7 @@ struct grtrace_ring {
 	const char *dev;
 	const char *name;
 	u16 engine;
-	u32 id;
+	atomic64_t stamp;
 	struct list_head node;
 };
 
@@ -103,7 +100,7 @@ static __always_inline bool grtrace_enabled(void)
 	return static_branch_unlikely(&grtrace_active_key);
 }
 
-int grtrace_ring_register(struct grtrace_ring *ring);
+void grtrace_ring_register(struct grtrace_ring *ring);
 void grtrace_ring_unregister(struct grtrace_ring *ring);
 u16 grtrace_engine_from_name(const char *name);
 
@@ -197,7 +194,7 @@ void grtrace_error(const struct grtrace_job *job);
 #else /* !CONFIG_GRTRACE */
 
 static inline bool grtrace_enabled(void) { return false; }
-static inline int grtrace_ring_register(struct grtrace_ring *ring) { return 0; }
+static inline void grtrace_ring_register(struct grtrace_ring *ring) { }
 static inline void grtrace_ring_unregister(struct grtrace_ring *ring) { }
 static inline u16 grtrace_engine_from_name(const char *name) { return GRTRACE_ENGINE_OTHER; }
 static inline void grtrace_submit(const struct grtrace_job *job) { }

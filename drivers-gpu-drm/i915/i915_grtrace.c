@@ -95,8 +95,7 @@ void i915_grtrace_engine_register(struct intel_engine_cs *engine)
 	ring->name = engine->name;
 	ring->engine = i915_grtrace_engine(engine);
 	ring->dev = dev_name(engine->i915->drm.dev);
-	if (grtrace_ring_register(ring))
-		ring->dev = NULL;
+	grtrace_ring_register(ring);
 }
 
 /**

@@ -77,8 +77,7 @@ void nouveau_grtrace_chan_init(struct nouveau_channel *chan,
 	ring->engine = chan == drm->cechan ? GRTRACE_ENGINE_COPY :
 					     GRTRACE_ENGINE_GRAPHICS;
 	ring->dev = dev_name(drm->dev->dev);
-	if (grtrace_ring_register(ring))
-		ring->dev = NULL;
+	grtrace_ring_register(ring);
 }
 
 /**

@@ -86,6 +86,11 @@ void drm_sched_grtrace_init(struct drm_gpu_scheduler *sched)
 /**
  * drm_sched_grtrace_fini - unregister a scheduler's grtrace ring
  * @sched: the scheduler
+ *
+ * Called by drm_sched_fini() once its workers are stopped and its timeout
+ * cancelled: no event of @sched can be reported after.  While nothing
+ * traces, it is one atomic exchange, so drivers that create a scheduler per
+ * queue pay nothing more for it.
  */
 void drm_sched_grtrace_fini(struct drm_gpu_scheduler *sched)
 {

@@ -31,7 +31,7 @@ TRACE_EVENT(grtrace_bench_bare,
 			   __entry->ctx_id = job->ctx_id;
 			   __entry->fence_context = job->fence_context;
 			   __entry->fence_seqno = job->fence_seqno;
-			   __entry->ring_id = job->ring->id;
+			   __entry->ring_id = (u32)atomic64_read(&job->ring->stamp);
 			   __entry->engine = job->ring->engine;
 			   __entry->depth = job->depth;
 			   __entry->pid = current->pid;

@@ -97,6 +97,12 @@ static struct rec_copy *find_type(struct collect *c, u16 type, u32 ring_id)
 	return NULL;
 }
 
+/*
+ * A test ring of a fixed id, as the emit file's: its id is known before it
+ * reports, for the settings that name it.
+ */
+#define TEST_RING_ID	(GRTRACE_FIRST_RING_ID - 1)
+
 static struct grtrace_ring test_ring = {
 	.dev = "kunit-gpu",
 	.name = "copy0",
@@ -107,7 +113,7 @@ static int grtrace_test_init(struct kunit *test)
 {
 	KUNIT_ASSERT_FALSE_MSG(test, grtrace_session_running(),
 			       "a grtrace session is running");
-	KUNIT_ASSERT_EQ(test, grtrace_ring_register(&test_ring), 0);
+	grtrace_ring_init_fixed(&test_ring, TEST_RING_ID);
 	KUNIT_ASSERT_EQ(test, grtrace_config_write("level=normal\nfilter_type_mask=0x3ff\n"
 						   "filter_engine_mask=0x3f\nfilter_ring_id=-1\n"
 						   "reset_stats=1\n"), 0);
@@ -118,7 +124,6 @@ static void grtrace_test_exit(struct kunit *test)
 {
 	if (grtrace_session_running())
 		grtrace_session_stop();
-	grtrace_ring_unregister(&test_ring);
 	grtrace_set_buffer_size(SZ_4M);
 	grtrace_config_write("level=normal\nfilter_type_mask=0x3ff\n"
 			     "filter_engine_mask=0x3f\nfilter_ring_id=-1\nreset_stats=1\n");
@@ -158,10 +163,10 @@ static void grtrace_test_encoding(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, grtrace_session_stop(), 0);
 
 	c = collect(test);
-	KUNIT_ASSERT_EQ(test, count_type(c, GRTRACE_EV_SUBMIT, test_ring.id), 1);
-	KUNIT_ASSERT_EQ(test, count_type(c, GRTRACE_EV_COMPLETE, test_ring.id), 1);
+	KUNIT_ASSERT_EQ(test, count_type(c, GRTRACE_EV_SUBMIT, TEST_RING_ID), 1);
+	KUNIT_ASSERT_EQ(test, count_type(c, GRTRACE_EV_COMPLETE, TEST_RING_ID), 1);
 
-	r = find_type(c, GRTRACE_EV_SUBMIT, test_ring.id);
+	r = find_type(c, GRTRACE_EV_SUBMIT, TEST_RING_ID);
 	KUNIT_ASSERT_NOT_NULL(test, r);
 	KUNIT_EXPECT_EQ(test, r->hdr.size,
 			sizeof(struct grtrace_record) + sizeof(struct grtrace_job_payload));
@@ -169,22 +174,22 @@ static void grtrace_test_encoding(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r->job.ctx_id, 7);
 	KUNIT_EXPECT_EQ(test, r->job.fence_context, 11);
 	KUNIT_EXPECT_EQ(test, r->job.fence_seqno, 22);
-	KUNIT_EXPECT_EQ(test, r->job.ring_id, test_ring.id);
+	KUNIT_EXPECT_EQ(test, r->job.ring_id, TEST_RING_ID);
 	KUNIT_EXPECT_EQ(test, r->job.engine, GRTRACE_ENGINE_COPY);
 	KUNIT_EXPECT_EQ(test, r->job.depth, 3);
 	KUNIT_EXPECT_EQ(test, r->job.pid, task_pid_nr(current));
 	KUNIT_EXPECT_EQ(test, r->job.tgid, task_tgid_nr(current));
 	KUNIT_EXPECT_STREQ(test, r->job.comm, current->comm);
 
-	r = find_type(c, GRTRACE_EV_COMPLETE, test_ring.id);
+	r = find_type(c, GRTRACE_EV_COMPLETE, TEST_RING_ID);
 	KUNIT_ASSERT_NOT_NULL(test, r);
 	KUNIT_EXPECT_EQ(test, r->job.status, -EIO);
 	/* Nothing of the SUBMIT before it, built in the same stack slot */
 	KUNIT_EXPECT_EQ(test, r->job.pid, 0);
 	KUNIT_EXPECT_EQ(test, r->job.tgid, 0);
 	KUNIT_EXPECT_NULL(test, memchr_inv(r->job.comm, 0, sizeof(r->job.comm)));
-	KUNIT_EXPECT_GT(test, r->hdr.gseq, find_type(c, GRTRACE_EV_SUBMIT, test_ring.id)->hdr.gseq);
-	KUNIT_EXPECT_GE(test, r->hdr.ts, find_type(c, GRTRACE_EV_SUBMIT, test_ring.id)->hdr.ts);
+	KUNIT_EXPECT_GT(test, r->hdr.gseq, find_type(c, GRTRACE_EV_SUBMIT, TEST_RING_ID)->hdr.gseq);
+	KUNIT_EXPECT_GE(test, r->hdr.ts, find_type(c, GRTRACE_EV_SUBMIT, TEST_RING_ID)->hdr.ts);
 }
 
 /*
@@ -214,7 +219,7 @@ static void grtrace_test_jobless_wait(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, grtrace_session_stop(), 0);
 
 	c = collect(test);
-	r = find_type(c, GRTRACE_EV_SYNC_WAIT_ENTER, test_ring.id);
+	r = find_type(c, GRTRACE_EV_SYNC_WAIT_ENTER, TEST_RING_ID);
 	KUNIT_ASSERT_NOT_NULL(test, r);
 	KUNIT_EXPECT_EQ(test, r->job.fence_context, 0);
 	KUNIT_EXPECT_EQ(test, r->job.ctx_id, 5);
@@ -222,13 +227,13 @@ static void grtrace_test_jobless_wait(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r->job.aux_seqno, 3);
 	KUNIT_EXPECT_EQ(test, r->job.pid, task_pid_nr(current));
 	KUNIT_EXPECT_STREQ(test, r->job.comm, current->comm);
-	r = find_type(c, GRTRACE_EV_SYNC_WAIT_EXIT, test_ring.id);
+	r = find_type(c, GRTRACE_EV_SYNC_WAIT_EXIT, TEST_RING_ID);
 	KUNIT_ASSERT_NOT_NULL(test, r);
 	KUNIT_EXPECT_EQ(test, r->job.status, -ERESTARTSYS);
 	KUNIT_EXPECT_EQ(test, r->job.tgid, task_tgid_nr(current));
-	KUNIT_ASSERT_EQ(test, count_type(c, GRTRACE_EV_SYNC_WAIT_ENTER, test_ring.id), 2);
-	r = find_type(c, GRTRACE_EV_SYNC_WAIT_ENTER, test_ring.id) + 1;
-	while (r->hdr.type != GRTRACE_EV_SYNC_WAIT_ENTER || r->job.ring_id != test_ring.id)
+	KUNIT_ASSERT_EQ(test, count_type(c, GRTRACE_EV_SYNC_WAIT_ENTER, TEST_RING_ID), 2);
+	r = find_type(c, GRTRACE_EV_SYNC_WAIT_ENTER, TEST_RING_ID) + 1;
+	while (r->hdr.type != GRTRACE_EV_SYNC_WAIT_ENTER || r->job.ring_id != TEST_RING_ID)
 		r++;
 	KUNIT_EXPECT_EQ(test, r->job.ctx_id, 6);
 	KUNIT_EXPECT_EQ(test, r->job.pid, 0);
@@ -264,8 +269,8 @@ static void grtrace_test_task_wait_governed(struct kunit *test)
 	grtrace_sync_wait_enter(&job);
 	KUNIT_ASSERT_EQ(test, grtrace_session_stop(), 0);
 	c = collect(test);
-	KUNIT_EXPECT_EQ(test, count_type(c, GRTRACE_EV_SYNC_WAIT_ENTER, test_ring.id), 1);
-	KUNIT_EXPECT_EQ(test, count_type(c, GRTRACE_EV_SYNC_WAIT_EXIT, test_ring.id), 1);
+	KUNIT_EXPECT_EQ(test, count_type(c, GRTRACE_EV_SYNC_WAIT_ENTER, TEST_RING_ID), 1);
+	KUNIT_EXPECT_EQ(test, count_type(c, GRTRACE_EV_SYNC_WAIT_EXIT, TEST_RING_ID), 1);
 	KUNIT_ASSERT_EQ(test, grtrace_config_write("filter_enabled=0\nfilter_pid=none\n"
 						   "sampling_rate=33"), 0);
 
@@ -282,7 +287,7 @@ static void grtrace_test_task_wait_governed(struct kunit *test)
 	for (i = 0; i < c->n; i++) {
 		const struct rec_copy *r = &c->recs[i];
 
-		if (r->job.ring_id != test_ring.id || r->job.aux_context != 77 ||
+		if (r->job.ring_id != TEST_RING_ID || r->job.aux_context != 77 ||
 		    r->job.aux_seqno > 100)
 			continue;
 		if (r->hdr.type == GRTRACE_EV_SYNC_WAIT_ENTER)
@@ -298,13 +303,16 @@ static void grtrace_test_task_wait_governed(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kept, 33);
 }
 
-static int count_ring(const struct grtrace_ring *ring, void *data)
+static int count_ring(const struct grtrace_ring *ring, u32 id, void *data)
 {
 	(*(int *)data)++;
 	return 0;
 }
 
-/* STREAM_INFO first, then one METADATA per registered ring, then events. */
+/*
+ * STREAM_INFO first, then one METADATA per ring that had an id, then
+ * events, each ring's first one after a METADATA of the ring.
+ */
 static void grtrace_test_header(struct kunit *test)
 {
 	struct grtrace_job job;
@@ -327,9 +335,14 @@ static void grtrace_test_header(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c->recs[0].si.record_size, sizeof(struct grtrace_record));
 	KUNIT_EXPECT_EQ(test, c->recs[0].si.nr_rings, rings);
 	KUNIT_EXPECT_EQ(test, c->recs[0].si.clock_id, GRTRACE_CLOCK_MONOTONIC);
-	for (i = 1; i <= rings; i++) {
+	for (i = 1; i <= rings; i++)
 		KUNIT_EXPECT_EQ(test, c->recs[i].hdr.type, GRTRACE_EV_METADATA);
-		if (c->recs[i].ri.ring_id == test_ring.id) {
+	for (i = 1; i < c->n; i++) {
+		if (c->recs[i].hdr.type == GRTRACE_EV_COMMIT &&
+		    c->recs[i].job.ring_id == TEST_RING_ID)
+			break;
+		if (c->recs[i].hdr.type == GRTRACE_EV_METADATA &&
+		    c->recs[i].ri.ring_id == TEST_RING_ID) {
 			seen_ring = true;
 			KUNIT_EXPECT_STREQ(test, c->recs[i].ri.dev, "kunit-gpu");
 			KUNIT_EXPECT_STREQ(test, c->recs[i].ri.name, "copy0");
@@ -337,8 +350,7 @@ static void grtrace_test_header(struct kunit *test)
 		}
 	}
 	KUNIT_EXPECT_TRUE(test, seen_ring);
-	KUNIT_EXPECT_NE(test, c->recs[rings + 1].hdr.type, GRTRACE_EV_METADATA);
-	KUNIT_EXPECT_EQ(test, count_type(c, GRTRACE_EV_COMMIT, test_ring.id), 1);
+	KUNIT_EXPECT_EQ(test, count_type(c, GRTRACE_EV_COMMIT, TEST_RING_ID), 1);
 }
 
 static void emit_irqs(void *unused)
@@ -375,7 +387,7 @@ static void grtrace_test_sequence(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, h->gseq, i + 1);
 		KUNIT_EXPECT_EQ(test, h->cseq, last_cseq[h->cpu] + 1);
 		last_cseq[h->cpu] = h->cseq;
-		events += h->type == GRTRACE_EV_IRQ && c->recs[i].job.ring_id == test_ring.id;
+		events += h->type == GRTRACE_EV_IRQ && c->recs[i].job.ring_id == TEST_RING_ID;
 	}
 	KUNIT_EXPECT_EQ(test, events, 50 * (num_online_cpus() + 1));
 }
@@ -390,7 +402,7 @@ static void grtrace_test_drop_accounting(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, grtrace_set_buffer_size(SZ_16K), 0);
 	/* Other rings may be busy: keep them out of the buffer. */
-	KUNIT_ASSERT_EQ(test, grtrace_config_ring(test_ring.id), 0);
+	KUNIT_ASSERT_EQ(test, grtrace_config_ring(TEST_RING_ID), 0);
 	KUNIT_ASSERT_EQ(test, grtrace_session_start(), 0);
 	KUNIT_EXPECT_EQ(test, grtrace_set_buffer_size(SZ_8M), -EBUSY);
 	grtrace_test_job(&job, 0);
@@ -406,7 +418,7 @@ static void grtrace_test_drop_accounting(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t.written + t.dropped[GRTRACE_DROP_OVERRUN], 1000);
 	KUNIT_EXPECT_EQ(test, t.offered, t.written + t.dropped[GRTRACE_DROP_OVERRUN] +
 			t.dropped[GRTRACE_DROP_FILTERED]);
-	KUNIT_EXPECT_EQ(test, t.written, count_type(c, GRTRACE_EV_SUBMIT, test_ring.id));
+	KUNIT_EXPECT_EQ(test, t.written, count_type(c, GRTRACE_EV_SUBMIT, TEST_RING_ID));
 	KUNIT_EXPECT_EQ(test, t.by_type[GRTRACE_EV_SUBMIT], t.written);
 }
 
@@ -448,7 +460,7 @@ static int race_seen(const struct grtrace_record *rec, void *data)
 	int k;
 
 	if (rec->type >= GRTRACE_EV_NR || rec->size < sizeof(*rec) + sizeof(*job) ||
-	    job->ring_id != test_ring.id || job->fence_seqno >= RACE_JOBS)
+	    job->ring_id != TEST_RING_ID || job->fence_seqno >= RACE_JOBS)
 		return 0;
 	for (k = 0; k < ARRAY_SIZE(race_order); k++)
 		if (rec->type == race_order[k])
@@ -561,7 +573,7 @@ static void grtrace_test_hardirq(struct kunit *test)
 
 	KUNIT_EXPECT_TRUE(test, ctx->hardirq);
 	c = collect(test);
-	KUNIT_EXPECT_EQ(test, count_type(c, GRTRACE_EV_END, test_ring.id), 100);
+	KUNIT_EXPECT_EQ(test, count_type(c, GRTRACE_EV_END, TEST_RING_ID), 100);
 }
 
 static void count_probe(void *data, const struct grtrace_event *ev)
@@ -591,7 +603,7 @@ static void grtrace_test_sinks(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, after.offered, before.offered);
 	KUNIT_EXPECT_FALSE(test, grtrace_enabled());
 
-	KUNIT_ASSERT_EQ(test, grtrace_config_ring(test_ring.id), 0);
+	KUNIT_ASSERT_EQ(test, grtrace_config_ring(TEST_RING_ID), 0);
 	KUNIT_ASSERT_EQ(test, grtrace_session_start(), 0);
 	KUNIT_EXPECT_TRUE(test, grtrace_enabled());
 	for (i = 0; i < 5; i++)
@@ -618,7 +630,7 @@ static int count_emitted(struct collect *c, u16 type, u32 ring_id, u16 engine)
 static void grtrace_test_config(struct kunit *test)
 {
 	static const char * const bad[] = {
-		"nosuchkey=1", "level=loud", "level=4", "filter_ring_id=256",
+		"nosuchkey=1", "level=loud", "level=4", "filter_ring_id=2147483648",
 		"filter_ring_id=-2", "filter_type_mask=0x400", "filter_engine_mask=x",
 		"reset_stats=0", "level", "filter_ring_id=201\nbogus=2",
 	};
@@ -721,7 +733,7 @@ static void grtrace_test_default_path(struct kunit *test)
 
 	KUNIT_EXPECT_FALSE(test, static_key_enabled(&grtrace_governed));
 	/* A driver's events (virtio-gpu's, at boot) must not take the token. */
-	KUNIT_ASSERT_EQ(test, grtrace_config_ring(test_ring.id), 0);
+	KUNIT_ASSERT_EQ(test, grtrace_config_ring(TEST_RING_ID), 0);
 	KUNIT_ASSERT_EQ(test, grtrace_session_start(), 0);
 	KUNIT_ASSERT_EQ(test, grtrace_config_write("max_events_per_sec=1"), 0);
 	KUNIT_EXPECT_TRUE(test, static_key_enabled(&grtrace_governed));

@@ -425,7 +425,7 @@ static void grtrace_sched_test_exit(struct kunit *test)
 {
 	if (grtrace_session_running())
 		grtrace_session_stop();
-	grtrace_config_write("level=normal\nflight_recorder=0\nreset_stats=1");
+	grtrace_config_write("level=normal\nflight_recorder=0\naggregate_only=0\nreset_stats=1");
 	if (grtrace_get_buffer_size() != saved_buffer_size)
 		grtrace_set_buffer_size(saved_buffer_size);
 }
@@ -493,11 +493,11 @@ static void grtrace_sched_test_lifecycle(struct kunit *test)
 	for (i = 0; i < 2; i++)
 		drm_sched_entity_destroy(&e[i]);
 
-	check_jobs(test, "tracepoint", c->ev, c->n, ids, NR_JOBS, gpu->sched.grtrace_ring.id);
+	check_jobs(test, "tracepoint", c->ev, c->n, ids, NR_JOBS, grtrace_ring_last_id(&gpu->sched.grtrace_ring));
 
 	KUNIT_ASSERT_EQ(test, grtrace_walk_records(relay_one, r), 0);
 	sort(r->ev, r->n, sizeof(r->ev[0]), cmp_seen_gseq, NULL);
-	check_jobs(test, "relay", r->ev, r->n, ids, NR_JOBS, gpu->sched.grtrace_ring.id);
+	check_jobs(test, "relay", r->ev, r->n, ids, NR_JOBS, grtrace_ring_last_id(&gpu->sched.grtrace_ring));
 
 	grtrace_get_totals(&t);
 	KUNIT_EXPECT_EQ(test, t.written, t.offered);
@@ -819,7 +819,7 @@ static void grtrace_sched_test_flight(struct kunit *test)
 	KUNIT_EXPECT_GE(test, t.dropped[GRTRACE_DROP_FROZEN], 1 + 5 * NR_JOBS);
 
 	w->session_id = grtrace_stream_session_id();
-	w->ring_id = gpu->sched.grtrace_ring.id;
+	w->ring_id = grtrace_ring_last_id(&gpu->sched.grtrace_ring);
 	w->cpu = -1;
 	w->min_gseq = U64_MAX;
 	KUNIT_ASSERT_EQ(test, grtrace_walk_records(flight_one, w), 0);
@@ -897,9 +897,9 @@ static void grtrace_sched_test_reset_sibling(struct kunit *test)
 		    c->ev[i].job.fence_seqno == seqno) {
 			job_resets++;
 			KUNIT_EXPECT_EQ(test, c->ev[i].job.ring_id,
-					a->sched.grtrace_ring.id);
+					grtrace_ring_last_id(&a->sched.grtrace_ring));
 		}
-		if (c->ev[i].job.ring_id == b->sched.grtrace_ring.id)
+		if (c->ev[i].job.ring_id == grtrace_ring_last_id(&b->sched.grtrace_ring))
 			b_resets++;
 	}
 	KUNIT_EXPECT_EQ_MSG(test, job_resets, 1, "resets naming the job");
@@ -1066,7 +1066,7 @@ static void grtrace_sched_test_kill(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, c->ev[ext].job.status, -ESRCH);
 		KUNIT_EXPECT_EQ(test, c->ev[ext].job.aux_context, dep->base.context);
 		KUNIT_EXPECT_EQ(test, c->ev[ext].job.aux_seqno, 1);
-		KUNIT_EXPECT_EQ(test, c->ev[ext].job.ring_id, gpu->sched.grtrace_ring.id);
+		KUNIT_EXPECT_EQ(test, c->ev[ext].job.ring_id, grtrace_ring_last_id(&gpu->sched.grtrace_ring));
 	}
 	for (i = 0; i < 2; i++) {
 		u64 ctx = done[i]->context, seqno = done[i]->seqno;
@@ -1085,13 +1085,21 @@ static void grtrace_sched_test_kill(struct kunit *test)
 	fake_gpu_destroy(gpu);
 }
 
-/* The scheduler is a registered ring, its class guessed from its name. */
+/*
+ * The scheduler is a registered ring, its class guessed from its name.  It
+ * has no id until it reports while something consumes events.
+ */
 static void grtrace_sched_test_ring(struct kunit *test)
 {
 	struct fake_gpu *gpu = fake_gpu_create(test, "sdma_kunit", MAX_SCHEDULE_TIMEOUT);
+	struct grtrace_job gj = { .ring = &gpu->sched.grtrace_ring };
 
-	KUNIT_EXPECT_GT(test, gpu->sched.grtrace_ring.id, 0);
-	KUNIT_EXPECT_LT(test, gpu->sched.grtrace_ring.id, GRTRACE_MAX_RINGS);
+	KUNIT_EXPECT_EQ(test, grtrace_ring_last_id(&gpu->sched.grtrace_ring), 0);
+	KUNIT_ASSERT_EQ(test, grtrace_session_start(), 0);
+	grtrace_irq(&gj);
+	KUNIT_ASSERT_EQ(test, grtrace_session_stop(), 0);
+	KUNIT_EXPECT_GE(test, grtrace_ring_last_id(&gpu->sched.grtrace_ring),
+			GRTRACE_FIRST_RING_ID);
 	KUNIT_EXPECT_EQ(test, gpu->sched.grtrace_ring.engine, GRTRACE_ENGINE_COPY);
 	KUNIT_EXPECT_STREQ(test, gpu->sched.grtrace_ring.name, "sdma_kunit");
 	KUNIT_EXPECT_STREQ(test, gpu->sched.grtrace_ring.dev, "drm_sched");
@@ -1137,14 +1145,14 @@ static void grtrace_sched_test_ring_unregistered(struct kunit *test)
 {
 	struct grtrace_ring ring = { .dev = "kunit", .name = "unregistered" };
 	struct grtrace_job gj = { .ring = &ring, .fence_context = MARK_CTX };
-	u64 refused, no_ring[2];
+	u64 no_ring[2];
 	struct capture *c;
 
-	grtrace_ring_id_counts(&refused, &no_ring[0]);
+	no_ring[0] = grtrace_no_ring_events();
 	c = capture_start(test);
 	grtrace_complete(&gj);
 	capture_stop(c);
-	grtrace_ring_id_counts(&refused, &no_ring[1]);
+	no_ring[1] = grtrace_no_ring_events();
 
 	KUNIT_EXPECT_EQ(test, count(c->ev, c->n, GRTRACE_EV_COMPLETE, MARK_CTX, 0), 0);
 	KUNIT_EXPECT_EQ(test, no_ring[1] - no_ring[0], 1);
@@ -1164,28 +1172,27 @@ static void grtrace_sched_test_ring_removed(struct kunit *test)
 	struct ring_seen *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
 	struct grtrace_job gj = {};
 	struct fake_gpu *ga, *gb;
-	u64 refused, no_ring[2];
+	u64 no_ring[2];
 
 	KUNIT_ASSERT_NOT_NULL(test, a);
 	KUNIT_ASSERT_NOT_NULL(test, b);
 	KUNIT_ASSERT_EQ(test, grtrace_session_start(), 0);
 
 	ga = fake_gpu_create(test, "gfx_removed", MAX_SCHEDULE_TIMEOUT);
-	a->id = ga->sched.grtrace_ring.id;
 	gj.ring = &ga->sched.grtrace_ring;
 	grtrace_irq(&gj);
+	a->id = grtrace_ring_last_id(&ga->sched.grtrace_ring);
 	/* drm_sched_fini() unregisters; the memory of @ga stays. */
 	fake_gpu_destroy(ga);
 
 	gb = fake_gpu_create(test, "sdma_added", MAX_SCHEDULE_TIMEOUT);
-	b->id = gb->sched.grtrace_ring.id;
-	KUNIT_EXPECT_NE(test, b->id, a->id);
-
-	grtrace_ring_id_counts(&refused, &no_ring[0]);
+	no_ring[0] = grtrace_no_ring_events();
 	grtrace_irq(&gj);		/* late, for the ring that went away */
-	grtrace_ring_id_counts(&refused, &no_ring[1]);
+	no_ring[1] = grtrace_no_ring_events();
 	gj.ring = &gb->sched.grtrace_ring;
 	grtrace_irq(&gj);
+	b->id = grtrace_ring_last_id(&gb->sched.grtrace_ring);
+	KUNIT_EXPECT_NE(test, b->id, a->id);
 	KUNIT_ASSERT_EQ(test, grtrace_session_stop(), 0);
 	KUNIT_EXPECT_EQ(test, no_ring[1] - no_ring[0], 1);
 
@@ -1203,46 +1210,131 @@ static void grtrace_sched_test_ring_removed(struct kunit *test)
 	fake_gpu_destroy(gb);
 }
 
-#define NR_LIMIT_RINGS	300
+#define NR_SCALE_RINGS	3000
+#define SCALE_ALIVE	8
+
+/* SUMMARY records of the scale test, per ring. */
+struct scale_walk {
+	struct grtrace_ring *rings;
+	u32 *id;		/* per ring: its id in the session */
+	u64 *jobs;		/* per ring: jobs summed over its SUMMARY records */
+	u64 *events;		/* per ring: events, likewise */
+	u32 *named;		/* per ring: METADATA records naming it right */
+};
+
+static int scale_find(const struct scale_walk *w, u32 id)
+{
+	int lo = 0, hi = NR_SCALE_RINGS - 1;
+
+	/* Ids are given in the order the rings first reported: sorted. */
+	while (lo <= hi) {
+		int mid = (lo + hi) / 2;
+
+		if (w->id[mid] == id)
+			return mid;
+		if (w->id[mid] < id)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return -1;
+}
+
+static int scale_one(const struct grtrace_record *rec, void *data)
+{
+	const struct grtrace_summary *sum = (const void *)(rec + 1);
+	const struct grtrace_ring_info *ri = (const void *)(rec + 1);
+	struct scale_walk *w = data;
+	int i;
+
+	if (rec->type == GRTRACE_EV_SUMMARY) {
+		/* The guest's own GPU may report meanwhile. */
+		i = scale_find(w, sum->ring_id);
+		if (i < 0)
+			return 0;
+		w->jobs[i] += sum->jobs;
+		w->events[i] += sum->events;
+	} else if (rec->type == GRTRACE_EV_METADATA) {
+		i = scale_find(w, ri->ring_id);
+		if (i >= 0 && !strcmp(ri->name, w->rings[i].name))
+			w->named[i]++;
+	}
+	return 0;
+}
 
 /*
- * More rings than there are ids: the rings without one are refused with
- * -ENOSPC and counted, and so is every event reported for them.
+ * Many more rings than the aggregator has slots, SCALE_ALIVE of them alive
+ * at a time as with a scheduler per queue, each with one job, while an
+ * aggregate_only session runs: every ring gets an id of its own, none is
+ * refused, and the SUMMARY records add up to exactly its job and its
+ * events, under the METADATA of its name; the rings whose slot was taken
+ * are counted.
  */
-static void grtrace_sched_test_ring_limit(struct kunit *test)
+static void grtrace_sched_test_ring_scale(struct kunit *test)
 {
-	struct grtrace_ring *rings = kunit_kcalloc(test, NR_LIMIT_RINGS,
-						   sizeof(*rings), GFP_KERNEL);
-	struct grtrace_job gj = { .fence_context = MARK_CTX };
-	u64 refused[2], no_ring[2];
-	int i, ok = 0, full = 0;
-	struct capture *c;
+	struct scale_walk *w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
+	char (*names)[16];
+	u64 no_ring, evicted;
+	int i, wrong = 0;
 
-	KUNIT_ASSERT_NOT_NULL(test, rings);
-	grtrace_ring_id_counts(&refused[0], &no_ring[0]);
-	for (i = 0; i < NR_LIMIT_RINGS; i++) {
-		int ret;
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	w->rings = kunit_kcalloc(test, NR_SCALE_RINGS, sizeof(*w->rings), GFP_KERNEL);
+	w->id = kunit_kcalloc(test, NR_SCALE_RINGS, sizeof(*w->id), GFP_KERNEL);
+	w->jobs = kunit_kcalloc(test, NR_SCALE_RINGS, sizeof(*w->jobs), GFP_KERNEL);
+	w->events = kunit_kcalloc(test, NR_SCALE_RINGS, sizeof(*w->events), GFP_KERNEL);
+	w->named = kunit_kcalloc(test, NR_SCALE_RINGS, sizeof(*w->named), GFP_KERNEL);
+	names = kunit_kcalloc(test, NR_SCALE_RINGS, sizeof(*names), GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, w->rings && w->id && w->jobs && w->events &&
+			  w->named && names);
+	KUNIT_ASSERT_EQ(test, grtrace_config_write("aggregate_only=1\n"), 0);
+	KUNIT_ASSERT_EQ(test, grtrace_set_buffer_size(SZ_8M), 0);
+	KUNIT_ASSERT_EQ(test, grtrace_session_start(), 0);
+	no_ring = grtrace_no_ring_events();
 
-		rings[i].dev = "kunit";
-		rings[i].name = "limit";
-		ret = grtrace_ring_register(&rings[i]);
-		KUNIT_EXPECT_TRUE(test, ret == 0 || ret == -ENOSPC);
-		ok += ret == 0;
-		full += ret == -ENOSPC;
+	for (i = 0; i < NR_SCALE_RINGS + SCALE_ALIVE; i++) {
+		struct grtrace_job gj = {
+			.fence_context = MARK_CTX + i - SCALE_ALIVE,
+			.fence_seqno = 1,
+		};
+
+		if (i >= SCALE_ALIVE) {
+			gj.ring = &w->rings[i - SCALE_ALIVE];
+			grtrace_start(&gj);
+			grtrace_end(&gj);
+			grtrace_complete(&gj);
+			grtrace_ring_unregister(&w->rings[i - SCALE_ALIVE]);
+		}
+		if (i < NR_SCALE_RINGS) {
+			snprintf(names[i], sizeof(names[i]), "q%d", i);
+			w->rings[i].dev = "kunit-scale";
+			w->rings[i].name = names[i];
+			grtrace_ring_register(&w->rings[i]);
+			gj.ring = &w->rings[i];
+			gj.fence_context = MARK_CTX + i;
+			gj.depth = 1;
+			grtrace_submit(&gj);
+			w->id[i] = grtrace_ring_last_id(&w->rings[i]);
+		}
 	}
-	c = capture_start(test);
-	gj.ring = &rings[NR_LIMIT_RINGS - 1];
-	grtrace_complete(&gj);
-	capture_stop(c);
-	grtrace_ring_id_counts(&refused[1], &no_ring[1]);
-	for (i = 0; i < NR_LIMIT_RINGS; i++)
-		grtrace_ring_unregister(&rings[i]);
+	KUNIT_ASSERT_EQ(test, grtrace_session_stop(), 0);
+	KUNIT_EXPECT_EQ(test, grtrace_no_ring_events(), no_ring);
+	evicted = grtrace_govern_evicted();
+	KUNIT_ASSERT_EQ(test, grtrace_config_write("aggregate_only=0\n"), 0);
 
-	KUNIT_EXPECT_GT(test, full, 0);
-	KUNIT_EXPECT_LT(test, ok, GRTRACE_MAX_RINGS);
-	KUNIT_EXPECT_EQ(test, refused[1] - refused[0], full);
-	KUNIT_EXPECT_EQ(test, no_ring[1] - no_ring[0], 1);
-	KUNIT_EXPECT_EQ(test, count(c->ev, c->n, GRTRACE_EV_COMPLETE, MARK_CTX, 0), 0);
+	KUNIT_ASSERT_EQ(test, grtrace_walk_records(scale_one, w), 0);
+	for (i = 0; i < NR_SCALE_RINGS; i++) {
+		if (i)
+			wrong += w->id[i] <= w->id[i - 1];
+		wrong += w->jobs[i] != 1 || w->events[i] != 4 || !w->named[i];
+		if (wrong == 1)
+			KUNIT_FAIL(test, "ring %d (id %u): %llu jobs, %llu events, named %u times",
+				   i, w->id[i], w->jobs[i], w->events[i], w->named[i]);
+		wrong += wrong == 1;
+	}
+	KUNIT_EXPECT_EQ(test, wrong, 0);
+	KUNIT_EXPECT_GE(test, w->id[0], GRTRACE_FIRST_RING_ID);
+	/* Every ring but the last slots' worth took the slot of one before. */
+	KUNIT_EXPECT_GE(test, evicted, NR_SCALE_RINGS - GRTRACE_RING_SLOTS);
 }
 
 static struct kunit_case grtrace_sched_test_cases[] = {
@@ -1258,7 +1350,7 @@ static struct kunit_case grtrace_sched_test_cases[] = {
 	KUNIT_CASE(grtrace_sched_test_kill),
 	KUNIT_CASE(grtrace_sched_test_ring_unregistered),
 	KUNIT_CASE(grtrace_sched_test_ring_removed),
-	KUNIT_CASE(grtrace_sched_test_ring_limit),
+	KUNIT_CASE(grtrace_sched_test_ring_scale),
 	{}
 };
 

@@ -289,6 +289,17 @@ static const u16 gt_lifecycle[] = {
 	GRTRACE_EV_COMPLETE, GRTRACE_EV_CTX_SWITCH, GRTRACE_EV_IRQ,
 };
 
+/* The id of @ring in the job events of capture @c, 0 if it has none. */
+static u32 gt_ring_id(const struct gt_capture *c, const struct grtrace_ring *ring)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->n; i++)
+		if (c->ev[i].type < GRTRACE_EV_NR && c->ev[i].ring == ring)
+			return c->ev[i].job.ring_id;
+	return 0;
+}
+
 /**
  * gt_expect_job - check the lifecycle events of one job
  * @test: the test
@@ -414,9 +425,41 @@ static struct gt_id gt_scheduled(struct gt_id id)
 	return (struct gt_id){ .context = id.context - 1, .seqno = id.seqno };
 }
 
+/* Index of the only grtrace_ring_remove of @ring as @ring_id, or -1. */
+static int gt_find_remove(struct kunit *test, const struct gt_capture *c,
+			  const struct grtrace_ring *ring, u32 ring_id)
+{
+	unsigned int i, n = 0;
+	int at = -1;
+
+	for (i = 0; i < c->n; i++) {
+		if (c->ev[i].type != GT_RING_REMOVE || c->ev[i].ring != ring)
+			continue;
+		KUNIT_EXPECT_EQ(test, c->ev[i].job.ring_id, ring_id);
+		at = i;
+		n++;
+	}
+	KUNIT_EXPECT_EQ_MSG(test, n, 1, "ring %u removed", ring_id);
+	return n == 1 ? at : -1;
+}
+
+/* Run one job on @sched, through an entity of its own. */
+static void gt_run_one(struct kunit *test, struct drm_mock_scheduler *sched)
+{
+	struct drm_mock_sched_entity *entity;
+	struct drm_mock_sched_job *job;
+
+	entity = drm_mock_sched_entity_new(test, DRM_SCHED_PRIORITY_NORMAL, sched);
+	job = gt_job(test, entity, GT_JOB_US);
+	gt_submit(job, NULL);
+	KUNIT_EXPECT_TRUE(test, drm_mock_sched_job_wait_finished(job, GT_WAIT));
+	drm_mock_sched_entity_free(entity);
+}
+
 /*
- * A scheduler is a grtrace ring while it exists, named after the scheduler
- * on the scheduler's device, and no longer once it is torn down.
+ * A scheduler is a grtrace ring named after the scheduler on the
+ * scheduler's device.  While its events are consumed, it has an id no other
+ * ring has, and its removal is reported under that id when it is torn down.
  */
 static void drm_sched_grtrace_ring_test(struct kunit *test)
 {
@@ -424,21 +467,37 @@ static void drm_sched_grtrace_ring_test(struct kunit *test)
 	struct drm_mock_scheduler *b = drm_mock_sched_new(test, MAX_SCHEDULE_TIMEOUT);
 	const struct grtrace_ring *ra = drm_sched_grtrace_ring(&a->base);
 	const struct grtrace_ring *rb = drm_sched_grtrace_ring(&b->base);
+	struct gt_capture *c;
+	unsigned int i;
+	u32 ida, idb;
 
-	KUNIT_EXPECT_GT(test, ra->id, 0);
-	KUNIT_EXPECT_GT(test, rb->id, 0);
-	KUNIT_EXPECT_NE(test, ra->id, rb->id);
 	KUNIT_EXPECT_STREQ(test, ra->name, a->base.name);
 	KUNIT_EXPECT_STREQ(test, ra->dev, dev_name(a->base.dev));
 	KUNIT_EXPECT_STRNEQ(test, ra->dev, rb->dev);
 	/* "drm-mock-scheduler" names no engine class. */
 	KUNIT_EXPECT_EQ(test, ra->engine, GRTRACE_ENGINE_OTHER);
 
+	c = gt_capture_start(test, GT_MAX_EVENTS);
+	gt_run_one(test, a);
+	gt_run_one(test, b);
 	drm_mock_sched_fini(a);
-	KUNIT_EXPECT_EQ(test, ra->id, 0);
-	KUNIT_EXPECT_GT(test, rb->id, 0);
+	gt_capture_stop(test, c);
+	ida = gt_ring_id(c, ra);
+	idb = gt_ring_id(c, rb);
+
+	KUNIT_EXPECT_GT(test, ida, 0);
+	KUNIT_EXPECT_GT(test, idb, 0);
+	KUNIT_EXPECT_NE(test, ida, idb);
+	for (i = 0; i < c->n; i++) {
+		if (c->ev[i].ring == ra)
+			KUNIT_EXPECT_EQ(test, c->ev[i].job.ring_id, ida);
+		if (c->ev[i].ring == rb)
+			KUNIT_EXPECT_EQ(test, c->ev[i].job.ring_id, idb);
+		KUNIT_EXPECT_FALSE(test, c->ev[i].type == GT_RING_REMOVE &&
+				   c->ev[i].ring == rb);
+	}
+	gt_find_remove(test, c, ra, ida);
 	drm_mock_sched_fini(b);
-	KUNIT_EXPECT_EQ(test, rb->id, 0);
 }
 
 #define GT_NR_LIFECYCLE	16
@@ -463,7 +522,6 @@ static void drm_sched_grtrace_lifecycle_test(struct kunit *test)
 	u32 ring_id;
 	int at;
 
-	ring_id = drm_sched_grtrace_ring(&sched->base)->id;
 	for (i = 0; i < ARRAY_SIZE(entity); i++)
 		entity[i] = drm_mock_sched_entity_new(test, DRM_SCHED_PRIORITY_NORMAL,
 						      sched);
@@ -480,6 +538,7 @@ static void drm_sched_grtrace_lifecycle_test(struct kunit *test)
 	for (i = 0; i < GT_NR_LIFECYCLE; i++)
 		KUNIT_EXPECT_TRUE(test, drm_mock_sched_job_wait_finished(job[i], GT_WAIT));
 	gt_capture_stop(test, c);
+	ring_id = gt_ring_id(c, drm_sched_grtrace_ring(&sched->base));
 
 	for (i = 0; i < ARRAY_SIZE(entity); i++)
 		drm_mock_sched_entity_free(entity[i]);
@@ -526,8 +585,6 @@ static void drm_sched_grtrace_dependency_test(struct kunit *test)
 	u32 ring_id, other_id;
 	int exit_a, exit_b;
 
-	ring_id = drm_sched_grtrace_ring(&sched->base)->id;
-	other_id = drm_sched_grtrace_ring(&other->base)->id;
 	ea = drm_mock_sched_entity_new(test, DRM_SCHED_PRIORITY_NORMAL, sched);
 	eb = drm_mock_sched_entity_new(test, DRM_SCHED_PRIORITY_NORMAL, sched);
 	ex = drm_mock_sched_entity_new(test, DRM_SCHED_PRIORITY_NORMAL, other);
@@ -549,6 +606,8 @@ static void drm_sched_grtrace_dependency_test(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, drm_mock_sched_job_wait_finished(b, GT_WAIT));
 	KUNIT_EXPECT_TRUE(test, drm_mock_sched_job_wait_finished(a, GT_WAIT));
 	gt_capture_stop(test, c);
+	ring_id = gt_ring_id(c, drm_sched_grtrace_ring(&sched->base));
+	other_id = gt_ring_id(c, drm_sched_grtrace_ring(&other->base));
 
 	drm_mock_sched_entity_free(ea);
 	drm_mock_sched_entity_free(eb);
@@ -592,7 +651,6 @@ static void drm_sched_grtrace_timeout_reset_test(struct kunit *test)
 	struct gt_id id;
 	u32 ring_id;
 
-	ring_id = drm_sched_grtrace_ring(&sched->base)->id;
 	entity = drm_mock_sched_entity_new(test, DRM_SCHED_PRIORITY_NORMAL, sched);
 	job = gt_job(test, entity, 0);
 
@@ -605,6 +663,7 @@ static void drm_sched_grtrace_timeout_reset_test(struct kunit *test)
 	 */
 	KUNIT_EXPECT_TRUE(test, gt_wait_event(c, GRTRACE_EV_ERROR, id, 2));
 	gt_capture_stop(test, c);
+	ring_id = gt_ring_id(c, drm_sched_grtrace_ring(&sched->base));
 
 	KUNIT_EXPECT_EQ(test, job->flags & DRM_MOCK_SCHED_JOB_TIMEDOUT,
 			DRM_MOCK_SCHED_JOB_TIMEDOUT);
@@ -639,7 +698,6 @@ static void drm_sched_grtrace_timeout_no_hang_test(struct kunit *test)
 	struct gt_id id;
 	u32 ring_id;
 
-	ring_id = drm_sched_grtrace_ring(&sched->base)->id;
 	entity = drm_mock_sched_entity_new(test, DRM_SCHED_PRIORITY_NORMAL, sched);
 	job = gt_job(test, entity, 0);
 	job->flags = DRM_MOCK_SCHED_JOB_DONT_RESET;
@@ -653,6 +711,7 @@ static void drm_sched_grtrace_timeout_no_hang_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, drm_mock_sched_advance(sched, 1), 1);
 	KUNIT_EXPECT_TRUE(test, drm_mock_sched_job_wait_finished(job, GT_WAIT));
 	gt_capture_stop(test, c);
+	ring_id = gt_ring_id(c, drm_sched_grtrace_ring(&sched->base));
 
 	drm_mock_sched_entity_free(entity);
 	drm_mock_sched_fini(sched);
@@ -682,7 +741,6 @@ static void drm_sched_grtrace_reset_test(struct kunit *test)
 	unsigned int i;
 	u32 ring_id;
 
-	ring_id = drm_sched_grtrace_ring(&sched->base)->id;
 	entity = drm_mock_sched_entity_new(test, DRM_SCHED_PRIORITY_NORMAL, sched);
 	for (i = 0; i < GT_NR_RESET; i++)
 		job[i] = gt_job(test, entity, 0);
@@ -705,6 +763,7 @@ static void drm_sched_grtrace_reset_test(struct kunit *test)
 		KUNIT_EXPECT_TRUE(test, gt_wait_event(c, GRTRACE_EV_COMPLETE, id[i], 1));
 	}
 	gt_capture_stop(test, c);
+	ring_id = gt_ring_id(c, drm_sched_grtrace_ring(&sched->base));
 	drm_mock_sched_entity_free(entity);
 	drm_mock_sched_fini(sched);
 
@@ -728,7 +787,6 @@ static void drm_sched_grtrace_run_fails_test(struct kunit *test)
 	struct gt_capture *c;
 	u32 ring_id;
 
-	ring_id = drm_sched_grtrace_ring(&sched->base)->id;
 	entity = drm_mock_sched_entity_new(test, DRM_SCHED_PRIORITY_NORMAL, sched);
 	job = gt_job(test, entity, 0);
 	job->flags = DRM_MOCK_SCHED_JOB_RUN_FAILS;
@@ -741,6 +799,7 @@ static void drm_sched_grtrace_run_fails_test(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, gt_wait_event(c, GRTRACE_EV_COMPLETE, id, 1));
 	KUNIT_EXPECT_TRUE(test, drm_mock_sched_job_wait_finished(next, GT_WAIT));
 	gt_capture_stop(test, c);
+	ring_id = gt_ring_id(c, drm_sched_grtrace_ring(&sched->base));
 
 	KUNIT_EXPECT_EQ(test, finished->error, -EIO);
 	dma_fence_put(finished);
@@ -775,7 +834,6 @@ static void drm_sched_grtrace_kill_test(struct kunit *test)
 	u32 ring_id;
 	int exit;
 
-	ring_id = drm_sched_grtrace_ring(&sched->base)->id;
 	entity = drm_mock_sched_entity_new(test, DRM_SCHED_PRIORITY_NORMAL, sched);
 	ex = drm_mock_sched_entity_new(test, DRM_SCHED_PRIORITY_NORMAL, other);
 	x = gt_job(test, ex, 0);
@@ -799,6 +857,7 @@ static void drm_sched_grtrace_kill_test(struct kunit *test)
 		KUNIT_EXPECT_TRUE(test, gt_wait_event(c, GRTRACE_EV_COMPLETE, id[i], 1));
 	}
 	gt_capture_stop(test, c);
+	ring_id = gt_ring_id(c, drm_sched_grtrace_ring(&sched->base));
 	drm_mock_sched_entity_free(ex);
 	drm_mock_sched_fini(sched);
 	drm_mock_sched_fini(other);
@@ -813,24 +872,6 @@ static void drm_sched_grtrace_kill_test(struct kunit *test)
 		KUNIT_EXPECT_LT(test, exit, gt_find(c, GRTRACE_EV_COMPLETE, id[0], 0));
 	KUNIT_EXPECT_EQ(test, gt_count(c, GRTRACE_EV_SYNC_WAIT_ENTER, id[1]), 0);
 	KUNIT_EXPECT_EQ(test, gt_count(c, GRTRACE_EV_SYNC_WAIT_EXIT, id[1]), 0);
-}
-
-/* Index of the only grtrace_ring_remove of @ring as @ring_id, or -1. */
-static int gt_find_remove(struct kunit *test, const struct gt_capture *c,
-			  const struct grtrace_ring *ring, u32 ring_id)
-{
-	unsigned int i, n = 0;
-	int at = -1;
-
-	for (i = 0; i < c->n; i++) {
-		if (c->ev[i].type != GT_RING_REMOVE || c->ev[i].ring != ring)
-			continue;
-		KUNIT_EXPECT_EQ(test, c->ev[i].job.ring_id, ring_id);
-		at = i;
-		n++;
-	}
-	KUNIT_EXPECT_EQ_MSG(test, n, 1, "ring %u removed", ring_id);
-	return n == 1 ? at : -1;
 }
 
 /*
@@ -849,7 +890,6 @@ static void drm_sched_grtrace_fini_test(struct kunit *test)
 	struct gt_id id;
 	u32 ring_id;
 
-	ring_id = ring->id;
 	entity = drm_mock_sched_entity_new(test, DRM_SCHED_PRIORITY_NORMAL, sched);
 	job = gt_job(test, entity, 0);
 
@@ -859,6 +899,7 @@ static void drm_sched_grtrace_fini_test(struct kunit *test)
 	drm_mock_sched_entity_free(entity);
 	drm_mock_sched_fini(sched);
 	gt_capture_stop(test, c);
+	ring_id = gt_ring_id(c, ring);
 
 	KUNIT_EXPECT_EQ(test, job->hw_fence.error, -ECANCELED);
 	gt_expect_job(test, c, &sched->base, ring_id, id, GT_RAN, -ECANCELED);
@@ -876,7 +917,7 @@ static void drm_sched_grtrace_fini_test(struct kunit *test)
  * @sched: the scheduler
  * @entity: its only entity
  * @last: its last job
- * @ring_id: the id of its grtrace ring, 0 if it got none
+ * @ring_id: the id of its grtrace ring in the capture
  * @id: its jobs
  */
 struct gt_many {
@@ -892,7 +933,6 @@ static void gt_many_start(struct kunit *test, struct gt_many *m)
 	unsigned int i;
 
 	m->sched = drm_mock_sched_new(test, MAX_SCHEDULE_TIMEOUT);
-	m->ring_id = drm_sched_grtrace_ring(&m->sched->base)->id;
 	m->entity = drm_mock_sched_entity_new(test, DRM_SCHED_PRIORITY_NORMAL,
 					      m->sched);
 	for (i = 0; i < GT_NR_JOBS; i++) {
@@ -915,14 +955,12 @@ static void gt_many_stop(struct kunit *test, struct gt_many *m)
  * capture had, every job is reported on its own scheduler's ring exactly
  * once per event, and the ring's removal is reported after its last event.
  *
- * Ring ids are a limited resource: if the system's other rings leave too
- * few, some schedulers get no id, and then none of their events may be
- * reported at all.
+ * Ring ids are not a limited resource: every scheduler gets one.
  */
 static void drm_sched_grtrace_many_test(struct kunit *test)
 {
 	struct gt_many *m = kunit_kcalloc(test, GT_NR_SCHEDS, sizeof(*m), GFP_KERNEL);
-	unsigned int i, j, k, refused = 0;
+	unsigned int i, j, k;
 	struct gt_capture *c;
 
 	KUNIT_ASSERT_NOT_NULL(test, m);
@@ -934,20 +972,16 @@ static void drm_sched_grtrace_many_test(struct kunit *test)
 			gt_many_start(test, &m[i]);
 	}
 	gt_capture_stop(test, c);
+	for (i = 0; i < GT_NR_SCHEDS; i++)
+		m[i].ring_id = gt_ring_id(c, drm_sched_grtrace_ring(&m[i].sched->base));
 
 	for (i = 0; i < GT_NR_SCHEDS; i++) {
 		const struct grtrace_ring *ring = drm_sched_grtrace_ring(&m[i].sched->base);
 		int remove, last = -1;
-		bool ok = true;
+		bool ok = m[i].ring_id;
 
-		if (!m[i].ring_id) {
-			refused++;
-			for (j = 0; j < c->n; j++)
-				ok &= c->ev[j].ring != ring;
-			KUNIT_EXPECT_TRUE_MSG(test, ok,
-					      "events of scheduler %u, which has no ring id", i);
-			continue;
-		}
+		KUNIT_EXPECT_NE_MSG(test, m[i].ring_id, 0,
+				    "scheduler %u reported without a ring id", i);
 		for (k = 0; k < i; k++)
 			ok &= m[k].ring_id != m[i].ring_id;
 		KUNIT_EXPECT_TRUE_MSG(test, ok, "ring id %u of scheduler %u given twice",
@@ -965,9 +999,6 @@ static void drm_sched_grtrace_many_test(struct kunit *test)
 		if (!ok)
 			break;	/* one scheduler's worth of messages is enough */
 	}
-	if (refused)
-		kunit_info(test, "%u of %u schedulers got no grtrace ring id\n",
-			   refused, GT_NR_SCHEDS);
 }
 
 static struct kunit_case drm_sched_grtrace_tests[] = {

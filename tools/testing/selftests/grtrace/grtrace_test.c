@@ -160,7 +160,7 @@ TEST_F(grtrace, invalid_input)
 {
 	static const char * const bad_config[] = {
 		"nosuchkey=1", "level=loud", "level=9", "level=", "=1",
-		"filter_ring_id=999", "filter_type_mask=0x400",
+		"filter_ring_id=-2", "filter_type_mask=0x400",
 		"filter_engine_mask=banana", "reset_stats=0",
 		"level=verbose\nfilter_ring_id=x",
 	};
