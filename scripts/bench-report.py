@@ -133,6 +133,11 @@ def targets(runs):
              diff[1] <= 0 <= diff[2],
              f'median {diff[0]:+.2f} ns, pairs {diff[1]:+.2f}..{diff[2]:+.2f} ns'),
         ]
+        sched = c.get(('ratio', 'i_sched_init_fini'))
+        if sched:
+            checks.append(('drm_sched_init()+fini(), nothing tracing, <= 1.05x '
+                           'without the grtrace hooks', sched[0][0] <= 1.05,
+                           f'{sched[0][0]:.3f}x (pairs {sched[0][1]:.3f}..{sched[0][2]:.3f})'))
         if scale and r.get('cpus', 1) > 1:
             checks.append((f'relay events/s on {r["cpus"]} CPUs >= 1.8x one CPU',
                            scale[0][0] >= 1.8, f'{scale[0][0]:.2f}x'))

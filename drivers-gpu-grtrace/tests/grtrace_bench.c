@@ -37,6 +37,10 @@
 
 #include "../grtrace_internal.h"
 
+#if IS_REACHABLE(CONFIG_DRM_SCHED)
+#include <drm/gpu_scheduler.h>
+#endif
+
 /*
  * Where the machine's speed changes from one millisecond to the next (a
  * virtual CPU that shares its core), a pair of rounds each well under a
@@ -460,8 +464,118 @@ static void grtrace_bench_run(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t.summaries_lost, 0);
 }
 
+#if IS_REACHABLE(CONFIG_DRM_SCHED) && IS_ENABLED(CONFIG_GRTRACE_DRM_BRIDGE)
+#define BENCH_SCHEDS	32	/* schedulers created and destroyed a round */
+
+static struct dma_fence *bench_run_job(struct drm_sched_job *job)
+{
+	return NULL;
+}
+
+static enum drm_gpu_sched_stat bench_timedout_job(struct drm_sched_job *job)
+{
+	return DRM_GPU_SCHED_STAT_ENODEV;
+}
+
+static void bench_free_job(struct drm_sched_job *job)
+{
+}
+
+static const struct drm_sched_backend_ops bench_sched_ops = {
+	.run_job = bench_run_job,
+	.timedout_job = bench_timedout_job,
+	.free_job = bench_free_job,
+};
+
+/*
+ * ps per scheduler of BENCH_SCHEDS drm_sched_init() and drm_sched_fini()
+ * of @s, or (@ring_only) of what their grtrace hooks do: name and register
+ * the ring, and unregister it.
+ */
+static u64 bench_sched_round(struct kunit *test, struct drm_gpu_scheduler *s,
+			     const struct drm_sched_init_args *args, bool ring_only)
+{
+	struct grtrace_ring ring_copy = {}, *ring = &ring_copy;
+	unsigned int i;
+	u64 t0, t1;
+
+	t0 = ktime_get_ns();
+	for (i = 0; i < BENCH_SCHEDS; i++) {
+		if (ring_only) {
+			ring->dev = "drm_sched";
+			ring->name = args->name;
+			ring->engine = grtrace_engine_from_name(args->name);
+			grtrace_ring_register(ring);
+			grtrace_ring_unregister(ring);
+			continue;
+		}
+		KUNIT_ASSERT_EQ(test, drm_sched_init(s, args), 0);
+		drm_sched_fini(s);
+	}
+	t1 = ktime_get_ns();
+	return div_u64((t1 - t0) * 1000, BENCH_SCHEDS);
+}
+
+/*
+ * What the grtrace hooks add to a scheduler's drm_sched_init() and
+ * drm_sched_fini() while nothing traces, as drivers with a scheduler per
+ * queue (xe, panthor) pay it on every queue: pairs of rounds of both, and
+ * of the hooks' own work alone; the ratio is init+fini against init+fini
+ * less the hooks.  The schedulers share a submission workqueue, as xe's
+ * do, which leaves init and fini their least cost and the hooks their
+ * largest share.
+ */
+static void grtrace_bench_sched(struct kunit *test)
+{
+	const struct drm_sched_init_args args = {
+		.ops = &bench_sched_ops,
+		.num_rqs = DRM_SCHED_PRIORITY_COUNT,
+		.credit_limit = 1,
+		.timeout = MAX_SCHEDULE_TIMEOUT,
+		.name = "bench",
+	};
+	struct drm_sched_init_args a = args;
+	struct drm_gpu_scheduler *s;
+	s64 *v;
+	char tail[64];
+	unsigned int r;
+
+	KUNIT_ASSERT_FALSE(test, grtrace_enabled());
+	s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	v = kunit_kmalloc_array(test, 3 * bench_pairs, sizeof(*v), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	KUNIT_ASSERT_NOT_NULL(test, v);
+	a.submit_wq = alloc_ordered_workqueue("grtrace_bench", 0);
+	KUNIT_ASSERT_NOT_NULL(test, a.submit_wq);
+	for (r = 0; r < bench_pairs; r++) {
+		s64 *x = &v[r], *y = &v[bench_pairs + r];
+
+		if (r % 4 == 0 || r % 4 == 3) {
+			*y = bench_sched_round(test, s, &a, true);
+			*x = bench_sched_round(test, s, &a, false);
+		} else {
+			*x = bench_sched_round(test, s, &a, false);
+			*y = bench_sched_round(test, s, &a, true);
+		}
+		v[2 * bench_pairs + r] = div64_s64(*x * 1000, max_t(s64, *x - *y, 1));
+	}
+	destroy_workqueue(a.submit_wq);
+	snprintf(tail, sizeof(tail), " (%u x %u)", bench_pairs, BENCH_SCHEDS);
+	bench_line(test, "", "i_sched_init_fini", v, "ns/scheduler", tail);
+	bench_line(test, "", "i_sched_grtrace_hooks", &v[bench_pairs], "ns/scheduler", tail);
+	snprintf(tail, sizeof(tail), " i_sched_without_hooks (%u pairs)", bench_pairs);
+	bench_line(test, "ratio ", "i_sched_init_fini", &v[2 * bench_pairs], "x", tail);
+}
+#else
+static void grtrace_bench_sched(struct kunit *test)
+{
+	kunit_skip(test, "no DRM scheduler, or its grtrace hooks are off");
+}
+#endif
+
 static struct kunit_case grtrace_bench_cases[] = {
 	KUNIT_CASE_SLOW(grtrace_bench_run),
+	KUNIT_CASE_SLOW(grtrace_bench_sched),
 	{}
 };
 

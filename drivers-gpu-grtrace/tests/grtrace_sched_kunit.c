@@ -1265,10 +1265,9 @@ static int scale_one(const struct grtrace_record *rec, void *data)
 /*
  * Many more rings than the aggregator has slots, SCALE_ALIVE of them alive
  * at a time as with a scheduler per queue, each with one job, while an
- * aggregate_only session runs: every ring gets an id of its own, none is
- * refused, and the SUMMARY records add up to exactly its job and its
- * events, under the METADATA of its name; the rings whose slot was taken
- * are counted.
+ * aggregate_only session runs: every ring gets an id of its own, and the
+ * SUMMARY records add up to exactly its job and its events, under the
+ * METADATA of its name; the rings whose slot was taken are counted.
  */
 static void grtrace_sched_test_ring_scale(struct kunit *test)
 {

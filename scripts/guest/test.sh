@@ -27,7 +27,8 @@ for check in "python3 $ROOT/scripts/ktap.py leaves $out/serial.log kunit:" \
 	     "python3 $ROOT/scripts/guest/verdict.py --no-kunit $out/serial.log" \
 	     "python3 $ROOT/scripts/e2e-check.py $out/share/e2e" \
 	     "python3 $ROOT/scripts/probe-check.py $CACHE/grtrace-tool/grtrace
-		$out/share/probe/hooks.grt $out/share/probe/probe.grt"; do
+		$out/share/probe/hooks.grt $out/share/probe/probe.grt" \
+	     "python3 $ROOT/scripts/scale-check.py $CACHE/grtrace-tool/grtrace $out/share/scale"; do
 	$check > "$OUT/ktap"
 	ktap_merge "$OUT/ktap"
 done

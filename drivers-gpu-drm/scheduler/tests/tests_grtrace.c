@@ -1001,6 +1001,39 @@ static void drm_sched_grtrace_many_test(struct kunit *test)
 	}
 }
 
+static unsigned int scale_schedulers = 64;
+module_param(scale_schedulers, uint, 0600);
+MODULE_PARM_DESC(scale_schedulers,
+		 "schedulers the drm_sched_grtrace_scale suite creates (default 64)");
+
+/*
+ * Schedulers created and destroyed one after the other as drivers with a
+ * scheduler per queue create them (xe, panthor), GT_NR_ALIVE of them alive
+ * at a time, each running GT_NR_JOBS jobs, with no probe of its own: the
+ * case checks only that every job finished without error.  It is there to
+ * be run again through debugfs with a larger scale_schedulers while a
+ * session of the relay stream and trace-cmd record: the guest test checks
+ * in both recordings that every job was reported on its own scheduler's
+ * ring, each event once.
+ */
+static void drm_sched_grtrace_scale_test(struct kunit *test)
+{
+	unsigned int n = READ_ONCE(scale_schedulers), i;
+	struct gt_many m[GT_NR_ALIVE] = {};
+
+	for (i = 0; i < n + GT_NR_ALIVE; i++) {
+		struct gt_many *s = &m[i % GT_NR_ALIVE];
+
+		if (i >= GT_NR_ALIVE) {
+			gt_many_stop(test, s);
+			KUNIT_EXPECT_EQ(test, s->last->hw_fence.error, 0);
+		}
+		if (i < n)
+			gt_many_start(test, s);
+	}
+	kunit_info(test, "%u schedulers, %u jobs each\n", n, GT_NR_JOBS);
+}
+
 static struct kunit_case drm_sched_grtrace_tests[] = {
 	KUNIT_CASE(drm_sched_grtrace_ring_test),
 	KUNIT_CASE(drm_sched_grtrace_lifecycle_test),
@@ -1020,4 +1053,14 @@ static struct kunit_suite drm_sched_grtrace = {
 	.test_cases = drm_sched_grtrace_tests,
 };
 
-kunit_test_suite(drm_sched_grtrace);
+static struct kunit_case drm_sched_grtrace_scale_tests[] = {
+	KUNIT_CASE(drm_sched_grtrace_scale_test),
+	{}
+};
+
+static struct kunit_suite drm_sched_grtrace_scale = {
+	.name = "drm_sched_grtrace_scale",
+	.test_cases = drm_sched_grtrace_scale_tests,
+};
+
+kunit_test_suites(&drm_sched_grtrace, &drm_sched_grtrace_scale);

@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Check the recordings of the scheduler scale test (tests/60-scale.sh).
+
+N mock schedulers (dev drm-mock-scheduler-<k>), each running JOBS jobs,
+were created and destroyed while trace-cmd recorded the grtrace events and
+a relay session in aggregate_only mode ran.  In trace.dat, every scheduler
+must be one ring with an id no other scheduler had, each of its jobs must
+have each lifecycle event exactly once, and its grtrace_ring_remove must
+follow its last event.  In the relay stream, the SUMMARY records of each
+ring, named by its METADATA under the same id as in trace.dat, must add up
+to exactly its jobs and its events in trace.dat.  The relay session must
+account for every event (offered = written + dropped, nothing dropped but
+aggregated) and no event may have gone without a ring.
+
+usage: scale-check.py GRTRACE DIR       (prints KTAP)
+"""
+
+import collections
+import os
+import re
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ktap import Ktap                   # pylint: disable=wrong-import-position
+
+JOBS = 4
+DEV = 'drm-mock-scheduler-'
+LIFECYCLE = ('submit', 'commit', 'end', 'complete')
+
+
+def stats(path):
+    return dict(l.strip().split('=', 1) for l in open(path) if '=' in l)
+
+
+def read_trace(path):
+    """Per dev: ring ids, per type per fence counts, last event, remove."""
+    out = subprocess.run(['trace-cmd', 'report', '-i', path],
+                         capture_output=True, text=True, check=True).stdout
+    rings = collections.defaultdict(lambda: {
+        'ids': set(), 'ev': collections.Counter(), 'last': -1, 'remove': [],
+        'events': 0})
+    zero = 0
+    for i, line in enumerate(out.splitlines()):
+        m = re.search(r'\s(grtrace_\w+):\s+(.*)', line)
+        if not m:
+            continue
+        f = dict(re.findall(r'(\w+)=(\S+)', m.group(2)))
+        if not f.get('dev', '').startswith(DEV):
+            continue
+        r = rings[f['dev']]
+        event = m.group(1)[len('grtrace_'):]
+        if f.get('ring_id') == '0':
+            zero += 1
+        r['ids'].add(f.get('ring_id'))
+        if event == 'ring_remove':
+            r['remove'].append(i)
+        elif 'fence' in f:
+            r['ev'][(event, f['fence'])] += 1
+            r['events'] += 1
+            r['last'] = i
+    return rings, zero
+
+
+def read_relay(grtrace, path):
+    """Per ring id: its METADATA dev names, summed SUMMARY jobs and events."""
+    out = subprocess.run([grtrace, 'dump', '-i', path], capture_output=True,
+                         text=True, check=True).stdout
+    named = collections.defaultdict(set)
+    jobs, events = collections.Counter(), collections.Counter()
+    types = collections.Counter()
+    for line in out.splitlines():
+        kind = line.split(' ', 1)[0]
+        types[kind] += 1
+        f = dict(re.findall(r'(\w+)=(\S+)', line))
+        if kind == 'metadata':
+            named[f['ring']].add(f['dev'])
+        elif kind == 'summary':
+            jobs[f['ring']] += int(f['jobs'])
+            events[f['ring']] += int(f['events'])
+    return named, jobs, events, types
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    grtrace, d = sys.argv[1:]
+    out = Ktap('scale:')
+    if os.path.exists(os.path.join(d, 'skipped')):
+        out.skip('schedulers at scale', open(os.path.join(d, 'skipped')).read().strip())
+        return out.finish()
+    n = int(open(os.path.join(d, 'schedulers')).read())
+    kunit = open(os.path.join(d, 'kunit.txt')).read()
+    out.result('ok 1 drm_sched_grtrace_scale_test' in kunit and 'not ok' not in kunit,
+               f'the KUnit suite ran {n} schedulers and every job finished', kunit[-600:])
+
+    rings, zero = read_trace(os.path.join(d, 'scale.dat'))
+    out.result(len(rings) == n, f'trace.dat: {n} schedulers, one ring each',
+               f'{len(rings)} mock scheduler devices in trace.dat')
+    ids = {}
+    bad_id, bad_job, bad_remove = [], [], []
+    for dev, r in rings.items():
+        if len(r['ids']) != 1 or '0' in r['ids']:
+            bad_id.append(f'{dev}: ring ids {sorted(r["ids"])}')
+            continue
+        rid = next(iter(r['ids']))
+        if rid in ids:
+            bad_id.append(f'{dev}: ring id {rid} also of {ids[rid]}')
+        ids[rid] = dev
+        fences = {fence for _, fence in r['ev']}
+        counts = [r['ev'][(t, fence)] for fence in fences for t in LIFECYCLE]
+        if len(fences) != JOBS or any(c != 1 for c in counts) or \
+           any(c != 1 for c in r['ev'].values()):
+            bad_job.append(f'{dev}: {dict(r["ev"])}')
+        if len(r['remove']) != 1 or r['remove'][0] < r['last']:
+            bad_remove.append(f'{dev}: removes at {r["remove"]}, last event at {r["last"]}')
+    out.result(not bad_id and zero == 0,
+               'trace.dat: every ring has an id of its own, none is 0',
+               '\n'.join(bad_id[:5] + [f'{zero} events with ring_id 0']))
+    out.result(not bad_job, f'trace.dat: {JOBS} jobs per ring, each event once',
+               '\n'.join(bad_job[:5]))
+    out.result(not bad_remove, 'trace.dat: each ring removed once, after its last event',
+               '\n'.join(bad_remove[:5]))
+
+    named, jobs, events, types = read_relay(grtrace, os.path.join(d, 'scale.grt'))
+    bad = []
+    for rid, dev in ids.items():
+        if named.get(rid) != {dev}:
+            bad.append(f'ring {rid} ({dev}) named {sorted(named.get(rid, []))} by METADATA')
+        elif jobs[rid] != JOBS or events[rid] != rings[dev]['events']:
+            bad.append(f'ring {rid} ({dev}): SUMMARY jobs {jobs[rid]}, events '
+                       f'{events[rid]}; trace.dat has {rings[dev]["events"]} events')
+    out.result(not bad and len(ids) == n,
+               'relay: the SUMMARY records of each ring, named as in trace.dat, '
+               'add up to its jobs and events', '\n'.join(bad[:5]))
+    job_records = sum(types[t] for t in LIFECYCLE + ('start',))
+    out.result(job_records == 0 and types['summary'] > 0,
+               'relay: aggregate_only wrote SUMMARY records, no job event',
+               f'{dict(types)}')
+
+    before = stats(os.path.join(d, 'stats.before'))
+    after = stats(os.path.join(d, 'stats.after'))
+    offered, written = int(after['offered']), int(after['written'])
+    dropped = {k: int(v) for k, v in after.items() if k.startswith('dropped_')}
+    out.result(offered == written + sum(dropped.values()) and
+               sum(dropped.values()) == dropped['dropped_aggregated'] and
+               dropped['dropped_aggregated'] >= sum(r['events'] for r in rings.values()),
+               'relay: offered = written + dropped, dropped only as aggregated',
+               f'offered {offered} written {written} {dropped}')
+    out.result(after['events_no_ring'] == before['events_no_ring'],
+               'no event reported without a ring',
+               f'events_no_ring {before["events_no_ring"]} -> {after["events_no_ring"]}')
+    return out.finish()
+
+
+if __name__ == '__main__':
+    sys.exit(main())
