@@ -197,6 +197,19 @@ static struct fake_gpu *fake_gpu_create(struct kunit *test, const char *name,
 	return gpu;
 }
 
+/* An entity on @gpu's scheduler, as a driver's queue would have. */
+static struct drm_sched_entity *fake_entity_create(struct kunit *test,
+						   struct fake_gpu *gpu)
+{
+	struct drm_sched_entity *e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
+	struct drm_gpu_scheduler *list[1] = { &gpu->sched };
+
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	KUNIT_ASSERT_EQ(test, drm_sched_entity_init(e, DRM_SCHED_PRIORITY_NORMAL,
+						    list, 1, NULL), 0);
+	return e;
+}
+
 /* Wait until the scheduler freed every job, then tear it down. */
 static void fake_gpu_destroy(struct fake_gpu *gpu)
 {
@@ -535,16 +548,12 @@ struct timed {
 static void timed_job(struct kunit *test, struct timed *t, const char *name,
 		      bool hang, bool slow, bool cancel)
 {
-	struct drm_sched_entity *e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
-	struct drm_gpu_scheduler *list[1];
+	struct drm_sched_entity *e;
 	struct dma_fence *done;
 	struct fake_job *job;
 
-	KUNIT_ASSERT_NOT_NULL(test, e);
 	t->gpu = fake_gpu_create(test, name, msecs_to_jiffies(100));
-	list[0] = &t->gpu->sched;
-	KUNIT_ASSERT_EQ(test, drm_sched_entity_init(e, DRM_SCHED_PRIORITY_NORMAL,
-						    list, 1, NULL), 0);
+	e = fake_entity_create(test, t->gpu);
 	t->c = capture_start(test);
 
 	job = kzalloc_obj(*job);
@@ -765,9 +774,8 @@ static void flight_jobs(struct kunit *test, struct drm_sched_entity *e, int nr)
  */
 static void grtrace_sched_test_flight(struct kunit *test)
 {
-	struct drm_sched_entity *e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
+	struct drm_sched_entity *e;
 	struct flight_walk *w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
-	struct drm_gpu_scheduler *list[1];
 	struct grtrace_flight f;
 	struct grtrace_totals t;
 	struct fake_job *job;
@@ -776,14 +784,11 @@ static void grtrace_sched_test_flight(struct kunit *test)
 	int sub, com, cpl, err, i, later;
 	u64 seqno;
 
-	KUNIT_ASSERT_NOT_NULL(test, e);
 	KUNIT_ASSERT_NOT_NULL(test, w);
 	KUNIT_ASSERT_EQ(test, grtrace_set_buffer_size(SZ_16K), 0);
 	KUNIT_ASSERT_EQ(test, grtrace_config_write("flight_recorder=1"), 0);
 	gpu = fake_gpu_create(test, "flight_kunit", msecs_to_jiffies(100));
-	list[0] = &gpu->sched;
-	KUNIT_ASSERT_EQ(test, drm_sched_entity_init(e, DRM_SCHED_PRIORITY_NORMAL,
-						    list, 1, NULL), 0);
+	e = fake_entity_create(test, gpu);
 	KUNIT_ASSERT_EQ(test, grtrace_session_start(), 0);
 	/* Not while it runs: a session is a flight recorder or not. */
 	KUNIT_EXPECT_EQ(test, grtrace_config_write("flight_recorder=0"), -EBUSY);
@@ -861,22 +866,18 @@ static void grtrace_sched_test_flight(struct kunit *test)
  */
 static void grtrace_sched_test_reset_sibling(struct kunit *test)
 {
-	struct drm_sched_entity *e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
+	struct drm_sched_entity *e;
 	struct fake_gpu *a, *b;
-	struct drm_gpu_scheduler *list[1];
 	struct fake_job *job;
 	struct dma_fence *done;
 	struct capture *c;
 	int i, job_resets = 0, b_resets = 0;
 	u64 ctx, seqno;
 
-	KUNIT_ASSERT_NOT_NULL(test, e);
 	a = fake_gpu_create(test, "gfx_reset", msecs_to_jiffies(100));
 	b = fake_gpu_create(test, "comp_reset", MAX_SCHEDULE_TIMEOUT);
 	a->sibling = b;
-	list[0] = &a->sched;
-	KUNIT_ASSERT_EQ(test, drm_sched_entity_init(e, DRM_SCHED_PRIORITY_NORMAL,
-						    list, 1, NULL), 0);
+	e = fake_entity_create(test, a);
 	c = capture_start(test);
 	job = new_job(test);
 	job->hang = true;
@@ -914,8 +915,7 @@ static void grtrace_sched_test_reset_sibling(struct kunit *test)
  */
 static void grtrace_sched_test_timeout_finished(struct kunit *test)
 {
-	struct drm_sched_entity *e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
-	struct drm_gpu_scheduler *list[1];
+	struct drm_sched_entity *e;
 	struct fake_job *job;
 	struct dma_fence *done;
 	struct fake_gpu *gpu;
@@ -923,12 +923,9 @@ static void grtrace_sched_test_timeout_finished(struct kunit *test)
 	u64 ctx, seqno;
 	int i, cpl;
 
-	KUNIT_ASSERT_NOT_NULL(test, e);
 	/* No timeout of its own: the test fires it. */
 	gpu = fake_gpu_create(test, "gfx_done", MAX_SCHEDULE_TIMEOUT);
-	list[0] = &gpu->sched;
-	KUNIT_ASSERT_EQ(test, drm_sched_entity_init(e, DRM_SCHED_PRIORITY_NORMAL,
-						    list, 1, NULL), 0);
+	e = fake_entity_create(test, gpu);
 	c = capture_start(test);
 	job = new_job(test);
 	job->hang = true;
@@ -965,19 +962,15 @@ static void grtrace_sched_test_timeout_finished(struct kunit *test)
  */
 static void grtrace_sched_test_no_hw_fence(struct kunit *test)
 {
-	struct drm_sched_entity *e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
-	struct drm_gpu_scheduler *list[1];
+	struct drm_sched_entity *e;
 	struct dma_fence *done[2];
 	struct fake_job *job[2];
 	struct fake_gpu *gpu;
 	struct capture *c;
 	int i, cpl;
 
-	KUNIT_ASSERT_NOT_NULL(test, e);
 	gpu = fake_gpu_create(test, "gfx_nofence", MAX_SCHEDULE_TIMEOUT);
-	list[0] = &gpu->sched;
-	KUNIT_ASSERT_EQ(test, drm_sched_entity_init(e, DRM_SCHED_PRIORITY_NORMAL,
-						    list, 1, NULL), 0);
+	e = fake_entity_create(test, gpu);
 	c = capture_start(test);
 	job[0] = new_job(test);
 	job[0]->fail = -EIO;
@@ -1016,24 +1009,20 @@ static void grtrace_sched_test_no_hw_fence(struct kunit *test)
  */
 static void grtrace_sched_test_kill(struct kunit *test)
 {
-	struct drm_sched_entity *e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
+	struct drm_sched_entity *e;
 	struct hw_fence *dep = kzalloc_obj(*dep);
-	struct drm_gpu_scheduler *list[1];
 	struct dma_fence *done[2];
 	struct fake_gpu *gpu;
 	struct capture *c;
 	int i, tries, ext;
 
-	KUNIT_ASSERT_NOT_NULL(test, e);
 	KUNIT_ASSERT_NOT_NULL(test, dep);
 	spin_lock_init(&dep->lock);
 	dma_fence_init(&dep->base, &hw_fence_ops, &dep->lock,
 		       dma_fence_context_alloc(1), 1);
 
 	gpu = fake_gpu_create(test, "gfx_kill", MAX_SCHEDULE_TIMEOUT);
-	list[0] = &gpu->sched;
-	KUNIT_ASSERT_EQ(test, drm_sched_entity_init(e, DRM_SCHED_PRIORITY_NORMAL,
-						    list, 1, NULL), 0);
+	e = fake_entity_create(test, gpu);
 	c = capture_start(test);
 	done[0] = push_one(test, e, new_job(test), dma_fence_get(&dep->base));
 	done[1] = push_one(test, e, new_job(test), NULL);
