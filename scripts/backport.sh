@@ -58,7 +58,7 @@ build() {
 			[ -f "$SRC/${o%.o}.c" ] && objs+=" $o"
 		done
 	else
-		t="drivers/gpu/grtrace/ drivers/gpu/drm/scheduler/ drivers/gpu/drm/virtio/"
+		t=$HOOKED_DIRS
 	fi
 	key=$({ echo "backport $mode $t $objs"; series_diffs; } |
 		inputs_key "$0" "$ROOT/scripts/config/vendor.config")

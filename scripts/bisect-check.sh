@@ -58,7 +58,7 @@ all_touched=$(touched_by "${patches[@]}")
 created=$(cat_patches "${patches[@]}" |
 	awk '/^diff --git/ {f=$3; sub("^a/", "", f)} /^new file mode/ {print f}' | sort -u)
 vendor=$(series_vendor_objects)
-dirs="drivers/gpu/grtrace/ drivers/gpu/drm/scheduler/ drivers/gpu/drm/virtio/"
+dirs=$HOOKED_DIRS
 
 # The file times of the applied tree, restored at the end.
 (cd "$SRC" && for f in $all_touched; do [ -e "$f" ] && stat -c '%Y %n' "$f"; done) > "$OUT/times"

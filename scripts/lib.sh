@@ -40,6 +40,9 @@ series_vendor_objects() {
 	series_touched | grep -E '^drivers/gpu/drm/(amd|i915|nouveau)/.*\.c$' | sed 's/\.c$/.o/'
 	echo "$XE_SCHED_OBJS"
 }
+# The directories of grtrace and of the hooks every configuration builds
+# (the vendor drivers' are the objects above).
+HOOKED_DIRS="drivers/gpu/grtrace/ drivers/gpu/drm/scheduler/ drivers/gpu/drm/virtio/"
 # grtrace_opts MODE: the scripts/config options of a build configuration:
 # CONFIG_GRTRACE=y, =m, =n, or =y with every hook off (nohooks) or with
 # the scheduler's hooks off (nobridge).
