@@ -2,14 +2,16 @@
 # SPDX-License-Identifier: GPL-2.0
 """Check the recordings of the scheduler scale test (tests/60-scale.sh).
 
-N mock schedulers (dev drm-mock-scheduler-<k>), each running JOBS jobs,
+N mock schedulers (dev <test>.drm-mock-scheduler-<k>), each running JOBS jobs,
 were created and destroyed while trace-cmd recorded the grtrace events and
 a relay session in aggregate_only mode ran.  In trace.dat, every scheduler
 must be one ring with an id no other scheduler had, each of its jobs must
 have each lifecycle event exactly once, and its grtrace_ring_remove must
 follow its last event.  In the relay stream, the SUMMARY records of each
 ring, named by its METADATA under the same id as in trace.dat, must add up
-to exactly its jobs and its events in trace.dat.  The relay session must
+to exactly its jobs and its events in trace.dat (the stream keeps the
+first 31 bytes of a device name: the ring id, not the name, tells the
+mock schedulers apart there).  The relay session must
 account for every event (offered = written + dropped, nothing dropped but
 aggregated) and no event may have gone without a ring.
 
@@ -26,7 +28,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from ktap import Ktap                   # pylint: disable=wrong-import-position
 
 JOBS = 4
-DEV = 'drm-mock-scheduler-'
+DEV = 'drm-mock-scheduler-'   # in the name of each mock scheduler's device
+NAME_MAX = 31                  # the relay stream's dev[32], NUL-terminated
 LIFECYCLE = ('submit', 'commit', 'end', 'complete')
 
 
@@ -47,7 +50,7 @@ def read_trace(path):
         if not m:
             continue
         f = dict(re.findall(r'(\w+)=(\S+)', m.group(2)))
-        if not f.get('dev', '').startswith(DEV):
+        if DEV not in f.get('dev', ''):
             continue
         r = rings[f['dev']]
         event = m.group(1)[len('grtrace_'):]
@@ -90,8 +93,14 @@ def main():
     if os.path.exists(os.path.join(d, 'skipped')):
         out.skip('schedulers at scale', open(os.path.join(d, 'skipped')).read().strip())
         return out.finish()
-    n = int(open(os.path.join(d, 'schedulers')).read())
-    kunit = open(os.path.join(d, 'kunit.txt')).read()
+    try:
+        n = int(open(os.path.join(d, 'schedulers')).read())
+        kunit = open(os.path.join(d, 'kunit.txt')).read()
+        for f in ('scale.dat', 'scale.grt', 'stats.before', 'stats.after'):
+            open(os.path.join(d, f)).close()
+    except (OSError, ValueError) as e:
+        out.result(False, 'the scale test left its recordings', str(e))
+        return out.finish()
     out.result('ok 1 drm_sched_grtrace_scale_test' in kunit and 'not ok' not in kunit,
                f'the KUnit suite ran {n} schedulers and every job finished', kunit[-600:])
 
@@ -126,7 +135,7 @@ def main():
     named, jobs, events, types = read_relay(grtrace, os.path.join(d, 'scale.grt'))
     bad = []
     for rid, dev in ids.items():
-        if named.get(rid) != {dev}:
+        if named.get(rid) != {dev[:NAME_MAX]}:
             bad.append(f'ring {rid} ({dev}) named {sorted(named.get(rid, []))} by METADATA')
         elif jobs[rid] != JOBS or events[rid] != rings[dev]['events']:
             bad.append(f'ring {rid} ({dev}): SUMMARY jobs {jobs[rid]}, events '
@@ -143,10 +152,12 @@ def main():
     after = stats(os.path.join(d, 'stats.after'))
     offered, written = int(after['offered']), int(after['written'])
     dropped = {k: int(v) for k, v in after.items() if k.startswith('dropped_')}
+    # Besides the mock schedulers' events, aggregated, the guest's own
+    # virtio-gpu commands go on: their IRQs are filtered by the level.
     out.result(offered == written + sum(dropped.values()) and
-               sum(dropped.values()) == dropped['dropped_aggregated'] and
+               dropped['dropped_overrun'] == 0 and
                dropped['dropped_aggregated'] >= sum(r['events'] for r in rings.values()),
-               'relay: offered = written + dropped, dropped only as aggregated',
+               'relay: offered = written + dropped, none overrun, every job event aggregated',
                f'offered {offered} written {written} {dropped}')
     out.result(after['events_no_ring'] == before['events_no_ring'],
                'no event reported without a ring',

@@ -13,7 +13,7 @@ mkdir -p "$out/share"
 "$ROOT/scripts/guest/run-qemu.sh" --kernel "$BUILD/arch/x86/boot/bzImage" \
 	--initrd "$INITRAMFS" --share "$out/share" \
 	--log "$out/serial.log" --timeout "${GUEST_TIMEOUT:-900}" \
-	--append "grtrace.mode=test kunit.enable=1 kunit.filter=speed>slow kunit.filter_action=skip" >&2
+	--append "grtrace.mode=test grtrace.scale=${GRTRACE_SCALE:-2000} kunit.enable=1 kunit.filter=speed>slow kunit.filter_action=skip" >&2
 
 # KTAP: the serial log's KUnit results (the kernel's KTAP parser), its
 # verdict (guest tests, kernel reports: scripts/guest/verdict.py), the

@@ -1,10 +1,11 @@
 #!/bin/sh
 # Schedulers at the scale of xe and panthor, which create one per queue:
 # upstream's mock scheduler creates and destroys SCALE_SCHEDULERS
-# (10,000) of them, 8 alive at a time, each running 4 jobs (the KUnit
-# suite drm_sched_grtrace_scale, run again through debugfs), while a
-# relay session in aggregate_only mode and "trace-cmd record -e grtrace"
-# record.  The recordings, the stats before and after and the suite's
+# (grtrace.scale= on the kernel command line, which make test sets to
+# 2,000: 10,000 take five minutes under TCG) of them, 8 alive at a time,
+# each running 4 jobs (the KUnit suite drm_sched_grtrace_scale, run again
+# through debugfs), while a relay session in aggregate_only mode and
+# "trace-cmd record -e grtrace" record.  The recordings, the stats before and after and the suite's
 # results go to the share; scripts/scale-check.py checks them on the
 # host.  This script fails only if a step could not run.
 D=/sys/kernel/debug/grtrace
@@ -12,7 +13,8 @@ K=/sys/kernel/debug/kunit/drm_sched_grtrace_scale
 P=/sys/module/drm_sched_tests/parameters/scale_schedulers
 G=/opt/grtrace/bin/grtrace
 O=${GRTRACE_OUT:-/tmp}/scale
-n=${SCALE_SCHEDULERS:-10000}
+n=${SCALE_SCHEDULERS:-$(sed -n 's/.*grtrace\.scale=\([0-9]*\).*/\1/p' /proc/cmdline)}
+n=${n:-10000}
 mkdir -p "$O"
 # Upstream's mock scheduler came in 6.15: the 6.12 backport has neither it
 # nor this suite.  A kernel with the one and not the other fails below.
