@@ -454,6 +454,7 @@ static void grtrace_sched_test_lifecycle(struct kunit *test)
 	struct grtrace_totals t;
 	struct fake_gpu *gpu;
 	struct capture *c;
+	u32 ring_id;
 	int i;
 
 	KUNIT_ASSERT_NOT_NULL(test, e);
@@ -506,11 +507,12 @@ static void grtrace_sched_test_lifecycle(struct kunit *test)
 	for (i = 0; i < 2; i++)
 		drm_sched_entity_destroy(&e[i]);
 
-	check_jobs(test, "tracepoint", c->ev, c->n, ids, NR_JOBS, grtrace_ring_last_id(&gpu->sched.grtrace_ring));
+	ring_id = grtrace_ring_last_id(&gpu->sched.grtrace_ring);
+	check_jobs(test, "tracepoint", c->ev, c->n, ids, NR_JOBS, ring_id);
 
 	KUNIT_ASSERT_EQ(test, grtrace_walk_records(relay_one, r), 0);
 	sort(r->ev, r->n, sizeof(r->ev[0]), cmp_seen_gseq, NULL);
-	check_jobs(test, "relay", r->ev, r->n, ids, NR_JOBS, grtrace_ring_last_id(&gpu->sched.grtrace_ring));
+	check_jobs(test, "relay", r->ev, r->n, ids, NR_JOBS, ring_id);
 
 	grtrace_get_totals(&t);
 	KUNIT_EXPECT_EQ(test, t.written, t.offered);
