@@ -1057,7 +1057,8 @@ static void grtrace_sched_test_kill(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, c->ev[ext].job.status, -ESRCH);
 		KUNIT_EXPECT_EQ(test, c->ev[ext].job.aux_context, dep->base.context);
 		KUNIT_EXPECT_EQ(test, c->ev[ext].job.aux_seqno, 1);
-		KUNIT_EXPECT_EQ(test, c->ev[ext].job.ring_id, grtrace_ring_last_id(&gpu->sched.grtrace_ring));
+		KUNIT_EXPECT_EQ(test, c->ev[ext].job.ring_id,
+				grtrace_ring_last_id(&gpu->sched.grtrace_ring));
 	}
 	for (i = 0; i < 2; i++) {
 		u64 ctx = done[i]->context, seqno = done[i]->seqno;
