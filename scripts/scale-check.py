@@ -101,7 +101,9 @@ def main():
     except (OSError, ValueError) as e:
         out.result(False, 'the scale test left its recordings', str(e))
         return out.finish()
-    out.result('ok 1 drm_sched_grtrace_scale_test' in kunit and 'not ok' not in kunit,
+    runs = re.findall(r'drm_sched_grtrace_scale_test: (\d+) schedulers', kunit)
+    out.result(kunit.count('ok 1 drm_sched_grtrace_scale_test') == len(runs) and
+               sum(map(int, runs)) == n and 'not ok' not in kunit,
                f'the KUnit suite ran {n} schedulers and every job finished', kunit[-600:])
 
     rings, zero = read_trace(os.path.join(d, 'scale.dat'))
