@@ -723,7 +723,8 @@ static void grtrace_test_rate_limit_order(struct kunit *test)
  * The probe takes the governance's default path while every setting is at
  * its default, and the governed path as soon as one is not: a rate limit
  * of one event a second drops the second and third SUBMIT, and drops
- * nothing once it is off again.
+ * nothing once it is off again.  A token bucket of one, not a window: a
+ * window ends on the second, which may fall between two SUBMITs.
  */
 static void grtrace_test_default_path(struct kunit *test)
 {
@@ -735,7 +736,9 @@ static void grtrace_test_default_path(struct kunit *test)
 	/* A driver's events (virtio-gpu's, at boot) must not take the token. */
 	KUNIT_ASSERT_EQ(test, grtrace_config_ring(TEST_RING_ID), 0);
 	KUNIT_ASSERT_EQ(test, grtrace_session_start(), 0);
-	KUNIT_ASSERT_EQ(test, grtrace_config_write("max_events_per_sec=1"), 0);
+	KUNIT_ASSERT_EQ(test, grtrace_config_write("rate_limiter_mode=token_bucket\n"
+						   "max_events_per_sec=1\n"
+						   "rate_limit_burst=1"), 0);
 	KUNIT_EXPECT_TRUE(test, static_key_enabled(&grtrace_governed));
 	grtrace_get_totals(&t0);
 	for (i = 0; i < 3; i++) {
@@ -746,7 +749,9 @@ static void grtrace_test_default_path(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t1.dropped[GRTRACE_DROP_RATE_LIMITED] -
 			      t0.dropped[GRTRACE_DROP_RATE_LIMITED], 2);
 
-	KUNIT_ASSERT_EQ(test, grtrace_config_write("max_events_per_sec=0"), 0);
+	KUNIT_ASSERT_EQ(test, grtrace_config_write("rate_limiter_mode=window\n"
+						   "max_events_per_sec=0\n"
+						   "rate_limit_burst=0"), 0);
 	KUNIT_EXPECT_FALSE(test, static_key_enabled(&grtrace_governed));
 	for (i = 0; i < 3; i++) {
 		grtrace_test_job(&job, i + 4);
