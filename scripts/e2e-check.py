@@ -28,31 +28,13 @@ METADATA = 0x101
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from ktap import Ktap                   # pylint: disable=wrong-import-position
+from tracecmd import read_trace         # pylint: disable=wrong-import-position
 
 OUT = None
 
 
 def check(name, ok, detail=''):
     OUT.result(ok, name, detail)
-
-
-def read_trace(path):
-    """Events of trace.dat as (ts, event, fields dict)."""
-    out = subprocess.run(['trace-cmd', 'report', '-i', path],
-                         capture_output=True, text=True, check=True).stdout
-    events = []
-    for line in out.splitlines():
-        # An instance's events start with its name: "NAME: comm-pid ..."
-        m = re.match(r'\s*(?:(\w+):\s+)?(\S.*?)-(\d+)\s+\[\d+\]\s+(\d+\.\d+):'
-                     r'\s+(\w+):\s+(.*)', line)
-        if not m:
-            continue
-        fields = dict(re.findall(r'(\w+)=(\S+)', m.group(6)))
-        # The task the event fired in, apart from the event's own fields.
-        fields['@comm'], fields['@pid'] = m.group(2).strip(), int(m.group(3))
-        fields['@buffer'] = m.group(1) or ''
-        events.append((float(m.group(4)), m.group(5), fields))
-    return events
 
 
 def read_relay(directory):

@@ -26,6 +26,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from ktap import Ktap                   # pylint: disable=wrong-import-position
+from tracecmd import read_trace         # pylint: disable=wrong-import-position
 
 JOBS = 4
 DEV = 'drm-mock-scheduler-'   # in the name of each mock scheduler's device
@@ -37,23 +38,17 @@ def stats(path):
     return dict(l.strip().split('=', 1) for l in open(path) if '=' in l)
 
 
-def read_trace(path):
+def trace_rings(path):
     """Per dev: ring ids, per type per fence counts, last event, remove."""
-    out = subprocess.run(['trace-cmd', 'report', '-i', path],
-                         capture_output=True, text=True, check=True).stdout
     rings = collections.defaultdict(lambda: {
         'ids': set(), 'ev': collections.Counter(), 'last': -1, 'remove': [],
         'events': 0})
     zero = 0
-    for i, line in enumerate(out.splitlines()):
-        m = re.search(r'\s(grtrace_\w+):\s+(.*)', line)
-        if not m:
-            continue
-        f = dict(re.findall(r'(\w+)=(\S+)', m.group(2)))
-        if DEV not in f.get('dev', ''):
+    for i, (_, name, f) in enumerate(read_trace(path)):
+        if not name.startswith('grtrace_') or DEV not in f.get('dev', ''):
             continue
         r = rings[f['dev']]
-        event = m.group(1)[len('grtrace_'):]
+        event = name[len('grtrace_'):]
         if f.get('ring_id') == '0':
             zero += 1
         r['ids'].add(f.get('ring_id'))
@@ -106,7 +101,7 @@ def main():
                sum(map(int, runs)) == n and 'not ok' not in kunit,
                f'the KUnit suite ran {n} schedulers and every job finished', kunit[-600:])
 
-    rings, zero = read_trace(os.path.join(d, 'scale.dat'))
+    rings, zero = trace_rings(os.path.join(d, 'scale.dat'))
     out.result(len(rings) == n, f'trace.dat: {n} schedulers, one ring each',
                f'{len(rings)} mock scheduler devices in trace.dat')
     ids = {}

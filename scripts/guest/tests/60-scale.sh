@@ -4,10 +4,10 @@
 # (grtrace.scale= on the kernel command line; 2,000) of them, 8 alive at
 # a time, each running 4 jobs (the KUnit suite drm_sched_grtrace_scale,
 # run again through debugfs, SCALE_ROUNDS times: grtrace.scale_rounds=,
-# 1), while a relay session in aggregate_only mode and
-# "trace-cmd record -e grtrace" record.  The recordings, the stats before and after and the suite's
-# results go to the share; scripts/scale-check.py checks them on the
-# host.  This script fails only if a step could not run.
+# 1), while a relay session in aggregate_only mode and "trace-cmd record
+# -e grtrace" record.  The recordings, the stats before and after and the
+# suite's results go to the share; scripts/scale-check.py checks them on
+# the host.  This script fails only if a step could not run.
 D=/sys/kernel/debug/grtrace
 K=/sys/kernel/debug/kunit/drm_sched_grtrace_scale
 P=/sys/module/drm_sched_tests/parameters/scale_schedulers
