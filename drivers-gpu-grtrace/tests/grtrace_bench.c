@@ -291,13 +291,19 @@ struct bench_res {
 	s64 *q;
 };
 
+/* Whether pair @r times the baseline first: ABBA ABBA... */
+static bool bench_base_first(unsigned int r)
+{
+	return r % 4 == 0 || r % 4 == 3;
+}
+
 /* Pair @r of @cmp, the case second or first as r goes ABBA ABBA... */
 static void bench_pair(struct kunit *test, const struct bench_cmp *cmp,
 		       unsigned int r, struct bench_res *res)
 {
 	u64 a, b;
 
-	if (r % 4 == 0 || r % 4 == 3) {
+	if (bench_base_first(r)) {
 		b = bench_run(test, cmp->base);
 		a = bench_run(test, cmp->c);
 	} else {
@@ -495,18 +501,18 @@ static const struct drm_sched_backend_ops bench_sched_ops = {
 static u64 bench_sched_round(struct kunit *test, struct drm_gpu_scheduler *s,
 			     const struct drm_sched_init_args *args, bool ring_only)
 {
-	struct grtrace_ring ring_copy = {}, *ring = &ring_copy;
+	struct grtrace_ring ring = {};
 	unsigned int i;
 	u64 t0, t1;
 
 	t0 = ktime_get_ns();
 	for (i = 0; i < BENCH_SCHEDS; i++) {
 		if (ring_only) {
-			ring->dev = "drm_sched";
-			ring->name = args->name;
-			ring->engine = grtrace_engine_from_name(args->name);
-			grtrace_ring_register(ring);
-			grtrace_ring_unregister(ring);
+			ring.dev = "drm_sched";
+			ring.name = args->name;
+			ring.engine = grtrace_engine_from_name(args->name);
+			grtrace_ring_register(&ring);
+			grtrace_ring_unregister(&ring);
 			continue;
 		}
 		KUNIT_ASSERT_EQ(test, drm_sched_init(s, args), 0);
@@ -550,7 +556,7 @@ static void grtrace_bench_sched(struct kunit *test)
 	for (r = 0; r < bench_pairs; r++) {
 		s64 *x = &v[r], *y = &v[bench_pairs + r];
 
-		if (r % 4 == 0 || r % 4 == 3) {
+		if (bench_base_first(r)) {
 			*y = bench_sched_round(test, s, &a, true);
 			*x = bench_sched_round(test, s, &a, false);
 		} else {
