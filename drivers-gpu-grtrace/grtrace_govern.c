@@ -11,6 +11,7 @@
 #include <linux/cpu.h>
 #include <linux/cred.h>
 #include <linux/hash.h>
+#include <linux/irq_work.h>
 #include <linux/jump_label.h>
 #include <linux/list.h>
 #include <linux/math64.h>
@@ -26,6 +27,7 @@
 #include <linux/timekeeping.h>
 #include <linux/uidgid.h>
 #include <linux/vmalloc.h>
+#include <linux/workqueue.h>
 
 #include <trace/events/grtrace.h>
 
@@ -71,17 +73,34 @@
  * and judged by the task as its SUBMIT is.  A job is known by its fence
  * context and seqno in a table of %GRTRACE_JOBS jobs, from its first event
  * to its COMPLETE; a COMPLETE that is dropped drops the events its job held,
- * under its cause.  When the table is full, the job seen first is forgotten
- * (``jobs_evicted`` in ``stats``) and its held events are dropped as
- * ``untracked``; a later event of it is judged as one of a job never seen.
- * So for a stopped session, ``written`` plus all drops equals ``offered``,
- * exactly.
+ * under its cause.  When the shard of the table a job falls in is full,
+ * the shard's job seen first is forgotten (``jobs_evicted`` in ``stats``)
+ * and its held events are dropped as ``untracked``; a later event of it is
+ * judged as one of a job never seen.  So for a stopped session,
+ * ``written`` plus all drops equals ``offered``, exactly.
+ *
+ * The aggregator counts per CPU, in a table of %GRTRACE_CPU_SLOTS rings
+ * under that CPU's lock, which only the collection takes from elsewhere;
+ * the job table it needs is split by the hash of a job into
+ * %GRTRACE_JOB_SHARDS shards, each under a lock of its own.  A work item
+ * collects the CPUs' tables at the end of each window
+ * (``aggregator_window``), in process context.  A CPU that meets more
+ * rings than its table holds within a window hands the table to the
+ * collection, which it kicks, and counts in a spare; what it has no room
+ * for while both are full is not counted (``aggregator_full`` in
+ * ``stats``).
+ *
+ * Under ``aggregate_only``, the collection writes the SUMMARY records of
+ * each window that ends, and of a ring whose slot in the sums another
+ * ring takes: in process context, never in a probe.  The events a CPU had
+ * no room for are dropped as ``untracked``.
  *
  * The ftrace side of the tracepoints is not governed: ftrace has its own
  * filters and triggers.
  */
 
 #define GRTRACE_JOBS		1024
+#define GRTRACE_JOB_SHARDS	16
 #define GRTRACE_JOB_HELD	8
 const char * const grtrace_sampling_mode_names[GRTRACE_SAMPLING_NR] = {
 	[GRTRACE_SAMPLING_STATIC]	= "static",
@@ -203,38 +222,101 @@ struct grtrace_aggregate {
 
 static_assert(GRTRACE_DROP_NR <= GRTRACE_SUMMARY_DROPS);
 
+/* Entries of a shard of the job table; a power of two. */
+#define GRTRACE_SHARD_JOBS	(GRTRACE_JOBS / GRTRACE_JOB_SHARDS)
+
 /**
- * struct grtrace_jobs - the job table and the aggregator
+ * struct grtrace_job_shard - the jobs whose hash falls in one shard
  * @lock: protects everything here; taken by the probe, in any context
  * @hash: chains of jobs in use
  * @free: unused entries
  * @lru: entries in use, oldest first
  * @nr_used: entries in use
  * @held: events held in all entries
- * @aggr_start: when the aggregator was (re)started
- * @win_end: end of the current aggregation window
- * @win_start: its start, for its SUMMARY records: the window may change
- * @windows: windows completed
- * @evicted: rings whose slot another ring took, since @aggr_start
- * @slot_id: per slot, the ring it holds (see grtrace_aggregate_slot())
- * @total: per slot, since @aggr_start
- * @cur: per slot, the current window
- * @last: per slot, the last complete window
- * @ring_info: per slot, its ring's description for the SUMMARY records
  * @ent: the entries
+ */
+struct grtrace_job_shard {
+	raw_spinlock_t lock;
+	struct hlist_head hash[GRTRACE_SHARD_JOBS];
+	struct hlist_head free;
+	struct list_head lru;
+	u32 nr_used;
+	u32 held;
+	struct grtrace_job_entry ent[GRTRACE_SHARD_JOBS];
+} ____cacheline_aligned_in_smp;
+
+/**
+ * struct grtrace_jobs - the job table
+ * @shard: its shards; a job's SUBMIT and COMPLETE, reported on different
+ *	CPUs, meet in the shard of its fence context and seqno
  *
  * Allocated the first time a setting needs it, freed at module exit.
  */
 struct grtrace_jobs {
+	struct grtrace_job_shard shard[GRTRACE_JOB_SHARDS];
+};
+
+static struct grtrace_jobs *grtrace_jobs;
+
+/*
+ * Rings a CPU counts between two collections, and the slots a ring may
+ * take, from its id on (see grtrace_aggr_cpu_slot()).
+ */
+#define GRTRACE_CPU_SLOTS	64
+#define GRTRACE_AGGR_PROBES	16
+
+/**
+ * struct grtrace_aggr_tab - aggregates of the rings one CPU saw
+ * @key: per slot, the id of the ring it holds plus one, 0 if free
+ * @a: per slot, what it counted since the table was last collected
+ * @ring_info: per slot, its ring's description, for the SUMMARY records
+ */
+struct grtrace_aggr_tab {
+	u32 key[GRTRACE_CPU_SLOTS];
+	struct grtrace_aggregate a[GRTRACE_CPU_SLOTS];
+	struct grtrace_ring_info ring_info[GRTRACE_CPU_SLOTS];
+};
+
+/**
+ * struct grtrace_aggr_cpu - one CPU's aggregates
+ * @lock: taken by this CPU's probe, and by the collection, which swaps
+ *	the tables: no other CPU's probe takes it
+ * @cur: where the probe counts
+ * @spare: an empty table; NULL while it is being collected
+ * @full: @cur when it had no slot left for a ring, for the collection
+ *
+ * Two tables, so that the collection swaps them under @lock and adds one
+ * up without it.
+ */
+struct grtrace_aggr_cpu {
 	raw_spinlock_t lock;
-	struct hlist_head hash[GRTRACE_JOBS];
-	struct hlist_head free;
-	struct list_head lru;
-	u32 nr_used;
-	u64 held;
+	struct grtrace_aggr_tab *cur;
+	struct grtrace_aggr_tab *spare;
+	struct grtrace_aggr_tab *full;
+};
+
+static DEFINE_PER_CPU(struct grtrace_aggr_cpu, grtrace_aggr_cpu);
+
+/**
+ * struct grtrace_aggr - the aggregates of all CPUs, added up
+ * @aggr_start: when the aggregator was (re)started
+ * @win_start: the start of the window now counted
+ * @win_end: when the collection closes it
+ * @windows: windows completed
+ * @evicted: rings whose slot another ring took, since @aggr_start
+ * @slot_id: per slot, the ring it holds: the ring whose id modulo
+ *	%GRTRACE_RING_SLOTS it is, taken from the ring there before
+ * @total: per slot, since @aggr_start
+ * @cur: per slot, the window now counted, as collected so far
+ * @last: per slot, the last complete window
+ * @ring_info: per slot, its ring's description for the SUMMARY records
+ *
+ * Allocated with the job table, under grtrace_aggr_lock.
+ */
+struct grtrace_aggr {
 	u64 aggr_start;
-	u64 win_end;
 	u64 win_start;
+	u64 win_end;
 	u64 windows;
 	u64 evicted;
 	u32 slot_id[GRTRACE_RING_SLOTS];
@@ -242,10 +324,20 @@ struct grtrace_jobs {
 	struct grtrace_aggregate cur[GRTRACE_RING_SLOTS];
 	struct grtrace_aggregate last[GRTRACE_RING_SLOTS];
 	struct grtrace_ring_info ring_info[GRTRACE_RING_SLOTS];
-	struct grtrace_job_entry ent[GRTRACE_JOBS];
 };
 
-static struct grtrace_jobs *grtrace_jobs;
+/*
+ * grtrace_aggr_lock protects *grtrace_aggr and the collection of the CPUs'
+ * tables; nested in grtrace_govern_lock.  grtrace_aggr_work collects them
+ * at each window's end, and when grtrace_aggr_kick tells it that a CPU
+ * filled its table; neither takes grtrace_govern_lock.
+ */
+static DEFINE_MUTEX(grtrace_aggr_lock);
+static struct grtrace_aggr *grtrace_aggr;
+static void grtrace_aggr_work_fn(struct work_struct *work);
+static DECLARE_DELAYED_WORK(grtrace_aggr_work, grtrace_aggr_work_fn);
+static void grtrace_aggr_kick_fn(struct irq_work *work);
+static DEFINE_IRQ_WORK(grtrace_aggr_kick, grtrace_aggr_kick_fn);
 
 /* Where a CPU copies the held events of a job out, with interrupts off. */
 struct grtrace_scratch {
@@ -275,6 +367,7 @@ struct grtrace_govern_cpu {
 	u64 filtered[GRTRACE_FILTERED_BY_NR];
 	u64 filter_passed;
 	u64 evicted;		/* jobs forgotten while the table was full */
+	u64 aggr_full;		/* events this CPU's aggregates had no room for */
 };
 
 static DEFINE_PER_CPU(struct grtrace_govern_cpu, grtrace_govern_cpu);
@@ -326,56 +419,67 @@ static bool grtrace_ring_listed(const struct grtrace_govern_settings *g,
 	return false;
 }
 
-/* ---- job table: all under grtrace_jobs->lock ---- */
+/* ---- job table: each shard under its lock ---- */
 
-static struct hlist_head *grtrace_job_chain(u64 ctx, u64 seqno)
+static u64 grtrace_job_hash(u64 ctx, u64 seqno)
 {
-	return &grtrace_jobs->hash[hash_64(ctx ^ (seqno * GOLDEN_RATIO_64),
-					   ilog2(GRTRACE_JOBS))];
+	return hash_64(ctx ^ (seqno * GOLDEN_RATIO_64), 64);
 }
 
-static struct grtrace_job_entry *grtrace_job_find(u64 ctx, u64 seqno)
+/* The shard of job @ctx:@seqno: the high bits of its hash. */
+static struct grtrace_job_shard *grtrace_job_shard(struct grtrace_jobs *jt,
+						   u64 ctx, u64 seqno)
+{
+	return &jt->shard[grtrace_job_hash(ctx, seqno) >> (64 - ilog2(GRTRACE_JOB_SHARDS))];
+}
+
+static struct grtrace_job_entry *grtrace_job_find(struct grtrace_job_shard *sh,
+						  u64 ctx, u64 seqno)
 {
 	struct grtrace_job_entry *e;
 
-	hlist_for_each_entry(e, grtrace_job_chain(ctx, seqno), node)
+	lockdep_assert_held(&sh->lock);
+	hlist_for_each_entry(e, &sh->hash[grtrace_job_hash(ctx, seqno) %
+					  GRTRACE_SHARD_JOBS], node)
 		if (e->ctx == ctx && e->seqno == seqno)
 			return e;
 	return NULL;
 }
 
-static void grtrace_job_put(struct grtrace_job_entry *e)
+static void grtrace_job_put(struct grtrace_job_shard *sh,
+			    struct grtrace_job_entry *e)
 {
-	grtrace_jobs->held -= e->nheld;
+	sh->held -= e->nheld;
 	e->nheld = 0;
 	hlist_del(&e->node);
 	list_del(&e->lru);
-	hlist_add_head(&e->node, &grtrace_jobs->free);
-	grtrace_jobs->nr_used--;
+	hlist_add_head(&e->node, &sh->free);
+	sh->nr_used--;
 }
 
-static struct grtrace_job_entry *grtrace_job_get(const struct grtrace_event *ev,
+static struct grtrace_job_entry *grtrace_job_get(struct grtrace_job_shard *sh,
+						 const struct grtrace_event *ev,
 						 u64 ts)
 {
 	const struct grtrace_job_payload *job = &ev->job;
 	struct grtrace_job_entry *e;
 
-	e = grtrace_job_find(job->fence_context, job->fence_seqno);
+	e = grtrace_job_find(sh, job->fence_context, job->fence_seqno);
 	if (e)
 		return e;
-	if (hlist_empty(&grtrace_jobs->free)) {
+	if (hlist_empty(&sh->free)) {
 		/*
-		 * Full: forget the oldest job, most likely one whose COMPLETE
-		 * never comes (its ring went away, or the driver lost it).
+		 * Full: forget the shard's oldest job, most likely one whose
+		 * COMPLETE never comes (its ring went away, or the driver
+		 * lost it).
 		 */
-		e = list_first_entry(&grtrace_jobs->lru,
-				     struct grtrace_job_entry, lru);
+		e = list_first_entry(&sh->lru, struct grtrace_job_entry, lru);
 		if (e->nheld)
 			grtrace_stream_drop(GRTRACE_DROP_UNTRACKED, ts, e->nheld);
-		grtrace_job_put(e);
+		grtrace_job_put(sh, e);
 		this_cpu_inc(grtrace_govern_cpu.evicted);
 	}
-	e = hlist_entry(grtrace_jobs->free.first, struct grtrace_job_entry, node);
+	e = hlist_entry(sh->free.first, struct grtrace_job_entry, node);
 	hlist_del(&e->node);
 	e->ctx = job->fence_context;
 	e->seqno = job->fence_seqno;
@@ -386,9 +490,10 @@ static struct grtrace_job_entry *grtrace_job_get(const struct grtrace_event *ev,
 	e->nheld = 0;
 	if (ev->ring)
 		grtrace_fill_ring_info(&e->ring_info, ev->ring, job->ring_id);
-	hlist_add_head(&e->node, grtrace_job_chain(e->ctx, e->seqno));
-	list_add_tail(&e->lru, &grtrace_jobs->lru);
-	grtrace_jobs->nr_used++;
+	hlist_add_head(&e->node, &sh->hash[grtrace_job_hash(e->ctx, e->seqno) %
+					   GRTRACE_SHARD_JOBS]);
+	list_add_tail(&e->lru, &sh->lru);
+	sh->nr_used++;
 	return e;
 }
 
@@ -400,48 +505,41 @@ static void grtrace_job_forget(const struct grtrace_job_payload *job,
 			       int cause, u64 ts)
 {
 	struct grtrace_jobs *jt = READ_ONCE(grtrace_jobs);
+	struct grtrace_job_shard *sh;
 	struct grtrace_job_entry *e;
 
 	if (!jt)
 		return;
-	raw_spin_lock(&jt->lock);
-	e = grtrace_job_find(job->fence_context, job->fence_seqno);
+	sh = grtrace_job_shard(jt, job->fence_context, job->fence_seqno);
+	raw_spin_lock(&sh->lock);
+	e = grtrace_job_find(sh, job->fence_context, job->fence_seqno);
 	if (e) {
 		if (e->nheld)
 			grtrace_stream_drop(cause, ts, e->nheld);
-		grtrace_job_put(e);
+		grtrace_job_put(sh, e);
 	}
-	raw_spin_unlock(&jt->lock);
+	raw_spin_unlock(&sh->lock);
 }
 
+/* Empty the job table.  No probe uses it meanwhile. */
 static void grtrace_jobs_clear(void)
 {
-	struct grtrace_jobs *jt = grtrace_jobs;
-	int i;
+	struct grtrace_job_shard *sh;
+	int i, j;
 
-	INIT_HLIST_HEAD(&jt->free);
-	INIT_LIST_HEAD(&jt->lru);
-	for (i = 0; i < GRTRACE_JOBS; i++) {
-		INIT_HLIST_HEAD(&jt->hash[i]);
-		hlist_add_head(&jt->ent[i].node, &jt->free);
+	for (i = 0; i < GRTRACE_JOB_SHARDS; i++) {
+		sh = &grtrace_jobs->shard[i];
+		raw_spin_lock_irq(&sh->lock);
+		INIT_HLIST_HEAD(&sh->free);
+		INIT_LIST_HEAD(&sh->lru);
+		for (j = 0; j < GRTRACE_SHARD_JOBS; j++) {
+			INIT_HLIST_HEAD(&sh->hash[j]);
+			hlist_add_head(&sh->ent[j].node, &sh->free);
+		}
+		sh->nr_used = 0;
+		sh->held = 0;
+		raw_spin_unlock_irq(&sh->lock);
 	}
-	jt->nr_used = 0;
-	jt->held = 0;
-}
-
-static void grtrace_aggregate_clear(u64 now)
-{
-	struct grtrace_jobs *jt = grtrace_jobs;
-
-	memset(jt->total, 0, sizeof(jt->total));
-	memset(jt->cur, 0, sizeof(jt->cur));
-	memset(jt->last, 0, sizeof(jt->last));
-	memset(jt->ring_info, 0, sizeof(jt->ring_info));
-	memset(jt->slot_id, 0, sizeof(jt->slot_id));
-	jt->aggr_start = now;
-	jt->win_end = 0;
-	jt->windows = 0;
-	jt->evicted = 0;
 }
 
 /* ---- the steps ---- */
@@ -491,6 +589,7 @@ static int grtrace_filter_submitter(const struct grtrace_govern_settings *g,
 {
 	struct grtrace_jobs *jt = READ_ONCE(grtrace_jobs);
 	int why = g->nr_pids ? GRTRACE_FILTERED_BY_PID : GRTRACE_FILTERED_BY_UID;
+	struct grtrace_job_shard *sh;
 	struct grtrace_job_entry *e;
 	int ret = -1;
 
@@ -509,20 +608,18 @@ static int grtrace_filter_submitter(const struct grtrace_govern_settings *g,
 	if (!jt)
 		return GRTRACE_DROP_UNTRACKED;
 
-	raw_spin_lock(&jt->lock);
+	sh = grtrace_job_shard(jt, ev->job.fence_context, ev->job.fence_seqno);
+	raw_spin_lock(&sh->lock);
 	if (ev->type == GRTRACE_EV_SUBMIT) {
-		e = grtrace_job_get(ev, ts);
-		if (e)
-			e->flags |= GRTRACE_JOB_PASS;
-		else
-			ret = GRTRACE_DROP_UNTRACKED;
+		e = grtrace_job_get(sh, ev, ts);
+		e->flags |= GRTRACE_JOB_PASS;
 	} else {
-		e = grtrace_job_find(ev->job.fence_context,
+		e = grtrace_job_find(sh, ev->job.fence_context,
 				     ev->job.fence_seqno);
 		if (!e || !(e->flags & GRTRACE_JOB_PASS))
 			ret = GRTRACE_DROP_FILTERED;
 	}
-	raw_spin_unlock(&jt->lock);
+	raw_spin_unlock(&sh->lock);
 	if (ret == GRTRACE_DROP_FILTERED)
 		return grtrace_filtered(why);
 	return ret;
@@ -536,19 +633,21 @@ static int grtrace_job_verdict(const struct grtrace_event *ev, u64 ts,
 			       int drop)
 {
 	struct grtrace_jobs *jt = READ_ONCE(grtrace_jobs);
+	struct grtrace_job_shard *sh;
 	struct grtrace_job_entry *e;
 
 	if (!jt)
 		return drop;
-	raw_spin_lock(&jt->lock);
-	e = grtrace_job_get(ev, ts);
+	sh = grtrace_job_shard(jt, ev->job.fence_context, ev->job.fence_seqno);
+	raw_spin_lock(&sh->lock);
+	e = grtrace_job_get(sh, ev, ts);
 	if (e->flags & GRTRACE_JOB_DECIDED)
 		drop = e->flags & GRTRACE_JOB_DROPPED ?
 		       GRTRACE_DROP_BACKPRESSURE : -1;
 	else
 		e->flags |= GRTRACE_JOB_DECIDED |
 			    (drop >= 0 ? GRTRACE_JOB_DROPPED : 0);
-	raw_spin_unlock(&jt->lock);
+	raw_spin_unlock(&sh->lock);
 	return drop;
 }
 
@@ -637,14 +736,15 @@ static bool grtrace_rate_ok(const struct grtrace_govern_settings *g, u64 ts)
  * Copy the held events of @e to this CPU's scratch space and free @e, so
  * they can be written without the lock.  Interrupts disabled.
  */
-static u32 grtrace_take_held(struct grtrace_job_entry *e)
+static u32 grtrace_take_held(struct grtrace_job_shard *sh,
+			     struct grtrace_job_entry *e)
 {
 	struct grtrace_scratch *sc = this_cpu_ptr(grtrace_scratch);
 	u32 n = e->nheld;
 
 	memcpy(sc->held, e->held, n * sizeof(sc->held[0]));
 	memcpy(&sc->ring_info, &e->ring_info, sizeof(sc->ring_info));
-	grtrace_job_put(e);
+	grtrace_job_put(sh, e);
 	return n;
 }
 
@@ -669,6 +769,7 @@ static int grtrace_hold(const struct grtrace_govern_settings *g,
 			const struct grtrace_event *ev, u64 ts)
 {
 	struct grtrace_jobs *jt = READ_ONCE(grtrace_jobs);
+	struct grtrace_job_shard *sh;
 	struct grtrace_job_entry *e;
 	int ret = GRTRACE_HELD;
 	u64 took = 0;
@@ -676,28 +777,29 @@ static int grtrace_hold(const struct grtrace_govern_settings *g,
 
 	if (!jt)
 		return GRTRACE_DROP_UNTRACKED;
-	raw_spin_lock(&jt->lock);
+	sh = grtrace_job_shard(jt, ev->job.fence_context, ev->job.fence_seqno);
+	raw_spin_lock(&sh->lock);
 	if (ev->type != GRTRACE_EV_COMPLETE) {
-		e = grtrace_job_get(ev, ts);
-		if (!e || e->nheld == GRTRACE_JOB_HELD) {
+		e = grtrace_job_get(sh, ev, ts);
+		if (e->nheld == GRTRACE_JOB_HELD) {
 			ret = GRTRACE_DROP_UNTRACKED;
 		} else {
 			e->held[e->nheld].ts = ts;
 			e->held[e->nheld].type = ev->type;
 			e->held[e->nheld].job = ev->job;
 			e->nheld++;
-			jt->held++;
+			sh->held++;
 		}
-		raw_spin_unlock(&jt->lock);
+		raw_spin_unlock(&sh->lock);
 		return ret;
 	}
 
-	e = grtrace_job_find(ev->job.fence_context, ev->job.fence_seqno);
+	e = grtrace_job_find(sh, ev->job.fence_context, ev->job.fence_seqno);
 	if (e) {
 		took = ts - e->first_ts;
-		n = grtrace_take_held(e);
+		n = grtrace_take_held(sh, e);
 	}
-	raw_spin_unlock(&jt->lock);
+	raw_spin_unlock(&sh->lock);
 
 	if (g->filter_enabled && took < g->min_latency)
 		ret = grtrace_filtered(GRTRACE_FILTERED_BY_LATENCY);
@@ -815,164 +917,135 @@ static void grtrace_aggregate_add(struct grtrace_aggregate *a, u16 type,
 	a->busy += busy;
 }
 
-/*
- * Write the SUMMARY record of the ring in @slot for the window of @cur, if
- * it did anything in it, and fire grtrace_summary with it for ftrace.
- */
-static void grtrace_summary_write(struct grtrace_jobs *jt, u32 slot,
-				  u64 start, u64 len, u64 ts)
+/* Add @a to @d, which may have counted other CPUs' events of the ring. */
+static void grtrace_aggregate_merge(struct grtrace_aggregate *d,
+				    const struct grtrace_aggregate *a)
 {
-	const struct grtrace_aggregate *a = &jt->cur[slot];
-	const struct grtrace_ring_info *ring_info;
-	struct grtrace_summary s;
-	u64 dropped = 0;
-	int d;
+	int i;
 
-	lockdep_assert_held(&jt->lock);
-	for (d = 0; d < GRTRACE_DROP_NR; d++)
-		dropped += a->dropped[d];
-	if (!a->events && !dropped)
-		return;
-	memset(&s, 0, sizeof(s));
-	s.ring_id = jt->slot_id[slot];
-	s.window_start = start;
-	s.window_ns = len;
-	s.events = a->events;
-	s.jobs = a->jobs;
-	s.lat_sum = a->lat_sum;
-	s.lat_min = a->lat_min;
-	s.lat_max = a->lat_max;
-	s.dev_jobs = a->dev_jobs;
-	s.dev_sum = a->busy;
-	s.dev_min = a->dev_min;
-	s.dev_max = a->dev_max;
-	s.depth_sum = a->depth_sum;
-	s.depth_n = a->depth_n;
-	s.depth_peak = a->depth_peak;
-	s.errors = a->errors;
-	memcpy(s.dropped, a->dropped, sizeof(a->dropped));
-	memcpy(s.lat_hist, a->lat_hist, sizeof(a->lat_hist));
-	ring_info = jt->ring_info[slot].ring_id == s.ring_id ?
-		    &jt->ring_info[slot] : NULL;
-	grtrace_stream_summary(&s, ring_info, ts);
-	trace_grtrace_summary(&s, ring_info, dropped);
+	if (a->jobs && (!d->jobs || a->lat_min < d->lat_min))
+		d->lat_min = a->lat_min;
+	if (a->dev_jobs && (!d->dev_jobs || a->dev_min < d->dev_min))
+		d->dev_min = a->dev_min;
+	d->lat_max = max(d->lat_max, a->lat_max);
+	d->dev_max = max(d->dev_max, a->dev_max);
+	d->depth_peak = max(d->depth_peak, a->depth_peak);
+	d->events += a->events;
+	d->jobs += a->jobs;
+	d->lat_sum += a->lat_sum;
+	d->depth_sum += a->depth_sum;
+	d->depth_n += a->depth_n;
+	d->busy += a->busy;
+	d->dev_jobs += a->dev_jobs;
+	d->errors += a->errors;
+	for (i = 0; i < GRTRACE_DROP_NR; i++)
+		d->dropped[i] += a->dropped[i];
+	for (i = 0; i < GRTRACE_SUMMARY_HIST; i++)
+		d->lat_hist[i] += a->lat_hist[i];
 }
 
 /*
- * Write a SUMMARY record of each ring active in the window of @cur, and
- * fire grtrace_summary with it for ftrace.
+ * This CPU's aggregate of ring @id: the first of its GRTRACE_AGGR_PROBES
+ * slots from @id that holds it or is free.  When none is, the table goes to
+ * the collection, which is kicked, and the spare takes its place; NULL if
+ * the spare is being collected.  Interrupts disabled, @c->lock held.
  */
-static void grtrace_summaries_write(struct grtrace_jobs *jt, u64 start,
-				    u64 len, u64 ts)
+static struct grtrace_aggregate *
+grtrace_aggr_cpu_slot(struct grtrace_aggr_cpu *c, u32 id,
+		      const struct grtrace_ring *ring)
 {
-	u32 i;
+	struct grtrace_aggr_tab *t = c->cur;
+	u32 i, slot;
 
-	lockdep_assert_held(&jt->lock);
-	for (i = 0; i < GRTRACE_RING_SLOTS; i++)
-		grtrace_summary_write(jt, i, start, len, ts);
-}
-
-/*
- * The aggregates of ring @id: its slot, its id modulo GRTRACE_RING_SLOTS,
- * taken from the ring there before if need be.  With aggregate_only, that
- * ring's window so far is written first, as a SUMMARY record of a window
- * that ends now: a reader adds the windows of a ring up, and every event
- * stays counted once.  Its totals in aggregator_stats are forgotten
- * (counted in aggregator_evicted).  Rings are numbered in the order they
- * first report, so the ring evicted is mostly one long gone.
- */
-static u32 grtrace_aggregate_slot(const struct grtrace_govern_settings *g,
-				  struct grtrace_jobs *jt, u32 id, u64 ts)
-{
-	u32 slot = id % GRTRACE_RING_SLOTS;
-
-	lockdep_assert_held(&jt->lock);
-	if (likely(jt->slot_id[slot] == id))
-		return slot;
-	if (jt->slot_id[slot]) {
-		u64 start = max(jt->win_start, jt->aggr_start);
-
-		if (g->aggregate_only && jt->win_end)
-			grtrace_summary_write(jt, slot, start,
-					      ts > start ? ts - start : 0, ts);
-		jt->evicted++;
+	for (i = 0; i < GRTRACE_AGGR_PROBES; i++) {
+		slot = (id + i) % GRTRACE_CPU_SLOTS;
+		if (t->key[slot] == id + 1)
+			goto found;
+		if (!t->key[slot])
+			goto take;
 	}
-	jt->slot_id[slot] = id;
-	memset(&jt->total[slot], 0, sizeof(jt->total[slot]));
-	memset(&jt->cur[slot], 0, sizeof(jt->cur[slot]));
-	memset(&jt->last[slot], 0, sizeof(jt->last[slot]));
-	memset(&jt->ring_info[slot], 0, sizeof(jt->ring_info[slot]));
-	return slot;
+	if (!c->spare)
+		return NULL;
+	c->full = t;
+	c->cur = c->spare;
+	c->spare = NULL;
+	irq_work_queue(&grtrace_aggr_kick);
+	t = c->cur;
+	slot = id % GRTRACE_CPU_SLOTS;
+take:
+	t->key[slot] = id + 1;
+found:
+	if (ring && t->ring_info[slot].ring_id != id)
+		grtrace_fill_ring_info(&t->ring_info[slot], ring, id);
+	return &t->a[slot];
 }
 
 /*
- * Account one event in the job table and the aggregates.  A window that
- * ended before @ts is closed first: with aggregate_only, its rings'
- * SUMMARY records are written then, by the first event after its end (or
- * by grtrace_window_close(), at the stop or when aggregate_only is turned
- * off).
+ * Count an event of @job's ring in this CPU's aggregates, with the job's
+ * latency and time on the device, which its SUBMIT, COMMIT or START and END
+ * and COMPLETE note in the job table.  Under aggregate_only, @drop, if it
+ * is a cause, is counted as a drop of the ring instead, and @ring names the
+ * ring for its SUMMARY records.
+ * Returns: false, counted in aggregator_full, if this CPU had no room for
+ * the ring.  Interrupts disabled.
  */
-static void grtrace_aggregate_locked(const struct grtrace_govern_settings *g,
-				     struct grtrace_jobs *jt, u16 type, u64 ts,
-				     const struct grtrace_job_payload *job)
+static bool grtrace_aggregate(u16 type, u64 ts,
+			      const struct grtrace_job_payload *job,
+			      const struct grtrace_ring *ring, int drop)
 {
+	struct grtrace_aggr_cpu *c = this_cpu_ptr(&grtrace_aggr_cpu);
+	struct grtrace_jobs *jt = READ_ONCE(grtrace_jobs);
 	struct grtrace_job_entry *e = NULL;
+	struct grtrace_aggregate *a = NULL;
+	struct grtrace_job_shard *sh;
 	u64 lat = U64_MAX, busy = 0;
-	u32 slot;
 
-	lockdep_assert_held(&jt->lock);
-	if (!grtrace_jobless(job))
-		e = grtrace_job_find(job->fence_context, job->fence_seqno);
-	switch (type) {
-	case GRTRACE_EV_SUBMIT:
-		if (!e) {
-			struct grtrace_event ev = { .type = type, .job = *job };
+	if (drop < 0 && jt && !grtrace_jobless(job)) {
+		sh = grtrace_job_shard(jt, job->fence_context, job->fence_seqno);
+		raw_spin_lock(&sh->lock);
+		e = grtrace_job_find(sh, job->fence_context, job->fence_seqno);
+		switch (type) {
+		case GRTRACE_EV_SUBMIT:
+			if (!e) {
+				struct grtrace_event ev = { .type = type, .job = *job };
 
-			e = grtrace_job_get(&ev, ts);
-		}
-		if (e) {
+				e = grtrace_job_get(sh, &ev, ts);
+			}
 			e->flags |= GRTRACE_JOB_SUBMITTED;
 			e->submit_ts = ts;
+			break;
+		case GRTRACE_EV_COMMIT:
+		case GRTRACE_EV_START:
+			if (e) {
+				e->flags |= GRTRACE_JOB_STARTED;
+				e->start_ts = ts;
+			}
+			break;
+		case GRTRACE_EV_END:
+			if (e && (e->flags & GRTRACE_JOB_STARTED) && ts > e->start_ts)
+				busy = ts - e->start_ts;
+			break;
+		case GRTRACE_EV_COMPLETE:
+			if (e && (e->flags & GRTRACE_JOB_SUBMITTED))
+				lat = ts - e->submit_ts;
+			if (e && !e->nheld)
+				grtrace_job_put(sh, e);
+			break;
 		}
-		break;
-	case GRTRACE_EV_COMMIT:
-	case GRTRACE_EV_START:
-		if (e) {
-			e->flags |= GRTRACE_JOB_STARTED;
-			e->start_ts = ts;
-		}
-		break;
-	case GRTRACE_EV_END:
-		if (e && (e->flags & GRTRACE_JOB_STARTED) && ts > e->start_ts)
-			busy = ts - e->start_ts;
-		break;
-	case GRTRACE_EV_COMPLETE:
-		if (e && (e->flags & GRTRACE_JOB_SUBMITTED))
-			lat = ts - e->submit_ts;
-		if (e && !e->nheld)
-			grtrace_job_put(e);
-		break;
+		raw_spin_unlock(&sh->lock);
 	}
 
-	if (ts >= jt->win_end) {
-		u64 w = (u64)g->aggregator_window * NSEC_PER_MSEC;
-		u64 t = max(ts, jt->aggr_start);
-
-		if (jt->win_end) {
-			if (g->aggregate_only)
-				grtrace_summaries_write(jt, jt->win_start,
-							jt->win_end - jt->win_start, ts);
-			memcpy(jt->last, jt->cur, sizeof(jt->last));
-			memset(jt->cur, 0, sizeof(jt->cur));
-			jt->windows++;
-		}
-		jt->win_end = jt->aggr_start +
-			      (div64_u64(t - jt->aggr_start, w) + 1) * w;
-		jt->win_start = jt->win_end - w;
-	}
-	slot = grtrace_aggregate_slot(g, jt, job->ring_id, ts);
-	grtrace_aggregate_add(&jt->total[slot], type, lat, busy, job);
-	grtrace_aggregate_add(&jt->cur[slot], type, lat, busy, job);
+	raw_spin_lock(&c->lock);
+	if (c->cur)
+		a = grtrace_aggr_cpu_slot(c, job->ring_id, ring);
+	if (a && drop >= 0)
+		a->dropped[drop]++;
+	else if (a)
+		grtrace_aggregate_add(a, type, lat, busy, job);
+	raw_spin_unlock(&c->lock);
+	if (!a)
+		this_cpu_inc(grtrace_govern_cpu.aggr_full);
+	return a;
 }
 
 /*
@@ -984,27 +1057,17 @@ static int grtrace_aggregate_only(const struct grtrace_govern_settings *g,
 				  const struct grtrace_event *ev, u64 ts,
 				  int drop)
 {
-	struct grtrace_jobs *jt = READ_ONCE(grtrace_jobs);
-	struct grtrace_ring_info *ri;
-	u32 slot;
-
-	if (!jt || drop == GRTRACE_HELD)
+	if (!READ_ONCE(grtrace_jobs) || drop == GRTRACE_HELD)
 		return drop;
-	raw_spin_lock(&jt->lock);
-	slot = grtrace_aggregate_slot(g, jt, ev->job.ring_id, ts);
-	ri = &jt->ring_info[slot];
-	if (ri->ring_id != ev->job.ring_id && ev->ring)
-		grtrace_fill_ring_info(ri, ev->ring, ev->job.ring_id);
-	if (ev->type == GRTRACE_EV_ERROR) {
-		/* Written, then counted by grtrace_govern_written(). */
-	} else if (drop < 0) {
-		grtrace_aggregate_locked(g, jt, ev->type, ts, &ev->job);
-		drop = GRTRACE_DROP_AGGREGATED;
-	} else {
-		jt->cur[slot].dropped[drop]++;
+	if (ev->type == GRTRACE_EV_ERROR)
+		return drop;	/* Written, then counted by grtrace_govern_written(). */
+	if (drop >= 0) {
+		grtrace_aggregate(ev->type, ts, &ev->job, ev->ring, drop);
+		return drop;
 	}
-	raw_spin_unlock(&jt->lock);
-	return drop;
+	if (!grtrace_aggregate(ev->type, ts, &ev->job, ev->ring, -1))
+		return GRTRACE_DROP_UNTRACKED;
+	return GRTRACE_DROP_AGGREGATED;
 }
 
 /**
@@ -1067,10 +1130,275 @@ void grtrace_govern_written(u16 type, u64 ts,
 		return;
 	}
 
-	raw_spin_lock(&jt->lock);
-	grtrace_aggregate_locked(g, jt, type, ts, job);
-	raw_spin_unlock(&jt->lock);
+	grtrace_aggregate(type, ts, job, NULL, -1);
 }
+
+/* ---- the aggregates, collected in process context ---- */
+
+/*
+ * Write the SUMMARY record of the ring in @slot for the window of @cur, if
+ * it did anything in it, and fire grtrace_summary with it for ftrace.
+ * Process context, grtrace_aggr_lock held: interrupts are off for the
+ * record only.
+ */
+static void grtrace_summary_write(struct grtrace_aggr *ag, u32 slot,
+				  u64 start, u64 ts)
+{
+	const struct grtrace_aggregate *a = &ag->cur[slot];
+	const struct grtrace_ring_info *ring_info;
+	struct grtrace_summary s;
+	unsigned long flags;
+	u64 dropped = 0;
+	bool live;
+	int d;
+
+	lockdep_assert_held(&grtrace_aggr_lock);
+	for (d = 0; d < GRTRACE_DROP_NR; d++)
+		dropped += a->dropped[d];
+	if (!a->events && !dropped)
+		return;
+	memset(&s, 0, sizeof(s));
+	s.ring_id = ag->slot_id[slot];
+	s.window_start = start;
+	s.window_ns = ts > start ? ts - start : 0;
+	s.events = a->events;
+	s.jobs = a->jobs;
+	s.lat_sum = a->lat_sum;
+	s.lat_min = a->lat_min;
+	s.lat_max = a->lat_max;
+	s.dev_jobs = a->dev_jobs;
+	s.dev_sum = a->busy;
+	s.dev_min = a->dev_min;
+	s.dev_max = a->dev_max;
+	s.depth_sum = a->depth_sum;
+	s.depth_n = a->depth_n;
+	s.depth_peak = a->depth_peak;
+	s.errors = a->errors;
+	memcpy(s.dropped, a->dropped, sizeof(a->dropped));
+	memcpy(s.lat_hist, a->lat_hist, sizeof(a->lat_hist));
+	ring_info = ag->ring_info[slot].ring_id == s.ring_id ?
+		    &ag->ring_info[slot] : NULL;
+	/* The stream writes on this CPU, and is there while it is live. */
+	local_irq_save(flags);
+	live = grtrace_stream_live();
+	if (live)
+		grtrace_stream_summary(&s, ring_info, ts);
+	local_irq_restore(flags);
+	if (live)
+		trace_grtrace_summary(&s, ring_info, dropped);
+}
+
+/*
+ * The slot of ring @id in the sums: its id modulo GRTRACE_RING_SLOTS,
+ * taken from the ring there before if need be.  That ring's totals in
+ * aggregator_stats are forgotten (counted in aggregator_evicted).  Rings
+ * are numbered in the order they first report, so the ring evicted is
+ * mostly one long gone.  With @summaries (aggregate_only, a session live),
+ * that ring's window so far is written first, as a SUMMARY record of a
+ * window that ends now: a reader adds the windows of a ring up, and every
+ * event stays counted once.
+ */
+static u32 grtrace_aggr_slot(struct grtrace_aggr *ag, u32 id, bool summaries,
+			     u64 now)
+{
+	u32 slot = id % GRTRACE_RING_SLOTS;
+
+	if (likely(ag->slot_id[slot] == id))
+		return slot;
+	if (ag->slot_id[slot]) {
+		if (summaries)
+			grtrace_summary_write(ag, slot, ag->win_start, now);
+		ag->evicted++;
+	}
+	ag->slot_id[slot] = id;
+	memset(&ag->total[slot], 0, sizeof(ag->total[slot]));
+	memset(&ag->cur[slot], 0, sizeof(ag->cur[slot]));
+	memset(&ag->last[slot], 0, sizeof(ag->last[slot]));
+	memset(&ag->ring_info[slot], 0, sizeof(ag->ring_info[slot]));
+	return slot;
+}
+
+/* Add the rings of table @t to the sums, and empty it. */
+static void grtrace_aggr_add_tab(struct grtrace_aggr *ag,
+				 struct grtrace_aggr_tab *t, bool summaries,
+				 u64 now)
+{
+	u32 i, id, slot;
+
+	for (i = 0; i < GRTRACE_CPU_SLOTS; i++) {
+		if (!t->key[i])
+			continue;
+		id = t->key[i] - 1;
+		slot = grtrace_aggr_slot(ag, id, summaries, now);
+		grtrace_aggregate_merge(&ag->cur[slot], &t->a[i]);
+		grtrace_aggregate_merge(&ag->total[slot], &t->a[i]);
+		if (ag->ring_info[slot].ring_id != id &&
+		    t->ring_info[i].ring_id == id)
+			ag->ring_info[slot] = t->ring_info[i];
+		t->key[i] = 0;
+		memset(&t->a[i], 0, sizeof(t->a[i]));
+		memset(&t->ring_info[i], 0, sizeof(t->ring_info[i]));
+	}
+}
+
+/*
+ * Add up every CPU's tables.  A CPU's probe goes on counting meanwhile: in
+ * its spare table, which the collection swaps in under that CPU's lock, and
+ * then in the table the collection emptied.  Process context,
+ * grtrace_aggr_lock held.
+ */
+static void grtrace_aggr_collect(bool summaries, u64 now)
+{
+	struct grtrace_aggr_tab *t;
+	struct grtrace_aggr_cpu *c;
+	bool swapped;
+	int cpu, n;
+
+	lockdep_assert_held(&grtrace_aggr_lock);
+	for_each_possible_cpu(cpu) {
+		c = per_cpu_ptr(&grtrace_aggr_cpu, cpu);
+		swapped = false;
+		/* Bounded: the probe may fill a table meanwhile, not forever. */
+		for (n = 0; n < 4; n++) {
+			raw_spin_lock_irq(&c->lock);
+			t = c->full;
+			if (t) {
+				c->full = NULL;
+			} else if (!swapped && c->spare) {
+				t = c->cur;
+				c->cur = c->spare;
+				c->spare = NULL;
+				swapped = true;
+			}
+			raw_spin_unlock_irq(&c->lock);
+			if (!t)
+				break;
+			grtrace_aggr_add_tab(grtrace_aggr, t, summaries, now);
+			raw_spin_lock_irq(&c->lock);
+			c->spare = t;
+			raw_spin_unlock_irq(&c->lock);
+		}
+	}
+}
+
+/*
+ * Collect, and close the window: the next one starts now.  Process
+ * context, grtrace_aggr_lock held.  With @summaries, the SUMMARY record of
+ * each ring the window counted is written first, for a window that ends
+ * now.
+ */
+static void grtrace_aggr_close(bool summaries)
+{
+	struct grtrace_aggr *ag = grtrace_aggr;
+	u64 now = ktime_get_mono_fast_ns();
+	u32 i;
+
+	lockdep_assert_held(&grtrace_aggr_lock);
+	grtrace_aggr_collect(summaries, now);
+	for (i = 0; summaries && i < GRTRACE_RING_SLOTS; i++)
+		grtrace_summary_write(ag, i, ag->win_start, now);
+	memcpy(ag->last, ag->cur, sizeof(ag->last));
+	memset(ag->cur, 0, sizeof(ag->cur));
+	ag->windows++;
+	ag->win_start = now;
+}
+
+/*
+ * Forget every count, and start the first window now.  Process context,
+ * grtrace_aggr_lock held.
+ */
+static void grtrace_aggr_clear(void)
+{
+	struct grtrace_aggr *ag = grtrace_aggr;
+	struct grtrace_aggr_cpu *c;
+	int cpu;
+
+	lockdep_assert_held(&grtrace_aggr_lock);
+	for_each_possible_cpu(cpu) {
+		c = per_cpu_ptr(&grtrace_aggr_cpu, cpu);
+		raw_spin_lock_irq(&c->lock);
+		if (c->full) {
+			c->spare = c->full;
+			c->full = NULL;
+		}
+		memset(c->cur, 0, sizeof(*c->cur));
+		memset(c->spare, 0, sizeof(*c->spare));
+		raw_spin_unlock_irq(&c->lock);
+	}
+	memset(ag, 0, sizeof(*ag));
+	ag->aggr_start = ktime_get_mono_fast_ns();
+	ag->win_start = ag->aggr_start;
+}
+
+/* Queue the collection for the end of the window, at @ms from aggr_start. */
+static void grtrace_aggr_arm(u32 ms)
+{
+	struct grtrace_aggr *ag = grtrace_aggr;
+	u64 w = (u64)ms * NSEC_PER_MSEC, now = ktime_get_mono_fast_ns();
+
+	lockdep_assert_held(&grtrace_aggr_lock);
+	ag->win_end = ag->aggr_start +
+		      (div64_u64(now - ag->aggr_start, w) + 1) * w;
+	mod_delayed_work(system_unbound_wq, &grtrace_aggr_work,
+			 nsecs_to_jiffies(ag->win_end - now) + 1);
+}
+
+/*
+ * The window's end, or a CPU whose table is full: collect, and at the end
+ * of a window close it.  Runs while a session is live and the aggregator
+ * on.  Under aggregate_only, closing the window writes its SUMMARY records.
+ */
+static void grtrace_aggr_work_fn(struct work_struct *work)
+{
+	const struct grtrace_govern_settings *g;
+	bool aggregating, only;
+	u32 ms;
+
+	rcu_read_lock();
+	g = rcu_dereference(grtrace_governance);
+	aggregating = g->aggregating;
+	only = g->aggregate_only;
+	ms = g->aggregator_window;
+	rcu_read_unlock();
+
+	guard(mutex)(&grtrace_aggr_lock);
+	if (!grtrace_aggr || !aggregating || !grtrace_stream_live())
+		return;
+	if (ktime_get_mono_fast_ns() >= grtrace_aggr->win_end)
+		grtrace_aggr_close(only);
+	else
+		grtrace_aggr_collect(only, ktime_get_mono_fast_ns());
+	grtrace_aggr_arm(ms);
+}
+
+/* A probe filled its CPU's table: collect now, from process context. */
+static void grtrace_aggr_kick_fn(struct irq_work *work)
+{
+	mod_delayed_work(system_unbound_wq, &grtrace_aggr_work, 0);
+}
+
+/**
+ * grtrace_govern_collect - add up the CPUs' aggregates now
+ *
+ * What the collection does at a window's end or when a CPU's table fills,
+ * without closing the window: for the readers of the sums, and for tests,
+ * which do not wait on a worker.
+ *
+ * Context: process context; takes grtrace_aggr_lock.
+ */
+void grtrace_govern_collect(void)
+{
+	bool only;
+
+	rcu_read_lock();
+	only = rcu_dereference(grtrace_governance)->aggregate_only;
+	rcu_read_unlock();
+	guard(mutex)(&grtrace_aggr_lock);
+	if (grtrace_aggr)
+		grtrace_aggr_collect(only && grtrace_stream_live(),
+				     ktime_get_mono_fast_ns());
+}
+EXPORT_SYMBOL_IF_KUNIT(grtrace_govern_collect);
 
 /* -1 to write the held events of a job that took @took ns, or a cause. */
 static int grtrace_held_verdict(const struct grtrace_govern_settings *g, u64 took, u32 n)
@@ -1093,60 +1421,41 @@ static int grtrace_held_verdict(const struct grtrace_govern_settings *g, u64 too
 static void grtrace_held_release(const struct grtrace_govern_settings *g)
 {
 	struct grtrace_jobs *jt = grtrace_jobs;
+	struct grtrace_job_shard *sh;
 	unsigned long flags;
-	u32 i, n;
+	u32 i, j, n;
 	int v = -1;
 	u64 ts;
 
 	lockdep_assert_held(&grtrace_govern_lock);
-	for (i = 0; i < GRTRACE_JOBS; i++) {
-		local_irq_save(flags);
-		ts = ktime_get_mono_fast_ns();
-		raw_spin_lock(&jt->lock);
-		n = 0;
-		if (jt->ent[i].nheld) {
-			v = grtrace_held_verdict(g, ts - jt->ent[i].first_ts,
-						 jt->ent[i].nheld);
-			n = grtrace_take_held(&jt->ent[i]);
+	for (i = 0; i < GRTRACE_JOB_SHARDS; i++) {
+		sh = &jt->shard[i];
+		for (j = 0; j < GRTRACE_SHARD_JOBS; j++) {
+			local_irq_save(flags);
+			ts = ktime_get_mono_fast_ns();
+			raw_spin_lock(&sh->lock);
+			n = 0;
+			if (sh->ent[j].nheld) {
+				v = grtrace_held_verdict(g, ts - sh->ent[j].first_ts,
+							 sh->ent[j].nheld);
+				n = grtrace_take_held(sh, &sh->ent[j]);
+			}
+			raw_spin_unlock(&sh->lock);
+			if (n && v >= 0)
+				grtrace_stream_drop(v, ts, n);
+			if (n && v < 0)
+				grtrace_write_held(n);
+			local_irq_restore(flags);
 		}
-		raw_spin_unlock(&jt->lock);
-		if (n && v >= 0)
-			grtrace_stream_drop(v, ts, n);
-		if (n && v < 0)
-			grtrace_write_held(n);
-		local_irq_restore(flags);
 	}
-}
-
-/*
- * aggregate_only: write the SUMMARY records of the window still open, which
- * end now, and close it.  Between sessions there is no such window.
- * Context: process context, grtrace_govern_lock held.
- */
-static void grtrace_window_close(void)
-{
-	struct grtrace_jobs *jt = grtrace_jobs;
-	unsigned long flags;
-	u64 ts, start;
-
-	lockdep_assert_held(&grtrace_govern_lock);
-	local_irq_save(flags);
-	ts = ktime_get_mono_fast_ns();
-	raw_spin_lock(&jt->lock);
-	if (jt->win_end && grtrace_stream_live()) {
-		start = max(jt->win_start, jt->aggr_start);
-		grtrace_summaries_write(jt, start, ts > start ? ts - start : 0, ts);
-		memset(jt->cur, 0, sizeof(jt->cur));
-		jt->win_end = 0;
-	}
-	raw_spin_unlock(&jt->lock);
-	local_irq_restore(flags);
 }
 
 /**
  * grtrace_govern_stop - decide on the jobs whose events are still held
  *
  * A job that has not completed is judged on the time it has taken so far.
+ * Under aggregate_only, the window still open ends now, with its SUMMARY
+ * records; between sessions there is no such window.
  *
  * Context: session stop, after the probes were removed; takes
  * grtrace_govern_lock.
@@ -1161,33 +1470,37 @@ void grtrace_govern_stop(void)
 	g = rcu_dereference_protected(grtrace_governance,
 				      lockdep_is_held(&grtrace_govern_lock));
 	grtrace_held_release(g);
-	if (g->aggregate_only)
-		grtrace_window_close();
+	if (g->aggregating) {
+		guard(mutex)(&grtrace_aggr_lock);
+		grtrace_aggr_close(g->aggregate_only && grtrace_stream_live());
+	}
 }
 
 /**
  * grtrace_govern_start - reset the governance state for a new session
  *
- * Context: session start, no probe registered; takes grtrace_govern_lock.
+ * Context: session start, no probe registered, the stream live; takes
+ * grtrace_govern_lock.
  */
 void grtrace_govern_start(void)
 {
-	struct grtrace_jobs *jt;
+	const struct grtrace_govern_settings *g;
 
 	guard(mutex)(&grtrace_govern_lock);
-	jt = grtrace_jobs;
-
 	raw_spin_lock_irq(&grtrace_rate_limiter.lock);
 	grtrace_rate_limiter.win_end = 0;
 	grtrace_rate_limiter.count = 0;
 	grtrace_rate_limiter.last = 0;
 	raw_spin_unlock_irq(&grtrace_rate_limiter.lock);
-	if (!jt)
+	if (!grtrace_jobs)
 		return;
-	raw_spin_lock_irq(&jt->lock);
+	g = rcu_dereference_protected(grtrace_governance,
+				      lockdep_is_held(&grtrace_govern_lock));
 	grtrace_jobs_clear();
-	grtrace_aggregate_clear(ktime_get_mono_fast_ns());
-	raw_spin_unlock_irq(&jt->lock);
+	guard(mutex)(&grtrace_aggr_lock);
+	grtrace_aggr_clear();
+	if (g->aggregating)
+		grtrace_aggr_arm(g->aggregator_window);
 }
 
 static void grtrace_govern_reset_of(int cpu)
@@ -1211,7 +1524,6 @@ static void grtrace_govern_reset_cpu(void *unused)
  */
 void grtrace_govern_reset(void)
 {
-	struct grtrace_jobs *jt = READ_ONCE(grtrace_jobs);
 	int cpu;
 
 	/* As grtrace_stream_reset_stats(): IPIs, and offline CPUs directly. */
@@ -1221,11 +1533,13 @@ void grtrace_govern_reset(void)
 		if (!cpu_online(cpu))
 			grtrace_govern_reset_of(cpu);
 	cpus_read_unlock();
-	if (!jt)
-		return;
-	raw_spin_lock_irq(&jt->lock);
-	grtrace_aggregate_clear(ktime_get_mono_fast_ns());
-	raw_spin_unlock_irq(&jt->lock);
+	guard(mutex)(&grtrace_aggr_lock);
+	if (grtrace_aggr) {
+		u64 win_end = grtrace_aggr->win_end;
+
+		grtrace_aggr_clear();
+		grtrace_aggr->win_end = win_end;
+	}
 }
 
 /**
@@ -1236,9 +1550,9 @@ void grtrace_govern_reset(void)
  */
 u64 grtrace_govern_evicted(void)
 {
-	struct grtrace_jobs *jt = READ_ONCE(grtrace_jobs);
+	struct grtrace_aggr *ag = READ_ONCE(grtrace_aggr);
 
-	return jt ? READ_ONCE(jt->evicted) : 0;
+	return ag ? READ_ONCE(ag->evicted) : 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(grtrace_govern_evicted);
 
@@ -1251,8 +1565,12 @@ EXPORT_SYMBOL_IF_KUNIT(grtrace_govern_evicted);
 u64 grtrace_govern_held(void)
 {
 	struct grtrace_jobs *jt = READ_ONCE(grtrace_jobs);
+	u64 held = 0;
+	int i;
 
-	return jt ? READ_ONCE(jt->held) : 0;
+	for (i = 0; jt && i < GRTRACE_JOB_SHARDS; i++)
+		held += READ_ONCE(jt->shard[i].held);
+	return held;
 }
 EXPORT_SYMBOL_IF_KUNIT(grtrace_govern_held);
 
@@ -1319,10 +1637,34 @@ void grtrace_govern_settings_get(struct grtrace_govern_settings *settings)
 					       lockdep_is_held(&grtrace_govern_lock));
 }
 
-/* Allocate the job table the first time a setting needs it. */
+/* Free the aggregates: no probe counts in them, no collection runs. */
+static void grtrace_aggr_free(void)
+{
+	struct grtrace_aggr_cpu *c;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		c = per_cpu_ptr(&grtrace_aggr_cpu, cpu);
+		kvfree(c->cur);
+		kvfree(c->spare);
+		kvfree(c->full);
+		c->cur = NULL;
+		c->spare = NULL;
+		c->full = NULL;
+	}
+	vfree(grtrace_aggr);
+	grtrace_aggr = NULL;
+}
+
+/*
+ * Allocate the job table and the aggregates the first time a setting
+ * needs them: about 1 MiB, and 50 KiB per possible CPU.
+ */
 static int grtrace_jobs_alloc_locked(void)
 {
+	struct grtrace_aggr_cpu *c;
 	struct grtrace_jobs *jt;
+	int cpu, i;
 
 	lockdep_assert_held(&grtrace_govern_lock);
 
@@ -1330,18 +1672,64 @@ static int grtrace_jobs_alloc_locked(void)
 		return 0;
 	jt = vzalloc(sizeof(*jt));
 	grtrace_scratch = alloc_percpu(struct grtrace_scratch);
-	if (!jt || !grtrace_scratch) {
-		free_percpu(grtrace_scratch);
-		grtrace_scratch = NULL;
-		vfree(jt);
-		return -ENOMEM;
+	grtrace_aggr = vzalloc(sizeof(*grtrace_aggr));
+	for_each_possible_cpu(cpu) {
+		c = per_cpu_ptr(&grtrace_aggr_cpu, cpu);
+		c->cur = kvzalloc_obj(*c->cur);
+		c->spare = kvzalloc_obj(*c->spare);
+		if (!c->cur || !c->spare)
+			goto nomem;
 	}
-	raw_spin_lock_init(&jt->lock);
+	if (!jt || !grtrace_scratch || !grtrace_aggr)
+		goto nomem;
+	for (i = 0; i < GRTRACE_JOB_SHARDS; i++)
+		raw_spin_lock_init(&jt->shard[i].lock);
 	/* Published before the settings that use it. */
 	WRITE_ONCE(grtrace_jobs, jt);
 	grtrace_jobs_clear();
-	grtrace_aggregate_clear(ktime_get_mono_fast_ns());
+	guard(mutex)(&grtrace_aggr_lock);
+	grtrace_aggr_clear();
 	return 0;
+
+nomem:
+	grtrace_aggr_free();
+	free_percpu(grtrace_scratch);
+	grtrace_scratch = NULL;
+	vfree(jt);
+	return -ENOMEM;
+}
+
+/*
+ * What new settings @g change for the aggregator, once they are published.
+ * Process context, grtrace_govern_lock held.
+ */
+static void grtrace_aggr_commit(const struct grtrace_govern_settings *old,
+				const struct grtrace_govern_settings *g)
+{
+	bool live = grtrace_stream_live();
+
+	lockdep_assert_held(&grtrace_govern_lock);
+	/*
+	 * aggregate_only off: the events counted in the open window were not
+	 * written, its summaries are due now.  On, with the aggregator
+	 * running: the window so far counted events that were written, it
+	 * ends now without summaries.  Either once no probe counts with the
+	 * old settings.
+	 */
+	if (old->aggregating && old->aggregate_only != g->aggregate_only) {
+		synchronize_rcu();
+		scoped_guard(mutex, &grtrace_aggr_lock)
+			grtrace_aggr_close(old->aggregate_only && live);
+	}
+	if (old->aggregating && !g->aggregating) {
+		cancel_delayed_work_sync(&grtrace_aggr_work);
+	} else if (g->aggregating) {
+		guard(mutex)(&grtrace_aggr_lock);
+		if (!old->aggregating)
+			grtrace_aggr_clear();
+		if (live)
+			grtrace_aggr_arm(g->aggregator_window);
+	}
 }
 
 /**
@@ -1408,19 +1796,8 @@ int grtrace_govern_commit(const struct grtrace_govern_settings *settings)
 		synchronize_rcu();
 		grtrace_held_release(old);
 	}
-	/*
-	 * The events counted in the open window were not written: its
-	 * summaries are due now, once no probe counts with the old settings.
-	 */
-	if (old->aggregate_only && !g->aggregate_only && grtrace_jobs) {
-		synchronize_rcu();
-		grtrace_window_close();
-	}
-	if (grtrace_jobs && g->aggregating && !old->aggregating) {
-		raw_spin_lock_irq(&grtrace_jobs->lock);
-		grtrace_aggregate_clear(ktime_get_mono_fast_ns());
-		raw_spin_unlock_irq(&grtrace_jobs->lock);
-	}
+	if (grtrace_jobs)
+		grtrace_aggr_commit(old, g);
 	raw_spin_lock_irq(&grtrace_rate_limiter.lock);
 	grtrace_rate_limiter.win_end = 0;
 	grtrace_rate_limiter.count = 0;
@@ -1513,12 +1890,11 @@ static void grtrace_aggregate_show_ring(struct seq_file *m, u32 ring,
  * grtrace_govern_show_aggregator - print aggregator_stats
  * @m: the file
  *
- * Context: process context, takes the job table lock.
+ * Context: process context; collects the CPUs' aggregates first.
  * Returns: 0 or -ENOMEM.
  */
 int grtrace_govern_show_aggregator(struct seq_file *m)
 {
-	struct grtrace_jobs *jt = READ_ONCE(grtrace_jobs);
 	struct grtrace_aggregate *total, *last;
 	u64 windows = 0;
 	u32 *id, i;
@@ -1535,13 +1911,16 @@ int grtrace_govern_show_aggregator(struct seq_file *m)
 		return -ENOMEM;
 	}
 	last = total + GRTRACE_RING_SLOTS;
-	if (jt) {
-		raw_spin_lock_irq(&jt->lock);
-		memcpy(total, jt->total, sizeof(jt->total));
-		memcpy(last, jt->last, sizeof(jt->last));
-		memcpy(id, jt->slot_id, sizeof(jt->slot_id));
-		windows = jt->windows;
-		raw_spin_unlock_irq(&jt->lock);
+	grtrace_govern_collect();
+	scoped_guard(mutex, &grtrace_aggr_lock) {
+		struct grtrace_aggr *ag = grtrace_aggr;
+
+		if (ag) {
+			memcpy(total, ag->total, sizeof(ag->total));
+			memcpy(last, ag->last, sizeof(ag->last));
+			memcpy(id, ag->slot_id, sizeof(ag->slot_id));
+			windows = ag->windows;
+		}
 	}
 	seq_printf(m, "windows=%llu\n", windows);
 	seq_puts(m, "# ring scope events jobs lat_sum_ns lat_avg_ns lat_min_ns lat_max_ns depth_avg depth_peak busy_ns\n");
@@ -1564,12 +1943,18 @@ int grtrace_govern_show_aggregator(struct seq_file *m)
  */
 void grtrace_govern_show_stats(struct seq_file *m)
 {
+	struct grtrace_aggr *ag = READ_ONCE(grtrace_aggr);
 	struct grtrace_jobs *jt = READ_ONCE(grtrace_jobs);
-	u64 evicted = 0;
-	int cpu;
+	u64 evicted = 0, full = 0;
+	u32 used = 0;
+	int cpu, i;
 
-	for_each_possible_cpu(cpu)
+	for_each_possible_cpu(cpu) {
 		evicted += per_cpu(grtrace_govern_cpu.evicted, cpu);
+		full += per_cpu(grtrace_govern_cpu.aggr_full, cpu);
+	}
+	for (i = 0; jt && i < GRTRACE_JOB_SHARDS; i++)
+		used += READ_ONCE(jt->shard[i].nr_used);
 	seq_printf(m, "jobs_evicted=%llu\n", evicted);
 	if (!IS_ENABLED(CONFIG_GRTRACE_AGGREGATOR))
 		return;
@@ -1577,21 +1962,21 @@ void grtrace_govern_show_stats(struct seq_file *m)
 	seq_printf(m, "aggregator_enabled=%d\n",
 		   rcu_dereference(grtrace_governance)->aggregating);
 	rcu_read_unlock();
-	seq_printf(m, "aggregator_windows=%llu\n", jt ? READ_ONCE(jt->windows) : 0);
+	seq_printf(m, "aggregator_windows=%llu\n", ag ? READ_ONCE(ag->windows) : 0);
 	seq_printf(m, "aggregator_evicted=%llu\n", grtrace_govern_evicted());
-	seq_printf(m, "jobs_tracked=%u\n", jt ? READ_ONCE(jt->nr_used) : 0);
+	seq_printf(m, "aggregator_full=%llu\n", full);
+	seq_printf(m, "jobs_tracked=%u\n", used);
 }
 
 /**
  * grtrace_govern_show_rings - print /proc/grtrace_stats
  * @m: the file
  *
- * Context: process context, takes the job table lock.
+ * Context: process context; collects the CPUs' aggregates first.
  * Returns: 0 or -ENOMEM.
  */
 int grtrace_govern_show_rings(struct seq_file *m)
 {
-	struct grtrace_jobs *jt = READ_ONCE(grtrace_jobs);
 	struct grtrace_aggregate *total = NULL;
 	u32 *slot_id = NULL;
 	u64 span = 0;
@@ -1602,7 +1987,7 @@ int grtrace_govern_show_rings(struct seq_file *m)
 	rcu_read_lock();
 	aggr = rcu_dereference(grtrace_governance)->aggregating;
 	rcu_read_unlock();
-	if (jt && aggr) {
+	if (aggr && READ_ONCE(grtrace_aggr)) {
 		total = kvcalloc(GRTRACE_RING_SLOTS, sizeof(*total), GFP_KERNEL);
 		slot_id = kcalloc(GRTRACE_RING_SLOTS, sizeof(*slot_id), GFP_KERNEL);
 		if (!total || !slot_id) {
@@ -1610,11 +1995,12 @@ int grtrace_govern_show_rings(struct seq_file *m)
 			kfree(slot_id);
 			return -ENOMEM;
 		}
-		raw_spin_lock_irq(&jt->lock);
-		memcpy(total, jt->total, sizeof(jt->total));
-		memcpy(slot_id, jt->slot_id, sizeof(jt->slot_id));
-		span = ktime_get_mono_fast_ns() - jt->aggr_start;
-		raw_spin_unlock_irq(&jt->lock);
+		grtrace_govern_collect();
+		scoped_guard(mutex, &grtrace_aggr_lock) {
+			memcpy(total, grtrace_aggr->total, sizeof(grtrace_aggr->total));
+			memcpy(slot_id, grtrace_aggr->slot_id, sizeof(grtrace_aggr->slot_id));
+			span = ktime_get_mono_fast_ns() - grtrace_aggr->aggr_start;
+		}
 	}
 
 	seq_puts(m, "# ring_id utilization% drop_rate% avg_latency_us offered written dropped\n");
@@ -1675,11 +2061,14 @@ int grtrace_govern_show_rings(struct seq_file *m)
 int grtrace_govern_init(void)
 {
 	struct grtrace_govern_settings *g;
+	int cpu;
 
 	g = kmemdup(&grtrace_govern_defaults, sizeof(*g), GFP_KERNEL);
 	if (!g)
 		return -ENOMEM;
 	RCU_INIT_POINTER(grtrace_governance, g);
+	for_each_possible_cpu(cpu)
+		raw_spin_lock_init(&per_cpu_ptr(&grtrace_aggr_cpu, cpu)->lock);
 
 	if (IS_ENABLED(CONFIG_GRTRACE_PERF_MON)) {
 		grtrace_ring_counts = alloc_percpu(struct grtrace_ring_counts);
@@ -1699,6 +2088,8 @@ int grtrace_govern_init(void)
  */
 void grtrace_govern_exit(void)
 {
+	irq_work_sync(&grtrace_aggr_kick);
+	cancel_delayed_work_sync(&grtrace_aggr_work);
 	guard(mutex)(&grtrace_govern_lock);
 	free_percpu(grtrace_ring_counts);
 	grtrace_ring_counts = NULL;
@@ -1706,6 +2097,7 @@ void grtrace_govern_exit(void)
 				  lockdep_is_held(&grtrace_govern_lock)));
 	vfree(grtrace_jobs);
 	grtrace_jobs = NULL;
+	grtrace_aggr_free();
 	free_percpu(grtrace_scratch);
 	grtrace_scratch = NULL;
 }

@@ -21,7 +21,7 @@ struct seq_file;
 
 #define GRTRACE_WATCH_CTX	16
 #define GRTRACE_WATCH_RINGS	64
-/* Rings with aggregates at a time: see grtrace_aggregate_slot(). */
+/* Rings with aggregates at a time: see grtrace_aggr_slot(). */
 #define GRTRACE_RING_SLOTS	256
 #define GRTRACE_FILTER_PIDS	16
 
@@ -136,6 +136,7 @@ void grtrace_govern_stop(void);
 void grtrace_govern_reset(void);
 u64 grtrace_govern_held(void);
 u64 grtrace_govern_evicted(void);
+void grtrace_govern_collect(void);
 void grtrace_govern_filtered(u64 *events, u64 *watch);
 
 void grtrace_govern_settings_get(struct grtrace_govern_settings *settings);

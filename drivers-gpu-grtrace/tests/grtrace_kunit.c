@@ -1094,6 +1094,102 @@ static void grtrace_test_aggregate_window(struct kunit *test)
 	KUNIT_EXPECT_LE(test, sum->sum.window_start, t0);
 }
 
+/* Who wrote the SUMMARY records of ring 201 while a session ran. */
+struct summary_writers {
+	struct task_struct *reporter;
+	atomic_t by_reporter;
+	atomic_t by_other;
+	atomic64_t events;
+};
+
+static void summary_probe(void *data, const struct grtrace_summary *s,
+			  const struct grtrace_ring_info *ring_info, u64 dropped)
+{
+	struct summary_writers *w = data;
+
+	if (s->ring_id != 201)
+		return;
+	atomic_inc(current == w->reporter ? &w->by_reporter : &w->by_other);
+	atomic64_add(s->events, &w->events);
+}
+
+/*
+ * aggregate_only writes a window's SUMMARY records when the window ends,
+ * from the aggregator's work item: not from the probe of the next event,
+ * in whatever context that runs, and not only at the stop, which an idle
+ * GPU's last busy window would wait for.  Two bursts of 10 jobs, three
+ * windows apart.
+ */
+static void grtrace_test_aggregate_worker(struct kunit *test)
+{
+	static const char * const types[] = { "submit", "complete" };
+	char *one = job_lines(test, 11, 10, types, 2, false);
+	char *two = job_lines(test, 12, 10, types, 2, false);
+	struct summary_writers w = { .reporter = current };
+	struct collect *c;
+	u64 sum = 0;
+	int i;
+
+	KUNIT_ASSERT_EQ(test, grtrace_config_write("aggregate_only=1\n"
+						   "aggregator_window=100"), 0);
+	KUNIT_ASSERT_EQ(test, register_trace_grtrace_summary(summary_probe, &w), 0);
+	KUNIT_ASSERT_EQ(test, grtrace_session_start(), 0);
+	KUNIT_EXPECT_EQ(test, grtrace_emit_line(one), 20);
+	msleep(300);
+	KUNIT_EXPECT_GE_MSG(test, atomic_read(&w.by_other), 1,
+			    "no SUMMARY of an idle ring's window before the stop");
+	KUNIT_EXPECT_EQ(test, grtrace_emit_line(two), 20);
+	msleep(300);
+	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&w.by_reporter), 0,
+			    "a SUMMARY written by the task that reported the events");
+	KUNIT_EXPECT_EQ(test, atomic64_read(&w.events), 40);
+	KUNIT_ASSERT_EQ(test, grtrace_session_stop(), 0);
+	unregister_trace_grtrace_summary(summary_probe, &w);
+	tracepoint_synchronize_unregister();
+	KUNIT_EXPECT_EQ(test, grtrace_config_write("aggregate_only=0\n"
+						   "aggregator_window=1000"), 0);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&w.events), 40);
+	c = collect(test);
+	for (i = 0; i < c->n; i++)
+		if (c->recs[i].hdr.type == GRTRACE_EV_SUMMARY &&
+		    c->recs[i].sum.ring_id == 201)
+			sum += c->recs[i].sum.events;
+	KUNIT_EXPECT_EQ(test, sum, 40);
+}
+
+/*
+ * Turning aggregate_only on while the aggregator runs ends the window the
+ * aggregator counted so far, whose events were written: the first SUMMARY
+ * counts only the events aggregate_only did not write.
+ */
+static void grtrace_test_aggregate_only_on(struct kunit *test)
+{
+	static const char * const types[] = { "submit", "complete" };
+	char *written = job_lines(test, 13, 10, types, 2, false);
+	char *counted = job_lines(test, 14, 5, types, 2, false);
+	struct collect *c;
+	u64 sum = 0;
+	int i;
+
+	KUNIT_ASSERT_EQ(test, grtrace_config_write("aggregator_enable=1\n"
+						   "aggregator_window=10000"), 0);
+	KUNIT_ASSERT_EQ(test, grtrace_session_start(), 0);
+	KUNIT_EXPECT_EQ(test, grtrace_emit_line(written), 20);
+	KUNIT_EXPECT_EQ(test, grtrace_config_write("aggregate_only=1"), 0);
+	KUNIT_EXPECT_EQ(test, grtrace_emit_line(counted), 10);
+	KUNIT_ASSERT_EQ(test, grtrace_session_stop(), 0);
+	KUNIT_EXPECT_EQ(test, grtrace_config_write("aggregate_only=0\n"
+						   "aggregator_enable=0\n"
+						   "aggregator_window=1000"), 0);
+	c = collect(test);
+	KUNIT_EXPECT_EQ(test, count_type(c, GRTRACE_EV_SUBMIT, 201), 10);
+	for (i = 0; i < c->n; i++)
+		if (c->recs[i].hdr.type == GRTRACE_EV_SUMMARY &&
+		    c->recs[i].sum.ring_id == 201)
+			sum += c->recs[i].sum.events;
+	KUNIT_EXPECT_EQ(test, sum, 10);
+}
+
 static struct kunit_case grtrace_test_cases[] = {
 	KUNIT_CASE(grtrace_test_encoding),
 	KUNIT_CASE(grtrace_test_jobless_wait),
@@ -1109,6 +1205,8 @@ static struct kunit_case grtrace_test_cases[] = {
 	KUNIT_CASE(grtrace_test_default_path),
 	KUNIT_CASE(grtrace_test_aggregate_only_off),
 	KUNIT_CASE(grtrace_test_aggregate_window),
+	KUNIT_CASE(grtrace_test_aggregate_worker),
+	KUNIT_CASE(grtrace_test_aggregate_only_on),
 	KUNIT_CASE(grtrace_test_emit_size),
 	KUNIT_CASE(grtrace_test_job_table_reuse),
 	KUNIT_CASE(grtrace_test_held_complete_filtered),
