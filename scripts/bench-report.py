@@ -32,6 +32,8 @@ CASES = [
     ('f_ftrace_all_cpus', '(f) ftrace, all CPUs', 'ratio'),
     ('f_relay_and_ftrace_all_cpus', '(f) both, all CPUs', 'ratio'),
     ('f_relay_all_cpus', '(f) relay events/s, all CPUs', 'scaling'),
+    ('f_relay_jobs_all_cpus', '(f) jobs, full stream, events/s, all CPUs', 'scaling'),
+    ('f_aggregate_only_all_cpus', '(f) jobs, aggregate_only, events/s, all CPUs', 'scaling'),
     ('h_relay_jobs', '(h) jobs, full relay stream', 'ratio'),
     ('h_aggregate_only', '(h) jobs, aggregate_only', 'ratio'),
     ('h_flight_recorder', '(h) jobs, flight_recorder', 'ratio'),
@@ -141,6 +143,13 @@ def targets(runs):
         if scale and r.get('cpus', 1) > 1:
             checks.append((f'relay events/s on {r["cpus"]} CPUs >= 1.8x one CPU',
                            scale[0][0] >= 1.8, f'{scale[0][0]:.2f}x'))
+        jobs = c.get(('scaling', 'f_relay_jobs_all_cpus'))
+        aggr = c.get(('scaling', 'f_aggregate_only_all_cpus'))
+        if jobs and aggr and r.get('cpus', 1) > 1:
+            checks.append((f'aggregate_only scales to {r["cpus"]} CPUs >= 0.9x as the full '
+                           'stream does (no lock all CPUs share)',
+                           aggr[0][0] >= 0.9 * jobs[0][0],
+                           f'{aggr[0][0]:.2f}x one CPU, the full stream {jobs[0][0]:.2f}x'))
         for what, ok, f in checks:
             print(f'  {name}: {"met    " if ok else "NOT met"} {what}: {f}')
         ftrace = c.get(('ratio', 'c_ftrace'))

@@ -115,13 +115,14 @@ static u64 bench_round(enum bench_op op)
 	struct grtrace_job job = {
 		.ring = &bench_ring,
 		.ctx_id = 1,
-		.fence_context = 2,
 		.depth = 1,
 	};
 	unsigned int i;
 	u64 t0, t1;
 
 	preempt_disable();
+	/* Each CPU its own jobs, as each queue of a driver has its own fences */
+	job.fence_context = 2 + smp_processor_id();
 	/* What a session start leaves cold: caches, an emulator's code */
 	for (i = 0; i < min(bench_events, BENCH_WARM_UP); i++)
 		bench_one(op, &job, i);
@@ -387,6 +388,12 @@ static const struct bench_case bench_ftrace_all = { "f_ftrace_all_cpus", OP_HOOK
 						    { .ftrace_grtrace = true } };
 static const struct bench_case bench_both_all = { "f_relay_and_ftrace_all_cpus", OP_HOOK, true,
 						  { .relay = true, .ftrace_grtrace = true } };
+static const struct bench_case bench_jobs_all = { "f_relay_jobs_all_cpus", OP_JOBS, true,
+						  { .relay = true } };
+static const struct bench_case bench_aggregate_all = {
+	"f_aggregate_only_all_cpus", OP_JOBS, true, { .relay = true, .mode = "aggregate_only=1" }
+};
+
 static const struct bench_case bench_bare_all = { "f_bare_trace_event_all_cpus", OP_BARE, true,
 						  { .ftrace_bare = true } };
 static const struct bench_case bench_clock = { "g_clock_read", OP_CLOCK };
@@ -424,6 +431,13 @@ static const struct bench_cmp bench_cmps[] = {
 	{ &bench_ftrace_all, &bench_bare_all, CMP_RATIO },
 	{ &bench_both_all, &bench_bare_all, CMP_RATIO },
 	{ &bench_relay_all, &bench_relay, CMP_SCALE },
+	/*
+	 * The jobs of (h) on all CPUs against one: the full stream's
+	 * events/s, and aggregate_only's, which shares nothing between CPUs
+	 * but the job table's shards
+	 */
+	{ &bench_jobs_all, &bench_jobs, CMP_SCALE },
+	{ &bench_aggregate_all, &bench_aggregate, CMP_SCALE },
 	/*
 	 * (g) what of (b), and of (d) over (c), is the relay stream's clock
 	 * read, on one CPU and on all; what the shared sequence number
