@@ -220,7 +220,16 @@ struct grtrace_aggregate {
 	u32 lat_hist[GRTRACE_SUMMARY_HIST];
 };
 
+/* A ring's drops go to its SUMMARY records by cause: the uapi's indices. */
 static_assert(GRTRACE_DROP_NR <= GRTRACE_SUMMARY_DROPS);
+static_assert((int)GRTRACE_DROP_FILTERED == GRTRACE_SUMMARY_DROP_FILTERED);
+static_assert((int)GRTRACE_DROP_OVERRUN == GRTRACE_SUMMARY_DROP_OVERRUN);
+static_assert((int)GRTRACE_DROP_SAMPLED == GRTRACE_SUMMARY_DROP_SAMPLED);
+static_assert((int)GRTRACE_DROP_BACKPRESSURE == GRTRACE_SUMMARY_DROP_BACKPRESSURE);
+static_assert((int)GRTRACE_DROP_RATE_LIMITED == GRTRACE_SUMMARY_DROP_RATE_LIMITED);
+static_assert((int)GRTRACE_DROP_UNTRACKED == GRTRACE_SUMMARY_DROP_UNTRACKED);
+static_assert((int)GRTRACE_DROP_AGGREGATED == GRTRACE_SUMMARY_DROP_AGGREGATED);
+static_assert((int)GRTRACE_DROP_FROZEN == GRTRACE_SUMMARY_DROP_FROZEN);
 
 /* Entries of a shard of the job table; a power of two. */
 #define GRTRACE_SHARD_JOBS	(GRTRACE_JOBS / GRTRACE_JOB_SHARDS)

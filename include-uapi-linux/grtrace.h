@@ -220,7 +220,34 @@ struct grtrace_ring_info {
 };
 
 #define GRTRACE_SUMMARY_HIST	32	/* log2 buckets of ns, see lat_hist */
-#define GRTRACE_SUMMARY_DROPS	8	/* drop causes, in the order of "stats" */
+
+/**
+ * enum grtrace_summary_drop - the causes of &struct grtrace_summary.dropped
+ * @GRTRACE_SUMMARY_DROP_FILTERED: a filter or the watchlist rejected it
+ * @GRTRACE_SUMMARY_DROP_OVERRUN: the CPU's buffer was full
+ * @GRTRACE_SUMMARY_DROP_SAMPLED: its job was not sampled
+ * @GRTRACE_SUMMARY_DROP_BACKPRESSURE: adaptive sampling's lowered rate
+ * @GRTRACE_SUMMARY_DROP_RATE_LIMITED: over max_events_per_sec
+ * @GRTRACE_SUMMARY_DROP_UNTRACKED: the governance had no room to track it
+ * @GRTRACE_SUMMARY_DROP_AGGREGATED: counted in the SUMMARY, not written
+ * @GRTRACE_SUMMARY_DROP_FROZEN: the flight recorder was frozen
+ *
+ * Each is the ``dropped_*`` counter of ``stats`` of the same name.  A cause
+ * to come takes the next index: %GRTRACE_SUMMARY_DROPS leaves room for
+ * them, and readers skip the indices they do not know.
+ */
+enum grtrace_summary_drop {
+	GRTRACE_SUMMARY_DROP_FILTERED,
+	GRTRACE_SUMMARY_DROP_OVERRUN,
+	GRTRACE_SUMMARY_DROP_SAMPLED,
+	GRTRACE_SUMMARY_DROP_BACKPRESSURE,
+	GRTRACE_SUMMARY_DROP_RATE_LIMITED,
+	GRTRACE_SUMMARY_DROP_UNTRACKED,
+	GRTRACE_SUMMARY_DROP_AGGREGATED,
+	GRTRACE_SUMMARY_DROP_FROZEN,
+};
+
+#define GRTRACE_SUMMARY_DROPS	16	/* entries of dropped; unused ones 0 */
 
 /**
  * struct grtrace_summary - payload of %GRTRACE_EV_SUMMARY
@@ -241,8 +268,8 @@ struct grtrace_ring_info {
  * @depth_n: SUBMITs counted in @depth_sum
  * @depth_peak: the largest queue depth
  * @errors: ERROR events (written too, as usual)
- * @dropped: events of the ring not counted above, by drop cause, in the
- *	order of the ``dropped_*`` lines of ``stats``
+ * @dropped: events of the ring not counted above, by drop cause: the
+ *	index is an enum grtrace_summary_drop
  * @lat_hist: @jobs by latency: bucket i counts [2^i, 2^(i+1)) ns, the last
  *	one all from 2^31 ns (about 2.1 s) up
  */

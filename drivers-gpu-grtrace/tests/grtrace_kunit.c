@@ -1136,13 +1136,13 @@ static void grtrace_test_aggregate_worker(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, grtrace_session_start(), 0);
 	KUNIT_EXPECT_EQ(test, grtrace_emit_line(one), 20);
 	/* Windows of 100 ms: up to 30 of them for a worker late under TCG */
-	for (i = 0; i < 300 && atomic64_read(&w.events) < 20; i++)
-		msleep(10);
+	for (i = 0; i < 150 && atomic64_read(&w.events) < 20; i++)
+		msleep(20);
 	KUNIT_EXPECT_EQ_MSG(test, atomic64_read(&w.events), 20,
 			    "no SUMMARY of an idle ring's window before the stop");
 	KUNIT_EXPECT_EQ(test, grtrace_emit_line(two), 20);
-	for (i = 0; i < 300 && atomic64_read(&w.events) < 40; i++)
-		msleep(10);
+	for (i = 0; i < 150 && atomic64_read(&w.events) < 40; i++)
+		msleep(20);
 	KUNIT_EXPECT_EQ(test, atomic64_read(&w.events), 40);
 	KUNIT_EXPECT_GE(test, atomic_read(&w.by_other), 2);
 	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&w.by_reporter), 0,

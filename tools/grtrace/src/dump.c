@@ -271,8 +271,14 @@ static size_t put_ring(FILE *f, const struct grtrace_record *rec)
 static size_t put_summary(FILE *f, const struct grtrace_record *rec)
 {
 	static const char * const drops[GRTRACE_SUMMARY_DROPS] = {
-		"filtered", "overrun", "sampled", "backpressure",
-		"rate_limited", "untracked", "aggregated", "frozen",
+		[GRTRACE_SUMMARY_DROP_FILTERED]		= "filtered",
+		[GRTRACE_SUMMARY_DROP_OVERRUN]		= "overrun",
+		[GRTRACE_SUMMARY_DROP_SAMPLED]		= "sampled",
+		[GRTRACE_SUMMARY_DROP_BACKPRESSURE]	= "backpressure",
+		[GRTRACE_SUMMARY_DROP_RATE_LIMITED]	= "rate_limited",
+		[GRTRACE_SUMMARY_DROP_UNTRACKED]	= "untracked",
+		[GRTRACE_SUMMARY_DROP_AGGREGATED]	= "aggregated",
+		[GRTRACE_SUMMARY_DROP_FROZEN]		= "frozen",
 	};
 	struct grtrace_summary s;
 	size_t len = take(&s, sizeof(s), rec);
@@ -291,10 +297,16 @@ static size_t put_summary(FILE *f, const struct grtrace_record *rec)
 	fprintf(f, " depth_sum=%llu depth_n=%llu depth_peak=%llu errors=%llu",
 		(unsigned long long)s.depth_sum, (unsigned long long)s.depth_n,
 		(unsigned long long)s.depth_peak, (unsigned long long)s.errors);
-	for (i = 0; i < GRTRACE_SUMMARY_DROPS; i++)
-		if (s.dropped[i])
-			fprintf(f, " dropped_%s=%llu", drops[i],
-				(unsigned long long)s.dropped[i]);
+	for (i = 0; i < GRTRACE_SUMMARY_DROPS; i++) {
+		if (!s.dropped[i])
+			continue;
+		/* A cause newer than this tool: by its index. */
+		if (drops[i])
+			fprintf(f, " dropped_%s=", drops[i]);
+		else
+			fprintf(f, " dropped_%d=", i);
+		fprintf(f, "%llu", (unsigned long long)s.dropped[i]);
+	}
 	fputs(" lat_hist=", f);
 	for (i = 0; i < GRTRACE_SUMMARY_HIST; i++)
 		fprintf(f, "%s%u", i ? "," : "", s.lat_hist[i]);

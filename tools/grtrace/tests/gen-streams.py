@@ -346,12 +346,12 @@ def summary_payload(win, ring, f):
     """struct grtrace_summary of a window of SUMMARIES"""
     start = win * WINDOW
     length = min(WINDOW, SUMMARY_END - start)
-    dropped = [0] * 8
-    dropped[1] = f["overrun"]
-    dropped[6] = 6 * f["jobs"]      # the job events counted, not written
+    dropped = [0] * 16             # by enum grtrace_summary_drop
+    dropped[1] = f["overrun"]      # GRTRACE_SUMMARY_DROP_OVERRUN
+    dropped[6] = 6 * f["jobs"]     # _AGGREGATED: counted, not written
     hist = [0] * 32
     hist[f["lat_max"].bit_length() - 1] = f["jobs"]
-    return struct.pack("<IIQQQQQQQQQQQQQQQ8Q32I", ring, 0, T0 + start, length,
+    return struct.pack("<IIQQQQQQQQQQQQQQQ16Q32I", ring, 0, T0 + start, length,
                        6 * f["jobs"] + f["errors"], f["jobs"], f["lat_sum"], 1000,
                        f["lat_max"], f["jobs"], f["dev_sum"], 100, f["dev_sum"],
                        f["depth_sum"], f["depth_n"], f["depth_peak"], f["errors"],
