@@ -4,6 +4,7 @@
  * enabled so that drivers never depend on the (possibly modular) core.
  */
 
+#include <linux/ctype.h>
 #include <linux/export.h>
 #include <linux/grtrace.h>
 #include <linux/pid.h>
@@ -271,33 +272,37 @@ EXPORT_SYMBOL_GPL(grtrace_walk_rings);
 /*
  * Ring names as drivers spell them, e.g. amdgpu "gfx_0.0.0", "comp_1.0.0",
  * "sdma0", "vcn_dec", "vcn_enc0", i915 "rcs0", "ccs0", "bcs0", "vcs0",
- * "vecs0", or "blit", "copy", "video".  First match wins.
+ * "vecs0", or "blit", "copy", "video".  First match wins.  The lengths are
+ * the compiler's: drm_sched_init() of a driver with a scheduler per queue
+ * names each ring while nothing traces.
  */
+#define GRTRACE_PREFIX(p, e)	{ p, sizeof(p) - 1, e }
 static const struct {
 	const char *prefix;
+	u8 len;
 	u16 engine;
 } grtrace_engine_prefixes[] = {
-	{ "gfx",	GRTRACE_ENGINE_GRAPHICS },
-	{ "rcs",	GRTRACE_ENGINE_GRAPHICS },
-	{ "render",	GRTRACE_ENGINE_GRAPHICS },
-	{ "comp",	GRTRACE_ENGINE_COMPUTE },
-	{ "ccs",	GRTRACE_ENGINE_COMPUTE },
-	{ "sdma",	GRTRACE_ENGINE_COPY },
-	{ "bcs",	GRTRACE_ENGINE_COPY },
-	{ "blit",	GRTRACE_ENGINE_COPY },
-	{ "copy",	GRTRACE_ENGINE_COPY },
-	{ "dma",	GRTRACE_ENGINE_COPY },
-	{ "vcn_enc",	GRTRACE_ENGINE_VIDEO_ENCODE },
-	{ "uvd_enc",	GRTRACE_ENGINE_VIDEO_ENCODE },
-	{ "vce",	GRTRACE_ENGINE_VIDEO_ENCODE },
-	{ "vecs",	GRTRACE_ENGINE_VIDEO_ENCODE },
-	{ "enc",	GRTRACE_ENGINE_VIDEO_ENCODE },
-	{ "vcn",	GRTRACE_ENGINE_VIDEO_DECODE },
-	{ "uvd",	GRTRACE_ENGINE_VIDEO_DECODE },
-	{ "jpeg",	GRTRACE_ENGINE_VIDEO_DECODE },
-	{ "vcs",	GRTRACE_ENGINE_VIDEO_DECODE },
-	{ "dec",	GRTRACE_ENGINE_VIDEO_DECODE },
-	{ "video",	GRTRACE_ENGINE_VIDEO_DECODE },
+	GRTRACE_PREFIX("gfx", GRTRACE_ENGINE_GRAPHICS),
+	GRTRACE_PREFIX("rcs", GRTRACE_ENGINE_GRAPHICS),
+	GRTRACE_PREFIX("render", GRTRACE_ENGINE_GRAPHICS),
+	GRTRACE_PREFIX("comp", GRTRACE_ENGINE_COMPUTE),
+	GRTRACE_PREFIX("ccs", GRTRACE_ENGINE_COMPUTE),
+	GRTRACE_PREFIX("sdma", GRTRACE_ENGINE_COPY),
+	GRTRACE_PREFIX("bcs", GRTRACE_ENGINE_COPY),
+	GRTRACE_PREFIX("blit", GRTRACE_ENGINE_COPY),
+	GRTRACE_PREFIX("copy", GRTRACE_ENGINE_COPY),
+	GRTRACE_PREFIX("dma", GRTRACE_ENGINE_COPY),
+	GRTRACE_PREFIX("vcn_enc", GRTRACE_ENGINE_VIDEO_ENCODE),
+	GRTRACE_PREFIX("uvd_enc", GRTRACE_ENGINE_VIDEO_ENCODE),
+	GRTRACE_PREFIX("vce", GRTRACE_ENGINE_VIDEO_ENCODE),
+	GRTRACE_PREFIX("vecs", GRTRACE_ENGINE_VIDEO_ENCODE),
+	GRTRACE_PREFIX("enc", GRTRACE_ENGINE_VIDEO_ENCODE),
+	GRTRACE_PREFIX("vcn", GRTRACE_ENGINE_VIDEO_DECODE),
+	GRTRACE_PREFIX("uvd", GRTRACE_ENGINE_VIDEO_DECODE),
+	GRTRACE_PREFIX("jpeg", GRTRACE_ENGINE_VIDEO_DECODE),
+	GRTRACE_PREFIX("vcs", GRTRACE_ENGINE_VIDEO_DECODE),
+	GRTRACE_PREFIX("dec", GRTRACE_ENGINE_VIDEO_DECODE),
+	GRTRACE_PREFIX("video", GRTRACE_ENGINE_VIDEO_DECODE),
 };
 
 /**
@@ -305,17 +310,19 @@ static const struct {
  * @name: ring or scheduler name, may be NULL
  *
  * For drivers that do not know the class of a ring, such as the generic
- * DRM scheduler.
+ * DRM scheduler.  A prefix whose first letter differs costs a compare.
  *
  * Returns: an enum grtrace_engine, %GRTRACE_ENGINE_OTHER if nothing matches.
  */
 u16 grtrace_engine_from_name(const char *name)
 {
+	char c = name ? tolower(name[0]) : 0;
 	int i;
 
-	for (i = 0; name && i < ARRAY_SIZE(grtrace_engine_prefixes); i++)
-		if (!strncasecmp(name, grtrace_engine_prefixes[i].prefix,
-				 strlen(grtrace_engine_prefixes[i].prefix)))
+	for (i = 0; c && i < ARRAY_SIZE(grtrace_engine_prefixes); i++)
+		if (c == grtrace_engine_prefixes[i].prefix[0] &&
+		    !strncasecmp(name, grtrace_engine_prefixes[i].prefix,
+				 grtrace_engine_prefixes[i].len))
 			return grtrace_engine_prefixes[i].engine;
 	return GRTRACE_ENGINE_OTHER;
 }
