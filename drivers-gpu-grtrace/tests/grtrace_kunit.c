@@ -1094,10 +1094,11 @@ static void grtrace_test_aggregate_window(struct kunit *test)
 	KUNIT_EXPECT_LE(test, sum->sum.window_start, t0);
 }
 
-/* Who wrote the SUMMARY records of ring 201 while a session ran. */
+/* Where the SUMMARY records of ring 201 were written while a session ran. */
 struct summary_writers {
 	struct task_struct *reporter;
 	atomic_t by_reporter;
+	atomic_t irqs_off;
 	atomic_t by_other;
 	atomic64_t events;
 };
@@ -1109,16 +1110,19 @@ static void summary_probe(void *data, const struct grtrace_summary *s,
 
 	if (s->ring_id != 201)
 		return;
+	/* A probe runs with interrupts off; the collection fires it with them on. */
+	if (irqs_disabled())
+		atomic_inc(&w->irqs_off);
 	atomic_inc(current == w->reporter ? &w->by_reporter : &w->by_other);
 	atomic64_add(s->events, &w->events);
 }
 
 /*
  * aggregate_only writes a window's SUMMARY records when the window ends,
- * from the aggregator's work item: not from the probe of the next event,
- * in whatever context that runs, and not only at the stop, which an idle
- * GPU's last busy window would wait for.  Two bursts of 10 jobs, three
- * windows apart.
+ * from the aggregator's work item: not from the probe of the next event
+ * (interrupts off, in whatever context that runs, the reporting task's or
+ * another driver's), and not only at the stop, which an idle GPU's last
+ * busy window would wait for.  Two bursts of 10 jobs, windows apart.
  */
 static void grtrace_test_aggregate_worker(struct kunit *test)
 {
@@ -1148,6 +1152,8 @@ static void grtrace_test_aggregate_worker(struct kunit *test)
 	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&w.by_reporter), 0,
 			    "a SUMMARY written by the task that reported the events");
 	KUNIT_ASSERT_EQ(test, grtrace_session_stop(), 0);
+	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&w.irqs_off), 0,
+			    "a SUMMARY written with interrupts off, as in a probe");
 	unregister_trace_grtrace_summary(summary_probe, &w);
 	tracepoint_synchronize_unregister();
 	KUNIT_EXPECT_EQ(test, grtrace_config_write("aggregate_only=0\n"
