@@ -148,7 +148,12 @@ static noinline u32 grtrace_ring_meet(struct grtrace_ring *ring)
 	    grtrace_next_id) {
 		s = GRTRACE_STAMP(grtrace_epoch, grtrace_next_id++);
 		list_add_tail(&ring->node, &grtrace_rings);
-		atomic64_set(&ring->stamp, s);
+		/* Guessed once, here rather than on the driver's init path. */
+		if (ring->engine == GRTRACE_ENGINE_FROM_NAME)
+			WRITE_ONCE(ring->engine,
+				   grtrace_engine_from_name(ring->name));
+		/* Pairs with grtrace_ring_id(): the engine before the id. */
+		atomic64_set_release(&ring->stamp, s);
 	}
 	raw_spin_unlock_irqrestore(&grtrace_rings_lock, flags);
 	return GRTRACE_STAMP_EPOCH(s) == READ_ONCE(grtrace_epoch) ? (u32)s : 0;
@@ -157,7 +162,8 @@ static noinline u32 grtrace_ring_meet(struct grtrace_ring *ring)
 /* The id of @ring in this epoch, given now if it has none; 0 if none. */
 static inline u32 grtrace_ring_id(const struct grtrace_ring *ring)
 {
-	u64 s = atomic64_read(&ring->stamp);
+	/* Pairs with grtrace_ring_meet(): its engine is known. */
+	u64 s = atomic64_read_acquire(&ring->stamp);
 
 	if (likely(GRTRACE_STAMP_EPOCH(s) == READ_ONCE(grtrace_epoch)) ||
 	    GRTRACE_STAMP_EPOCH(s) == GRTRACE_STAMP_FIXED)
@@ -175,7 +181,8 @@ static inline u32 grtrace_ring_id(const struct grtrace_ring *ring)
  */
 void grtrace_ring_register(struct grtrace_ring *ring)
 {
-	if (ring->engine >= GRTRACE_ENGINE_NR)
+	if (ring->engine >= GRTRACE_ENGINE_NR &&
+	    ring->engine != GRTRACE_ENGINE_FROM_NAME)
 		ring->engine = GRTRACE_ENGINE_OTHER;
 	INIT_LIST_HEAD(&ring->node);
 	atomic64_set(&ring->stamp, GRTRACE_STAMP_NEW);
@@ -272,9 +279,7 @@ EXPORT_SYMBOL_GPL(grtrace_walk_rings);
 /*
  * Ring names as drivers spell them, e.g. amdgpu "gfx_0.0.0", "comp_1.0.0",
  * "sdma0", "vcn_dec", "vcn_enc0", i915 "rcs0", "ccs0", "bcs0", "vcs0",
- * "vecs0", or "blit", "copy", "video".  First match wins.  The lengths are
- * the compiler's: drm_sched_init() of a driver with a scheduler per queue
- * names each ring while nothing traces.
+ * "vecs0", or "blit", "copy", "video".  First match wins.
  */
 #define GRTRACE_PREFIX(p, e)	{ p, sizeof(p) - 1, e }
 static const struct {

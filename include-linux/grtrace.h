@@ -26,13 +26,18 @@
  * struct grtrace_ring - a hardware ring (queue, engine) known to grtrace
  * @dev: device name, usually dev_name() of the GPU
  * @name: ring name, unique within @dev
- * @engine: enum grtrace_engine
+ * @engine: enum grtrace_engine, or %GRTRACE_ENGINE_FROM_NAME to have grtrace
+ *	guess it from @name with grtrace_engine_from_name() when the ring
+ *	first reports while something consumes events
  * @stamp: grtrace's: the ring's id and when it got it
  * @node: grtrace's: entry in the list of rings that have an id
  *
  * Drivers fill @dev, @name and @engine, then call grtrace_ring_register().
  * The strings must stay valid until grtrace_ring_unregister() returns.
  */
+/* &grtrace_ring.engine of a ring whose class grtrace guesses from its name */
+#define GRTRACE_ENGINE_FROM_NAME	0xffff
+
 struct grtrace_ring {
 	const char *dev;
 	const char *name;

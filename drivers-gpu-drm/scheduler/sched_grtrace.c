@@ -79,7 +79,8 @@ void drm_sched_grtrace_init(struct drm_gpu_scheduler *sched)
 
 	ring->dev = sched->dev ? dev_name(sched->dev) : "drm_sched";
 	ring->name = sched->name ? sched->name : "unnamed";
-	ring->engine = grtrace_engine_from_name(sched->name);
+	/* Guessed when the ring first reports while something traces. */
+	ring->engine = GRTRACE_ENGINE_FROM_NAME;
 	grtrace_ring_register(ring);
 }
 

@@ -524,7 +524,7 @@ static u64 bench_sched_round(struct kunit *test, struct drm_gpu_scheduler *s,
 		if (ring_only) {
 			ring.dev = "drm_sched";
 			ring.name = args->name;
-			ring.engine = grtrace_engine_from_name(args->name);
+			ring.engine = GRTRACE_ENGINE_FROM_NAME;
 			grtrace_ring_register(&ring);
 			grtrace_ring_unregister(&ring);
 			continue;
