@@ -124,6 +124,20 @@ struct grtrace_cpu_state {
 
 static DEFINE_PER_CPU(struct grtrace_cpu_state, grtrace_cpu_state);
 
+/* A reader's place in one CPU's buffer. */
+struct grtrace_read_pos {
+	size_t sb;	/* sub-buffers consumed */
+	size_t off;	/* bytes read of the next one */
+};
+
+/*
+ * The place of the readers of ``events<N>`` in each CPU's buffer, under
+ * grtrace_read_lock.  Kept here, not in relay's subbufs_consumed: a flight
+ * recorder's reader skips more sub-buffers at once than
+ * relay_subbufs_consumed() takes.
+ */
+static DEFINE_PER_CPU(struct grtrace_read_pos, grtrace_cpu_rpos);
+
 /*
  * grtrace_stream_lock serialises the changes of the channel: its
  * allocation, reset and sizing, the start and the end of its sessions, and
@@ -180,6 +194,22 @@ static void *grtrace_reserve(struct grtrace_cpu_state *cs, u16 type,
 			     size_t len, u64 ts);
 
 /*
+ * A copy of the session's STREAM_INFO, where a flight recorder's reader may
+ * start: at the start of each sub-buffer.  Interrupts disabled, the
+ * sub-buffer empty, so it fits.
+ */
+static void grtrace_info_copy(struct grtrace_cpu_state *cs)
+{
+	struct grtrace_stream_info *si;
+
+	si = grtrace_reserve(cs, GRTRACE_EV_STREAM_INFO, sizeof(*si),
+			     ktime_get_mono_fast_ns());
+	memcpy(si, &grtrace_info, sizeof(*si));
+	si->nr_rings = 0;	/* no METADATA follows here */
+	grtrace_publish(sizeof(*si));
+}
+
+/*
  * Finish this CPU's sub-buffer for a record of @size bytes.
  * A flight recorder's new sub-buffer starts with the session's STREAM_INFO
  * and describes its rings again.
@@ -188,7 +218,6 @@ static void *grtrace_reserve(struct grtrace_cpu_state *cs, u16 type,
 static bool grtrace_switch(struct grtrace_cpu_state *cs, struct rchan_buf *buf,
 			   size_t size)
 {
-	struct grtrace_stream_info *si;
 	size_t ok = relay_switch_subbuf(buf, size);
 
 	/* Also when full: the finished sub-buffer is still readable. */
@@ -197,12 +226,7 @@ static bool grtrace_switch(struct grtrace_cpu_state *cs, struct rchan_buf *buf,
 		return false;
 	if (unlikely(test_bit(GRTRACE_MODE_OVERWRITE, &grtrace_mode))) {
 		memset(cs->described, 0, sizeof(cs->described));
-		/* Fits: the sub-buffer is empty. */
-		si = grtrace_reserve(cs, GRTRACE_EV_STREAM_INFO, sizeof(*si),
-				     ktime_get_mono_fast_ns());
-		memcpy(si, &grtrace_info, sizeof(*si));
-		si->nr_rings = 0;	/* no METADATA follows here */
-		grtrace_publish(sizeof(*si));
+		grtrace_info_copy(cs);
 	}
 	return true;
 }
@@ -336,6 +360,9 @@ static bool grtrace_flight_write(struct grtrace_cpu_state *cs, u32 id,
 
 	if (test_bit(GRTRACE_MODE_FROZEN, &grtrace_mode))
 		return false;
+	/* This CPU's first record: its first sub-buffer describes itself too. */
+	if (unlikely(!cs->cseq))
+		grtrace_info_copy(cs);
 	if (buf->offset + need > grtrace_chan->subbuf_size)
 		grtrace_switch(cs, buf, need);
 	grtrace_describe_once(cs, id, ring, ring_info, ts);
@@ -507,17 +534,24 @@ void grtrace_stream_ring_removed(const struct grtrace_ring *ring, u32 id)
 	struct grtrace_ring_info *ring_info;
 	struct grtrace_cpu_state *cs;
 	unsigned long flags;
+	u64 ts;
 
 	if (test_bit(GRTRACE_MODE_FROZEN, &grtrace_mode))
 		return;
 	local_irq_save(flags);
 	cs = this_cpu_ptr(&grtrace_cpu_state);
+	ts = ktime_get_mono_fast_ns();
+	/* A flight recorder's sub-buffer names the ring it says is gone. */
+	if (unlikely(READ_ONCE(grtrace_mode)) &&
+	    !grtrace_flight_write(cs, id, ring, NULL, ts, sizeof(*ring_info)))
+		goto out;
 	ring_info = grtrace_reserve(cs, GRTRACE_EV_RING_REMOVED,
-				    sizeof(*ring_info), ktime_get_mono_fast_ns());
+				    sizeof(*ring_info), ts);
 	if (ring_info) {
 		grtrace_fill_ring_info(ring_info, ring, id);
 		grtrace_publish(sizeof(*ring_info));
 	}
+out:
 	local_irq_restore(flags);
 }
 
@@ -612,12 +646,6 @@ static size_t grtrace_oldest_whole(struct rchan *chan, size_t produced)
 	return produced >= chan->n_subbufs ? produced - chan->n_subbufs + 1 : 0;
 }
 
-/* A reader's place in one CPU's buffer. */
-struct grtrace_read_pos {
-	size_t sb;	/* sub-buffers consumed */
-	size_t off;	/* bytes read of the next one */
-};
-
 /*
  * How many bytes from @pos on, within its sub-buffer, @cpu's writer has
  * published.  Moves @pos past the sub-buffers read to their end and gives
@@ -640,10 +668,9 @@ static size_t grtrace_readable(struct rchan *chan, int cpu,
 		oldest = grtrace_oldest_whole(chan, produced);
 		if (test_bit(GRTRACE_MODE_OVERWRITE, &grtrace_mode) &&
 		    pos->sb < oldest) {
-			len = oldest - pos->sb;
-			pos->sb += len;
+			/* Relay needs no count: this writer never waits. */
+			pos->sb = oldest;
 			pos->off = 0;
-			relay_subbufs_consumed(chan, cpu, len);
 		}
 		if (pos->sb < produced) {
 			len = sbsize - buf->padding[pos->sb % chan->n_subbufs];
@@ -691,33 +718,31 @@ static int grtrace_cpu_open(struct inode *inode, struct file *file)
 }
 
 /*
- * The reader's place is relay's own (subbufs_consumed, bytes_consumed), so
- * that ``stats`` and the writer's "buffer full" see what was read.  The
- * user's buffer is written without the lock, so a reader whose page faults
- * slowly does not hold up the start of a session.
+ * Sub-buffers read to their end are given back to relay, so that ``stats``
+ * and the writer's "buffer full" see them.  The user's buffer is written
+ * without the lock, so a reader whose page faults slowly does not hold up
+ * the start of a session.
  */
 static ssize_t grtrace_cpu_read(struct file *file, char __user *ubuf,
 				size_t count, loff_t *ppos)
 {
 	struct rchan_buf *buf = file_inode(file)->i_private;
-	struct grtrace_read_pos pos;
+	struct grtrace_read_pos *pos;
 	size_t n, done = 0;
 
 	count = min_t(size_t, count, GRTRACE_READ_BOUNCE);
 	mutex_lock(&grtrace_read_lock);
 	/* Not while its channel closes: it removes this file first. */
 	if (buf->chan == grtrace_chan && grtrace_may_read()) {
-		pos.sb = buf->subbufs_consumed;
-		pos.off = buf->bytes_consumed;
+		pos = per_cpu_ptr(&grtrace_cpu_rpos, buf->cpu);
 		while (done < count &&
-		       (n = grtrace_readable(buf->chan, buf->cpu, &pos))) {
+		       (n = grtrace_readable(buf->chan, buf->cpu, pos))) {
 			n = min(n, count - done);
 			memcpy(file->private_data + done,
-			       grtrace_read_ptr(buf->chan, buf->cpu, &pos), n);
+			       grtrace_read_ptr(buf->chan, buf->cpu, pos), n);
 			done += n;
-			pos.off += n;
+			pos->off += n;
 		}
-		buf->bytes_consumed = pos.off;
 	}
 	mutex_unlock(&grtrace_read_lock);
 	if (done && copy_to_user(ubuf, file->private_data, done))
@@ -807,6 +832,8 @@ static int grtrace_open_chan_locked(void)
 		cs->cseq = 0;
 		WRITE_ONCE(cs->produced, 0);
 		memset(cs->described, 0, sizeof(cs->described));
+		memset(per_cpu_ptr(&grtrace_cpu_rpos, cpu), 0,
+		       sizeof(struct grtrace_read_pos));
 	}
 	grtrace_chan = chan;
 	return 0;
@@ -1255,12 +1282,10 @@ static void grtrace_pipe_attach_locked(struct grtrace_pipe *p)
 	p->chan = grtrace_chan;
 	p->session_id = grtrace_session_id;
 	p->next_gseq = 0;
-	for_each_possible_cpu(cpu) {
-		struct rchan_buf *buf = *per_cpu_ptr(grtrace_chan->buf, cpu);
-
-		p->pos[cpu].sb = buf ? buf->subbufs_consumed : 0;
-		p->pos[cpu].off = buf ? buf->bytes_consumed : 0;
-	}
+	/* From where the readers of events<N> left off. */
+	guard(mutex)(&grtrace_read_lock);
+	for_each_possible_cpu(cpu)
+		p->pos[cpu] = *per_cpu_ptr(&grtrace_cpu_rpos, cpu);
 }
 
 /* The next complete record of @cpu, or NULL.  grtrace_stream_lock held. */

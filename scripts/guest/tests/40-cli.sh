@@ -164,6 +164,36 @@ fr_check() {
 }
 fr_run
 t flight-recorder fr_check
+# The same, read CPU by CPU: each events<N> of the frozen recorder ends
+# (CPU 0's wrapped many times over its 4 sub-buffers) and starts with a
+# STREAM_INFO, also CPU 1's, which holds one event and did not wrap.
+frcpu_run() {
+	echo 16384 > $D/buffer_size
+	$G config flight_recorder=1 reset_stats=1 > /dev/null
+	taskset -c 0 $G start > /dev/null
+	taskset -c 1 sh -c "echo 'submit 1 0 251 7' > $D/emit"
+	taskset -c 0 /opt/grtrace/bin/emit-rate 20000 1 > /dev/null
+	echo freeze > $D/control
+	for c in 0 1; do
+		timeout 20 cat $D/events$c > "$O/frcpu.$c"
+		echo $? > "$O/frcpu.$c.rc"
+	done
+	$G stop > /dev/null
+	$G config flight_recorder=0 > /dev/null
+	echo 4194304 > $D/buffer_size
+}
+frcpu_check() {
+	for c in 0 1; do
+		echo "events$c: cat exited $(cat "$O/frcpu.$c.rc"), $(wc -c < "$O/frcpu.$c") bytes"
+		[ "$(cat "$O/frcpu.$c.rc")" = 0 ] && [ "$(wc -c < "$O/frcpu.$c")" -le 16384 ] &&
+			$G dump -i "$O/frcpu.$c" > "$O/frcpu.$c.dump" || return 1
+		head -n 1 "$O/frcpu.$c.dump"
+		head -n 1 "$O/frcpu.$c.dump" | grep -q '^stream_info' || return 1
+	done
+	grep -q '^submit .*:7 ' "$O/frcpu.1.dump"
+}
+frcpu_run
+t flight-recorder-per-cpu frcpu_check
 t report sh -c "$G report -i $O/rec.grt > $O/report.txt"
 t report-has-program grep -q grtrace_dirtyfb "$O/report.txt"
 t report-csv sh -c "$G report -i $O/rec.grt --format csv > $O/report.csv"
