@@ -56,7 +56,7 @@ def read_relay(directory):
                 jobs.append((gseq, ts, TYPES[rtype], {
                     'ctx_id': f[0], 'fence_context': f[1], 'fence_seqno': f[2],
                     'aux_context': f[3], 'aux_seqno': f[4],
-                    'ring_id': f[5], 'status': f[8], 'pid': f[10],
+                    'ring_id': f[5], 'status': f[8], 'depth': f[9], 'pid': f[10],
                     'comm': f[12].rstrip(b'\0').decode(errors='replace')}))
             off += size
         if off != len(data):
@@ -102,6 +102,36 @@ def check_jobs(sink, queued, answered, jobs, prog_pid):
           f'{len(mine)} jobs, pids {sorted({j[3] for j in mine})} vs {prog_pid}')
 
 
+# The driver takes a command back (virtqueue_get_buf()) before it reports
+# its END, within one run of its dequeue worker: a bound on the delay.
+TAKEN_BACK_NS = 20_000_000
+
+
+def check_depth(jobs):
+    """jobs: list of (ts, type, seqno, depth) of the control ring.
+
+    A SUBMIT's depth is the commands on the virtqueue that the driver has not
+    taken back, its own included: at least those whose END comes well after
+    it, at most those whose END comes after it (commands queued before the
+    session, whose END has no SUBMIT, included).
+    """
+    submits = sorted((ts, seq, depth) for ts, typ, seq, depth in jobs if typ == 'submit')
+    known = {seq for _ts, seq, _d in submits}
+    ends = {seq: ts for ts, typ, seq, _d in jobs if typ == 'end'}
+    orphans = [ts for seq, ts in ends.items() if seq not in known]
+    bad, deeper = [], 0
+    for i, (ts, seq, depth) in enumerate(submits):
+        later = [ends.get(s, float('inf')) for _t, s, _d in submits[max(0, i - 1024):i]]
+        upper = 1 + sum(e > ts for e in later) + sum(e > ts for e in orphans)
+        lower = 1 + sum(e > ts + TAKEN_BACK_NS for e in later)
+        if not lower <= depth <= upper:
+            bad.append(f'{seq}: {depth} not in {lower}..{upper}')
+        deeper += depth > 1
+    check('relay: SUBMIT depth counts the commands on the virtqueue '
+          f'({deeper} of {len(submits)} SUBMITs deeper than 1)',
+          submits and not bad, '; '.join(bad[:5]))
+
+
 def main():
     global OUT                          # pylint: disable=global-statement
     OUT = Ktap('e2e: ')
@@ -139,6 +169,8 @@ def main():
                   for ts, t, f in relay if f['ring_id'] in control]
     # The relay session outlives trace-cmd by a second: every command completed.
     check_jobs('relay', queued, set(queued), relay_jobs, prog_pid)
+    check_depth([(ts, t, f['fence_seqno'], f['depth'])
+                 for ts, t, f in relay if f['ring_id'] in control])
 
     sys.exit(OUT.finish())
 

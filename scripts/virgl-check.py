@@ -7,7 +7,8 @@ Against the virtio_gpu tracepoints of the same run and the clients' own
 output, in the grtrace tracepoints (trace.dat) and, separately, in the relay
 stream: every command queued on the control queue is one job with one
 SUBMIT, and one COMPLETE once answered, in the order SUBMIT <= COMMIT <= END
-<= COMPLETE; every event of a job carries the virtio-gpu context of its
+<= COMPLETE; a SUBMIT's depth counts the commands on the virtqueue; every
+event of a job carries the virtio-gpu context of its
 command; its SUBMIT names the task that queued it; each client's 3D
 commands are in one context of its own, and the two rendered at the same
 time; the in-fence waits of EXECBUFFER are SYNC_WAIT pairs of the task,
@@ -208,6 +209,9 @@ def main():
     check_sink('relay', cmds, set(cmds), relay_jobs)
     check('relay: as many in-fence waits as the tracepoints',
           check_waits('relay', relay_waits, cmds) == n_waits)
+    e2e.OUT = OUT
+    e2e.check_depth([(ts, t, f['fence_seqno'], f['depth'])
+                     for ts, t, f in relay if f['ring_id'] in control])
     check('relay: nothing dropped', stats.get('dropped') == '0' and
           stats.get('offered') == stats.get('written'),
           f"offered {stats.get('offered')} written {stats.get('written')}")

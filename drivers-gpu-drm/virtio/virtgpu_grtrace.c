@@ -24,7 +24,9 @@
  * event     where                          why there
  * ========= ============================== ===============================
  * SUBMIT    virtio_gpu_queue_ctrl_sgs(),   the command was added to the
- *           virtio_gpu_queue_cursor()      virtqueue by the submitting task
+ *           virtio_gpu_queue_cursor()      virtqueue by the submitting task;
+ *                                          depth: the commands on the
+ *                                          virtqueue not taken back yet
  * COMMIT    virtio_gpu_queue_ctrl_sgs(),   the command is in the available
  *           virtio_gpu_queue_cursor()      ring, where the device may take
  *                                          it even before the next notify

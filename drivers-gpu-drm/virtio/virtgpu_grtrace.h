@@ -3,11 +3,23 @@
 #define VIRTIO_GPU_GRTRACE_H
 
 #include <linux/grtrace.h>
+#include <linux/virtio.h>
 #include <linux/virtio_gpu.h>
 
 struct dma_fence;
 struct virtio_gpu_device;
 struct virtio_gpu_queue;
+
+/*
+ * The depth of a SUBMIT: the commands on @vq that the driver has not taken
+ * back yet, the one just added included.  A command takes one descriptor
+ * with indirect descriptors (QEMU offers them), else one per buffer, which
+ * this counts.  Called holding the queue's lock, as virtqueue_add_sgs().
+ */
+static inline u32 virtio_gpu_grtrace_depth(struct virtqueue *vq)
+{
+	return virtqueue_get_vring_size(vq) - vq->num_free;
+}
 
 /* Status of a command for its COMPLETE event. */
 static inline s32 virtio_gpu_grtrace_status(const struct virtio_gpu_ctrl_hdr *resp)
