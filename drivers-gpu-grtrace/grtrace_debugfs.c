@@ -803,12 +803,12 @@ static void grtrace_stats_show_seed_names(struct seq_file *m,
 static int grtrace_stats_show(struct seq_file *m, void *v)
 {
 	struct grtrace_flight f;
-	u64 consumed;
+	u64 bytes_read;
 	struct grtrace_totals t;
 	int i;
 
 	grtrace_get_totals(&t);
-	consumed = grtrace_stream_subbufs_consumed();
+	bytes_read = grtrace_stream_bytes_read();
 
 	seq_printf(m, "enabled=%d\n", grtrace_session_running());
 	seq_printf(m, "session_id=%016llx\n", grtrace_stream_session_id());
@@ -821,7 +821,7 @@ static int grtrace_stats_show(struct seq_file *m, void *v)
 			   t.dropped[i]);
 	seq_printf(m, "bytes_written=%llu\n", t.bytes_written);
 	seq_printf(m, "bytes_dropped=%llu\n", t.bytes_dropped);
-	seq_printf(m, "subbufs_consumed=%llu\n", consumed);
+	seq_printf(m, "bytes_read=%llu\n", bytes_read);
 	seq_printf(m, "summaries=%llu\n", t.summaries);
 	seq_printf(m, "summaries_lost=%llu\n", t.summaries_lost);
 	grtrace_stream_flight(&f);

@@ -54,9 +54,9 @@
  * so a stopped session can still be read; the next start resets them.
  * Changing ``buffer_size`` (only while stopped) reallocates them.
  *
- * No reader gets a record half written: the writer shows a record by
- * advancing the buffer offset with a store-release, and the readers of
- * ``events<N>`` and of the merged ``events`` read it with a load-acquire.
+ * The records of an event are put together on its CPU and written with
+ * one relay_write(), so they land in one sub-buffer and no reader gets one
+ * half written.
  */
 
 #define GRTRACE_DEFAULT_BUFFER_SIZE	SZ_4M
@@ -98,16 +98,38 @@ struct grtrace_sec {
 	u64 dropped;
 };
 
+/* Room for the records of one write: METADATA and a record, and more. */
+#define GRTRACE_STAGE_SIZE	1024
+static_assert(2 * sizeof(struct grtrace_record) +
+	      sizeof(struct grtrace_ring_info) +
+	      sizeof(struct grtrace_job_payload) <= GRTRACE_STAGE_SIZE);
+static_assert(2 * sizeof(struct grtrace_record) +
+	      sizeof(struct grtrace_ring_info) +
+	      sizeof(struct grtrace_summary) <= GRTRACE_STAGE_SIZE);
+/* A flight recorder's STREAM_INFO first. */
+static_assert(3 * sizeof(struct grtrace_record) +
+	      sizeof(struct grtrace_stream_info) +
+	      sizeof(struct grtrace_ring_info) +
+	      sizeof(struct grtrace_summary) <= GRTRACE_STAGE_SIZE);
+
 /*
  * Per-CPU state of the relay stream.  Only touched on its own CPU with
  * interrupts disabled (by the probe and the governance writing through this
  * file), or by IPIs, or while the CPU is offline with CPU hotplug locked, so
- * it needs no other locking.  @produced alone is read from other CPUs.
+ * it needs no other locking, but for the fields that say otherwise.
  */
 struct grtrace_cpu_state {
 	u64 cseq;
-	/* Sub-buffers produced, for the merged reader: see grtrace_reserve(). */
-	size_t produced;
+	/* Bytes in relay's sub-buffer: relay_write() switches past it. */
+	size_t used;
+	size_t staged;		/* bytes in @stage */
+	u32 nr_staged;		/* records in @stage */
+	u32 staged_id;		/* ring the METADATA in @stage describes, or 0 */
+	bool full;		/* grtrace_subbuf_start() found no room */
+	int busy;		/* taking gseqs and writing: read by other CPUs */
+	u64 last_gseq;		/* of the last record written */
+	u64 wrote;		/* bytes written in the session */
+	atomic64_t read;	/* bytes read of them, by the readers */
 	u64 sec_end;		/* ts where the current second slot ends */
 	struct grtrace_sec *cur_sec;
 	struct grtrace_totals t;
@@ -120,23 +142,11 @@ struct grtrace_cpu_state {
 	 * lost its entry is described again.
 	 */
 	u32 described[GRTRACE_DESCRIBED];
+	/* Records put together for one relay_write(): grtrace_stage(). */
+	u64 stage[GRTRACE_STAGE_SIZE / sizeof(u64)];
 };
 
 static DEFINE_PER_CPU(struct grtrace_cpu_state, grtrace_cpu_state);
-
-/* A reader's place in one CPU's buffer. */
-struct grtrace_read_pos {
-	size_t sb;	/* sub-buffers consumed */
-	size_t off;	/* bytes read of the next one */
-};
-
-/*
- * The place of the readers of ``events<N>`` in each CPU's buffer, under
- * grtrace_read_lock.  Kept here, not in relay's subbufs_consumed: a flight
- * recorder's reader skips more sub-buffers at once than
- * relay_subbufs_consumed() takes.
- */
-static DEFINE_PER_CPU(struct grtrace_read_pos, grtrace_cpu_rpos);
 
 /*
  * grtrace_stream_lock serialises the changes of the channel: its
@@ -180,91 +190,132 @@ static bool grtrace_settled;
 /* Readers of the merged stream wait here for data or the end of a session. */
 static DECLARE_WAIT_QUEUE_HEAD(grtrace_pipe_wait);
 
-/* Show the record of @len payload bytes grtrace_reserve() returned. */
-static void grtrace_publish(size_t len)
-{
-	struct rchan_buf *buf = *this_cpu_ptr(grtrace_chan->buf);
+/* The next record of a CPU, read out of its buffer: grtrace_stream_lock. */
+struct grtrace_pipe_head {
+	u64 rec[GRTRACE_STAGE_SIZE / sizeof(u64)];
+	bool valid;
+};
 
-	/* Pairs with grtrace_readable(): the record before the offset. */
-	smp_store_release(&buf->offset,
-			  buf->offset + sizeof(struct grtrace_record) + len);
-}
-
-static void *grtrace_reserve(struct grtrace_cpu_state *cs, u16 type,
-			     size_t len, u64 ts);
+static DEFINE_PER_CPU(struct grtrace_pipe_head, grtrace_pipe_heads);
 
 /*
- * A copy of the session's STREAM_INFO, where a flight recorder's reader may
- * start: at the start of each sub-buffer.  Interrupts disabled, the
- * sub-buffer empty, so it fits.
+ * The records of the last session, read out of the relay buffers by the
+ * first grtrace_walk_records() after it stopped, for the walks that
+ * follow: grtrace_stream_lock.
+ */
+static struct grtrace_snapshot {
+	void *data;
+	size_t len;
+} *grtrace_snapshot;
+
+static void grtrace_snapshot_free_locked(void)
+{
+	int cpu;
+
+	lockdep_assert_held(&grtrace_stream_lock);
+	if (!grtrace_snapshot)
+		return;
+	for_each_possible_cpu(cpu)
+		kvfree(grtrace_snapshot[cpu].data);
+	kfree(grtrace_snapshot);
+	grtrace_snapshot = NULL;
+}
+
+/*
+ * Add a record of @len payload bytes to this CPU's stage and return its
+ * payload, for the caller to fill; grtrace_write_staged() writes the stage.
+ * Interrupts disabled.
+ */
+static void *grtrace_stage(struct grtrace_cpu_state *cs, u16 type, size_t len,
+			   u64 ts)
+{
+	struct grtrace_record *rec = (void *)cs->stage + cs->staged;
+	size_t size = sizeof(*rec) + len;
+
+	if (WARN_ON_ONCE(cs->staged + size > sizeof(cs->stage)))
+		return NULL;
+	rec->type = type;
+	rec->size = size;
+	rec->cpu = smp_processor_id();
+	rec->ts = ts;
+	cs->staged += size;
+	cs->nr_staged++;
+	return rec + 1;
+}
+
+/*
+ * Write the records staged on this CPU to its relay buffer with one
+ * relay_write(): they land in one sub-buffer, and a reader sees all of
+ * them or none (relay_write() publishes what it copied).  The records get
+ * their gseqs here, in the order they are written.
+ *
+ * The buffer may be full: relay_write() then writes nothing, which
+ * grtrace_subbuf_start() tells by @cs->full, and the gseqs are lost.
+ * The merged reader steps over such a gap once no CPU is writing
+ * (@cs->busy).
+ *
+ * Interrupts disabled.  Returns false if nothing was written.
+ */
+static bool grtrace_write_staged(struct grtrace_cpu_state *cs)
+{
+	size_t size = cs->staged, sb = grtrace_chan->subbuf_size;
+	u32 n = cs->nr_staged;
+	struct grtrace_record *rec;
+	size_t off;
+	u64 gseq;
+
+	/* Before the gseqs: a full barrier orders it (grtrace_pipe_settled()). */
+	WRITE_ONCE(cs->busy, 1);
+	gseq = atomic64_add_return(n, &grtrace_gseq) - n;
+	for (off = 0; off < size; off += rec->size) {
+		rec = (void *)cs->stage + off;
+		rec->gseq = ++gseq;
+		rec->cseq = ++cs->cseq;
+	}
+	cs->last_gseq = gseq;
+	cs->full = false;
+	relay_write(grtrace_chan, cs->stage, size);
+	/* Pairs with grtrace_pipe_settled(): the records are readable. */
+	smp_store_release(&cs->busy, 0);
+	cs->staged = 0;
+	cs->nr_staged = 0;
+	if (unlikely(cs->full)) {
+		cs->cseq -= n;
+		cs->staged_id = 0;
+		return false;
+	}
+	/* As relay_write(): past the end of its sub-buffer, into the next. */
+	cs->used = cs->used + size > sb ? size : cs->used + size;
+	cs->wrote += size;
+	if (cs->staged_id) {
+		cs->described[cs->staged_id % GRTRACE_DESCRIBED] = cs->staged_id;
+		cs->staged_id = 0;
+	}
+	return true;
+}
+
+/* Forget what is staged: it was not written. */
+static void grtrace_unstage(struct grtrace_cpu_state *cs)
+{
+	cs->staged = 0;
+	cs->nr_staged = 0;
+	cs->staged_id = 0;
+}
+
+/*
+ * A copy of the session's STREAM_INFO, staged where a flight recorder's
+ * reader may start: first in each sub-buffer.  Interrupts disabled.
  */
 static void grtrace_info_copy(struct grtrace_cpu_state *cs)
 {
 	struct grtrace_stream_info *si;
 
-	si = grtrace_reserve(cs, GRTRACE_EV_STREAM_INFO, sizeof(*si),
-			     ktime_get_mono_fast_ns());
+	si = grtrace_stage(cs, GRTRACE_EV_STREAM_INFO, sizeof(*si),
+			   ktime_get_mono_fast_ns());
+	if (!si)
+		return;
 	memcpy(si, &grtrace_info, sizeof(*si));
 	si->nr_rings = 0;	/* no METADATA follows here */
-	grtrace_publish(sizeof(*si));
-}
-
-/*
- * Finish this CPU's sub-buffer for a record of @size bytes.
- * A flight recorder's new sub-buffer starts with the session's STREAM_INFO
- * and describes its rings again.
- * Returns false if the buffer is full.
- */
-static bool grtrace_switch(struct grtrace_cpu_state *cs, struct rchan_buf *buf,
-			   size_t size)
-{
-	size_t ok = relay_switch_subbuf(buf, size);
-
-	/* Also when full: the finished sub-buffer is still readable. */
-	smp_store_release(&cs->produced, buf->subbufs_produced);
-	if (!ok)
-		return false;
-	if (unlikely(test_bit(GRTRACE_MODE_OVERWRITE, &grtrace_mode))) {
-		memset(cs->described, 0, sizeof(cs->described));
-		grtrace_info_copy(cs);
-	}
-	return true;
-}
-
-/*
- * A record is filled in place and only then shown to readers, by advancing
- * the buffer offset in grtrace_publish() with a store-release; relay's
- * relay_reserve() would advance it first.  Both are called with interrupts
- * disabled, so nothing else writes this CPU's buffer in between.
- *
- * The readers (grtrace_readable()) read the offset with a load-acquire,
- * so they see every record below it complete.  They learn that
- * a sub-buffer is finished, and its padding, from @cs->produced, stored
- * with a store-release after relay_switch_subbuf() set the padding: relay's
- * own counter is written without ordering against the padding.
- *
- * Returns the payload of a record with its header filled in, or NULL when
- * the buffer is full.
- */
-static void *grtrace_reserve(struct grtrace_cpu_state *cs, u16 type,
-			     size_t len, u64 ts)
-{
-	struct rchan_buf *buf = *this_cpu_ptr(grtrace_chan->buf);
-	size_t size = sizeof(struct grtrace_record) + len;
-	struct grtrace_record *rec;
-
-	if (unlikely(buf->offset + size > grtrace_chan->subbuf_size) &&
-	    !grtrace_switch(cs, buf, size))
-		return NULL;
-
-	rec = buf->data + buf->offset;
-	rec->type = type;
-	rec->size = size;
-	rec->cpu = smp_processor_id();
-	rec->ts = ts;
-	rec->gseq = atomic64_inc_return(&grtrace_gseq);
-	rec->cseq = ++cs->cseq;
-	return rec + 1;
 }
 
 /**
@@ -286,44 +337,30 @@ void grtrace_fill_ring_info(struct grtrace_ring_info *ring_info,
 }
 
 /*
- * Write a METADATA record for @ring with id @id, or for @src when @ring is
- * NULL.  Interrupts disabled.
- */
-static bool grtrace_describe(struct grtrace_cpu_state *cs, u32 id,
-			     const struct grtrace_ring *ring,
-			     const struct grtrace_ring_info *src, u64 ts)
-{
-	struct grtrace_ring_info *ring_info;
-
-	ring_info = grtrace_reserve(cs, GRTRACE_EV_METADATA,
-				    sizeof(*ring_info), ts);
-	if (!ring_info)
-		return false;
-	if (ring)
-		grtrace_fill_ring_info(ring_info, ring, id);
-	else
-		memcpy(ring_info, src, sizeof(*ring_info));
-	grtrace_publish(sizeof(*ring_info));
-	return true;
-}
-
-/*
- * Describe ring @id, from @ring or else @ring_info, before this CPU's first
- * record of it in the session; nothing when neither is given.  Per CPU:
- * whichever CPU meets a ring first, a record of it follows its METADATA in
- * this CPU's buffer and in gseq order.  Interrupts disabled.
+ * Stage the METADATA of ring @id, from @ring or else @ring_info, before
+ * this CPU's first record of it in the session; nothing when neither is
+ * given.  Per CPU: whichever CPU meets a ring first, a record of it follows
+ * its METADATA in this CPU's buffer and in gseq order.  The ring counts as
+ * described once the stage is written.  Interrupts disabled.
  */
 static void grtrace_describe_once(struct grtrace_cpu_state *cs, u32 id,
 				  const struct grtrace_ring *ring,
 				  const struct grtrace_ring_info *ring_info,
 				  u64 ts)
 {
-	u32 *described = &cs->described[id % GRTRACE_DESCRIBED];
+	struct grtrace_ring_info *p;
 
-	if (likely(*described == id) || (!ring && !ring_info))
+	if (likely(cs->described[id % GRTRACE_DESCRIBED] == id) ||
+	    (!ring && !ring_info))
 		return;
-	if (grtrace_describe(cs, id, ring, ring_info, ts))
-		*described = id;
+	p = grtrace_stage(cs, GRTRACE_EV_METADATA, sizeof(*p), ts);
+	if (!p)
+		return;
+	if (ring)
+		grtrace_fill_ring_info(p, ring, id);
+	else
+		memcpy(p, ring_info, sizeof(*p));
+	cs->staged_id = id;
 }
 
 /* Freeze the flight recorder, once; @gseq is its last record. */
@@ -345,27 +382,26 @@ static void grtrace_freeze(enum grtrace_freeze_cause by, u64 gseq)
 
 /*
  * The slow path of the writers, for a flight recorder: false if it is
- * frozen.  Else makes room for METADATA and a record of @len payload bytes
- * in one sub-buffer, and describes ring @id in it if it was not.
- * Interrupts disabled.
+ * frozen.  Else, on the CPU's first record, or if a record of @len payload
+ * bytes (and METADATA if @meta) would not fit in this sub-buffer, stages a
+ * STREAM_INFO, which then starts the next sub-buffer (relay_write() does
+ * not split a write), and describes the rings there again.  Interrupts
+ * disabled.
  */
-static bool grtrace_flight_write(struct grtrace_cpu_state *cs, u32 id,
-				 const struct grtrace_ring *ring,
-				 const struct grtrace_ring_info *ring_info,
-				 u64 ts, size_t len)
+static bool grtrace_flight_write(struct grtrace_cpu_state *cs, size_t len,
+				 bool meta)
 {
-	struct rchan_buf *buf = *this_cpu_ptr(grtrace_chan->buf);
-	size_t need = 2 * sizeof(struct grtrace_record) +
-		      sizeof(struct grtrace_ring_info) + len;
+	size_t need = sizeof(struct grtrace_record) + len;
 
 	if (test_bit(GRTRACE_MODE_FROZEN, &grtrace_mode))
 		return false;
-	/* This CPU's first record: its first sub-buffer describes itself too. */
-	if (unlikely(!cs->cseq))
+	if (meta)
+		need += sizeof(struct grtrace_record) +
+			sizeof(struct grtrace_ring_info);
+	if (!cs->cseq || cs->used + need > grtrace_chan->subbuf_size) {
+		memset(cs->described, 0, sizeof(cs->described));
 		grtrace_info_copy(cs);
-	if (buf->offset + need > grtrace_chan->subbuf_size)
-		grtrace_switch(cs, buf, need);
-	grtrace_describe_once(cs, id, ring, ring_info, ts);
+	}
 	return true;
 }
 
@@ -449,8 +485,7 @@ bool grtrace_stream_write(u16 type, u64 ts,
 	u64 cost;
 
 	if (unlikely(READ_ONCE(grtrace_mode))) {
-		if (!grtrace_flight_write(cs, job->ring_id, ring, ring_info, ts,
-					  sizeof(*p))) {
+		if (!grtrace_flight_write(cs, sizeof(*p), ring || ring_info)) {
 			grtrace_account_drop(cs, GRTRACE_DROP_FROZEN, ts, 1);
 			return false;
 		}
@@ -458,16 +493,16 @@ bool grtrace_stream_write(u16 type, u64 ts,
 	}
 	grtrace_describe_once(cs, job->ring_id, ring, ring_info, ts);
 
-	p = grtrace_reserve(cs, type, sizeof(*p), ts);
-	if (!p) {
+	p = grtrace_stage(cs, type, sizeof(*p), ts);
+	if (p)
+		memcpy(p, job, sizeof(*p));
+	if (!p || !grtrace_write_staged(cs)) {
+		grtrace_unstage(cs);
 		grtrace_account_drop(cs, GRTRACE_DROP_OVERRUN, ts, 1);
 		return false;
 	}
-	memcpy(p, job, sizeof(*p));
-	grtrace_publish(sizeof(*p));
 	if (unlikely(freeze))
-		grtrace_freeze(GRTRACE_FROZEN_ERROR,
-			       ((struct grtrace_record *)p - 1)->gseq);
+		grtrace_freeze(GRTRACE_FROZEN_ERROR, cs->last_gseq);
 
 	cs->t.written++;
 	cs->t.bytes_written += sizeof(struct grtrace_record) + sizeof(*p);
@@ -500,20 +535,20 @@ bool grtrace_stream_summary(const struct grtrace_summary *s,
 	struct grtrace_summary *p;
 
 	if (unlikely(READ_ONCE(grtrace_mode)) &&
-	    !grtrace_flight_write(cs, s->ring_id, NULL, ring_info, ts,
-				  sizeof(*p))) {
+	    !grtrace_flight_write(cs, sizeof(*p), !!ring_info)) {
 		cs->t.summaries_lost++;
 		return false;
 	}
 	grtrace_describe_once(cs, s->ring_id, NULL, ring_info, ts);
 
-	p = grtrace_reserve(cs, GRTRACE_EV_SUMMARY, sizeof(*p), ts);
-	if (!p) {
+	p = grtrace_stage(cs, GRTRACE_EV_SUMMARY, sizeof(*p), ts);
+	if (p)
+		memcpy(p, s, sizeof(*p));
+	if (!p || !grtrace_write_staged(cs)) {
+		grtrace_unstage(cs);
 		cs->t.summaries_lost++;
 		return false;
 	}
-	memcpy(p, s, sizeof(*p));
-	grtrace_publish(sizeof(*p));
 	cs->t.summaries++;
 	return true;
 }
@@ -542,15 +577,17 @@ void grtrace_stream_ring_removed(const struct grtrace_ring *ring, u32 id)
 	cs = this_cpu_ptr(&grtrace_cpu_state);
 	ts = ktime_get_mono_fast_ns();
 	/* A flight recorder's sub-buffer names the ring it says is gone. */
-	if (unlikely(READ_ONCE(grtrace_mode)) &&
-	    !grtrace_flight_write(cs, id, ring, NULL, ts, sizeof(*ring_info)))
-		goto out;
-	ring_info = grtrace_reserve(cs, GRTRACE_EV_RING_REMOVED,
-				    sizeof(*ring_info), ts);
-	if (ring_info) {
-		grtrace_fill_ring_info(ring_info, ring, id);
-		grtrace_publish(sizeof(*ring_info));
+	if (unlikely(READ_ONCE(grtrace_mode))) {
+		if (!grtrace_flight_write(cs, sizeof(*ring_info), true))
+			goto out;
+		grtrace_describe_once(cs, id, ring, NULL, ts);
 	}
+	ring_info = grtrace_stage(cs, GRTRACE_EV_RING_REMOVED,
+				  sizeof(*ring_info), ts);
+	if (ring_info)
+		grtrace_fill_ring_info(ring_info, ring, id);
+	if (!ring_info || !grtrace_write_staged(cs))
+		grtrace_unstage(cs);
 out:
 	local_irq_restore(flags);
 }
@@ -573,21 +610,18 @@ void grtrace_stream_drop(enum grtrace_drop cause, u64 ts, u32 n)
  *
  * Context: interrupts disabled, between grtrace_stream_start() and
  * grtrace_stream_stop().
- * Returns: the unread part of the buffer, in percent; 0 for a flight
- * recorder.
+ * Returns: the unread part of the buffer, in percent, the padding at the
+ * end of sub-buffers not counted; 0 for a flight recorder.
  */
 unsigned int grtrace_buffer_fill(void)
 {
-	struct rchan_buf *buf = *this_cpu_ptr(grtrace_chan->buf);
-	size_t sb = grtrace_chan->subbuf_size;
-	size_t used;
+	struct grtrace_cpu_state *cs = this_cpu_ptr(&grtrace_cpu_state);
+	u64 unread = cs->wrote - atomic64_read(&cs->read);
 
 	/* A flight recorder is never read while written: never filling. */
 	if (test_bit(GRTRACE_MODE_OVERWRITE, &grtrace_mode))
 		return 0;
-	used = (buf->subbufs_produced - buf->subbufs_consumed) * sb +
-	       buf->offset;
-	return min_t(size_t, 100, used * 100 / (sb * grtrace_chan->n_subbufs));
+	return min_t(u64, 100, div64_u64(unread * 100, grtrace_chan->alloc_size));
 }
 
 /* ---- events<N>: the records of one CPU ---- */
@@ -595,19 +629,13 @@ unsigned int grtrace_buffer_fill(void)
 /**
  * DOC: Per-CPU files
  *
- * ``events<N>`` gives the records of CPU N in the order they were written,
- * and consumes what it returns, as ``trace_pipe_raw`` does; it returns 0
- * when nothing more is published, also while the session runs (poll it with
- * a timer).  A read may end inside a record: the next one goes on from
+ * ``events<N>`` are relay's files of the CPUs' buffers: a read gives the
+ * records of CPU N in the order they were written and consumes what it
+ * returns, as ``trace_pipe_raw`` does; it returns 0 when nothing more is
+ * written, also while the session runs (poll() tells when a sub-buffer
+ * is finished).  A read may end inside a record: the next one goes on from
  * there.  The readers of a CPU take their turns, each getting what the
  * others did not.
- *
- * They do not use relay's read(): it reads the writer's offset, the
- * padding and the sub-buffer the writer is in without ordering, so a
- * reader of a live file on another CPU could copy the zeroes past the end
- * of a finished sub-buffer, or give a sub-buffer back before reading its
- * end.  These files read what grtrace_reserve() and grtrace_publish()
- * publish, as the merged reader does.
  */
 
 /*
@@ -637,128 +665,52 @@ static bool grtrace_writing(void)
 	       !test_bit(GRTRACE_MODE_FROZEN, &grtrace_mode);
 }
 
-/*
- * The oldest sub-buffer a flight recorder that produced @produced of @chan's
- * still holds whole: the one after the sub-buffer being written.
- */
-static size_t grtrace_oldest_whole(struct rchan *chan, size_t produced)
+/* Count @n bytes of @cpu's buffer as read, for grtrace_buffer_fill(). */
+static void grtrace_account_read(int cpu, size_t n)
 {
-	return produced >= chan->n_subbufs ? produced - chan->n_subbufs + 1 : 0;
+	atomic64_add(n, &per_cpu(grtrace_cpu_state, cpu).read);
 }
 
 /*
- * How many bytes from @pos on, within its sub-buffer, @cpu's writer has
- * published.  Moves @pos past the sub-buffers read to their end and gives
- * them back to the writer.  Called holding grtrace_stream_lock or
- * grtrace_read_lock, for a channel that is not reset meanwhile.
- */
-static size_t grtrace_readable(struct rchan *chan, int cpu,
-			       struct grtrace_read_pos *pos)
-{
-	struct grtrace_cpu_state *cs = per_cpu_ptr(&grtrace_cpu_state, cpu);
-	struct rchan_buf *buf = *per_cpu_ptr(chan->buf, cpu);
-	size_t sbsize = chan->subbuf_size, produced, oldest, len;
-
-	if (!buf)
-		return 0;
-	for (;;) {
-		/* Pairs with grtrace_reserve(): the padding is set. */
-		produced = smp_load_acquire(&cs->produced);
-		/* A flight recorder overwrote the sub-buffers before these. */
-		oldest = grtrace_oldest_whole(chan, produced);
-		if (test_bit(GRTRACE_MODE_OVERWRITE, &grtrace_mode) &&
-		    pos->sb < oldest) {
-			/* Relay needs no count: this writer never waits. */
-			pos->sb = oldest;
-			pos->off = 0;
-		}
-		if (pos->sb < produced) {
-			len = sbsize - buf->padding[pos->sb % chan->n_subbufs];
-		} else {
-			/* Pairs with grtrace_publish(): records below are whole. */
-			len = smp_load_acquire(&buf->offset);
-			/* The writer moved on: @len may be of the next one. */
-			if (smp_load_acquire(&cs->produced) != produced)
-				continue;
-			if (len > sbsize)	/* buffer full */
-				len = 0;
-		}
-		if (pos->off < len)
-			return len - pos->off;
-		if (pos->sb >= produced)
-			return 0;
-		/* This sub-buffer is read: give it back to the writer. */
-		pos->sb++;
-		pos->off = 0;
-		relay_subbufs_consumed(chan, cpu, 1);
-	}
-}
-
-/* Where @pos is in the buffer of @cpu. */
-static void *grtrace_read_ptr(struct rchan *chan, int cpu,
-			      const struct grtrace_read_pos *pos)
-{
-	struct rchan_buf *buf = *per_cpu_ptr(chan->buf, cpu);
-
-	return buf->start + (pos->sb % chan->n_subbufs) * chan->subbuf_size +
-	       pos->off;
-}
-
-/* A read copies to this bounce buffer under grtrace_read_lock. */
-#define GRTRACE_READ_BOUNCE	SZ_64K
-
-static int grtrace_cpu_open(struct inode *inode, struct file *file)
-{
-	void *bounce = kvmalloc(GRTRACE_READ_BOUNCE, GFP_KERNEL);
-
-	if (!bounce)
-		return -ENOMEM;
-	file->private_data = bounce;
-	return nonseekable_open(inode, file);
-}
-
-/*
- * Sub-buffers read to their end are given back to relay, so that ``stats``
- * and the writer's "buffer full" see them.  The user's buffer is written
- * without the lock, so a reader whose page faults slowly does not hold up
- * the start of a session.
+ * relay's read(), not while the buffers are reset (grtrace_read_lock) nor,
+ * for a flight recorder, while they are written.  The user's buffer is
+ * written holding the lock: relay reads under the file's inode lock too.
  */
 static ssize_t grtrace_cpu_read(struct file *file, char __user *ubuf,
 				size_t count, loff_t *ppos)
 {
-	struct rchan_buf *buf = file_inode(file)->i_private;
-	struct grtrace_read_pos *pos;
-	size_t n, done = 0;
+	struct rchan_buf *buf = file->private_data;
+	ssize_t ret = 0;
 
-	count = min_t(size_t, count, GRTRACE_READ_BOUNCE);
 	mutex_lock(&grtrace_read_lock);
-	/* Not while its channel closes: it removes this file first. */
-	if (buf->chan == grtrace_chan && grtrace_may_read()) {
-		pos = per_cpu_ptr(&grtrace_cpu_rpos, buf->cpu);
-		while (done < count &&
-		       (n = grtrace_readable(buf->chan, buf->cpu, pos))) {
-			n = min(n, count - done);
-			memcpy(file->private_data + done,
-			       grtrace_read_ptr(buf->chan, buf->cpu, pos), n);
-			done += n;
-			pos->off += n;
-		}
-	}
+	/* Not a buffer of a closed channel, still open. */
+	if (buf->chan == grtrace_chan && grtrace_may_read())
+		ret = relay_file_operations.read(file, ubuf, count, ppos);
 	mutex_unlock(&grtrace_read_lock);
-	if (done && copy_to_user(ubuf, file->private_data, done))
-		return -EFAULT;
-	return done;
+	if (ret > 0)
+		grtrace_account_read(buf->cpu, ret);
+	return ret;
+}
+
+static int grtrace_cpu_open(struct inode *inode, struct file *file)
+{
+	return relay_file_operations.open(inode, file);
+}
+
+static __poll_t grtrace_cpu_poll(struct file *file, poll_table *wait)
+{
+	return relay_file_operations.poll(file, wait);
 }
 
 static int grtrace_cpu_release(struct inode *inode, struct file *file)
 {
-	kvfree(file->private_data);
-	return 0;
+	return relay_file_operations.release(inode, file);
 }
 
 static const struct file_operations grtrace_cpu_fops = {
 	.owner		= THIS_MODULE,
 	.open		= grtrace_cpu_open,
+	.poll		= grtrace_cpu_poll,
 	.read		= grtrace_cpu_read,
 	.release	= grtrace_cpu_release,
 };
@@ -779,12 +731,19 @@ static int grtrace_remove_buf_file(struct dentry *dentry)
 	return 0;
 }
 
-/* Called by relay_switch_subbuf(): a flight recorder overwrites. */
+/*
+ * Called by relay_write() when a write does not fit the sub-buffer: a
+ * flight recorder overwrites, a stream stops at a full buffer, which the
+ * writer learns from @full (grtrace_write_staged()).
+ */
 static int grtrace_subbuf_start(struct rchan_buf *buf, void *subbuf,
 				void *prev_subbuf)
 {
-	return test_bit(GRTRACE_MODE_OVERWRITE, &grtrace_mode) ||
-	       !relay_buf_full(buf);
+	if (test_bit(GRTRACE_MODE_OVERWRITE, &grtrace_mode) ||
+	    !relay_buf_full(buf))
+		return 1;
+	per_cpu(grtrace_cpu_state, buf->cpu).full = true;
+	return 0;
 }
 
 static const struct rchan_callbacks grtrace_relay_callbacks = {
@@ -826,14 +785,17 @@ static int grtrace_open_chan_locked(void)
 	/* The readers see the buffers and the counts of one session. */
 	guard(mutex)(&grtrace_read_lock);
 	relay_reset(chan);
+	grtrace_snapshot_free_locked();
 	for_each_possible_cpu(cpu) {
 		struct grtrace_cpu_state *cs = per_cpu_ptr(&grtrace_cpu_state, cpu);
 
 		cs->cseq = 0;
-		WRITE_ONCE(cs->produced, 0);
+		cs->used = 0;
+		grtrace_unstage(cs);
+		cs->wrote = 0;
+		atomic64_set(&cs->read, 0);
 		memset(cs->described, 0, sizeof(cs->described));
-		memset(per_cpu_ptr(&grtrace_cpu_rpos, cpu), 0,
-		       sizeof(struct grtrace_read_pos));
+		per_cpu_ptr(&grtrace_pipe_heads, cpu)->valid = false;
 	}
 	grtrace_chan = chan;
 	return 0;
@@ -850,26 +812,33 @@ static int grtrace_count_ring(const struct grtrace_ring *ring, u32 id,
 static int grtrace_describe_ring(const struct grtrace_ring *ring, u32 id,
 				 void *data)
 {
-	grtrace_describe_once(this_cpu_ptr(&grtrace_cpu_state), id, ring, NULL,
-			      ktime_get_mono_fast_ns());
+	struct grtrace_cpu_state *cs = this_cpu_ptr(&grtrace_cpu_state);
+
+	if (READ_ONCE(grtrace_mode))
+		grtrace_flight_write(cs, 0, true);
+	grtrace_describe_once(cs, id, ring, NULL, ktime_get_mono_fast_ns());
+	if (cs->staged && !grtrace_write_staged(cs))
+		grtrace_unstage(cs);
 	return 0;
 }
 
 /* Write STREAM_INFO and the METADATA of every ring that has an id. */
 static int grtrace_write_header_locked(void)
 {
+	struct grtrace_cpu_state *cs;
 	struct grtrace_stream_info *si;
 	unsigned long flags;
 	u32 nr_rings = 0;
+	bool ok = false;
 
 	lockdep_assert_held(&grtrace_stream_lock);
 
 	grtrace_walk_rings(grtrace_count_ring, &nr_rings);
 
 	local_irq_save(flags);
-	si = grtrace_reserve(this_cpu_ptr(&grtrace_cpu_state),
-			     GRTRACE_EV_STREAM_INFO, sizeof(*si),
-			     ktime_get_mono_fast_ns());
+	cs = this_cpu_ptr(&grtrace_cpu_state);
+	si = grtrace_stage(cs, GRTRACE_EV_STREAM_INFO, sizeof(*si),
+			   ktime_get_mono_fast_ns());
 	if (si) {
 		memset(si, 0, sizeof(*si));
 		si->magic = GRTRACE_MAGIC;
@@ -884,10 +853,12 @@ static int grtrace_write_header_locked(void)
 		si->nr_rings = nr_rings;
 		si->buffer_size = grtrace_chan_size;
 		memcpy(&grtrace_info, si, sizeof(*si));
-		grtrace_publish(sizeof(*si));
+		ok = grtrace_write_staged(cs);
 	}
+	if (!ok)
+		grtrace_unstage(cs);
 	local_irq_restore(flags);
-	if (!si)
+	if (!ok)
 		return -ENOSPC;
 
 	return grtrace_walk_rings(grtrace_describe_ring, NULL);
@@ -932,30 +903,16 @@ int grtrace_stream_start(bool flight_recorder)
 /**
  * grtrace_stream_stop - end the session of the relay stream
  *
- * Flushes the buffers, which stay readable, and wakes the readers of the
- * merged stream, which return what is left and then end of file.
+ * The buffers stay readable.
+ * It wakes the readers of the merged stream, which return what is left
+ * and then end of file.
  *
  * Context: process context, after the last writer finished; takes
  * grtrace_stream_lock.
  */
 void grtrace_stream_stop(void)
 {
-	int cpu;
-
 	guard(mutex)(&grtrace_stream_lock);
-	/* A flight recorder's flush would overwrite its oldest sub-buffer. */
-	if (grtrace_chan && !test_bit(GRTRACE_MODE_OVERWRITE, &grtrace_mode)) {
-		relay_flush(grtrace_chan);
-		for_each_possible_cpu(cpu) {
-			struct grtrace_cpu_state *cs = per_cpu_ptr(&grtrace_cpu_state, cpu);
-			struct rchan_buf *buf = *per_cpu_ptr(grtrace_chan->buf, cpu);
-
-			if (!buf)
-				continue;
-			/* Pairs with grtrace_readable(): the padding is set. */
-			smp_store_release(&cs->produced, buf->subbufs_produced);
-		}
-	}
 	WRITE_ONCE(grtrace_live, false);
 	wake_up_all(&grtrace_pipe_wait);
 }
@@ -1165,26 +1122,45 @@ void grtrace_stream_latency_hist(u64 hist[GRTRACE_HIST_BUCKETS])
 }
 
 /**
- * grtrace_stream_subbufs_consumed - sub-buffers read from user space
+ * grtrace_stream_bytes_read - bytes read of the buffers by readers
  *
- * Context: process context, takes grtrace_stream_lock.
- * Returns: the sum over CPUs, 0 before the first session.
+ * Context: any; a snapshot.
+ * Returns: the sum over CPUs, since the session started.
  */
-u64 grtrace_stream_subbufs_consumed(void)
+u64 grtrace_stream_bytes_read(void)
 {
-	u64 consumed = 0;
+	u64 n = 0;
 	int cpu;
 
-	guard(mutex)(&grtrace_stream_lock);
-	if (!grtrace_chan)
-		return 0;
+	for_each_possible_cpu(cpu)
+		n += atomic64_read(&per_cpu(grtrace_cpu_state, cpu).read);
+	return n;
+}
+
+static int grtrace_snapshot_take_locked(void)
+{
+	size_t size = grtrace_chan->alloc_size;
+	int cpu;
+
+	lockdep_assert_held(&grtrace_stream_lock);
+	grtrace_snapshot = kcalloc(nr_cpu_ids, sizeof(*grtrace_snapshot),
+				   GFP_KERNEL);
+	if (!grtrace_snapshot)
+		return -ENOMEM;
 	for_each_possible_cpu(cpu) {
+		struct grtrace_snapshot *s = &grtrace_snapshot[cpu];
 		struct rchan_buf *buf = *per_cpu_ptr(grtrace_chan->buf, cpu);
 
-		if (buf)
-			consumed += buf->subbufs_consumed;
+		if (!buf)
+			continue;
+		s->data = kvmalloc(size, GFP_KERNEL);
+		if (!s->data) {
+			grtrace_snapshot_free_locked();
+			return -ENOMEM;
+		}
+		s->len = relay_buf_read(buf, s->data, size);
 	}
-	return consumed;
+	return 0;
 }
 
 /**
@@ -1193,53 +1169,43 @@ u64 grtrace_stream_subbufs_consumed(void)
  *      return stops the walk
  * @data: passed to @fn
  *
- * For tests: only valid on a stopped session whose buffers were not read
- * from user space.
+ * For tests: valid on a stopped session whose buffers were not read
+ * otherwise.  The first walk reads the buffers out; the next ones walk
+ * what it read, until the next start.
  *
  * Context: process context, takes grtrace_stream_lock.
  * Returns: the first non-zero value of @fn, -EINVAL on a malformed record,
- * -ENODEV without buffers, or 0.
+ * -ENODEV without buffers, -ENOMEM, or 0.
  */
 int grtrace_walk_records(grtrace_record_fn fn, void *data)
 {
-	int cpu, ret = 0;
+	int cpu, ret;
 
 	guard(mutex)(&grtrace_stream_lock);
 	if (!grtrace_chan || grtrace_live)
 		return -ENODEV;
-
+	if (!grtrace_snapshot) {
+		ret = grtrace_snapshot_take_locked();
+		if (ret)
+			return ret;
+	}
 	for_each_possible_cpu(cpu) {
-		struct rchan_buf *buf = *per_cpu_ptr(grtrace_chan->buf, cpu);
-		size_t n = grtrace_chan->n_subbufs, sb = grtrace_chan->subbuf_size;
-		size_t i, first = 0, last;
+		const struct grtrace_snapshot *s = &grtrace_snapshot[cpu];
+		size_t off = 0;
 
-		if (!buf)
-			continue;
-		last = min(buf->subbufs_produced, n - 1);
-		/* A flight recorder: from the oldest whole sub-buffer on. */
-		if (test_bit(GRTRACE_MODE_OVERWRITE, &grtrace_mode)) {
-			last = buf->subbufs_produced;
-			first = grtrace_oldest_whole(grtrace_chan, last);
+		while (off + sizeof(struct grtrace_record) <= s->len) {
+			const struct grtrace_record *rec = s->data + off;
+
+			if (rec->size < sizeof(*rec) || rec->size % 8 ||
+			    off + rec->size > s->len)
+				return -EINVAL;
+			ret = fn(rec, data);
+			if (ret)
+				return ret;
+			off += rec->size;
 		}
-		for (i = first; i <= last; i++) {
-			size_t len = i < buf->subbufs_produced ?
-				     sb - buf->padding[i % n] : buf->offset;
-			const char *p = buf->start + (i % n) * sb;
-			size_t off = 0;
-
-			while (off + sizeof(struct grtrace_record) <= len) {
-				const struct grtrace_record *rec =
-					(const void *)(p + off);
-
-				if (rec->size < sizeof(*rec) || rec->size % 8 ||
-				    off + rec->size > len)
-					return -EINVAL;
-				ret = fn(rec, data);
-				if (ret)
-					return ret;
-				off += rec->size;
-			}
-		}
+		if (off != s->len)
+			return -EINVAL;
 	}
 	return 0;
 }
@@ -1258,85 +1224,107 @@ EXPORT_SYMBOL_IF_KUNIT(grtrace_walk_records);
  * is ready; after stop it returns what is left, then end of file.  Only
  * one reader at a time may open it (-EBUSY), and it consumes the same
  * buffers as the ``events<N>`` files: use one or the other.
+ *
+ * It reads the buffers with relay_buf_read(), one record of each CPU
+ * ahead.  While the session runs, a record is given once every record of
+ * a lower gseq was, or once no CPU is writing one: a gseq is lost when its
+ * CPU's buffer was full.
  */
 
 /* A read copies records here under grtrace_stream_lock, then to the user. */
 #define GRTRACE_PIPE_BOUNCE	SZ_64K
 
 struct grtrace_pipe {
-	struct rchan *chan;
 	u64 session_id;
 	u64 next_gseq;
 	void *bounce;
-	struct grtrace_read_pos pos[];
 };
 
 static atomic_t grtrace_pipe_busy = ATOMIC_INIT(0);
 
-static void grtrace_pipe_attach_locked(struct grtrace_pipe *p)
+/*
+ * The next record of @cpu, or NULL.  relay_write() wrote whole records, so
+ * the buffer holds the rest of a record whose header it holds.
+ */
+static const struct grtrace_record *grtrace_pipe_head(int cpu)
 {
-	int cpu;
+	struct grtrace_pipe_head *h = per_cpu_ptr(&grtrace_pipe_heads, cpu);
+	struct rchan_buf *buf = *per_cpu_ptr(grtrace_chan->buf, cpu);
+	struct grtrace_record *rec = (void *)h->rec;
+	size_t n;
 
 	lockdep_assert_held(&grtrace_stream_lock);
-
-	p->chan = grtrace_chan;
-	p->session_id = grtrace_session_id;
-	p->next_gseq = 0;
-	/* From where the readers of events<N> left off. */
-	guard(mutex)(&grtrace_read_lock);
-	for_each_possible_cpu(cpu)
-		p->pos[cpu] = *per_cpu_ptr(&grtrace_cpu_rpos, cpu);
-}
-
-/* The next complete record of @cpu, or NULL.  grtrace_stream_lock held. */
-static const struct grtrace_record *grtrace_pipe_head(struct grtrace_pipe *p,
-						      int cpu)
-{
-	struct grtrace_read_pos *pos = &p->pos[cpu];
-	size_t len = grtrace_readable(p->chan, cpu, pos);
-	const struct grtrace_record *rec;
-
-	if (len < sizeof(*rec))
+	if (h->valid)
+		return rec;
+	if (!buf || !relay_buf_read(buf, rec, sizeof(*rec)))
 		return NULL;
-	rec = grtrace_read_ptr(p->chan, cpu, pos);
-	if (rec->size < sizeof(*rec) || rec->size > len)
+	n = rec->size - sizeof(*rec);
+	/* Not when events<N> was read: a read may end inside a record. */
+	if (rec->size < sizeof(*rec) || rec->size > sizeof(h->rec) ||
+	    relay_buf_read(buf, rec + 1, n) != n)
 		return NULL;
+	grtrace_account_read(cpu, rec->size);
+	h->valid = true;
 	return rec;
 }
 
+/* The lowest gseq of the CPUs' next records, or NULL; *@cpu its CPU. */
+static const struct grtrace_record *grtrace_pipe_best(int *best_cpu)
+{
+	const struct grtrace_record *rec, *best = NULL;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		rec = grtrace_pipe_head(cpu);
+		if (rec && (!best || rec->gseq < best->gseq)) {
+			best = rec;
+			*best_cpu = cpu;
+		}
+	}
+	return best;
+}
+
 /*
- * Copy records to the bounce buffer in gseq order, at most @count bytes.  A
- * record whose predecessor is not published yet is left for later while the
- * session runs.  What is copied is consumed.
+ * Whether no record of a gseq below @gseq can still come: no CPU is
+ * writing, and none wrote one since the heads were read.  A CPU that
+ * takes a gseq after this check takes one above @gseq (grtrace_write_staged()).
+ */
+static bool grtrace_pipe_settled(u64 gseq)
+{
+	const struct grtrace_record *best;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		/* Pairs with grtrace_write_staged(): its records are readable. */
+		if (smp_load_acquire(&per_cpu(grtrace_cpu_state, cpu).busy))
+			return false;
+	best = grtrace_pipe_best(&cpu);
+	return best && best->gseq == gseq;
+}
+
+/*
+ * Copy records to the bounce buffer in gseq order, at most @count bytes.
+ * What is copied is consumed.
  */
 static ssize_t grtrace_pipe_copy_locked(struct grtrace_pipe *p, size_t count,
 					bool live)
 {
-	const struct grtrace_record *rec, *best;
+	const struct grtrace_record *best;
 	ssize_t done = 0;
-	int cpu, bcpu;
+	int cpu;
 
 	lockdep_assert_held(&grtrace_stream_lock);
 
-	for (;;) {
-		best = NULL;
-		bcpu = -1;
-		for_each_possible_cpu(cpu) {
-			rec = grtrace_pipe_head(p, cpu);
-			if (rec && (!best || rec->gseq < best->gseq)) {
-				best = rec;
-				bcpu = cpu;
-			}
-		}
-		if (!best || (live && p->next_gseq &&
-			      best->gseq != p->next_gseq))
+	while ((best = grtrace_pipe_best(&cpu))) {
+		if (live && p->next_gseq && best->gseq != p->next_gseq &&
+		    !grtrace_pipe_settled(best->gseq))
 			break;
 		if (best->size > count - done)
 			return done ? done : -EINVAL;
 		memcpy(p->bounce + done, best, best->size);
 		done += best->size;
 		p->next_gseq = best->gseq + 1;
-		p->pos[bcpu].off += best->size;
+		per_cpu_ptr(&grtrace_pipe_heads, cpu)->valid = false;
 	}
 	return done;
 }
@@ -1360,9 +1348,10 @@ static ssize_t grtrace_pipe_read(struct file *file, char __user *ubuf,
 		if (!grtrace_chan || !grtrace_may_read()) {
 			ret = 0;
 		} else {
-			if (p->chan != grtrace_chan ||
-			    p->session_id != grtrace_session_id)
-				grtrace_pipe_attach_locked(p);
+			if (p->session_id != grtrace_session_id) {
+				p->session_id = grtrace_session_id;
+				p->next_gseq = 0;
+			}
 			ret = grtrace_pipe_copy_locked(p, count, live);
 		}
 		mutex_unlock(&grtrace_stream_lock);
@@ -1385,7 +1374,7 @@ static int grtrace_pipe_open(struct inode *inode, struct file *file)
 
 	if (atomic_cmpxchg(&grtrace_pipe_busy, 0, 1))
 		return -EBUSY;
-	p = kzalloc(struct_size(p, pos, nr_cpu_ids), GFP_KERNEL);
+	p = kzalloc_obj(*p);
 	if (p)
 		p->bounce = kvmalloc(GRTRACE_PIPE_BOUNCE, GFP_KERNEL);
 	if (!p || !p->bounce) {
@@ -1442,6 +1431,7 @@ void grtrace_stream_exit(void)
 	struct rchan *chan;
 
 	guard(mutex)(&grtrace_stream_lock);
+	grtrace_snapshot_free_locked();
 	chan = grtrace_chan;
 	scoped_guard(mutex, &grtrace_read_lock)
 		grtrace_chan = NULL;

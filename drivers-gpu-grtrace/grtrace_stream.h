@@ -124,7 +124,7 @@ void grtrace_get_totals(struct grtrace_totals *t);
 void grtrace_stream_reset_stats(void);
 void grtrace_stream_sec_counts(u64 sec, u64 *written, u64 *dropped);
 void grtrace_stream_latency_hist(u64 hist[GRTRACE_HIST_BUCKETS]);
-u64 grtrace_stream_subbufs_consumed(void);
+u64 grtrace_stream_bytes_read(void);
 int grtrace_walk_records(grtrace_record_fn fn, void *data);
 
 /* The events of @t dropped, for any cause. */

@@ -54,10 +54,10 @@ folder_of() {
 	include/trace/events/*)	echo "include-trace-events/${1#include/trace/events/}" ;;
 	include/uapi/linux/*)	echo "include-uapi-linux/${1#include/uapi/linux/}" ;;
 	include/linux/*)	echo "include-linux/${1#include/linux/}" ;;
-	Documentation/* | tools/*) echo "$1" ;;
+	Documentation/* | tools/* | kernel/*) echo "$1" ;;
 	esac
 }
-FOLDERS="drivers-gpu-grtrace drivers-gpu-drm include-trace-events include-uapi-linux include-linux Documentation tools"
+FOLDERS="drivers-gpu-grtrace drivers-gpu-drm include-trace-events include-uapi-linux include-linux Documentation tools kernel"
 kernel_of() {
 	case $1 in
 	drivers-gpu-grtrace/*)	echo "drivers/gpu/grtrace/${1#drivers-gpu-grtrace/}" ;;

@@ -32,11 +32,16 @@ def fix612(f, data):
     if data and f.endswith('grtrace_govern.c'):
         data = data.replace(b'kvzalloc_obj(*c->cur)', b'kvzalloc(sizeof(*c->cur), GFP_KERNEL)')
         data = data.replace(b'kvzalloc_obj(*c->spare)', b'kvzalloc(sizeof(*c->spare), GFP_KERNEL)')
+    if data and f.endswith('grtrace_stream.c'):
+        # 6.12's subbuf_start callback also takes the previous padding.
+        data = data.replace(b'\t\t\t\tvoid *prev_subbuf)\n', b'\t\t\t\tvoid *prev_subbuf, size_t prev_padding)\n')
+        data = data.replace(b'kzalloc_obj(*p);', b'kzalloc(sizeof(*p), GFP_KERNEL);')
     return data
 conf = 0; plan = []
 for c in commits:
     s = git(B, 'log', '-1', '--format=%s', c).stdout.decode().strip()
-    om, nm = old_m[s], new_m[s]
+    # A commit new in mainline has no old version: its files as the new one.
+    nm = new_m[s]; om = old_m.get(s, nm)
     row = {}
     for f in FILES:
         o612, oM, nM = show(B, c, f), show(M, om, f), show(M, nm, f)
@@ -81,8 +86,8 @@ for c, row in plan:
                 GIT_COMMITTER_NAME='grtrace', GIT_COMMITTER_EMAIL='grtrace@localhost', GIT_COMMITTER_DATE=info[3])
     # the commit message: mainline's new one when mainline's changed
     s = info[4]
-    om = old_m[git(B, 'log', '-1', '--format=%s', c).stdout.decode().strip()]
-    nm = new_m[git(B, 'log', '-1', '--format=%s', c).stdout.decode().strip()]
+    subj = git(B, 'log', '-1', '--format=%s', c).stdout.decode().strip()
+    nm = new_m[subj]; om = old_m.get(subj, nm)
     mo = git(M, 'log', '-1', '--format=%B', om).stdout.decode(); mn = git(M, 'log', '-1', '--format=%B', nm).stdout.decode()
     if mo != mn:
         if s == mo: s = mn

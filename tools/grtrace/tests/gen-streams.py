@@ -208,7 +208,7 @@ dropped_filtered=3
 dropped_overrun=2
 bytes_written=3920
 bytes_dropped=560
-subbufs_consumed=0
+bytes_read=0
 """ % SESSION
 
 
