@@ -332,8 +332,10 @@ void grtrace_fill_ring_info(struct grtrace_ring_info *ring_info,
 	memset(ring_info, 0, sizeof(*ring_info));
 	ring_info->ring_id = id;
 	ring_info->engine = ring->engine;
-	strscpy(ring_info->dev, ring->dev, sizeof(ring_info->dev));
-	strscpy(ring_info->name, ring->name, sizeof(ring_info->name));
+	if (strscpy(ring_info->dev, ring->dev, sizeof(ring_info->dev)) < 0)
+		ring_info->flags |= GRTRACE_RING_F_DEV_CUT;
+	if (strscpy(ring_info->name, ring->name, sizeof(ring_info->name)) < 0)
+		ring_info->flags |= GRTRACE_RING_F_NAME_CUT;
 }
 
 /*

@@ -22,6 +22,9 @@
 #include <linux/types.h>
 #include <uapi/linux/grtrace.h>
 
+/* &grtrace_ring.engine of a ring whose class grtrace guesses from its name */
+#define GRTRACE_ENGINE_FROM_NAME	0xffff
+
 /**
  * struct grtrace_ring - a hardware ring (queue, engine) known to grtrace
  * @dev: device name, usually dev_name() of the GPU
@@ -35,9 +38,6 @@
  * Drivers fill @dev, @name and @engine, then call grtrace_ring_register().
  * The strings must stay valid until grtrace_ring_unregister() returns.
  */
-/* &grtrace_ring.engine of a ring whose class grtrace guesses from its name */
-#define GRTRACE_ENGINE_FROM_NAME	0xffff
-
 struct grtrace_ring {
 	const char *dev;
 	const char *name;

@@ -206,7 +206,7 @@ struct grtrace_stream_info {
  * @ring_id: id used by the job events of this ring, never 0; a driver's
  *           ring does not pass its id on to another within a session
  * @engine: enum grtrace_engine
- * @reserved: zero
+ * @flags: GRTRACE_RING_F_*
  * @dev: device name (dev_name()), NUL padded, cut to 31 bytes
  * @name: ring name, NUL padded, cut to 31 bytes (e.g. "gfx_0.0.0",
  *	"control")
@@ -214,10 +214,14 @@ struct grtrace_stream_info {
 struct grtrace_ring_info {
 	__u32 ring_id;
 	__u16 engine;
-	__u16 reserved;
+	__u16 flags;
 	char dev[32];
 	char name[32];
 };
+
+/* &grtrace_ring_info.flags: the name was longer than its field, and cut */
+#define GRTRACE_RING_F_DEV_CUT		(1 << 0)
+#define GRTRACE_RING_F_NAME_CUT		(1 << 1)
 
 #define GRTRACE_SUMMARY_HIST	32	/* log2 buckets of ns, see lat_hist */
 

@@ -347,10 +347,45 @@ static void grtrace_test_header(struct kunit *test)
 			KUNIT_EXPECT_STREQ(test, c->recs[i].ri.dev, "kunit-gpu");
 			KUNIT_EXPECT_STREQ(test, c->recs[i].ri.name, "copy0");
 			KUNIT_EXPECT_EQ(test, c->recs[i].ri.engine, GRTRACE_ENGINE_COPY);
+			KUNIT_EXPECT_EQ(test, c->recs[i].ri.flags, 0);
 		}
 	}
 	KUNIT_EXPECT_TRUE(test, seen_ring);
 	KUNIT_EXPECT_EQ(test, count_type(c, GRTRACE_EV_COMMIT, TEST_RING_ID), 1);
+}
+
+/* A name longer than its METADATA field is cut, and says so. */
+static void grtrace_test_long_names(struct kunit *test)
+{
+	static struct grtrace_ring ring = {
+		.dev = "0000:00:02.0-a-device-name-of-40-bytes",
+		.name = "a-queue-name-longer-than-31-bytes-0",
+		.engine = GRTRACE_ENGINE_COMPUTE,
+	};
+	struct grtrace_job job;
+	struct collect *c;
+	int i, seen = 0;
+
+	grtrace_ring_init_fixed(&ring, TEST_RING_ID - 1);
+	KUNIT_ASSERT_EQ(test, grtrace_session_start(), 0);
+	grtrace_test_job(&job, 1);
+	job.ring = &ring;
+	grtrace_commit(&job);
+	KUNIT_ASSERT_EQ(test, grtrace_session_stop(), 0);
+
+	c = collect(test);
+	for (i = 0; i < c->n; i++) {
+		if (c->recs[i].hdr.type != GRTRACE_EV_METADATA ||
+		    c->recs[i].ri.ring_id != TEST_RING_ID - 1)
+			continue;
+		seen++;
+		KUNIT_EXPECT_EQ(test, strlen(c->recs[i].ri.dev), 31);
+		KUNIT_EXPECT_EQ(test, strncmp(c->recs[i].ri.dev, ring.dev, 31), 0);
+		KUNIT_EXPECT_EQ(test, strncmp(c->recs[i].ri.name, ring.name, 31), 0);
+		KUNIT_EXPECT_EQ(test, c->recs[i].ri.flags,
+				GRTRACE_RING_F_DEV_CUT | GRTRACE_RING_F_NAME_CUT);
+	}
+	KUNIT_EXPECT_EQ(test, seen, 1);
 }
 
 static void emit_irqs(void *unused)
@@ -1204,6 +1239,7 @@ static struct kunit_case grtrace_test_cases[] = {
 	KUNIT_CASE(grtrace_test_jobless_wait),
 	KUNIT_CASE(grtrace_test_task_wait_governed),
 	KUNIT_CASE(grtrace_test_header),
+	KUNIT_CASE(grtrace_test_long_names),
 	KUNIT_CASE(grtrace_test_sequence),
 	KUNIT_CASE(grtrace_test_drop_accounting),
 	KUNIT_CASE_SLOW(grtrace_test_start_stop_atomic),

@@ -259,8 +259,10 @@ static size_t put_ring(FILE *f, const struct grtrace_record *rec)
 
 	fprintf(f, " ring=%u", ri.ring_id);
 	put_engine(f, ri.engine);
-	if (ri.reserved)
-		fprintf(f, " reserved=0x%x", ri.reserved);
+	if (ri.flags & GRTRACE_RING_F_DEV_CUT)
+		fputs(" dev_cut", f);
+	if (ri.flags & GRTRACE_RING_F_NAME_CUT)
+		fputs(" name_cut", f);
 	fputs(" dev=", f);
 	put_str(f, ri.dev, sizeof(ri.dev));
 	fputs(" name=", f);
