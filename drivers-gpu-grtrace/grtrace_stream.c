@@ -125,8 +125,6 @@ struct grtrace_cpu_state {
 	size_t staged;		/* bytes in @stage */
 	u32 nr_staged;		/* records in @stage */
 	u32 staged_id;		/* ring the METADATA in @stage describes, or 0 */
-	bool full;		/* grtrace_subbuf_start() found no room */
-	int busy;		/* taking gseqs and writing: read by other CPUs */
 	u64 last_gseq;		/* of the last record written */
 	u64 wrote;		/* bytes written in the session */
 	atomic64_t read;	/* bytes read of them, by the readers */
@@ -249,23 +247,30 @@ static void *grtrace_stage(struct grtrace_cpu_state *cs, u16 type, size_t len,
  * them or none (relay_write() publishes what it copied).  The records get
  * their gseqs here, in the order they are written.
  *
- * The buffer may be full: relay_write() then writes nothing, which
- * grtrace_subbuf_start() tells by @cs->full, and the gseqs are lost.
- * The merged reader steps over such a gap once no CPU is writing
- * (@cs->busy).
+ * When they do not fit in the sub-buffer, relay switches to the next one
+ * first, as relay_write() would, and refuses at a full buffer: then nothing
+ * is written and no gseq taken, so the gseqs written follow each other.
  *
  * Interrupts disabled.  Returns false if nothing was written.
  */
 static bool grtrace_write_staged(struct grtrace_cpu_state *cs)
 {
+	struct rchan_buf *buf = *this_cpu_ptr(grtrace_chan->buf);
 	size_t size = cs->staged, sb = grtrace_chan->subbuf_size;
 	u32 n = cs->nr_staged;
 	struct grtrace_record *rec;
 	size_t off;
 	u64 gseq;
 
-	/* Before the gseqs: a full barrier orders it (grtrace_pipe_settled()). */
-	WRITE_ONCE(cs->busy, 1);
+	cs->staged = 0;
+	cs->nr_staged = 0;
+	if (cs->used + size > sb) {
+		if (!relay_switch_subbuf(buf, size)) {
+			cs->staged_id = 0;
+			return false;
+		}
+		cs->used = 0;
+	}
 	gseq = atomic64_add_return(n, &grtrace_gseq) - n;
 	for (off = 0; off < size; off += rec->size) {
 		rec = (void *)cs->stage + off;
@@ -273,19 +278,8 @@ static bool grtrace_write_staged(struct grtrace_cpu_state *cs)
 		rec->cseq = ++cs->cseq;
 	}
 	cs->last_gseq = gseq;
-	cs->full = false;
 	relay_write(grtrace_chan, cs->stage, size);
-	/* Pairs with grtrace_pipe_settled(): the records are readable. */
-	smp_store_release(&cs->busy, 0);
-	cs->staged = 0;
-	cs->nr_staged = 0;
-	if (unlikely(cs->full)) {
-		cs->cseq -= n;
-		cs->staged_id = 0;
-		return false;
-	}
-	/* As relay_write(): past the end of its sub-buffer, into the next. */
-	cs->used = cs->used + size > sb ? size : cs->used + size;
+	cs->used += size;
 	cs->wrote += size;
 	if (cs->staged_id) {
 		cs->described[cs->staged_id % GRTRACE_DESCRIBED] = cs->staged_id;
@@ -733,19 +727,12 @@ static int grtrace_remove_buf_file(struct dentry *dentry)
 	return 0;
 }
 
-/*
- * Called by relay_write() when a write does not fit the sub-buffer: a
- * flight recorder overwrites, a stream stops at a full buffer, which the
- * writer learns from @full (grtrace_write_staged()).
- */
+/* Called by relay_switch_subbuf(): a flight recorder overwrites. */
 static int grtrace_subbuf_start(struct rchan_buf *buf, void *subbuf,
 				void *prev_subbuf)
 {
-	if (test_bit(GRTRACE_MODE_OVERWRITE, &grtrace_mode) ||
-	    !relay_buf_full(buf))
-		return 1;
-	per_cpu(grtrace_cpu_state, buf->cpu).full = true;
-	return 0;
+	return test_bit(GRTRACE_MODE_OVERWRITE, &grtrace_mode) ||
+	       !relay_buf_full(buf);
 }
 
 static const struct rchan_callbacks grtrace_relay_callbacks = {
@@ -1229,8 +1216,7 @@ EXPORT_SYMBOL_IF_KUNIT(grtrace_walk_records);
  *
  * It reads the buffers with relay_buf_read(), one record of each CPU
  * ahead.  While the session runs, a record is given once every record of
- * a lower gseq was, or once no CPU is writing one: a gseq is lost when its
- * CPU's buffer was full.
+ * a lower gseq was.
  */
 
 /* A read copies records here under grtrace_stream_lock, then to the user. */
@@ -1287,24 +1273,6 @@ static const struct grtrace_record *grtrace_pipe_best(int *best_cpu)
 }
 
 /*
- * Whether no record of a gseq below @gseq can still come: no CPU is
- * writing, and none wrote one since the heads were read.  A CPU that
- * takes a gseq after this check takes one above @gseq (grtrace_write_staged()).
- */
-static bool grtrace_pipe_settled(u64 gseq)
-{
-	const struct grtrace_record *best;
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		/* Pairs with grtrace_write_staged(): its records are readable. */
-		if (smp_load_acquire(&per_cpu(grtrace_cpu_state, cpu).busy))
-			return false;
-	best = grtrace_pipe_best(&cpu);
-	return best && best->gseq == gseq;
-}
-
-/*
  * Copy records to the bounce buffer in gseq order, at most @count bytes.
  * What is copied is consumed.
  */
@@ -1318,8 +1286,7 @@ static ssize_t grtrace_pipe_copy_locked(struct grtrace_pipe *p, size_t count,
 	lockdep_assert_held(&grtrace_stream_lock);
 
 	while ((best = grtrace_pipe_best(&cpu))) {
-		if (live && p->next_gseq && best->gseq != p->next_gseq &&
-		    !grtrace_pipe_settled(best->gseq))
+		if (live && p->next_gseq && best->gseq != p->next_gseq)
 			break;
 		if (best->size > count - done)
 			return done ? done : -EINVAL;

@@ -33,8 +33,11 @@
  *                                          (the doorbell)
  * IRQ       virtio_gpu_ctrl_ack(),         the virtqueue interrupt
  *           virtio_gpu_cursor_ack()
- * END       virtio_gpu_dequeue_*_func()    the device's response was taken
- *                                          off the virtqueue
+ * END       virtio_gpu_dequeue_*_func(),   the driver took the device's
+ *           holding the queue's lock       response off the virtqueue, as
+ *                                          a SUBMIT's depth is read: the
+ *                                          depth counts the commands whose
+ *                                          END comes after the SUBMIT
  * COMPLETE  virtio_gpu_dequeue_ctrl_func() the response was processed and
  *                                          the command's fence, if any,
  *                                          signalled; status -EIO for an
@@ -123,6 +126,30 @@ void virtio_gpu_grtrace_cmd(struct virtio_gpu_queue *q, u16 type, u32 seqno,
 		gj.status = arg;
 		grtrace_complete(&gj);
 		break;
+	}
+}
+
+/**
+ * virtio_gpu_grtrace_taken - report the commands taken off a virtqueue
+ * @q: the virtqueue, its lock held
+ * @list: the commands taken back, as reclaim_vbufs() lists them
+ *
+ * Reports their END under the lock that virtio_gpu_grtrace_depth() is read
+ * under, so that a SUBMIT's depth counts exactly the commands whose END
+ * follows it.
+ */
+void virtio_gpu_grtrace_taken(struct virtio_gpu_queue *q,
+			      struct list_head *list)
+{
+	const struct virtio_gpu_ctrl_hdr *hdr;
+	struct virtio_gpu_vbuffer *vbuf;
+
+	lockdep_assert_held(&q->qlock);
+	list_for_each_entry(vbuf, list, list) {
+		/* Both queues' commands start with the header. */
+		hdr = (const struct virtio_gpu_ctrl_hdr *)vbuf->buf;
+		virtio_gpu_grtrace_cmd(q, GRTRACE_EV_END, vbuf->seqno,
+				       le32_to_cpu(hdr->ctx_id), 0);
 	}
 }
 

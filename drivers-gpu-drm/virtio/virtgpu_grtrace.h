@@ -39,6 +39,8 @@ void virtio_gpu_grtrace_init(struct virtio_gpu_device *vgdev);
 void virtio_gpu_grtrace_fini(struct virtio_gpu_device *vgdev);
 void virtio_gpu_grtrace_cmd(struct virtio_gpu_queue *q, u16 type, u32 seqno,
 			    u32 ctx_id, s32 arg);
+void virtio_gpu_grtrace_taken(struct virtio_gpu_queue *q,
+			      struct list_head *list);
 void virtio_gpu_grtrace_irq(struct virtio_gpu_queue *q);
 bool virtio_gpu_grtrace_wait_enter(struct virtio_gpu_device *vgdev, u32 ctx_id,
 				   struct dma_fence *fence);
@@ -52,6 +54,8 @@ static inline void virtio_gpu_grtrace_init(struct virtio_gpu_device *vgdev) { }
 static inline void virtio_gpu_grtrace_fini(struct virtio_gpu_device *vgdev) { }
 static inline void virtio_gpu_grtrace_cmd(struct virtio_gpu_queue *q, u16 type,
 					  u32 seqno, u32 ctx_id, s32 arg) { }
+static inline void virtio_gpu_grtrace_taken(struct virtio_gpu_queue *q,
+					    struct list_head *list) { }
 static inline void virtio_gpu_grtrace_irq(struct virtio_gpu_queue *q) { }
 static inline bool virtio_gpu_grtrace_wait_enter(struct virtio_gpu_device *vgdev,
 						 u32 ctx_id, struct dma_fence *fence)
