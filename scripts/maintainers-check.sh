@@ -33,17 +33,24 @@ for ((k = 1; k <= ${#patches[@]}; k++)); do
 	# before: not asked again (lib.sh, result_cached).
 	key=$(echo "maintainers $files" | inputs_key "$OUT/M" "$SRC/scripts/get_maintainer.pl")
 	if o=$(result_cached "$key"); then
-		result 0 "$p: $(wc -w <<<"$files") new files listed under GRTRACE: $o"
+		result 0 "$p: $(wc -w <<<"$files") new files listed in MAINTAINERS (GRTRACE, or the entry of their subsystem): $o"
 		continue
 	fi
 	missing=""
 	for f in $files; do
+		# A file of another subsystem (the relay test) is listed in
+		# that subsystem's entry, by the patch that adds it.
+		case $f in
+		kernel/*)
+			grep -qxF "F:	$f" "$OUT/M" || missing+=" $f"
+			continue ;;
+		esac
 		(cd "$SRC" && perl scripts/get_maintainer.pl --mpath "$OUT/M" --no-git \
 			--no-git-fallback --no-rolestats --no-l --no-s -f "$f" 2>&1) |
 			grep -qxF "$who" || missing+=" $f"
 	done
 	echo "no GRTRACE maintainer for:$missing" > "$OUT/err"
-	result "$([ -z "$missing" ]; echo $?)" "$p: $(wc -w <<<"$files") new files listed under GRTRACE" &&
+	result "$([ -z "$missing" ]; echo $?)" "$p: $(wc -w <<<"$files") new files listed in MAINTAINERS (GRTRACE, or the entry of their subsystem)" &&
 		result_keep "$key" "$who"
 done
 finish
