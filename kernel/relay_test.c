@@ -241,8 +241,8 @@ static void relay_test_kernel_read(struct kunit *test)
 }
 
 static struct kunit_case relay_test_cases[] = {
-	KUNIT_CASE_SLOW(relay_test_file_read),
-	KUNIT_CASE_SLOW(relay_test_kernel_read),
+	KUNIT_CASE(relay_test_file_read),
+	KUNIT_CASE(relay_test_kernel_read),
 	{}
 };
 
