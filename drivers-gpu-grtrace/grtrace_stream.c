@@ -12,6 +12,7 @@
 #include <linux/cpumask.h>
 #include <linux/debugfs.h>
 #include <linux/grtrace.h>
+#include <linux/irq_work.h>
 #include <linux/kernel.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
@@ -183,10 +184,29 @@ static unsigned long grtrace_mode;
 static struct grtrace_stream_info grtrace_info;	/* this session's */
 static u64 grtrace_frozen_gseq;
 static enum grtrace_freeze_cause grtrace_frozen_by;
-/* The readers waited for the writers that did not see FROZEN. */
-static bool grtrace_settled;
+/* The session whose writers that did not see FROZEN are done. */
+static u64 grtrace_settled;
 /* Readers of the merged stream wait here for data or the end of a session. */
 static DECLARE_WAIT_QUEUE_HEAD(grtrace_pipe_wait);
+
+static atomic_t grtrace_pipe_kicks;
+
+static void grtrace_pipe_kick(struct irq_work *work)
+{
+	atomic_inc(&grtrace_pipe_kicks);
+	wake_up_all(&grtrace_pipe_wait);
+}
+
+/*
+ * A merged reader about to sleep sets grtrace_pipe_waiting; the next writer
+ * clears it and has the reader woken once its interrupts are enabled again.
+ * The writer tests it after its write without a barrier, as ftrace's ring
+ * buffer does, and may miss a reader that set it meanwhile: the reader also
+ * wakes once a second.  What a writer pays while nobody waits: one load of
+ * a flag that nothing writes.
+ */
+static bool grtrace_pipe_waiting __read_mostly;
+static DEFINE_IRQ_WORK(grtrace_pipe_kick_work, grtrace_pipe_kick);
 
 /* The next record of a CPU, read out of its buffer: grtrace_stream_lock. */
 struct grtrace_pipe_head {
@@ -281,6 +301,10 @@ static bool grtrace_write_staged(struct grtrace_cpu_state *cs)
 	relay_write(grtrace_chan, cs->stage, size);
 	cs->used += size;
 	cs->wrote += size;
+	if (unlikely(READ_ONCE(grtrace_pipe_waiting))) {
+		WRITE_ONCE(grtrace_pipe_waiting, false);
+		irq_work_queue(&grtrace_pipe_kick_work);
+	}
 	if (cs->staged_id) {
 		cs->described[cs->staged_id % GRTRACE_DESCRIBED] = cs->staged_id;
 		cs->staged_id = 0;
@@ -372,6 +396,8 @@ static void grtrace_freeze(enum grtrace_freeze_cause by, u64 gseq)
 		/* Pairs with grtrace_stream_flight(). */
 		smp_mb__before_atomic();
 		set_bit(GRTRACE_MODE_FROZEN, &grtrace_mode);
+		/* A merged reader waiting for the freeze may read. */
+		irq_work_queue(&grtrace_pipe_kick_work);
 	}
 	spin_unlock_irqrestore(&lock, flags);
 }
@@ -635,9 +661,28 @@ unsigned int grtrace_buffer_fill(void)
  */
 
 /*
+ * A flight recorder that froze is read once every writer that had not seen
+ * it frozen is done: they run with interrupts disabled, so once an RCU
+ * grace period passed.  The readers wait for it before they take the lock
+ * of the buffers they read, which start, stop and the stats take too.
+ */
+static void grtrace_settle(void)
+{
+	u64 id;
+
+	scoped_guard(mutex, &grtrace_stream_lock) {
+		if (!grtrace_live || grtrace_settled == grtrace_session_id ||
+		    !test_bit(GRTRACE_MODE_FROZEN, &grtrace_mode))
+			return;
+		id = grtrace_session_id;
+	}
+	synchronize_rcu();
+	WRITE_ONCE(grtrace_settled, id);
+}
+
+/*
  * A flight recorder is read only once nothing writes it: after stop, or
- * after it froze and every writer that had not seen it frozen is done (they
- * run with interrupts disabled: an RCU grace period).  May sleep.
+ * after it froze and grtrace_settle() saw its writers done.  May sleep.
  */
 static bool grtrace_may_read(void)
 {
@@ -647,9 +692,10 @@ static bool grtrace_may_read(void)
 		return true;
 	if (!(mode & BIT(GRTRACE_MODE_FROZEN)))
 		return false;
-	if (!READ_ONCE(grtrace_settled)) {
+	if (READ_ONCE(grtrace_settled) != READ_ONCE(grtrace_session_id)) {
+		/* It froze after the reader's grtrace_settle() looked. */
 		synchronize_rcu();
-		WRITE_ONCE(grtrace_settled, true);
+		WRITE_ONCE(grtrace_settled, READ_ONCE(grtrace_session_id));
 	}
 	return true;
 }
@@ -678,6 +724,7 @@ static ssize_t grtrace_cpu_read(struct file *file, char __user *ubuf,
 	struct rchan_buf *buf = file->private_data;
 	ssize_t ret = 0;
 
+	grtrace_settle();
 	mutex_lock(&grtrace_read_lock);
 	/* Not a buffer of a closed channel, still open. */
 	if (buf->chan == grtrace_chan && grtrace_may_read())
@@ -878,7 +925,7 @@ int grtrace_stream_start(bool flight_recorder)
 		   flight_recorder ? BIT(GRTRACE_MODE_OVERWRITE) : 0);
 	WRITE_ONCE(grtrace_frozen_by, GRTRACE_FROZEN_NONE);
 	WRITE_ONCE(grtrace_frozen_gseq, 0);
-	WRITE_ONCE(grtrace_settled, false);
+	WRITE_ONCE(grtrace_settled, 0);
 	atomic64_set(&grtrace_gseq, 0);
 	WRITE_ONCE(grtrace_session_id, get_random_u64());
 
@@ -1216,15 +1263,24 @@ EXPORT_SYMBOL_IF_KUNIT(grtrace_walk_records);
  *
  * It reads the buffers with relay_buf_read(), one record of each CPU
  * ahead.  While the session runs, a record is given once every record of
- * a lower gseq was.
+ * a lower gseq was.  A read may end inside a record: the next read goes on
+ * from there.
  */
 
 /* A read copies records here under grtrace_stream_lock, then to the user. */
 #define GRTRACE_PIPE_BOUNCE	SZ_64K
+static_assert(GRTRACE_STAGE_SIZE <= GRTRACE_PIPE_BOUNCE);
 
+/*
+ * The reader of the merged stream.  @lock serialises the reads of the file
+ * by threads that share it.  The @left bytes of @bounce from @off were
+ * consumed from the buffers and not returned yet: they come first.
+ */
 struct grtrace_pipe {
+	struct mutex lock;	/* the reads of the file */
 	u64 session_id;
 	u64 next_gseq;
+	size_t off, left;
 	void *bounce;
 };
 
@@ -1273,14 +1329,14 @@ static const struct grtrace_record *grtrace_pipe_best(int *best_cpu)
 }
 
 /*
- * Copy records to the bounce buffer in gseq order, at most @count bytes.
- * What is copied is consumed.
+ * Copy records to the bounce buffer in gseq order, at most @count bytes but
+ * at least one record, if any is ready.  What is copied is consumed.
  */
-static ssize_t grtrace_pipe_copy_locked(struct grtrace_pipe *p, size_t count,
-					bool live)
+static size_t grtrace_pipe_fill_locked(struct grtrace_pipe *p, size_t count,
+				       bool live)
 {
 	const struct grtrace_record *best;
-	ssize_t done = 0;
+	size_t done = 0;
 	int cpu;
 
 	lockdep_assert_held(&grtrace_stream_lock);
@@ -1288,8 +1344,8 @@ static ssize_t grtrace_pipe_copy_locked(struct grtrace_pipe *p, size_t count,
 	while ((best = grtrace_pipe_best(&cpu))) {
 		if (live && p->next_gseq && best->gseq != p->next_gseq)
 			break;
-		if (best->size > count - done)
-			return done ? done : -EINVAL;
+		if (done && done + best->size > count)
+			break;
 		memcpy(p->bounce + done, best, best->size);
 		done += best->size;
 		p->next_gseq = best->gseq + 1;
@@ -1298,43 +1354,82 @@ static ssize_t grtrace_pipe_copy_locked(struct grtrace_pipe *p, size_t count,
 	return done;
 }
 
+/* A writer or the freeze kicked the readers since @kicks, or the end. */
+static bool grtrace_pipe_woken(int kicks)
+{
+	return atomic_read(&grtrace_pipe_kicks) != kicks ||
+	       !grtrace_stream_live();
+}
+
 /*
  * The user's buffer is written without grtrace_stream_lock held, so a reader
- * whose page faults slowly does not hold up stop or the stats.  As with
- * ftrace's trace_pipe, records copied before a fault are lost.
+ * whose page faults slowly does not hold up stop or the stats.  What it did
+ * not take stays for the next read, also after a fault.
  */
 static ssize_t grtrace_pipe_read(struct file *file, char __user *ubuf,
 				 size_t count, loff_t *ppos)
 {
 	struct grtrace_pipe *p = file->private_data;
-	ssize_t ret;
+	ssize_t ret = 0;
+	int kicks;
 	bool live;
 
+	if (!count)
+		return 0;
 	count = min_t(size_t, count, GRTRACE_PIPE_BOUNCE);
-	for (;;) {
+	if (mutex_lock_interruptible(&p->lock))
+		return -ERESTARTSYS;
+	while (!p->left) {
+		grtrace_settle();
+		kicks = atomic_read(&grtrace_pipe_kicks);
 		mutex_lock(&grtrace_stream_lock);
 		live = grtrace_writing();
-		if (!grtrace_chan || !grtrace_may_read()) {
-			ret = 0;
-		} else {
+		if (grtrace_chan && grtrace_may_read()) {
+			/*
+			 * Wake me for the next write: set before looking, so
+			 * that a writer that put a record after the look sees
+			 * it (but see grtrace_pipe_waiting).  A flight
+			 * recorder being written wakes its reader by freezing.
+			 */
+			WRITE_ONCE(grtrace_pipe_waiting, true);
+			/* The flag before the look. */
+			smp_mb();
 			if (p->session_id != grtrace_session_id) {
 				p->session_id = grtrace_session_id;
 				p->next_gseq = 0;
 			}
-			ret = grtrace_pipe_copy_locked(p, count, live);
+			p->off = 0;
+			p->left = grtrace_pipe_fill_locked(p, count, live);
+			if (p->left)
+				WRITE_ONCE(grtrace_pipe_waiting, false);
 		}
 		mutex_unlock(&grtrace_stream_lock);
-		if (ret > 0 && copy_to_user(ubuf, p->bounce, ret))
-			return -EFAULT;
-		if (ret || !live)
-			return ret;
-		if (file->f_flags & O_NONBLOCK)
-			return -EAGAIN;
+		if (p->left)
+			break;
+		if (!live)
+			goto out;
+		if (file->f_flags & O_NONBLOCK) {
+			ret = -EAGAIN;
+			goto out;
+		}
 		if (wait_event_interruptible_timeout(grtrace_pipe_wait,
-						     !grtrace_stream_live(),
-						     HZ / 20) < 0)
-			return -ERESTARTSYS;
+						     grtrace_pipe_woken(kicks),
+						     HZ) < 0) {
+			ret = -ERESTARTSYS;
+			goto out;
+		}
 	}
+	count = min(count, p->left);
+	if (copy_to_user(ubuf, p->bounce + p->off, count)) {
+		ret = -EFAULT;
+	} else {
+		p->off += count;
+		p->left -= count;
+		ret = count;
+	}
+out:
+	mutex_unlock(&p->lock);
+	return ret;
 }
 
 static int grtrace_pipe_open(struct inode *inode, struct file *file)
@@ -1351,6 +1446,7 @@ static int grtrace_pipe_open(struct inode *inode, struct file *file)
 		atomic_set(&grtrace_pipe_busy, 0);
 		return -ENOMEM;
 	}
+	mutex_init(&p->lock);
 	file->private_data = p;
 	return nonseekable_open(inode, file);
 }
@@ -1359,6 +1455,7 @@ static int grtrace_pipe_release(struct inode *inode, struct file *file)
 {
 	struct grtrace_pipe *p = file->private_data;
 
+	mutex_destroy(&p->lock);
 	kvfree(p->bounce);
 	kfree(p);
 	atomic_set(&grtrace_pipe_busy, 0);
@@ -1399,6 +1496,7 @@ void grtrace_stream_exit(void)
 {
 	struct rchan *chan;
 
+	irq_work_sync(&grtrace_pipe_kick_work);
 	guard(mutex)(&grtrace_stream_lock);
 	grtrace_snapshot_free_locked();
 	chan = grtrace_chan;

@@ -53,6 +53,7 @@ grtrace_opts() {
 	n)        echo "-d GRTRACE" ;;
 	nohooks)  echo "-e GRTRACE -d GRTRACE_DRM_BRIDGE -d GRTRACE_VIRTIO_GPU -d GRTRACE_AMDGPU -d GRTRACE_I915 -d GRTRACE_NOUVEAU" ;;
 	nobridge) echo "-e GRTRACE -d GRTRACE_DRM_BRIDGE" ;;
+	nodebugfs) echo "-e GRTRACE -d DEBUG_FS" ;;
 	esac
 }
 # grtrace_mode_stuck DIR MODE: DIR/.config has CONFIG_GRTRACE as MODE says.

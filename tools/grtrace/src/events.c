@@ -82,17 +82,88 @@ int gr_engine_parse(const char *s)
 
 /* ---- the events of an input ---- */
 
-/* Returns: the ring @id, added (zeroed) if new. */
-struct gr_ring *gr_ring_slot(struct gr_trace *t, __u32 id)
+static __u32 ring_hash(__u32 id, __u32 size)
 {
-	__u32 n = t->nr_rings;
+	return (id * 2654435761U) & (size - 1);
+}
 
-	if (id >= n) {
-		t->nr_rings = id + 1;
-		t->rings = gr_realloc(t->rings, t->nr_rings, sizeof(*t->rings));
-		memset(t->rings + n, 0, (t->nr_rings - n) * sizeof(*t->rings));
+static void ring_hash_put(struct gr_trace *t, __u32 local)
+{
+	__u32 h = ring_hash(t->rings[local].id, t->ring_hash_size);
+
+	while (t->ring_hash[h])
+		h = (h + 1) & (t->ring_hash_size - 1);
+	t->ring_hash[h] = local + 1;
+}
+
+/*
+ * gr_ring_local - the local index of the kernel's ring @id
+ *
+ * A ring met for the first time is added, zeroed: its index is the number
+ * of rings met before it, and 0 stays the kernel's ring 0.  Any id is
+ * taken, as the kernel numbers rings without a cap; what a ring costs is
+ * bounded by the records naming it.
+ * Returns: the index in @t->rings.
+ */
+__u32 gr_ring_local(struct gr_trace *t, __u32 id)
+{
+	__u32 h, k, n = t->nr_rings;
+
+	if (!n) {
+		t->rings_cap = 16;
+		t->rings = gr_zalloc(t->rings_cap * sizeof(*t->rings));
+		t->nr_rings = 1;
+		n = 1;
 	}
-	return &t->rings[id];
+	if (!id)
+		return 0;
+	if (t->ring_hash_size) {
+		for (h = ring_hash(id, t->ring_hash_size); t->ring_hash[h];
+		     h = (h + 1) & (t->ring_hash_size - 1))
+			if (t->rings[t->ring_hash[h] - 1].id == id)
+				return t->ring_hash[h] - 1;
+	}
+	if (n == t->rings_cap) {
+		t->rings_cap *= 2;
+		t->rings = gr_realloc(t->rings, t->rings_cap, sizeof(*t->rings));
+	}
+	memset(&t->rings[n], 0, sizeof(t->rings[n]));
+	t->rings[n].id = id;
+	t->nr_rings = n + 1;
+	/* At most half full: the probes above stay short. */
+	if (2 * t->nr_rings > t->ring_hash_size) {
+		free(t->ring_hash);
+		t->ring_hash_size = t->ring_hash_size ? 2 * t->ring_hash_size : 64;
+		t->ring_hash = gr_zalloc(t->ring_hash_size * sizeof(*t->ring_hash));
+		for (k = 1; k < t->nr_rings; k++)
+			ring_hash_put(t, k);
+	} else {
+		ring_hash_put(t, n);
+	}
+	return n;
+}
+
+static const struct gr_trace *sort_rings;
+
+static int cmp_ring_id(const void *a, const void *b)
+{
+	__u32 x = sort_rings->rings[*(const __u32 *)a].id;
+	__u32 y = sort_rings->rings[*(const __u32 *)b].id;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Returns: the local indexes of the rings in the order of their ids (free it). */
+__u32 *gr_rings_by_id(const struct gr_trace *t)
+{
+	__u32 *idx = gr_zalloc((t->nr_rings + 1) * sizeof(*idx));
+	__u32 i;
+
+	for (i = 0; i < t->nr_rings; i++)
+		idx[i] = i;
+	sort_rings = t;
+	qsort(idx, t->nr_rings, sizeof(*idx), cmp_ring_id);
+	return idx;
 }
 
 /* Returns: "file: offset N" of @ev, valid until the next call but one. */
@@ -273,6 +344,7 @@ void gr_trace_free(struct gr_trace *t)
 	gr_free_list(t->files);
 	free(t->ev);
 	free(t->rings);
+	free(t->ring_hash);
 	free(t->stats);
 	free(t->ctx);
 	free(t->ctx_hash);
@@ -294,5 +366,5 @@ void gr_ring_label(const struct gr_trace *t, __u32 id, char *buf, size_t len)
 	if (r->known)
 		snprintf(buf, len, "%s/%s", r->dev, r->name);
 	else
-		snprintf(buf, len, "ring%u", id);
+		snprintf(buf, len, "ring%u", r->id);
 }

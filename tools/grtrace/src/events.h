@@ -61,7 +61,6 @@ struct gr_tool_ctx {
 
 #define GR_REC_MIN		((unsigned int)sizeof(struct grtrace_record))
 #define GR_REC_MAX		0xfff8U		/* largest size a u16 allows */
-#define GR_MAX_RINGS		65536		/* ring ids accepted */
 
 /* One record of a known or unknown type, header decoded. */
 struct gr_event {
@@ -76,7 +75,13 @@ struct gr_event {
 	struct grtrace_job_payload job;	/* types below GRTRACE_EV_NR */
 };
 
+/*
+ * A ring, at its local index: the readers number the rings as they meet
+ * them (gr_ring_local()), whatever the kernel's ids, and the events name
+ * their ring by that index.
+ */
 struct gr_ring {
+	__u32 id;		/* the kernel's */
 	bool known;		/* described by METADATA or the rings file */
 	bool used;		/* named by an event */
 	__u16 engine;
@@ -122,8 +127,11 @@ struct gr_trace {
 	size_t cap_ev;
 	bool have_info;
 	struct grtrace_stream_info info;
-	struct gr_ring *rings;	/* indexed by ring id */
+	struct gr_ring *rings;	/* by local index; 0 is the kernel's id 0 */
 	__u32 nr_rings;
+	__u32 rings_cap;
+	__u32 *ring_hash;	/* by kernel id: local index + 1 */
+	__u32 ring_hash_size;
 	__u64 by_type[GRTRACE_EV_NR];
 	__u64 unknown;		/* records of unknown type, skipped */
 	__u64 longer;		/* payloads longer than known (newer format) */
@@ -144,7 +152,8 @@ struct gr_trace {
 };
 
 struct gr_event *gr_trace_add(struct gr_trace *t);
-struct gr_ring *gr_ring_slot(struct gr_trace *t, __u32 id);
+__u32 gr_ring_local(struct gr_trace *t, __u32 id);
+__u32 *gr_rings_by_id(const struct gr_trace *t);
 const char *gr_where(const struct gr_trace *t, const struct gr_event *ev);
 int gr_trace_merge(struct gr_trace *t);
 void gr_trace_free(struct gr_trace *t);

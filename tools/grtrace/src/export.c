@@ -647,7 +647,7 @@ static const char *ring_name(struct chrome *c, __u32 ring)
 		if (r->known)
 			snprintf(rs->name, sizeof(rs->name), "%s", r->name);
 		else
-			snprintf(rs->name, sizeof(rs->name), "ring%u", ring);
+			snprintf(rs->name, sizeof(rs->name), "ring%u", r->id);
 	}
 	return rs->name;
 }

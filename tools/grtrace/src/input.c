@@ -252,10 +252,10 @@ static void live_rings(struct gr_trace *t)
 
 	for (line = s ? strtok_r(s, "\n", &save) : NULL; line;
 	     line = strtok_r(NULL, "\n", &save)) {
-		if (sscanf(line, "%u %31s %32s %32s", &id, engine, dev, name) != 4 ||
-		    id >= GR_MAX_RINGS)
+		if (sscanf(line, "%u %31s %32s %32s", &id, engine, dev, name) != 4)
 			continue;
-		r = gr_ring_slot(t, id);
+		id = gr_ring_local(t, id);
+		r = &t->rings[id];
 		if (r->known)
 			continue;
 		r->known = true;

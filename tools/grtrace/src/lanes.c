@@ -345,7 +345,7 @@ static void lane_events(struct gr_exporter *ex, struct ks_file *f, __u64 t0)
 		memset(&ev, 0, sizeof(ev));
 		ev.type = ID_LANE;
 		lane_name(ex, &f->cpu[k], ev.name, sizeof(ev.name));
-		ev.ring_id = f->cpu[k].ring;
+		ev.ring_id = gr_ring(&ex->t, f->cpu[k].ring)->id;
 		ev.phase = f->cpu[k].kind == GR_QUEUE ? PH_QUEUE : f->cpu[k].phase;
 		ev.lane = f->cpu[k].lane;
 		put_event(&f->cpu[k], t0, &ev, sizeof(ev));
@@ -384,7 +384,7 @@ static void box(struct gr_exporter *ex, struct ks_cpu *c, const struct gr_slice 
 	jb.fence_seqno = j->fseq;
 	jb.ctx_id = j->ctx_id;
 	jb.duration = s->end - start;
-	jb.ring_id = s->ring;
+	jb.ring_id = r->id;
 	jb.job_pid = j->pid;
 	jb.tgid = j->tgid;
 	jb.engine = r->engine;
@@ -394,7 +394,7 @@ static void box(struct gr_exporter *ex, struct ks_cpu *c, const struct gr_slice 
 	if (r->known)
 		copy_str(jb.ring, sizeof(jb.ring), r->name);
 	else
-		snprintf(jb.ring, sizeof(jb.ring), "ring%u", s->ring);
+		snprintf(jb.ring, sizeof(jb.ring), "ring%u", r->id);
 	put_event(c, start, &jb, KS_JOB_SIZE);
 
 	memset(&sw, 0, sizeof(sw));

@@ -323,7 +323,7 @@ static bool ring_matches(const struct gr_trace *t, __u32 id, const char *name)
 	__u64 n;
 
 	if (!gr_parse_u64(name, &n))
-		return n == id;
+		return n == r->id;
 	gr_ring_label(t, id, label, sizeof(label));
 	return !strcmp(label, name) || (r->known && !strcmp(r->name, name));
 }
@@ -449,7 +449,7 @@ static void header_text(struct report *rp)
 	const struct grtrace_stream_info *si = &t->info;
 	FILE *f = rp->o.f;
 	char buf[512];
-	__u32 i, j;
+	__u32 i, j, *by_id;
 	int k;
 
 	fprintf(f, "grtrace report: %s (%d file%s)\n", t->input, t->nr_files,
@@ -487,15 +487,19 @@ static void header_text(struct report *rp)
 		(unsigned long long)t->longer, (unsigned long long)t->shorter);
 	drops_str(t->stats, buf, sizeof(buf));
 	fprintf(f, "  dropped   %s\n  devices  ", buf);
+	by_id = gr_rings_by_id(t);
 	for (i = 0, k = 0; i < t->nr_rings; i++) {
-		if (!t->rings[i].known)
+		const struct gr_ring *r = &t->rings[by_id[i]];
+
+		if (!r->known)
 			continue;
 		for (j = 0; j < i; j++)
-			if (t->rings[j].known && !strcmp(t->rings[j].dev, t->rings[i].dev))
+			if (t->rings[by_id[j]].known && !strcmp(t->rings[by_id[j]].dev, r->dev))
 				break;
 		if (j == i && ++k)
-			fprintf(f, " %s", t->rings[i].dev);
+			fprintf(f, " %s", r->dev);
 	}
+	free(by_id);
 	fprintf(f, "%s\n", k ? "" : " none known");
 }
 
@@ -594,21 +598,23 @@ static void rings_table(struct report *rp)
 	};
 	char b[ARRAY_SIZE(cols)][64], *cells[ARRAY_SIZE(cols)];
 	const struct gr_trace *t = &rp->t;
+	__u32 i, id, *by_id;
 	__u64 events;
-	__u32 id;
 	int k;
 
 	for (k = 0; k < (int)ARRAY_SIZE(cols); k++)
 		cells[k] = b[k];
 	gr_tbl_begin(&rp->o, "rings", "rings:", cols, ARRAY_SIZE(cols));
-	for (id = 0; id < t->nr_rings; id++) {
-		const struct gr_ring *r = &t->rings[id];
+	by_id = gr_rings_by_id(t);
+	for (i = 0; i < t->nr_rings; i++) {
+		const struct gr_ring *r = &t->rings[by_id[i]];
 
+		id = by_id[i];
 		if (!r->known && !r->used)
 			continue;
 		for (events = 0, k = 0; k < GRTRACE_EV_NR; k++)
 			events += r->by_type[k];
-		snprintf(b[0], 64, "%u", id);
+		snprintf(b[0], 64, "%u", r->id);
 		snprintf(b[1], 64, "%s", gr_engine_name(r->engine));
 		snprintf(b[2], 64, "%s", r->known ? r->dev : "");
 		snprintf(b[3], 64, "%s", r->known ? r->name : "");
@@ -619,6 +625,7 @@ static void rings_table(struct report *rp)
 		snprintf(b[8], 64, "%llu", (unsigned long long)ring_jobs(rp, id));
 		gr_tbl_row(&rp->o, cells);
 	}
+	free(by_id);
 	gr_tbl_end(&rp->o);
 }
 
@@ -645,12 +652,12 @@ static void summaries_table(struct report *rp)
 	char b[ARRAY_SIZE(cols)][64], *cells[ARRAY_SIZE(cols)];
 	const struct gr_trace *t = &rp->t;
 	bool any = false;
+	__u32 i, *by_id;
 	__u64 dropped;
-	__u32 id;
 	int k;
 
-	for (id = 0; id < t->nr_rings; id++)
-		any |= t->rings[id].windows > 0;
+	for (i = 0; i < t->nr_rings; i++)
+		any |= t->rings[i].windows > 0;
 	if (!any)
 		return;
 	for (k = 0; k < (int)ARRAY_SIZE(cols); k++)
@@ -658,15 +665,16 @@ static void summaries_table(struct report *rp)
 	gr_tbl_begin(&rp->o, "summaries",
 		     "summaries (aggregate_only), summed over their windows; times in ns:",
 		     cols, ARRAY_SIZE(cols));
-	for (id = 0; id < t->nr_rings; id++) {
-		const struct gr_ring *r = &t->rings[id];
+	by_id = gr_rings_by_id(t);
+	for (i = 0; i < t->nr_rings; i++) {
+		const struct gr_ring *r = &t->rings[by_id[i]];
 		const struct grtrace_summary *s = &r->sum;
 
 		if (!r->windows)
 			continue;
 		for (dropped = 0, k = 0; k < GRTRACE_SUMMARY_DROPS; k++)
 			dropped += s->dropped[k];
-		snprintf(b[0], 64, "%u", id);
+		snprintf(b[0], 64, "%u", r->id);
 		snprintf(b[1], 64, "%s", r->known ? r->name : "");
 		snprintf(b[2], 64, "%llu", (unsigned long long)r->windows);
 		snprintf(b[3], 64, "%llu", (unsigned long long)s->events);
@@ -686,6 +694,7 @@ static void summaries_table(struct report *rp)
 		snprintf(b[14], 64, "%llu", (unsigned long long)dropped);
 		gr_tbl_row(&rp->o, cells);
 	}
+	free(by_id);
 	gr_tbl_end(&rp->o);
 }
 

@@ -195,38 +195,24 @@ static int take_info(struct gr_trace *t, const struct gr_event *ev,
 	return 0;
 }
 
-/* The ring of id @id that a @what record names, or NULL (printed). */
-static struct gr_ring *ring_named(struct gr_trace *t, const struct gr_event *ev,
-				  __u32 id, const char *what)
-{
-	if (id >= GR_MAX_RINGS) {
-		gr_err_msg("%s: %s for ring id %u, beyond %u\n", gr_where(t, ev), what,
-			   id, GR_MAX_RINGS - 1);
-		return NULL;
-	}
-	return gr_ring_slot(t, id);
-}
-
-static int take_ring(struct gr_trace *t, const struct gr_event *ev,
-		     const void *p, size_t len)
+static void take_ring(struct gr_trace *t, const void *p, size_t len)
 {
 	struct grtrace_ring_info ri;
 	struct gr_ring *r;
+	__u32 local;
 
 	take_payload(t, &ri, sizeof(ri), p, len);
-	r = ring_named(t, ev, ri.ring_id, "METADATA");
-	if (!r)
-		return -1;
+	/* Before t->rings is read: it may move. */
+	local = gr_ring_local(t, ri.ring_id);
+	r = &t->rings[local];
 	r->known = true;
 	r->engine = ri.engine;
 	memcpy(r->dev, ri.dev, sizeof(ri.dev));
 	memcpy(r->name, ri.name, sizeof(ri.name));
-	return 0;
 }
 
 /* aggregate_only: a ring's window, summed over the windows */
-static int take_summary(struct gr_trace *t, const struct gr_event *ev,
-			const void *p, size_t len)
+static void take_summary(struct gr_trace *t, const void *p, size_t len)
 {
 	struct grtrace_summary s;
 	struct grtrace_summary *a;
@@ -234,9 +220,8 @@ static int take_summary(struct gr_trace *t, const struct gr_event *ev,
 	int i;
 
 	take_payload(t, &s, sizeof(s), p, len);
-	r = ring_named(t, ev, s.ring_id, "SUMMARY");
-	if (!r)
-		return -1;
+	s.ring_id = gr_ring_local(t, s.ring_id);
+	r = &t->rings[s.ring_id];
 	t->summary = s;
 	a = &r->sum;
 	r->used = true;
@@ -263,28 +248,21 @@ static int take_summary(struct gr_trace *t, const struct gr_event *ev,
 		a->dropped[i] += s.dropped[i];
 	for (i = 0; i < GRTRACE_SUMMARY_HIST; i++)
 		a->lat_hist[i] += s.lat_hist[i];
-	return 0;
 }
 
-static int take_job(struct gr_trace *t, struct gr_event *ev,
-		    const void *p, size_t len)
+static void take_job(struct gr_trace *t, struct gr_event *ev,
+		     const void *p, size_t len)
 {
 	struct gr_ring *r;
 
 	take_payload(t, &ev->job, sizeof(ev->job), p, len);
-	if (ev->job.ring_id >= GR_MAX_RINGS) {
-		gr_err_msg("%s: %s event on ring id %u, beyond %u\n", gr_where(t, ev),
-			   gr_type_name(ev->type), ev->job.ring_id, GR_MAX_RINGS - 1);
-		return -1;
-	}
-	r = ev->job.ring_id < t->nr_rings ? &t->rings[ev->job.ring_id] :
-	    gr_ring_slot(t, ev->job.ring_id);
+	ev->job.ring_id = gr_ring_local(t, ev->job.ring_id);
+	r = &t->rings[ev->job.ring_id];
 	r->used = true;
 	r->by_type[ev->type]++;
 	if (!r->known)
 		r->engine = ev->job.engine;
 	t->by_type[ev->type]++;
-	return 0;
 }
 
 static void take_stats(struct gr_trace *t, const void *p, size_t len)
@@ -300,6 +278,7 @@ static void take_ctx(struct gr_trace *t, const struct gr_event *ev, const void *
 	struct gr_tool_ctx c;
 
 	take_payload(t, &c, sizeof(c), p, len);
+	c.ring_id = gr_ring_local(t, c.ring_id);
 	if (c.what >= GR_CTX_NR)
 		t->unknown++;
 	else
@@ -339,15 +318,21 @@ int gr_stream_decode(struct gr_trace *t, int file, const struct grtrace_record *
 			   gr_where(t, ev));
 		return -1;
 	}
-	if (rec->type < GRTRACE_EV_NR)
-		return take_job(t, ev, p, len) ? -1 : 1;
+	if (rec->type < GRTRACE_EV_NR) {
+		take_job(t, ev, p, len);
+		return 1;
+	}
 	memset(&ev->job, 0, sizeof(ev->job));
 	if (rec->type == GRTRACE_EV_STREAM_INFO)
 		return take_info(t, ev, p, len) ? -1 : 1;
-	if (rec->type == GRTRACE_EV_METADATA)
-		return take_ring(t, ev, p, len) ? -1 : 1;
-	if (rec->type == GRTRACE_EV_SUMMARY)
-		return take_summary(t, ev, p, len) ? -1 : 1;
+	if (rec->type == GRTRACE_EV_METADATA) {
+		take_ring(t, p, len);
+		return 1;
+	}
+	if (rec->type == GRTRACE_EV_SUMMARY) {
+		take_summary(t, p, len);
+		return 1;
+	}
 	if (rec->type == GR_TOOL_CTX) {
 		take_ctx(t, ev, p, len);
 		return 1;

@@ -315,7 +315,7 @@ static int draw_timeline(FILE *f, const struct gr_corr *in, const struct timelin
 	struct view v;
 	char *row, label[80], buf[32], a[32], b[32];
 	size_t i, k, rows = 0;
-	__u32 r;
+	__u32 r, ri, *by_id;
 
 	/* The job events, and the ioctls: not STREAM_INFO nor METADATA */
 	v.t0 = ULLONG_MAX;
@@ -354,9 +354,11 @@ static int draw_timeline(FILE *f, const struct gr_corr *in, const struct timelin
 		gr_ts(v.t0, a, sizeof(a)), gr_ts(v.t1, b, sizeof(b)), buf, v.cols, label);
 	ruler(f, &v);
 
-	for (r = 0; r < in->t.nr_rings; r++) {
+	by_id = gr_rings_by_id(&in->t);
+	for (ri = 0; ri < in->t.nr_rings; ri++) {
 		size_t n = 0;
 
+		r = by_id[ri];
 		if (!in->t.rings[r].used)
 			continue;
 		memset(row, C_IDLE, v.cols);
@@ -375,8 +377,9 @@ static int draw_timeline(FILE *f, const struct gr_corr *in, const struct timelin
 		gr_ring_label(&in->t, r, label, sizeof(label));
 		put_row(f, label, row);
 		rows++;
-		gr_debug_msg("ring %u: %zu jobs\n", r, n);
+		gr_debug_msg("ring %u: %zu jobs\n", in->t.rings[r].id, n);
 	}
+	free(by_id);
 	if (!rows)
 		fprintf(f, "(no ring has events)\n");
 
@@ -524,7 +527,7 @@ static void print_latency(FILE *f, const struct gr_corr *in, const struct timeli
 	size_t k, n, nsl = 0;
 	unsigned int ok, med_ok;
 	__s64 scale = 0;
-	__u32 r;
+	__u32 r, ri, *by_id;
 
 	if (w < 10)
 		w = 10;
@@ -533,7 +536,9 @@ static void print_latency(FILE *f, const struct gr_corr *in, const struct timeli
 		ph_mark[0], ph_names[0], ph_mark[1], ph_names[1], ph_mark[2], ph_names[2],
 		ph_mark[3], ph_names[3]);
 
-	for (r = 0; r < in->t.nr_rings; r++) {
+	by_id = gr_rings_by_id(&in->t);
+	for (ri = 0; ri < in->t.nr_rings; ri++) {
+		r = by_id[ri];
 		if (!in->t.rings[r].used)
 			continue;
 		gr_ring_label(&in->t, r, label, sizeof(label));
@@ -589,13 +594,14 @@ static void print_latency(FILE *f, const struct gr_corr *in, const struct timeli
 		if (ring->known)
 			snprintf(label, sizeof(label), "%s", ring->name);
 		else
-			snprintf(label, sizeof(label), "ring%u", j->ring_id);
+			snprintf(label, sizeof(label), "ring%u", ring->id);
 		snprintf(fence, sizeof(fence), "%llu:%llu", (unsigned long long)j->fctx,
 			 (unsigned long long)j->fseq);
 		fprintf(f, "  %-14s %-12.12s %-10.10s ", fence, label, j->comm[0] ? j->comm : "-");
 		bar(f, ph, ok, scale, w > 10 ? w - 8 : w);
 		fprintf(f, " %s\n", gr_dur(sl[k].total, a, sizeof(a)));
 	}
+	free(by_id);
 	free(sl);
 	free(v);
 }

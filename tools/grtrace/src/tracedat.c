@@ -148,14 +148,8 @@ static int dat_record(struct tracecmd_input *handle, struct tep_record *rec,
 	/* A wait of no job names its thread: the one that recorded it */
 	if (!p->pid && (type == GRTRACE_EV_SYNC_WAIT_ENTER || type == GRTRACE_EV_SYNC_WAIT_EXIT))
 		p->pid = tep_data_pid(l->tep, rec);
-	if (p->ring_id >= GR_MAX_RINGS) {
-		gr_err_msg("%s: offset %llu: %s event on ring id %u, beyond %u\n",
-			   l->t->input, rec->offset, event->name, p->ring_id,
-			   GR_MAX_RINGS - 1);
-		l->err = -1;
-		return 1;
-	}
-	r = gr_ring_slot(l->t, p->ring_id);
+	p->ring_id = gr_ring_local(l->t, p->ring_id);
+	r = &l->t->rings[p->ring_id];
 	if (!r->known) {
 		str_field(event, rec, "dev", dev, sizeof(dev));
 		str_field(event, rec, "ring", ring, sizeof(ring));

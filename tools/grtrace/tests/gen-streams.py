@@ -426,6 +426,24 @@ def expected_jobs():
     return jobs
 
 
+MANY_RINGS = 66_000     # more than a u16 numbers
+
+
+def manyrings(n):
+    """manyrings.bin: one CPU, rings 1..n described, a job on each"""
+    recs = [record(STREAM_INFO, stream_info(), 0, T0 - 500, 1, 1)]
+    for i in range(1, n + 1):
+        k = len(recs) + 1
+        recs.append(record(METADATA, ring_info(i, 0, "mock", "q%d" % i), 0,
+                           T0 + i * 1000, k, k))
+        for typ, dt in ((SUBMIT, 0), (COMPLETE, 500)):
+            k = len(recs) + 1
+            p = struct.pack("<QQQQQIHHiIII16sQ", i, 7, 1, 0, 0, i, 0, 0, 0, 0,
+                            4242, 4242, b"many", 0)
+            recs.append(record(typ, p, 0, T0 + i * 1000 + dt, k, k))
+    return b"".join(recs)
+
+
 def main():
     out = sys.argv[1]
     os.makedirs(os.path.join(out, "valid"), exist_ok=True)
@@ -487,9 +505,11 @@ def main():
     bad("byteswapped", struct.pack(">HHIQQQ", STREAM_INFO, 32 + len(info), 0,
                                    T0, 1, 1) + info + whole[sizes[0]:], 0)
     bad("dup", whole + whole, len(whole))
+    # The kernel numbers rings without a cap: a far id reads like any.
     b = bytearray(whole)
     struct.pack_into("<I", b, third + 32, 0x7fffffff)
-    bad("badring", bytes(b), third)
+    write(os.path.join(out, "farring.bin"), bytes(b))
+    write(os.path.join(out, "manyrings.bin"), manyrings(MANY_RINGS))
     bad("twosessions", whole + record(STREAM_INFO, stream_info(session=7), 0,
                                       T0, 999, 99), len(whole))
     bad("empty", b"", 0)

@@ -201,6 +201,16 @@ while read -r name off; do
 	expect_fail "corrupt $name: export" "$f: offset $off: " export -i "$f" --chrome "$W/x.json"
 done <<< "$corrupt"
 expect_fail "byte-swapped stream: said so" "other byte order" report -i "$W/gen/byteswapped.bin"
+
+# ---- ring ids: the kernel numbers rings without a cap ----
+run report -i "$W/gen/farring.bin" &&
+	grep -Eq '^2147483647 graphics +0000:03:00.0 +gfx_0.0.0 ' "$W/out"
+result $? "report: a ring of id 2^31-1 described and listed"
+run report -i "$W/gen/manyrings.bin" &&
+	grep -q ' 66000 jobs$' "$W/out" &&
+	[ "$(grep -Ec '^ *[0-9]+ graphics +mock +q[0-9]+ +2 +0 +0 +0 1$' "$W/out")" = 66000 ] &&
+	grep -Eq '^66000 graphics +mock +q66000 ' "$W/out"
+result $? "report: 66,000 rings, each with its job"
 expect_fail "missing input file" "nothere: No such file" report -i "$W/nothere"
 mkdir -p "$W/emptydir"
 expect_fail "directory without events files" "no events<N>" report -i "$W/emptydir"

@@ -327,4 +327,72 @@ TEST_F(grtrace, pipe_fault)
 	munmap(r.page, 4096);
 }
 
+/* Read @fd in pieces of 1, 7 and 13 bytes into @buf from *@len, until 0 or -1. */
+static ssize_t read_pieces(int fd, char *buf, size_t size, size_t *len)
+{
+	static const size_t piece[] = { 1, 7, 13 };
+	ssize_t r;
+	int i = 0;
+
+	for (;;) {
+		size_t n = piece[i++ % 3];
+
+		if (*len + n > size)
+			return -1;
+		r = read(fd, buf + *len, n);
+		if (r <= 0)
+			return r;
+		*len += r;
+	}
+}
+
+/*
+ * The merged stream read a few bytes at a time, while the session runs
+ * and after it stopped: the pieces make up whole records in gseq order,
+ * none lost or repeated.
+ */
+TEST_F(grtrace, pipe_small_reads)
+{
+	static char buf[1 << 16];
+	size_t len = 0, off = 0;
+	int fd, i, jobs = 0;
+	char cmd[64];
+	__u64 gseq = 0;
+
+	ASSERT_EQ(0, write_file(DIR "control", "start"));
+	for (i = 1; i <= 20; i++) {
+		snprintf(cmd, sizeof(cmd), "submit 100 0 250 %d", i);
+		ASSERT_EQ(0, write_file(DIR "emit", cmd));
+	}
+	fd = open(DIR "trace_pipe", O_RDONLY | O_NONBLOCK);
+	ASSERT_LE(0, fd);
+	/* Live: what is there, then EAGAIN. */
+	EXPECT_EQ(-1, read_pieces(fd, buf, sizeof(buf), &len));
+	EXPECT_EQ(EAGAIN, errno);
+	EXPECT_LT(0, len);
+	for (i = 21; i <= 40; i++) {
+		snprintf(cmd, sizeof(cmd), "submit 100 0 250 %d", i);
+		ASSERT_EQ(0, write_file(DIR "emit", cmd));
+	}
+	ASSERT_EQ(0, write_file(DIR "control", "stop"));
+	/* Stopped: the rest, then end of file. */
+	EXPECT_EQ(0, read_pieces(fd, buf, sizeof(buf), &len));
+	close(fd);
+
+	while (off + sizeof(struct grtrace_record) <= len) {
+		struct grtrace_record *h = (void *)(buf + off);
+		struct grtrace_job_payload *j = (void *)(h + 1);
+
+		ASSERT_LE(sizeof(*h), h->size);
+		ASSERT_EQ(0, h->size % 8);
+		ASSERT_LE(off + h->size, len);
+		EXPECT_EQ(++gseq, h->gseq);
+		if (h->type == GRTRACE_EV_SUBMIT)
+			EXPECT_EQ(++jobs, j->fence_seqno);
+		off += h->size;
+	}
+	EXPECT_EQ(len, off);
+	EXPECT_EQ(40, jobs);
+}
+
 TEST_HARNESS_MAIN
