@@ -96,6 +96,21 @@ static void ring_hash_put(struct gr_trace *t, __u32 local)
 	t->ring_hash[h] = local + 1;
 }
 
+/* Returns: the index of a new ring of kernel id @id, zeroed. */
+static __u32 ring_add(struct gr_trace *t, __u32 id)
+{
+	__u32 n = t->nr_rings;
+
+	if (n == t->rings_cap) {
+		t->rings_cap = n ? 2 * n : 16;
+		t->rings = gr_realloc(t->rings, t->rings_cap, sizeof(*t->rings));
+	}
+	memset(&t->rings[n], 0, sizeof(t->rings[n]));
+	t->rings[n].id = id;
+	t->nr_rings = n + 1;
+	return n;
+}
+
 /*
  * gr_ring_local - the local index of the kernel's ring @id
  *
@@ -107,14 +122,10 @@ static void ring_hash_put(struct gr_trace *t, __u32 local)
  */
 __u32 gr_ring_local(struct gr_trace *t, __u32 id)
 {
-	__u32 h, k, n = t->nr_rings;
+	__u32 h, k, n;
 
-	if (!n) {
-		t->rings_cap = 16;
-		t->rings = gr_zalloc(t->rings_cap * sizeof(*t->rings));
-		t->nr_rings = 1;
-		n = 1;
-	}
+	if (!t->nr_rings)
+		ring_add(t, 0);
 	if (!id)
 		return 0;
 	if (t->ring_hash_size) {
@@ -123,13 +134,7 @@ __u32 gr_ring_local(struct gr_trace *t, __u32 id)
 			if (t->rings[t->ring_hash[h] - 1].id == id)
 				return t->ring_hash[h] - 1;
 	}
-	if (n == t->rings_cap) {
-		t->rings_cap *= 2;
-		t->rings = gr_realloc(t->rings, t->rings_cap, sizeof(*t->rings));
-	}
-	memset(&t->rings[n], 0, sizeof(t->rings[n]));
-	t->rings[n].id = id;
-	t->nr_rings = n + 1;
+	n = ring_add(t, id);
 	/* At most half full: the probes above stay short. */
 	if (2 * t->nr_rings > t->ring_hash_size) {
 		free(t->ring_hash);

@@ -199,12 +199,10 @@ static void take_ring(struct gr_trace *t, const void *p, size_t len)
 {
 	struct grtrace_ring_info ri;
 	struct gr_ring *r;
-	__u32 local;
 
 	take_payload(t, &ri, sizeof(ri), p, len);
-	/* Before t->rings is read: it may move. */
-	local = gr_ring_local(t, ri.ring_id);
-	r = &t->rings[local];
+	ri.ring_id = gr_ring_local(t, ri.ring_id);
+	r = &t->rings[ri.ring_id];
 	r->known = true;
 	r->engine = ri.engine;
 	memcpy(r->dev, ri.dev, sizeof(ri.dev));
