@@ -7,6 +7,7 @@
  * records against the job lifecycle documented in sched_grtrace.c.
  */
 
+#include <kunit/device.h>
 #include <linux/delay.h>
 #include <linux/grtrace.h>
 #include <linux/jiffies.h>
@@ -946,6 +947,13 @@ static void gt_many_stop(struct kunit *test, struct gt_many *m)
 	KUNIT_EXPECT_TRUE(test, drm_mock_sched_job_wait_finished(m->last, GT_WAIT));
 	drm_mock_sched_entity_free(m->entity);
 	drm_mock_sched_fini(m->sched);
+	/*
+	 * Each mock scheduler registers a KUnit device and driver, and every
+	 * registration walks the others on the KUnit bus: release them now
+	 * rather than when the case ends, or creating the thousandth
+	 * scheduler costs a thousand times the first.
+	 */
+	kunit_device_unregister(test, m->sched->base.dev);
 }
 
 /*
