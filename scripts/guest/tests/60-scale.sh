@@ -3,8 +3,9 @@
 # upstream's mock scheduler creates and destroys SCALE_SCHEDULERS
 # (grtrace.scale= on the kernel command line; 2,000) of them, 8 alive at
 # a time, each running 4 jobs (the KUnit suite drm_sched_grtrace_scale,
-# run again through debugfs), while a relay session in aggregate_only mode
-# and "trace-cmd record -e grtrace" record.  The recordings, the stats before and after and the
+# run again through debugfs, SCALE_ROUNDS times: grtrace.scale_rounds=,
+# 1), while a relay session in aggregate_only mode and "trace-cmd record
+# -e grtrace" record.  The recordings, the stats before and after and the
 # suite's results go to the share; scripts/scale-check.py checks them on
 # the host.  This script fails only if a step could not run.
 D=/sys/kernel/debug/grtrace
@@ -15,6 +16,8 @@ O=${GRTRACE_OUT:-/tmp}/scale
 arg() { sed -n "s/.*grtrace\.$1=\([0-9]*\).*/\1/p" /proc/cmdline; }
 n=${SCALE_SCHEDULERS:-$(arg scale)}
 n=${n:-2000}
+rounds=${SCALE_ROUNDS:-$(arg scale_rounds)}
+rounds=${rounds:-1}
 mkdir -p "$O"
 # Upstream's mock scheduler came in 6.15: the 6.12 backport has neither it
 # nor this suite.  A kernel with the one and not the other fails below.
@@ -23,7 +26,7 @@ if [ ! -d $K ] && [ ! -d /sys/kernel/debug/kunit/drm_sched_basic_tests ]; then
 	echo "scale: skipped, no mock scheduler in this kernel"
 	exit 0
 fi
-echo "$n" > "$O/schedulers"
+echo $((n * rounds)) > "$O/schedulers"
 
 $G stop > /dev/null 2>&1
 $G config level=normal aggregate_only=1 reset_stats=1 > /dev/null || exit 1
@@ -33,8 +36,20 @@ $G record -q -o "$O/scale.grt" > "$O/record.out" 2>&1 &
 rec=$!
 echo "$n" > $P || exit 1
 t0=$(cut -d' ' -f1 /proc/uptime)
+# A KUnit case keeps what it allocated, its mock schedulers' devices
+# among them, until it ends, and creating one slows as they pile up:
+# 10,000 are five rounds of 2,000, each round the suite run again.
+: > "$O/kunit.txt"
+cat > /tmp/scale-rounds.sh <<END
+r=0
+while [ \$r -lt $rounds ]; do
+	echo 1 > $K/run
+	cat $K/results >> $O/kunit.txt
+	r=\$((r + 1))
+done
+END
 trace-cmd record -q -e grtrace -b 8192 -o /tmp/scale.dat \
-	sh -c "echo 1 > $K/run" > "$O/trace-cmd.out" 2>&1
+	sh /tmp/scale-rounds.sh > "$O/trace-cmd.out" 2>&1
 rc=$?
 t1=$(cut -d' ' -f1 /proc/uptime)
 echo stop > $D/control
@@ -43,6 +58,5 @@ cat $D/stats > "$O/stats.after"
 cp /tmp/scale.dat "$O/scale.dat" && rm /tmp/scale.dat
 echo 64 > $P
 $G config aggregate_only=0 > /dev/null
-cat $K/results > "$O/kunit.txt"
-echo "scale: $n schedulers in $(awk "BEGIN { print $t1 - $t0 }") s, trace-cmd exit $rc"
+echo "scale: $rounds x $n schedulers in $(awk "BEGIN { print $t1 - $t0 }") s, trace-cmd exit $rc"
 [ $rc = 0 ]
