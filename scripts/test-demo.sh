@@ -22,11 +22,12 @@ result $rc "make demo exits 0"
 cp "$OUT/log" "$res/make-demo.log" 2> /dev/null
 
 : > "$OUT/err"
-for f in trace.dat events0.bin report.txt trace.json lanes.dat; do
+for f in trace.dat events0.bin report.txt trace.json lanes.dat qemu-trace.log \
+	trace-host.json; do
 	[ -s "$res/$f" ] || echo "$res/$f: missing or empty" >> "$OUT/err"
 done
 [ ! -s "$OUT/err" ]
-result $? "it leaves trace.dat, events*.bin, report.txt, trace.json, lanes.dat"
+result $? "it leaves trace.dat, events*.bin, report.txt, trace.json, lanes.dat, qemu-trace.log, trace-host.json"
 
 grep -q 'Rendered [0-9]* frames' "$res/kmscube.out" 2> "$OUT/err" &&
 	grep -q 'glmark2 Score' "$res/glmark2.out" 2>> "$OUT/err"
@@ -47,9 +48,21 @@ result $? "report.txt: per context names kmscube and glmark2-es2-drm"
 result $? "report.txt: ends with 12 plugin lines (trace-cmd was not cut short)"
 python3 -m json.tool "$res/trace.json" > /dev/null 2> "$OUT/err"
 result $? "trace.json is valid JSON"
+python3 "$ROOT/scripts/host-json-check.py" "$res/trace-host.json" > "$OUT/err" 2>&1
+result $? "trace-host.json: QEMU's process, its fences, flows guest -> host -> guest"
 
 python3 "$ROOT/scripts/virgl-check.py" "$res" > "$OUT/virgl.ktap"
 ktap_merge "$OUT/virgl.ktap"
+
+# The host's side (QEMU's virtio_gpu events of the same run) joined with
+# the guest's trace.dat by fence id; in the 6.12 step, the first demo's
+# QEMU log (another run) must be refused.
+other=
+[ "$(basename "$RUN")" = 6.12 ] && [ -s "$RUN/../demo/qemu-trace.log" ] &&
+	other=$(realpath "$RUN/../demo/qemu-trace.log")
+python3 "$ROOT/scripts/host-check.py" "$CACHE/grtrace-tool/grtrace" "$res" $other \
+	> "$OUT/host.ktap"
+ktap_merge "$OUT/host.ktap"
 
 # grtrace probe -p virtio-gpu ran through the same workload: the clients'
 # 3D contexts, created, named, destroyed, their jobs in its recording and

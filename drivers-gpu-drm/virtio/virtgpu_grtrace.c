@@ -23,14 +23,17 @@
  * ========= ============================== ===============================
  * event     where                          why there
  * ========= ============================== ===============================
- * SUBMIT    virtio_gpu_queue_ctrl_sgs(),   the command was added to the
- *           virtio_gpu_queue_cursor()      virtqueue by the submitting task;
+ * SUBMIT    virtio_gpu_queue_ctrl_sgs(),   the submitting task adds the
+ *           virtio_gpu_queue_cursor()      command to the virtqueue;
  *                                          depth: the commands on the
  *                                          virtqueue not taken back yet
- * COMMIT    virtio_gpu_queue_ctrl_sgs(),   the command is in the available
- *           virtio_gpu_queue_cursor()      ring, where the device may take
- *                                          it even before the next notify
- *                                          (the doorbell)
+ * COMMIT    virtio_gpu_queue_ctrl_sgs(),   the command goes into the
+ *           virtio_gpu_queue_cursor()      available ring, where the device
+ *                                          may take it even before the next
+ *                                          notify (the doorbell); on the
+ *                                          control queue reported just
+ *                                          before, so that no device takes
+ *                                          a command before its COMMIT
  * IRQ       virtio_gpu_ctrl_ack(),         the virtqueue interrupt
  *           virtio_gpu_cursor_ack()
  * END       virtio_gpu_dequeue_*_func(),   the driver took the device's

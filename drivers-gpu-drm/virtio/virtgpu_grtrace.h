@@ -12,13 +12,15 @@ struct virtio_gpu_queue;
 
 /*
  * The depth of a SUBMIT: the commands on @vq that the driver has not taken
- * back yet, the one just added included.  A command takes one descriptor
- * with indirect descriptors (QEMU offers them), else one per buffer, which
- * this counts.  Called holding the queue's lock, as virtqueue_add_sgs().
+ * back yet, the one submitted included: it is on @vq already, or it is
+ * about to be added with @adding descriptors.  A command takes one
+ * descriptor with indirect descriptors (QEMU offers them), else one per
+ * buffer, which this counts.  Called holding the queue's lock, as
+ * virtqueue_add_sgs().
  */
-static inline u32 virtio_gpu_grtrace_depth(struct virtqueue *vq)
+static inline u32 virtio_gpu_grtrace_depth(struct virtqueue *vq, u32 adding)
 {
-	return virtqueue_get_vring_size(vq) - vq->num_free;
+	return virtqueue_get_vring_size(vq) - vq->num_free + adding;
 }
 
 /* Status of a command for its COMPLETE event. */

@@ -14,6 +14,7 @@ mkdir -p "$res"
 "$ROOT/scripts/guest/run-qemu.sh" --kernel "$BUILD/arch/x86/boot/bzImage" \
 	--initrd "$INITRAMFS" --share "$res" \
 	--log "$res/serial.log" --timeout "${GUEST_TIMEOUT:-600}" --gl \
+	--host-trace "$res/qemu-trace.log" \
 	--append "grtrace.mode=demo kunit.enable=0"
 grep -q 'GRTRACE-TEST: demo PASS' "$res/serial.log" ||
 	die "the guest workload failed; see $res/serial.log and $res/demo.log"
@@ -46,6 +47,10 @@ make -C "$ROOT/tools/tracing/grtrace-plugin" -s O="$tool/plugin" >/dev/null
 	echo "## grtrace report -i $res --topn 10"
 	"$tool/grtrace/grtrace" report -i "$res" --topn 10
 	echo
+	echo "## grtrace report -i $res/trace.dat --host $res/qemu-trace.log --topn 10"
+	echo "# the guest's trace.dat joined with QEMU's virtio_gpu events by fence id"
+	"$tool/grtrace/grtrace" report -i "$res/trace.dat" --host "$res/qemu-trace.log" --topn 10
+	echo
 	echo "## the same run through bpftrace, perf and a trace-cmd field filter (in the guest)"
 	echo "# bpftrace -e 'tracepoint:grtrace:grtrace_submit { @[args->comm] = count(); }'"
 	# Its map; a missing one is virgl-check.py's to report, not a reason
@@ -65,7 +70,10 @@ make -C "$ROOT/tools/tracing/grtrace-plugin" -s O="$tool/plugin" >/dev/null
 		awk '/grtrace_/ && n++ < 12'
 } > "$res/report.txt"
 "$tool/grtrace/grtrace" export --chrome "$res/trace.json" -i "$res"
+"$tool/grtrace/grtrace" export --chrome "$res/trace-host.json" -i "$res/trace.dat" \
+	--host "$res/qemu-trace.log"
 "$tool/grtrace/grtrace" export --kernelshark "$res/lanes.dat" -i "$res"
 cat "$res/report.txt"
 log "results in $res: report.txt, trace.dat, events*.bin, trace.json (ui.perfetto.dev),"
+log "qemu-trace.log (the host's side), trace-host.json (guest and host in one trace),"
 log "lanes.dat (kernelshark -i $res/trace.dat -a $res/lanes.dat), serial.log"

@@ -4,11 +4,12 @@ set -euo pipefail
 
 usage() {
 	echo "usage: run-qemu.sh --kernel BZIMAGE --initrd CPIO --log FILE [--share DIR]" \
-	     "[--timeout SECS] [--append 'CMDLINE'] [--gl | --no-gpu] [-- QEMU-ARGS...]" >&2
+	     "[--timeout SECS] [--append 'CMDLINE'] [--gl | --no-gpu] [--host-trace FILE]" \
+	     "[-- QEMU-ARGS...]" >&2
 	exit 2
 }
 
-kernel='' initrd='' share='' log='' timeout=600 append='' gl='' gpu=1
+kernel='' initrd='' share='' log='' timeout=600 append='' gl='' gpu=1 htrace=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2; shift 2 ;;
@@ -19,6 +20,7 @@ while [ $# -gt 0 ]; do
 	--append) append=$2; shift 2 ;;
 	--gl) gl=1; shift ;;
 	--no-gpu) gpu=''; shift ;;
+	--host-trace) htrace=$2; shift 2 ;;
 	--) shift; break ;;
 	*) usage ;;
 	esac
@@ -47,6 +49,13 @@ elif [ -n "$gpu" ]; then
 	args+=(-display none -device virtio-gpu-pci)
 else
 	args+=(-display none)
+fi
+if [ -n "$htrace" ]; then
+	# The host's side of the GPU work: QEMU's own virtio-gpu trace events
+	# (the "log" backend Debian builds), each line stamped with the host's
+	# realtime, for grtrace report --host.
+	rm -f "$htrace"
+	args+=(-trace "enable=virtio_gpu_*,file=$htrace" -msg timestamp=on)
 fi
 if [ -n "$share" ]; then
 	mkdir -p "$share"

@@ -353,6 +353,7 @@ void gr_trace_free(struct gr_trace *t)
 	free(t->stats);
 	free(t->ctx);
 	free(t->ctx_hash);
+	free(t->vcmd);
 	memset(t, 0, sizeof(*t));
 }
 

@@ -113,6 +113,22 @@ struct gr_ctx {
 	size_t prev;		/* the context of the same id before it: index + 1 */
 };
 
+/*
+ * A command the virtio-gpu driver queued, from the virtio_gpu_cmd_queue
+ * event of a trace.dat: what ties a job of a virtio-gpu ring (its seqno)
+ * to the fence id the device, QEMU, reports (host.c).
+ */
+struct gr_vcmd {
+	__u64 ts;
+	__u64 fence_id;
+	__u32 seqno;
+	__u32 type;
+	__u32 flags;
+	__u32 ctx_id;
+	__u32 vq;		/* 0: the control queue */
+	__s32 dev;		/* the driver's device index */
+};
+
 /* A whole input: every record of every file, merged by gseq. */
 struct gr_trace {
 	char **files;
@@ -149,6 +165,9 @@ struct gr_trace {
 	size_t ctx_hash_size;
 	__u64 ctx_records;	/* GR_TOOL_CTX records taken */
 	__u64 ctx_gseq;		/* the last one: a second pass takes none again */
+	struct gr_vcmd *vcmd;	/* trace.dat: the virtio-gpu commands queued */
+	size_t nr_vcmd;
+	size_t cap_vcmd;
 };
 
 struct gr_event *gr_trace_add(struct gr_trace *t);

@@ -30,6 +30,13 @@
  * the dependency flows start from a map of the jobs retired last
  * (FLOW_JOBS); the counters wait in a heap per ring until a later SUBMIT.
  *
+ * With --host (a trace.dat of a virtio-gpu guest and QEMU's trace log of
+ * the same run, host.c), a joined job's device phase holds its three
+ * parts, "to host", "on host" and "back"; QEMU is a process of its own,
+ * each fence a slice from QEMU's take to its answer (its processing and
+ * the renderer's part nested), with flows from the guest's job to the
+ * host's work and back.
+ *
  * --kernelshark keeps every event and job in memory (gr_input_load()).
  */
 #define _GNU_SOURCE
@@ -40,6 +47,7 @@
 
 #include "commands.h"
 #include "export.h"
+#include "host.h"
 #include "input.h"
 #include "jobs.h"
 #include "source.h"
@@ -67,6 +75,10 @@ static void export_usage(const char *err)
 		"                         or a directory of events<N>[.bin] files;",
 		"                         default: the live relay files (reading",
 		"                         them consumes their data)",
+		"       --host FILE: QEMU's virtio_gpu trace log of the same run, with",
+		"                         -i the guest's trace.dat: QEMU's work as a",
+		"                         process, each virtio-gpu job's device phase",
+		"                         split into to host, on host and back",
 		"    -D/--debug: print debug messages",
 		"    -h/--help: print this help",
 		NULL,
@@ -83,6 +95,7 @@ static void export_parse_args(int argc, char *argv[], struct gr_export_params *p
 		{ "input",	required_argument,	NULL, 'i' },
 		{ "debug",	no_argument,		NULL, 'D' },
 		{ "help",	no_argument,		NULL, 'h' },
+		{ "host",	required_argument,	NULL, 'H' },
 		{ NULL, 0, NULL, 0 }
 	};
 	int c;
@@ -90,6 +103,9 @@ static void export_parse_args(int argc, char *argv[], struct gr_export_params *p
 	memset(p, 0, sizeof(*p));
 	while ((c = getopt_long(argc, argv, "c:k:i:Dh", opts, NULL)) != -1) {
 		switch (c) {
+		case 'H':
+			p->host = optarg;
+			break;
 		case 'c':
 			p->chrome = optarg;
 			break;
@@ -113,6 +129,8 @@ static void export_parse_args(int argc, char *argv[], struct gr_export_params *p
 		export_usage("unexpected argument");
 	if (!p->chrome && !p->kernelshark)
 		export_usage("--chrome FILE or --kernelshark FILE is required");
+	if (p->host && !p->chrome)
+		export_usage("--host goes with --chrome");
 	if (p->chrome && p->kernelshark && !strcmp(p->chrome, "-") &&
 	    !strcmp(p->kernelshark, "-"))
 		export_usage("only one output can go to stdout");
@@ -352,6 +370,10 @@ struct chrome {
 	__u64 flow_id;
 	char *ob;		/* the output, OUT_BUF bytes */
 	size_t olen;
+	const char *host_path;	/* --host */
+	struct gr_host *host;
+	__u64 *host_lane_end;	/* per lane of QEMU's track, its last end */
+	int nr_host_lanes;
 };
 
 static struct ring_st *ring_st(struct chrome *c, __u32 id)
@@ -880,6 +902,108 @@ static void flow_event(struct chrome *c, const char *ph, const struct place *at,
 	put(c, *ph == 'f' ? ", \"bp\": \"e\"}" : "}");
 }
 
+/* ---- --host: QEMU's side of the virtio-gpu jobs ---- */
+
+#define HOST_PID	(GR_PID_BASE - 1)	/* QEMU's process */
+
+static long host_tid(int lane)
+{
+	return (long)GR_PID_BASE - 1000 + lane;
+}
+
+/* The first lane of QEMU's track free at @start, named when new */
+static int host_lane(struct chrome *c, __u64 start, __u64 end)
+{
+	char name[64];
+	int i;
+
+	for (i = 0; i < c->nr_host_lanes && c->host_lane_end[i] > start; i++)
+		;
+	if (i == GR_LANES)
+		i = GR_LANES - 1;	/* nests badly, but is not lost */
+	if (i == c->nr_host_lanes) {
+		c->host_lane_end = gr_realloc(c->host_lane_end, ++c->nr_host_lanes,
+					      sizeof(*c->host_lane_end));
+		if (i)
+			snprintf(name, sizeof(name), "virtio-gpu fences (%d)", i + 1);
+		else
+			snprintf(name, sizeof(name), "virtio-gpu fences, thread %u", c->host->tid);
+		meta(c, "thread", HOST_PID, host_tid(i), name, i);
+	}
+	c->host_lane_end[i] = end;
+	return i;
+}
+
+static void host_flow(struct chrome *c, const struct place *from, const struct place *to)
+{
+	const struct place *at[2] = { from, to };
+	int k;
+
+	c->flow_id++;
+	for (k = 0; k < 2; k++) {
+		ev_begin(c);
+		put(c, k ? "{\"ph\": \"f\", \"bp\": \"e\"" : "{\"ph\": \"s\"");
+		put(c, ", \"name\": \"virtio-gpu\", \"cat\": \"host\"");
+		put_key(c, "id");
+		put_u64(c, c->flow_id);
+		pid_tid(c, at[k]->pid, at[k]->tid);
+		ts_us(c, at[k]->start);
+		put_mem(c, "}", 1);
+	}
+}
+
+static void host_slice(struct chrome *c, const char *name, const char *cat,
+		       int pid, long tid, __u64 start, __u64 end)
+{
+	if (end <= start)
+		return;
+	x_begin(c, name, cat, pid, tid, start, end);
+	put_mem(c, "}", 1);
+}
+
+/*
+ * A joined job: its DEVICE's parts inside its device phase (on @at's
+ * track), QEMU's slice of its fence, and the flows guest -> host -> guest.
+ */
+static void host_events(struct chrome *c, const struct gr_job *j, const struct place *at)
+{
+	const struct gr_host_job *hj = gr_host_find(c->host, j->fctx, j->fseq);
+	struct place g, h;
+	char name[64];
+	long tid;
+
+	if (!hj || hj->commit < at->start || hj->end > at->end)
+		return;
+	host_slice(c, "to host", "host", at->pid, at->tid, hj->commit, hj->take);
+	host_slice(c, "on host", "host", at->pid, at->tid, hj->take, hj->resp);
+	host_slice(c, "back", "host", at->pid, at->tid, hj->resp, hj->end);
+	tid = host_tid(host_lane(c, hj->take, hj->resp));
+	snprintf(name, sizeof(name), "fence %llu %s", (unsigned long long)hj->fence_id,
+		 gr_host_type_name(hj->type));
+	x_begin(c, name, "qemu", HOST_PID, tid, hj->take,
+		hj->resp > hj->take ? hj->resp : hj->take + 1);
+	put(c, ", \"args\": {\"guest_fence\": \"");
+	put_u64(c, j->fctx);
+	put_mem(c, ":", 1);
+	put_u64(c, j->fseq);
+	put_mem(c, "\"", 1);
+	put_key(c, "fence_id");
+	put_u64(c, hj->fence_id);
+	put_key(c, "ctx");
+	put_u64(c, hj->ctx_id);
+	put_key(c, "take_known");
+	put(c, hj->take_known ? "true" : "false");
+	put(c, "}}");
+	host_slice(c, "qemu", "qemu", HOST_PID, tid, hj->take, hj->ctrl);
+	host_slice(c, "renderer", "qemu", HOST_PID, tid, hj->ctrl, hj->resp);
+	g = (struct place){ at->pid, at->tid, hj->commit, 0 };
+	h = (struct place){ HOST_PID, tid, hj->take, 0 };
+	host_flow(c, &g, &h);
+	h.start = hj->resp > hj->take ? hj->resp - 1 : hj->take;
+	g.start = hj->end > hj->commit ? hj->end - 1 : hj->end;
+	host_flow(c, &h, &g);
+}
+
 /* The last ns of a slice, or its start if it has none */
 static __u64 last_ns(__u64 start, __u64 end)
 {
@@ -1313,6 +1437,8 @@ static void on_retire(void *arg, const struct gr_jobs *jobs, struct gr_job *j)
 	if (job) {
 		job_event(c, j, job);
 		phase_events(c, jobs, j, job);
+		if (c->host)
+			host_events(c, j, job);
 	}
 	if (has_submitter(j))
 		thread_events(c, jobs, j, job);
@@ -1408,6 +1534,8 @@ static void write_head(struct chrome *c)
 			dev_pid(c, id);
 	for (d = 0; d < c->nr_devs; d++)
 		meta(c, "process", GR_PID_BASE + d + 1, 0, c->devs[d], d);
+	if (c->host)
+		meta(c, "process", HOST_PID, 0, "QEMU (host)", d);
 	/* A track for every ring with events, more for jobs that overlap */
 	for (id = 0; id < c->nr_ring; id++)
 		if (c->ring[id].events && !c->ring[id].named)
@@ -1465,6 +1593,8 @@ static int chrome(struct chrome *c, const char *input, const char *path)
 
 	if (gr_src_open(&c->src, &c->t, input))
 		return -1;
+	if (c->host && gr_host_join(c->host, c->host_path, &c->t))
+		return -1;
 	c->first = true;
 	c->min_submit = ~0ULL;
 	if (pass(c))
@@ -1506,6 +1636,10 @@ static void chrome_free(struct chrome *c)
 	free(c->where);
 	free(c->tev);
 	free(c->ob);
+	if (c->host)
+		gr_host_free(c->host);
+	free(c->host);
+	free(c->host_lane_end);
 	gr_trace_free(&c->t);
 }
 
@@ -1520,6 +1654,9 @@ int gr_export_main(int argc, char *argv[])
 	if (p.chrome) {
 		struct chrome c = { 0 };
 
+		if (p.host)
+			c.host = gr_zalloc(sizeof(*c.host));
+		c.host_path = p.host;
 		if (!chrome(&c, p.input, p.chrome))
 			ret = EXIT_SUCCESS;
 		chrome_free(&c);

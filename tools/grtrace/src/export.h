@@ -19,6 +19,7 @@ struct gr_export_params {
 	const char *input;
 	const char *chrome;
 	const char *kernelshark;
+	const char *host;
 };
 
 /* One phase of a job on a KernelShark lane: its kind and lane (of the ring) */

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "commands.h"
+#include "host.h"
 #include "input.h"
 #include "jobs.h"
 #include "source.h"
@@ -41,6 +42,7 @@ struct report_params {
 	long long until;
 	long long queue_thresh;
 	long long exec_thresh;
+	const char *host;
 };
 
 #define NR_STATS	3		/* latency, device, exec of the groups */
@@ -128,6 +130,9 @@ struct report {
 	__u64 printed;
 	struct top *top;	/* a heap, the least latency first */
 	size_t nr_top;
+	struct gr_host *host;	/* --host: the host's side of virtio-gpu jobs */
+	struct gr_col *jcols;	/* the columns of a job */
+	size_t nr_jcols;
 };
 
 static void report_usage(const char *err)
@@ -138,7 +143,7 @@ static void report_usage(const char *err)
 		"         [--per-ring] [--per-context] [--per-process] [--topn N]",
 		"         [--hist lat|size|result] [--engine NAME|MASK] [--ring NAME|ID]",
 		"         [--since T] [--until T] [--limit N]",
-		"         [--queue-thresh T] [--exec-thresh T]",
+		"         [--queue-thresh T] [--exec-thresh T] [--host FILE]",
 		"",
 		"  Report the GPU jobs of a grtrace stream: a session header, then one",
 		"  line per job with its times, submitter, status and labels.  The",
@@ -167,6 +172,9 @@ static void report_usage(const char *err)
 		"       --limit N: print at most N jobs",
 		"       --queue-thresh T, --exec-thresh T: label long-queue, slow-exec",
 		"                         above T (default: 4x the ring's median, >= 10us)",
+		"       --host FILE: QEMU's virtio_gpu trace log of the same run: split",
+		"                         the DEVICE time of virtio-gpu jobs into TO_HOST,",
+		"                         ON_HOST and BACK (-i: the guest's trace.dat)",
 		"    -D/--debug: print debug messages",
 		"    -h/--help: print this help",
 		NULL,
@@ -187,6 +195,7 @@ enum {
 	OPT_LIMIT,
 	OPT_QUEUE_THRESH,
 	OPT_EXEC_THRESH,
+	OPT_HOST,
 };
 
 static int parse_engines(const char *arg, __u32 *mask)
@@ -232,6 +241,7 @@ static void report_parse_args(int argc, char *argv[], struct report_params *p)
 		{ "limit",	required_argument,	NULL, OPT_LIMIT },
 		{ "queue-thresh", required_argument,	NULL, OPT_QUEUE_THRESH },
 		{ "exec-thresh", required_argument,	NULL, OPT_EXEC_THRESH },
+		{ "host",	required_argument,	NULL, OPT_HOST },
 		{ NULL, 0, NULL, 0 }
 	};
 	int c;
@@ -305,6 +315,9 @@ static void report_parse_args(int argc, char *argv[], struct report_params *p)
 		case OPT_EXEC_THRESH:
 			if (gr_parse_ns(optarg, &p->exec_thresh) || !p->exec_thresh)
 				report_usage("invalid --exec-thresh: a time above 0");
+			break;
+		case OPT_HOST:
+			p->host = optarg;
 			break;
 		default:
 			report_usage(gr_invalid_option(argv));
@@ -442,6 +455,28 @@ static void drops_str(const char *stats, char *buf, size_t len)
 		snprintf(buf + n, len - n, ")");
 }
 
+/*
+ * --host: what was joined, and how well the clocks are aligned.  The
+ * offset is known within [lo, hi]; the middle is used, so each host time
+ * is within half that width of the truth (plus QEMU's 1 us resolution).
+ */
+static void host_header(struct report *rp)
+{
+	const struct gr_host *h = rp->host;
+	FILE *f = rp->o.f;
+
+	fprintf(f,
+		"  host      %s: QEMU thread %u, %zu fences; %zu of the guest's %zu fenced virtio-gpu commands joined by fence id",
+		h->path, h->tid, h->host_fences, h->nr, h->guest_fences);
+	if (h->no_take)
+		fprintf(f, " (%zu without a QEMU event of the command: ON_HOST from its fence)",
+			h->no_take);
+	fprintf(f,
+		"\n  clocks    host realtime = guest + %lld.%06lld s, within +-%.1f us (bounds from the joined jobs: %.1f us wide)\n",
+		h->off / (long long)NSEC_PER_SEC, h->off % (long long)NSEC_PER_SEC / 1000,
+		(h->off_hi - h->off_lo) / 2e3, (h->off_hi - h->off_lo) / 1e3);
+}
+
 static void header_text(struct report *rp)
 {
 	static const char newer[] = " (newer than this tool: new fields ignored)";
@@ -501,6 +536,8 @@ static void header_text(struct report *rp)
 	}
 	free(by_id);
 	fprintf(f, "%s\n", k ? "" : " none known");
+	if (rp->host)
+		host_header(rp);
 }
 
 static void json_u64(FILE *f, const char *key, __u64 v, bool more)
@@ -580,6 +617,19 @@ static void header_json(struct report *rp)
 		json_u64(f, gr_type_name(k), t->by_type[k], k < GRTRACE_EV_NR - 1);
 	fputs("}, \"kernel_stats\": ", f);
 	json_stats(f, t->stats);
+	if (rp->host) {
+		const struct gr_host *h = rp->host;
+
+		fputs(", \"host\": {\"input\": ", f);
+		gr_json_str(f, h->path);
+		fprintf(f, ", \"qemu_tid\": %u, ", h->tid);
+		json_u64(f, "host_fences", h->host_fences, true);
+		json_u64(f, "guest_fences", h->guest_fences, true);
+		json_u64(f, "joined", h->nr, true);
+		json_u64(f, "joined_without_take", h->no_take, true);
+		fprintf(f, "\"offset_ns\": %lld, \"offset_lo_ns\": %lld, \"offset_hi_ns\": %lld}",
+			h->off, h->off_lo, h->off_hi);
+	}
 	fputc('}', f);
 }
 
@@ -800,6 +850,31 @@ static const struct gr_col job_cols[] = {
 #define NR_JOB_COLS	ARRAY_SIZE(job_cols)
 static_assert(NR_JOB_COLS == 10 + GR_M_NR, "a column per metric");
 
+/* With --host, after DEVICE: its three parts */
+static const struct gr_col host_cols[] = {
+	{ "t_to_host", "TO_HOST", 9, true },
+	{ "t_on_host", "ON_HOST", 9, true },
+	{ "t_back", "BACK", 9, true },
+};
+
+#define NR_HOST_COLS	ARRAY_SIZE(host_cols)
+#define HOST_AT		(7 + GR_M_DEVICE + 1)	/* the column after DEVICE */
+
+static void job_columns(struct report *rp)
+{
+	size_t n = NR_JOB_COLS + (rp->host ? NR_HOST_COLS : 0), k, i = 0;
+
+	rp->jcols = gr_realloc(NULL, n, sizeof(*rp->jcols));
+	for (k = 0; k < NR_JOB_COLS; k++) {
+		if (k == HOST_AT && rp->host) {
+			memcpy(rp->jcols + i, host_cols, sizeof(host_cols));
+			i += NR_HOST_COLS;
+		}
+		rp->jcols[i++] = job_cols[k];
+	}
+	rp->nr_jcols = i;
+}
+
 /* The fences a job waited for, the last 8, oldest first */
 static void deps_str(const struct gr_jobs *jobs, const struct gr_job *j, char *buf, size_t len)
 {
@@ -816,13 +891,27 @@ static void deps_str(const struct gr_jobs *jobs, const struct gr_job *j, char *b
 
 static void job_row(struct report *rp, const struct gr_job *j, const char *deps)
 {
-	char b[NR_JOB_COLS][128], *cells[NR_JOB_COLS];
+	char b[NR_JOB_COLS + NR_HOST_COLS][128], *cells[NR_JOB_COLS + NR_HOST_COLS];
 	const struct gr_out *o = &rp->o;
+	size_t i = 0;
 	__s64 v;
 	int k;
 
-	for (k = 0; k < (int)NR_JOB_COLS; k++)
-		cells[k] = b[k];
+	for (k = 0; k < (int)NR_JOB_COLS; k++) {
+		if (k == HOST_AT && rp->host) {
+			const struct gr_host_job *hj = gr_host_find(rp->host, j->fctx, j->fseq);
+			__s64 split[NR_HOST_COLS];
+			size_t h;
+
+			if (hj)
+				gr_host_split(hj, &split[0], &split[1], &split[2]);
+			for (h = 0; h < NR_HOST_COLS; h++) {
+				gr_cell_ns(o, b[NR_JOB_COLS + h], 128, hj, hj ? split[h] : 0);
+				cells[i++] = b[NR_JOB_COLS + h];
+			}
+		}
+		cells[i++] = b[k];
+	}
 	gr_cell_ns(o, b[0], 128, true, (long long)(j->first_ts - rp->t.start_ts));
 	gr_ring_label(&rp->t, j->ring_id, b[1], 128);
 	snprintf(b[2], 128, "%s", gr_engine_name(gr_ring(&rp->t, j->ring_id)->engine));
@@ -919,7 +1008,7 @@ static void topn_table(struct report *rp)
 
 	qsort(rp->top, rp->nr_top, sizeof(*rp->top), cmp_top);
 	snprintf(title, sizeof(title), "the %zu jobs of highest latency:", rp->nr_top);
-	gr_tbl_begin(&rp->o, "jobs", title, job_cols, NR_JOB_COLS);
+	gr_tbl_begin(&rp->o, "jobs", title, rp->jcols, rp->nr_jcols);
 	for (i = 0; i < rp->nr_top && (!rp->p->limit || i < rp->p->limit); i++)
 		job_row(rp, &rp->top[i].j, rp->top[i].deps);
 	gr_tbl_end(&rp->o);
@@ -1398,6 +1487,69 @@ static void hist_result(struct report *rp)
 	gr_tbl_end(&rp->o);
 }
 
+/*
+ * --host: the DEVICE time of the joined jobs by command type, split into
+ * its three parts; the sums add up to DEVICE's.
+ */
+static void host_table(struct report *rp)
+{
+	static const struct gr_col cols[] = {
+		{ "type", "COMMAND", -20, false },
+		{ "jobs", "JOBS", 6, true },
+		{ "device_avg", "DEVICE", 10, true },
+		{ "to_host_avg", "TO_HOST", 10, true },
+		{ "on_host_avg", "ON_HOST", 10, true },
+		{ "back_avg", "BACK", 10, true },
+		{ "on_host_pct", "ON_HOST%", 8, true },
+		{ "device_max", "DEV_MAX", 10, true },
+		{ "on_host_max", "ON_MAX", 10, true },
+	};
+	const struct gr_host *h = rp->host;
+	char b[ARRAY_SIZE(cols)][64], *cells[ARRAY_SIZE(cols)];
+	__u32 types[64];
+	size_t nr_types = 0, i, k;
+
+	for (i = 0; i < h->nr; i++) {
+		for (k = 0; k < nr_types && types[k] != h->job[i].type; k++)
+			;
+		if (k == nr_types && nr_types < ARRAY_SIZE(types))
+			types[nr_types++] = h->job[i].type;
+	}
+	for (k = 0; k < ARRAY_SIZE(cols); k++)
+		cells[k] = b[k];
+	gr_tbl_begin(&rp->o, "host_split",
+		     "virtio-gpu DEVICE split by the host (us; averages; DEVICE = TO_HOST + ON_HOST + BACK):",
+		     cols, ARRAY_SIZE(cols));
+	for (k = 0; k < nr_types; k++) {
+		__s64 sum[4] = {}, max_dev = 0, max_on = 0, to, on, back;
+		__u64 n = 0;
+
+		for (i = 0; i < h->nr; i++) {
+			const struct gr_host_job *hj = &h->job[i];
+
+			if (hj->type != types[k])
+				continue;
+			gr_host_split(hj, &to, &on, &back);
+			sum[0] += to + on + back;
+			sum[1] += to;
+			sum[2] += on;
+			sum[3] += back;
+			max_dev = to + on + back > max_dev ? to + on + back : max_dev;
+			max_on = on > max_on ? on : max_on;
+			n++;
+		}
+		snprintf(b[0], 64, "%s", gr_host_type_name(types[k]));
+		snprintf(b[1], 64, "%llu", (unsigned long long)n);
+		for (i = 0; i < 4; i++)
+			gr_cell_ns(&rp->o, b[2 + i], 64, true, sum[i] / (__s64)n);
+		snprintf(b[6], 64, "%.1f", sum[0] ? 100.0 * sum[2] / sum[0] : 0.0);
+		gr_cell_ns(&rp->o, b[7], 64, true, max_dev);
+		gr_cell_ns(&rp->o, b[8], 64, true, max_on);
+		gr_tbl_row(&rp->o, cells);
+	}
+	gr_tbl_end(&rp->o);
+}
+
 /* ---- the passes ---- */
 
 /* The header and the rings: what the first pass counted */
@@ -1414,6 +1566,8 @@ static void print_head(struct report *rp)
 		rings_table(rp);
 		summaries_table(rp);
 		contexts_table(rp);
+		if (rp->host)
+			host_table(rp);
 	}
 }
 
@@ -1515,7 +1669,7 @@ static int report_run(struct report *rp)
 			if (!p->topn)
 				gr_tbl_begin(&rp->o, "jobs",
 					     "jobs (times in us; TIME from the session start):",
-					     job_cols, NR_JOB_COLS);
+					     rp->jcols, rp->nr_jcols);
 		}
 		rp->final = true;
 		if (gr_src_rewind(&rp->src) || pass(rp))
@@ -1552,7 +1706,15 @@ int gr_report_main(int argc, char *argv[])
 	int k;
 
 	report_parse_args(argc, argv, &params);
-	if (gr_src_open(&rp.src, &rp.t, params.input) || report_run(&rp))
+	if (gr_src_open(&rp.src, &rp.t, params.input))
+		goto out;
+	if (params.host) {
+		rp.host = gr_zalloc(sizeof(*rp.host));
+		if (gr_host_join(rp.host, params.host, &rp.t))
+			goto out;
+	}
+	job_columns(&rp);
+	if (report_run(&rp))
 		goto out;
 	ret = fflush(stdout) ? EXIT_FAILURE : EXIT_SUCCESS;
 out:
@@ -1567,6 +1729,10 @@ out:
 	free(rp.top);
 	free(rp.size_count);
 	free(rp.size_types);
+	free(rp.jcols);
+	if (rp.host)
+		gr_host_free(rp.host);
+	free(rp.host);
 	gr_trace_free(&rp.t);
 	return ret;
 }

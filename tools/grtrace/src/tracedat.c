@@ -9,7 +9,9 @@
  * clock of every other event of the recording.  Each grtrace_<type> event
  * becomes a record of that type; its fields are those of the relay payload
  * under the same names.  The recording holds no gseq: events get one in
- * the order libtracecmd merges the CPUs (by time).
+ * the order libtracecmd merges the CPUs (by time).  The virtio_gpu_cmd_queue
+ * events, if recorded, are kept aside (gr_trace.vcmd): they give each
+ * virtio-gpu command its fence id, for the host's side (host.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -100,6 +102,28 @@ static int dat_type(const char *name)
 	return -1;
 }
 
+/* A virtio_gpu_cmd_queue event: the fence id of a queued command */
+static void vcmd_record(struct dat_loader *l, struct tep_event *event,
+			struct tep_record *rec)
+{
+	struct gr_trace *t = l->t;
+	struct gr_vcmd *v;
+
+	if (t->nr_vcmd == t->cap_vcmd) {
+		t->cap_vcmd = t->cap_vcmd ? 2 * t->cap_vcmd : 1024;
+		t->vcmd = gr_realloc(t->vcmd, t->cap_vcmd, sizeof(*t->vcmd));
+	}
+	v = &t->vcmd[t->nr_vcmd++];
+	v->ts = rec->ts;
+	v->fence_id = num_field(event, rec, "fence_id");
+	v->seqno = num_field(event, rec, "seqno");
+	v->type = num_field(event, rec, "type");
+	v->flags = num_field(event, rec, "flags");
+	v->ctx_id = num_field(event, rec, "ctx_id");
+	v->vq = num_field(event, rec, "vq");
+	v->dev = (__s32)num_field(event, rec, "dev");
+}
+
 static int dat_record(struct tracecmd_input *handle, struct tep_record *rec,
 		      int cpu, void *data)
 {
@@ -113,6 +137,11 @@ static int dat_record(struct tracecmd_input *handle, struct tep_record *rec,
 
 	(void)handle;
 	event = tep_find_event_by_record(l->tep, rec);
+	if (event && !strcmp(event->system, "virtio_gpu") &&
+	    !strcmp(event->name, "virtio_gpu_cmd_queue")) {
+		vcmd_record(l, event, rec);
+		return 0;
+	}
 	if (!event || strcmp(event->system, "grtrace"))
 		return 0;
 	type = dat_type(event->name);

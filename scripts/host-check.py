@@ -1,0 +1,166 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Check grtrace report --host on a demo's recording (issue: the host's
+side of a virtio-gpu job).
+
+The demo recorded the guest (trace.dat: the grtrace and virtio_gpu events)
+and QEMU's own virtio_gpu trace events (qemu-trace.log, host realtime).
+This script reads both itself: the guest's virtio_gpu_cmd_queue events give
+each fenced command of the control queue its fence id and seqno, the
+grtrace_commit and grtrace_end events of the "control" ring say which of
+them are whole in the recording, QEMU's fence_ctrl and fence_resp lines
+the host's times of each fence, the virtio_gpu_cmd_* line before a
+fence_ctrl (same QEMU thread, the command's type) when QEMU took it.
+Then, in "grtrace report -f csv --host" (times in ns):
+
+- every fenced guest command whole in the recording is one job row with the
+  host's columns, and no other row has them;
+- ON_HOST is exactly the host's take-to-answer time of that fence id;
+- TO_HOST and BACK are >= 0 (the host's interval lies inside the guest's
+  DEVICE after alignment) and TO_HOST + ON_HOST + BACK = DEVICE exactly;
+- the report's header gives the clock offset and its precision.
+
+A relay stream (no fence ids) and a log without QEMU's events are refused
+with an error; with OTHER (QEMU's log of another run), grtrace must refuse
+it, naming it.
+
+usage: host-check.py GRTRACE DEMO_DIR [OTHER_QEMU_LOG]     (prints KTAP)
+"""
+
+import csv
+import io
+import os
+import re
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ktap import Ktap                   # pylint: disable=wrong-import-position
+from tracecmd import read_trace         # pylint: disable=wrong-import-position
+
+FENCE = 1                               # VIRTIO_GPU_FLAG_FENCE
+# QEMU's event of each command type it takes (hw/display/trace-events)
+TAKE = {
+    'virtio_gpu_cmd_ctx_submit': 0x207,
+    'virtio_gpu_cmd_res_xfer_toh_3d': 0x205,
+    'virtio_gpu_cmd_res_xfer_fromh_3d': 0x206,
+    'virtio_gpu_cmd_res_create_3d': 0x204,
+    'virtio_gpu_cmd_ctx_res_detach': 0x203,
+    'virtio_gpu_cmd_ctx_res_attach': 0x202,
+    'virtio_gpu_cmd_ctx_destroy': 0x201,
+    'virtio_gpu_cmd_ctx_create': 0x200,
+    'virtio_gpu_cmd_res_back_detach': 0x107,
+    'virtio_gpu_cmd_res_back_attach': 0x106,
+    'virtio_gpu_cmd_res_xfer_toh_2d': 0x105,
+    'virtio_gpu_cmd_res_flush': 0x104,
+    'virtio_gpu_cmd_set_scanout': 0x103,
+    'virtio_gpu_cmd_res_unref': 0x102,
+    'virtio_gpu_cmd_res_create_2d': 0x101,
+    'virtio_gpu_cmd_get_display_info': 0x100,
+}
+LINE = re.compile(r'(\d+)@(\d+)\.(\d{6}):(virtio_gpu_\w+)\s*(.*)')
+
+
+def host_fences(path):
+    """fence id -> (type, take ns, answer ns) from QEMU's log."""
+    fences, last = {}, {}
+    for line in open(path, errors='replace'):
+        m = LINE.match(line)
+        if not m:
+            continue
+        tid, ns = int(m.group(1)), int(m.group(2)) * 10**9 + int(m.group(3)) * 1000
+        ev, args = m.group(4), m.group(5)
+        if ev == 'virtio_gpu_fence_ctrl':
+            f, t = re.match(r'fence 0x([0-9a-f]+), type 0x([0-9a-f]+)', args).groups()
+            f, t = int(f, 16), int(t, 16)
+            take = last.get(tid)
+            fences[f] = [t, take[1] if take and take[0] == t else ns, None]
+            last.pop(tid, None)
+        elif ev == 'virtio_gpu_fence_resp':
+            f = int(re.match(r'fence 0x([0-9a-f]+)', args).group(1), 16)
+            if f in fences and fences[f][2] is None:
+                fences[f][2] = ns
+        else:
+            last[tid] = (TAKE.get(ev), ns)
+    return fences
+
+
+def guest_fenced(path):
+    """seqno -> fence id of the fenced control-queue commands whose job has
+    a COMMIT and an END in the recording."""
+    fenced, commit, end = {}, set(), set()
+    for _, ev, f in read_trace(path):
+        if ev == 'virtio_gpu_cmd_queue' and f.get('name') == 'control' and \
+                int(f['flags'], 16) & FENCE:
+            fenced[int(f['seqno'])] = int(f['fence_id'])
+        elif ev in ('grtrace_commit', 'grtrace_end') and f.get('ring') == 'control':
+            seq = int(f['fence'].split(':')[1])
+            (commit if ev == 'grtrace_commit' else end).add(seq)
+    return {s: fid for s, fid in fenced.items() if s in commit and s in end}
+
+
+def main():
+    grtrace, demo = sys.argv[1], sys.argv[2]
+    other = sys.argv[3] if len(sys.argv) > 3 else None
+    dat, log = os.path.join(demo, 'trace.dat'), os.path.join(demo, 'qemu-trace.log')
+    out = Ktap('host:')
+    host = host_fences(log)
+    guest = guest_fenced(dat)
+    out.result(len(guest) > 0 and len(host) > 0, 'the recordings hold fenced commands',
+               f'guest {len(guest)}, host {len(host)}')
+
+    r = subprocess.run([grtrace, 'report', '-i', dat, '--host', log, '-f', 'csv'],
+                       capture_output=True, text=True, check=False)
+    out.result(r.returncode == 0, 'grtrace report --host exits 0', r.stderr.strip())
+    rows = list(csv.DictReader(io.StringIO(r.stdout))) if r.returncode == 0 else []
+    joined = [x for x in rows if x.get('t_on_host')]
+    seqs = [int(x['fence'].split(':')[1]) for x in joined if x['ring'].endswith('/control')]
+    out.result(len(seqs) == len(joined) and len(set(seqs)) == len(seqs) and
+               set(seqs) == set(guest),
+               'every fenced guest command is joined, once, and nothing else',
+               f'joined {len(joined)} ({len(set(seqs))} distinct), fenced {len(guest)}; '
+               f'missing {sorted(set(guest) - set(seqs))[:5]}, '
+               f'extra {sorted(set(seqs) - set(guest))[:5]}')
+
+    wrong = []
+    for x, s in zip(joined, seqs):
+        f = host.get(guest.get(s))
+        if not f or f[2] is None or int(x['t_on_host']) != f[2] - f[1]:
+            wrong.append((s, x['t_on_host'], f))
+    out.result(joined and not wrong, "ON_HOST is the host's own take-to-answer time of its fence",
+               f'{len(wrong)} differ, e.g. {wrong[:3]}')
+
+    bad = [x for x in joined
+           if int(x['t_to_host']) < 0 or int(x['t_back']) < 0 or
+           int(x['t_to_host']) + int(x['t_on_host']) + int(x['t_back']) != int(x['t_device'])]
+    out.result(joined and not bad,
+               "the host's interval lies inside DEVICE, TO_HOST + ON_HOST + BACK = DEVICE",
+               f'{len(bad)} jobs, e.g. {bad[:2]}')
+
+    t = subprocess.run([grtrace, 'report', '-i', dat, '--host', log, '--topn', '5'],
+                       capture_output=True, text=True, check=False).stdout
+    m = re.search(r'clocks +host realtime = guest \+ [\d.]+ s, within \+-([\d.]+) us', t)
+    out.result(m is not None, 'the report gives the clock offset and its precision',
+               m.group(0) if m else t[:400])
+
+    # Bad input: a clear error, and no report
+    for inp, host, want in ((demo, log, 'trace-cmd record -e grtrace -e virtio_gpu'),
+                            (dat, '/dev/null', 'no timed QEMU virtio_gpu events')):
+        r = subprocess.run([grtrace, 'report', '-i', inp, '--host', host],
+                           capture_output=True, text=True, check=False)
+        out.result(r.returncode != 0 and want in r.stderr and not r.stdout,
+                   f'--host refuses {"a relay stream" if inp == demo else "a log without QEMU events"}',
+                   f'exit {r.returncode}: {r.stderr.strip()[:300]}')
+
+    if other:
+        r = subprocess.run([grtrace, 'report', '-i', dat, '--host', other],
+                           capture_output=True, text=True, check=False)
+        out.result(r.returncode != 0 and other in r.stderr and
+                   'not the host side' in r.stderr and not r.stdout,
+                   "another run's host log is refused, by name",
+                   f'exit {r.returncode}: {r.stderr.strip()[:300]}')
+    return out.finish()
+
+
+if __name__ == '__main__':
+    sys.exit(main())
