@@ -13,8 +13,8 @@ keyed by seqno.  Between the seqnos of the first and the last job that both saw
 whole (they start and stop at different times), every job of the hooks must be one of
 the probe's and the other way round, with the same context, submitting
 thread and name; and the probe's times must bracket the hooks' on the same
-clock: the probe's commit (virtqueue_add_sgs) just before the hooks'
-commit, its end (virtqueue_get_buf) before theirs, its complete
+clock: the probe's commit (virtqueue_add_sgs) just after the hooks'
+commit (virtio-gpu reports COMMIT before the add), its end (virtqueue_get_buf) before theirs, its complete
 (free_vbuf) after theirs.  Prints a KTAP-style line per check; exits 1 if
 one fails.
 
@@ -181,7 +181,7 @@ def main():
     for s in both:
         hj, pj = hooks[s], probe[s]
         try:
-            ok = (0 <= hj["commit"] - pj["commit"] < MAX_SKEW_NS and
+            ok = (0 <= pj["commit"] - hj["commit"] < MAX_SKEW_NS and
                   pj["submit"] <= hj["submit"] and pj["end"] <= hj["end"] and
                   pj["complete"] >= hj["complete"])
         except KeyError:

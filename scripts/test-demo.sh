@@ -22,12 +22,12 @@ result $rc "make demo exits 0"
 cp "$OUT/log" "$res/make-demo.log" 2> /dev/null
 
 : > "$OUT/err"
-for f in trace.dat events0.bin report.txt trace.json lanes.dat qemu-trace.log \
-	trace-host.json; do
+for f in trace.dat events0.bin report.txt trace.json lanes.dat lanes.json \
+	qemu-trace.log trace-host.json; do
 	[ -s "$res/$f" ] || echo "$res/$f: missing or empty" >> "$OUT/err"
 done
 [ ! -s "$OUT/err" ]
-result $? "it leaves trace.dat, events*.bin, report.txt, trace.json, lanes.dat, qemu-trace.log, trace-host.json"
+result $? "it leaves trace.dat, events*.bin, report.txt, trace.json, lanes.dat, lanes.json, qemu-trace.log, trace-host.json"
 
 grep -q 'Rendered [0-9]* frames' "$res/kmscube.out" 2> "$OUT/err" &&
 	grep -q 'glmark2 Score' "$res/glmark2.out" 2>> "$OUT/err"

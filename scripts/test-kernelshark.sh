@@ -2,15 +2,18 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # KernelShark and the grtrace lanes: on each trace.dat recorded in the QEMU
-# guest (this run's e2e test's share), "grtrace export --kernelshark"
-# writes a lanes file (one CPU per ring lane, one task per job); trace-cmd
-# must read it whole, with one box per job, each starting at the time of
-# its COMMIT (or SUBMIT, START) in the recording.  Then KernelShark 2.x
-# runs under Xvfb with the recording and the lanes file appended
-# (kernelshark -i trace.dat -a lanes.dat) and with a session zoomed on the
-# busiest jobs: it must load both, stay alive, map its window, load the
-# grtrace libtraceevent plugin and print nothing but its usual notices;
-# screenshots go to $KS_SHOTS (default results/test/kernelshark).
+# guest (this run's e2e test's share), "grtrace export --kernelshark
+# --session" writes a lanes file (a task per lane of a ring, a box of it
+# per phase of a job) and a KernelShark session; trace-cmd must read the
+# file whole, with every job of the recording, each phase's box from and
+# to the job's times in the recording; the session must show the lanes as
+# task rows named "dev/ring lane N" (as the file's task list names them),
+# not as "CPU N" rows.  Then KernelShark 2.x runs under Xvfb with the
+# recording and the lanes file appended (kernelshark -i trace.dat -a
+# lanes.dat) and with the session: it must load them, stay alive, map its
+# window, load the grtrace libtraceevent plugin and print nothing but its
+# usual notices; screenshots go to $KS_SHOTS (default
+# results/test/kernelshark).
 # KTAP; exits non-zero on any failure.
 source "$(dirname "$0")/lib.sh"
 ktap_begin
@@ -57,7 +60,8 @@ result $? "demo recording present ($RUN/demo/trace.dat)"
 
 # Per ring of a recording, from the kernel's own print format: "RING N"
 # with N the jobs with a first stage (SUBMIT, COMMIT, START) and a last
-# one (END, COMPLETE); and "FENCE TS" of each job's COMMIT, else SUBMIT.
+# one (END, COMPLETE); and "FENCE SUBMIT COMMIT START END COMPLETE" of
+# each job ("-" for a stage not recorded) in "$2".
 expected() {
 	trace-cmd report -N -t -i "$1" 2> /dev/null | awk -v starts="$2" '
 	{
@@ -98,17 +102,17 @@ expected() {
 			if ((k in sub_) || (k in com) || (k in sta)) {
 				split(k, a, " ")
 				n[a[1]]++
-				print a[2], ((k in com) ? com[k] : (k in sub_) ? sub_[k] : sta[k]),
-				      ((k in sta) ? sta[k] : "-"),
-				      ((k in end_) ? end_[k] : cpl[k]) > starts
+				print a[2], ((k in sub_) ? sub_[k] : "-"), ((k in com) ? com[k] : "-"),
+				      ((k in sta) ? sta[k] : "-"), ((k in end_) ? end_[k] : "-"),
+				      ((k in cpl) ? cpl[k] : "-") > starts
 			}
 		for (r in n)
 			print r, n[r]
 	}' | sort
 }
 
-# Per ring of a lanes file: "RING N" with N the jobs with boxes (a queue and
-# an exec box, or one in flight); "FENCE TS PHASE" of each box in "$2"
+# Per ring of a lanes file: "RING N" with N the jobs with boxes (a box per
+# phase); "FENCE TS PHASE DURATION" of each box in "$2"
 lanes_jobs() {
 	trace-cmd report -t -i "$1" 2> "$OUT/lanes.err" | awk -v boxes="$2" '
 	/ lane: / {
@@ -156,10 +160,11 @@ lanes=()
 for dat in "${dats[@]}"; do
 	name=real/$(basename "$dat")
 	lanes_dat=${dat%.dat}.lanes.dat
-	"$G" export --kernelshark "$lanes_dat" -i "$dat" > "$OUT/summary" 2> "$OUT/err"
+	"$G" export --kernelshark "$lanes_dat" --session "${lanes_dat%.dat}.json" -i "$dat" \
+		> "$OUT/summary" 2> "$OUT/err"
 	rc=$?
 	[ $rc = 0 ] && [ -s "$lanes_dat" ]
-	result $? "$name: grtrace export --kernelshark ($(head -1 "$OUT/summary" | cut -d: -f2-))"
+	result $? "$name: grtrace export --kernelshark --session ($(head -1 "$OUT/summary" | cut -d: -f2-))"
 	[ -s "$lanes_dat" ] || continue
 	lanes+=("$lanes_dat")
 
@@ -176,21 +181,53 @@ for dat in "${dats[@]}"; do
 		[ ! -s "$OUT/lanes.err" ]
 	result $? "$name: one box per job, jobs per ring as in the recording ($(tr '\n' ' ' < "$OUT/got" | sed 's/ $//'))"
 
-	# Every box starts at its job's COMMIT/SUBMIT (queue, in flight) or
-	# START (exec) and ends at its START (queue) or END/COMPLETE as
-	# recorded: the lanes share the recording's clock.
+	# Every phase's box starts and ends at its job's stages as recorded
+	# (a COMMIT not recorded counts as SUBMIT, an END as COMPLETE): host
+	# SUBMIT-COMMIT, queue COMMIT-START, exec START-END, device
+	# COMMIT-END, complete END-COMPLETE; the lanes share the recording's
+	# clock.
 	awk 'function ns(t, a) { split(t, a, "."); return a[1] * 1000000000 + a[2] }
-	     NR == FNR { first[$1] = $2; start[$1] = $3; end_[$1] = $4; next }
-	     { from = ($3 == "exec") ? start[$1] : first[$1]
-	       to = ($3 == "queue") ? start[$1] : end_[$1]
-	       if (!($1 in first)) { print "no job " $1 " in the recording"; bad++ }
-	       else if ($2 != from) { print $1 ": box at " $2 ", job " $3 " at " from; bad++ }
+	     NR == FNR { sub_[$1] = $2; com[$1] = ($3 != "-") ? $3 : $2; sta[$1] = $4
+			 end_[$1] = ($5 != "-") ? $5 : $6; cpl[$1] = $6
+			 next }
+	     { f = $1; p = $3
+	       from = (p == "host") ? sub_[f] : (p == "exec") ? sta[f] : (p == "complete") ? end_[f] : com[f]
+	       to = (p == "host") ? com[f] : (p == "queue") ? sta[f] : (p == "complete") ? cpl[f] : end_[f]
+	       if (!(f in sub_)) { print "no job " f " in the recording"; bad++ }
+	       else if ($2 != from) { print f ": " p " box at " $2 ", job at " from; bad++ }
 	       else if (ns($2) + $4 != ns(to)) {
-		       print $1 ": box ends " $4 " ns after " $2 ", job " $3 " at " to; bad++ }
+		       print f ": " p " box ends " $4 " ns after " $2 ", job at " to; bad++ }
 	       n++ }
 	     END { if (!n) print "no boxes"; exit bad > 0 || !n }' \
 		"$OUT/starts" "$OUT/boxes" > "$OUT/err"
-	result $? "$name: every box starts and ends at its job's recorded times, to the ns ($(wc -l < "$OUT/boxes") boxes)"
+	result $? "$name: every phase's box starts and ends at its job's recorded times, to the ns ($(wc -l < "$OUT/boxes") boxes)"
+
+	# The lanes come back named: the session shows the rows of the lanes'
+	# tasks, each named "dev/ring lane N" by the file's task list, and
+	# none of the file's "CPUs"; the recording with all its CPUs.
+	trace-cmd dump --cmd-lines -i "$lanes_dat" > "$OUT/cmd" 2> "$OUT/err" &&
+		python3 - "${lanes_dat%.dat}.json" "$OUT/cmd" "$dat" "$lanes_dat" \
+		"$OUT/summary" << 'EOF' >> "$OUT/err" 2>&1
+import json, os, re, sys
+sess, cmd, dat, lanes, summary = sys.argv[1:]
+s = json.load(open(sess))
+names = {int(p): n.strip() for p, n in
+         (l.split(None, 1) for l in open(cmd) if re.match(r'\d+ ', l))}
+st = s['data streams']
+assert s['type'] == 'kshark.config.session' and len(st) == 2, f'{len(st)} streams'
+for d, path in zip(st, (dat, lanes)):
+    assert d['data']['file'] == os.path.realpath(path), d['data']
+    assert d['data']['time'] == int(os.stat(path).st_mtime), 'time of change'
+assert st[0]['CPUPlots'] and not st[0]['TaskPlots'], st[0]
+assert st[1]['CPUPlots'] == [], f"lanes shown as CPU rows: {st[1]['CPUPlots']}"
+n = int(re.search(r': (\d+) lanes,', open(summary).readline()).group(1))
+rows = [names.get(p, '') for p in st[1]['TaskPlots']]
+assert len(rows) == n, f'{len(rows)} task rows for {n} lanes'
+bad = [r for r in rows if not re.fullmatch(r'\S+/\S+ lane \d+', r)]
+assert not bad, f'unnamed or misnamed lanes: {bad[:5]}'
+print(f'{n} lanes: {", ".join(rows[:3])}...')
+EOF
+	result $? "$name: the session shows the lanes as named rows ($(tail -1 "$OUT/err" | cut -c1-80))"
 done
 
 # The relay stream of the guest's e2e test too: CLOCK_MONOTONIC, said in the file
@@ -289,54 +326,6 @@ ks_log_clean() {
 		"$OUT/ks.log"
 }
 
-# The session of the screenshot: both streams, every lane, zoomed on the
-# 120 ms with the most job starts
-session() {
-	local dat=$1 lanes_dat=$2 from ncpu_dat ncpu_lanes
-	from=$(trace-cmd report -t -i "$lanes_dat" 2> /dev/null | awk '
-		/ job: / { for (i = 1; i <= NF; i++) if ($i == "job:") break
-			   t = $(i - 1); sub(/:$/, "", t); split(t, a, ".")
-			   b = int((a[1] * 1000000000 + a[2]) / 10000000); n[b]++ }
-		END { for (b in n) {
-			      s = 0
-			      for (k = 0; k < 12; k++)
-				      s += n[b + k]
-			      if (s > best) {
-				      best = s
-				      at = b
-			      }
-		      }
-		      printf "%.0f\n", at * 10000000 }')
-	ncpu_dat=$(trace-cmd report --cpu 0 -i "$dat" 2>&1 | sed -n 's/^cpus=//p')
-	ncpu_lanes=$(trace-cmd report --cpu 0 -i "$lanes_dat" 2>&1 | sed -n 's/^cpus=//p')
-	python3 - "$dat" "$lanes_dat" "$from" "$ncpu_dat" "$ncpu_lanes" << 'EOF'
-import json, os, sys
-dat, lanes, start, n0, n1 = sys.argv[1:]
-def stream(i, path, ncpu):
-    return {"type": "kshark.config.stream", "stream id": i,
-            "data": {"type": "kshark.config.data", "file": path,
-                     "name": "top buffer", "time": int(os.stat(path).st_mtime)},
-            "filters": {"type": "kshark.config.filter", "filter mask": 7},
-            "plugins": {"type": "kshark.config.plugins", "registered": [
-                ["kvm_combo", True], ["missed_events", True],
-                ["sched_events", True]]},
-            "CPUPlots": list(range(int(ncpu))), "TaskPlots": []}
-start = int(start)
-print(json.dumps({
-    "type": "kshark.config.session",
-    "MainWindow": [1200, 980], "Splitter": [800, 120],
-    "Model": {"type": "kshark.config.model",
-              "range": [start, start + 120000000], "bins": 1000},
-    "data streams": [stream(0, dat, n0), stream(1, lanes, n1)],
-    "ComboPlots": [],
-    "Markers": {"type": "kshark.config.markers", "markA": {"isSet": False},
-                "markB": {"isSet": False}, "Active": "A"},
-    "ViewTop": 0, "ColorScheme": 0.75,
-    "User Plugins": {"type": "kshark.config.plugins", "obj. files": []}},
-    indent=1))
-EOF
-}
-
 for i in "${!lanes[@]}"; do
 	dat=${lanes[$i]%.lanes.dat}.dat
 	base=$(basename "${dat%.dat}")
@@ -368,13 +357,13 @@ for i in "${!lanes[@]}"; do
 	ks_quit
 	result $? "$name: KernelShark quits cleanly (Ctrl+Q, exit status 0)"
 
-	session "$dat" "${lanes[$i]}" > "$OUT/session.json" 2> "$OUT/err"
-	ks_run "$SHOTS/$base-lanes.png" 0 -s "$OUT/session.json"
+	: > "$OUT/err"
+	ks_run "$SHOTS/$base-lanes.png" 0 -s "${lanes[$i]%.dat}.json"
 	rc=$?
 	ks_log_clean >> "$OUT/err"
 	[ $rc = 0 ] && [ ! -s "$OUT/err" ] &&
 		import -window root -crop 1200x980+0+0 "$SHOTS/$base-lanes.png" 2>> "$OUT/err"
-	result $? "$name: session zoomed on the busiest 120 ms of jobs loads, no error ($base-lanes.png, ${SETTLE:-?} s)"
+	result $? "$name: kernelshark -s, the session of grtrace export --session, loads, no error ($base-lanes.png, ${SETTLE:-?} s)"
 	ks_quit
 done
 

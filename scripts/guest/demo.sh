@@ -72,8 +72,10 @@ make -C "$ROOT/tools/tracing/grtrace-plugin" -s O="$tool/plugin" >/dev/null
 "$tool/grtrace/grtrace" export --chrome "$res/trace.json" -i "$res"
 "$tool/grtrace/grtrace" export --chrome "$res/trace-host.json" -i "$res/trace.dat" \
 	--host "$res/qemu-trace.log"
-"$tool/grtrace/grtrace" export --kernelshark "$res/lanes.dat" -i "$res"
+"$tool/grtrace/grtrace" export --kernelshark "$res/lanes.dat" --session "$res/lanes.json" \
+	-i "$res/trace.dat"
 cat "$res/report.txt"
 log "results in $res: report.txt, trace.dat, events*.bin, trace.json (ui.perfetto.dev),"
 log "qemu-trace.log (the host's side), trace-host.json (guest and host in one trace),"
+log "lanes.json (kernelshark -s $res/lanes.json: the GPU lanes by name under the CPUs),"
 log "lanes.dat (kernelshark -i $res/trace.dat -a $res/lanes.dat), serial.log"

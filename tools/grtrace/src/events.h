@@ -136,6 +136,7 @@ struct gr_trace {
 	const char *input;	/* as given, or the debugfs directory */
 	bool is_dir;
 	bool is_tracedat;	/* a trace-cmd recording (trace.dat) */
+	int dat_cpus;		/* its CPUs: the highest with a record, plus 1 */
 	const char *clock;	/* ftrace clock name of the times, if known */
 	__u64 records;		/* records read (events, not the tool's stats) */
 	struct gr_event *ev;	/* every event (gr_input_load()) */

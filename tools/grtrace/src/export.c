@@ -59,7 +59,7 @@ static void export_usage(const char *err)
 	static const char * const msg[] = {
 		"",
 		"  usage: grtrace export [-h] [-D] [--chrome FILE] [--kernelshark FILE]",
-		"                        [-i FILE|DIR]",
+		"                        [--session FILE] [-i FILE|DIR]",
 		"",
 		"  Write the jobs of a grtrace stream or trace.dat as a Chrome/Perfetto",
 		"  trace (ui.perfetto.dev, chrome://tracing): a process per device, a",
@@ -67,10 +67,14 @@ static void export_usage(const char *err)
 		"  submitting threads with arrows to their jobs, dependency arrows,",
 		"  jobs in flight per ring, errors and preemptions, and the windows of",
 		"  aggregate_only as counters per ring; or as KernelShark lanes: a",
-		"  trace-cmd data file with a CPU per ring and a task per job.",
+		"  trace-cmd data file with a task per lane of a ring, running in each",
+		"  job's phases, and a KernelShark session that shows them by name.",
 		"",
 		"    -c/--chrome FILE: the JSON output, - for stdout",
 		"    -k/--kernelshark FILE: the trace-cmd data file (KernelShark lanes)",
+		"       --session FILE: a KernelShark session (kernelshark -s FILE) of",
+		"                         the input, if a trace.dat, and the lanes:",
+		"                         a named row per lane, on its busiest 120 ms",
 		"    -i/--input FILE|DIR: a recorded file (relay stream or trace.dat),",
 		"                         or a directory of events<N>[.bin] files;",
 		"                         default: the live relay files (reading",
@@ -92,6 +96,7 @@ static void export_parse_args(int argc, char *argv[], struct gr_export_params *p
 	static const struct option opts[] = {
 		{ "chrome",	required_argument,	NULL, 'c' },
 		{ "kernelshark", required_argument,	NULL, 'k' },
+		{ "session",	required_argument,	NULL, 'S' },
 		{ "input",	required_argument,	NULL, 'i' },
 		{ "debug",	no_argument,		NULL, 'D' },
 		{ "help",	no_argument,		NULL, 'h' },
@@ -111,6 +116,9 @@ static void export_parse_args(int argc, char *argv[], struct gr_export_params *p
 			break;
 		case 'k':
 			p->kernelshark = optarg;
+			break;
+		case 'S':
+			p->session = optarg;
 			break;
 		case 'i':
 			p->input = optarg;
@@ -134,6 +142,8 @@ static void export_parse_args(int argc, char *argv[], struct gr_export_params *p
 	if (p->chrome && p->kernelshark && !strcmp(p->chrome, "-") &&
 	    !strcmp(p->kernelshark, "-"))
 		export_usage("only one output can go to stdout");
+	if (p->session && (!p->kernelshark || !strcmp(p->kernelshark, "-")))
+		export_usage("--session goes with --kernelshark FILE");
 }
 
 /* ---- KernelShark: the phases of the jobs on lanes ---- */
@@ -157,23 +167,47 @@ static void add_slice(struct gr_exporter *ex, const struct gr_job *j, size_t job
 	s->end = end;
 }
 
-/* The phases of a job on the KernelShark lanes */
+/*
+ * The phases of a job on the KernelShark lanes, as the Chrome export nests
+ * them (gr_job_phase()): host, then queue and exec with a START, device
+ * without, and complete.
+ */
 static void job_slices(struct gr_exporter *ex, size_t i)
 {
+	static const int metric[GR_PH_NR] = {
+		[GR_PH_HOST] = GR_M_HOST, [GR_PH_QUEUE] = GR_M_QUEUE,
+		[GR_PH_EXEC] = GR_M_EXEC, [GR_PH_DEVICE] = GR_M_DEVICE,
+		[GR_PH_COMPLETE] = GR_M_COMPLETE,
+	};
 	const struct gr_job *j = &ex->jobs.job[i];
-	int from = j->seen & (1U << GRTRACE_EV_COMMIT) ? GRTRACE_EV_COMMIT : GRTRACE_EV_SUBMIT;
-	bool has_from = j->seen & (1U << from);
-	int b = j->seen & (1U << GRTRACE_EV_END) ? GRTRACE_EV_END : GRTRACE_EV_COMPLETE;
+	bool start = j->seen & (1U << GRTRACE_EV_START);
+	__u64 from, to;
+	int k;
 
-	if (j->seen & (1U << GRTRACE_EV_START)) {
-		if (has_from)
-			add_slice(ex, j, i, GR_QUEUE, j->ts[from], j->ts[GRTRACE_EV_START]);
-		if (j->seen & (1U << GRTRACE_EV_END))
-			add_slice(ex, j, i, GR_EXEC, j->ts[GRTRACE_EV_START],
-				  j->ts[GRTRACE_EV_END]);
-	} else if (has_from && j->seen & (1U << b)) {
-		add_slice(ex, j, i, GR_EXEC, j->ts[from], j->ts[b]);
+	for (k = 0; k < GR_PH_NR; k++) {
+		if (k == (start ? GR_PH_DEVICE : GR_PH_QUEUE) ||
+		    (!start && k == GR_PH_EXEC) || !gr_job_phase(j, metric[k], &from, &to))
+			continue;
+		add_slice(ex, j, i, k, from, to);
 	}
+}
+
+struct job_span {
+	size_t job;
+	__u32 ring;
+	__u64 start;
+	__u64 end;
+};
+
+static int cmp_span(const void *a, const void *b)
+{
+	const struct job_span *x = a, *y = b;
+
+	if (x->ring != y->ring)
+		return x->ring < y->ring ? -1 : 1;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->job < y->job ? -1 : x->job > y->job;
 }
 
 static int cmp_slice(const void *a, const void *b)
@@ -182,41 +216,63 @@ static int cmp_slice(const void *a, const void *b)
 
 	if (x->ring != y->ring)
 		return x->ring < y->ring ? -1 : 1;
+	if (x->lane != y->lane)
+		return x->lane - y->lane;
 	if (x->kind != y->kind)
 		return x->kind - y->kind;
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return x->end > y->end ? -1 : x->end < y->end;
+	return x->start < y->start ? -1 : x->start > y->start;
 }
 
-/* Put every slice on the first lane of its ring and kind where it fits. */
-static void assign_lanes(struct gr_slice *sl, size_t nr)
+/*
+ * Put every job, all its phases, on the first lane of its ring that is
+ * free from its first phase to its last; then the slices in the order of
+ * their lanes (ring, lane, phase, time).
+ */
+static void assign_lanes(struct gr_exporter *ex)
 {
+	struct job_span *sp;
 	__u64 lane_end[GR_LANES];
-	size_t i;
+	size_t i, nr = 0, *span_of;
 	int k, n = 0;
 
-	if (!nr)	/* no slices: sl may be NULL, which qsort() must not get */
+	if (!ex->nr_sl)	/* no slices: sl may be NULL, which qsort() must not get */
 		return;
-	qsort(sl, nr, sizeof(*sl), cmp_slice);
-	for (i = 0; i < nr; i++) {
-		struct gr_slice *s = &sl[i];
+	span_of = gr_zalloc(ex->jobs.nr * sizeof(*span_of));
+	sp = gr_zalloc(ex->nr_sl * sizeof(*sp));
+	for (i = 0; i < ex->nr_sl; i++) {
+		const struct gr_slice *s = &ex->sl[i];
+		struct job_span *p;
 
-		if (!i || s->ring != sl[i - 1].ring || s->kind != sl[i - 1].kind)
+		if (!span_of[s->job]) {
+			sp[nr] = (struct job_span){ s->job, s->ring, s->start, s->end };
+			span_of[s->job] = ++nr;
+		}
+		p = &sp[span_of[s->job] - 1];
+		p->start = s->start < p->start ? s->start : p->start;
+		p->end = s->end > p->end ? s->end : p->end;
+	}
+	qsort(sp, nr, sizeof(*sp), cmp_span);
+	for (i = 0; i < nr; i++) {
+		if (!i || sp[i].ring != sp[i - 1].ring)
 			n = 0;
-		for (k = 0; k < n && lane_end[k] > s->start; k++)
+		for (k = 0; k < n && lane_end[k] > sp[i].start; k++)
 			;
 		if (k == GR_LANES)
 			k = GR_LANES - 1;
 		if (k == n && n < GR_LANES)
 			n++;
-		lane_end[k] = s->end;
-		s->lane = k;
+		lane_end[k] = sp[i].end;
+		span_of[sp[i].job] = k;
 	}
+	for (i = 0; i < ex->nr_sl; i++)
+		ex->sl[i].lane = span_of[ex->sl[i].job];
+	qsort(ex->sl, ex->nr_sl, sizeof(*ex->sl), cmp_slice);
+	free(sp);
+	free(span_of);
 }
 
 /* Every event and job in memory, the phases on lanes, to lanes.c */
-static int kernelshark(const char *input, const char *path)
+static int kernelshark(const char *input, const char *path, const char *session)
 {
 	struct gr_exporter ex = { 0 };
 	int ret = -1;
@@ -227,8 +283,8 @@ static int kernelshark(const char *input, const char *path)
 	gr_jobs_build(&ex.jobs, &ex.t);
 	for (i = 0; i < ex.jobs.nr; i++)
 		job_slices(&ex, i);
-	assign_lanes(ex.sl, ex.nr_sl);
-	ret = gr_export_kernelshark(&ex, path);
+	assign_lanes(&ex);
+	ret = gr_export_kernelshark(&ex, path, session);
 out:
 	free(ex.sl);
 	gr_jobs_free(&ex.jobs);
@@ -1649,7 +1705,7 @@ int gr_export_main(int argc, char *argv[])
 	int ret = EXIT_FAILURE;
 
 	export_parse_args(argc, argv, &p);
-	if (p.kernelshark && kernelshark(p.input, p.kernelshark))
+	if (p.kernelshark && kernelshark(p.input, p.kernelshark, p.session))
 		return ret;
 	if (p.chrome) {
 		struct chrome c = { 0 };

@@ -11,18 +11,20 @@
 #include "events.h"
 #include "jobs.h"
 
-#define GR_LANES	500	/* lanes of a ring and kind at most */
+#define GR_LANES	500	/* lanes of a ring at most */
 
-enum { GR_EXEC, GR_QUEUE };
+/* The phases of a job on its KernelShark lane, in their order */
+enum { GR_PH_HOST, GR_PH_QUEUE, GR_PH_EXEC, GR_PH_DEVICE, GR_PH_COMPLETE, GR_PH_NR };
 
 struct gr_export_params {
 	const char *input;
 	const char *chrome;
+	const char *session;
 	const char *kernelshark;
 	const char *host;
 };
 
-/* One phase of a job on a KernelShark lane: its kind and lane (of the ring) */
+/* One phase of a job on a KernelShark lane: its kind and the job's lane (of the ring) */
 struct gr_slice {
 	size_t job;
 	__u32 ring;
@@ -39,11 +41,11 @@ struct gr_slice {
 struct gr_exporter {
 	struct gr_trace t;
 	struct gr_jobs jobs;
-	struct gr_slice *sl;	/* phases, by ring, kind, start */
+	struct gr_slice *sl;	/* phases, by ring, lane, kind, start */
 	size_t nr_sl;
 	size_t cap_sl;
 };
 
-int gr_export_kernelshark(struct gr_exporter *ex, const char *path);
+int gr_export_kernelshark(struct gr_exporter *ex, const char *path, const char *session);
 
 #endif /* __GRTRACE_EXPORT_H */

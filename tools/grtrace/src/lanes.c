@@ -2,25 +2,31 @@
 /*
  * grtrace export --kernelshark: GPU job lanes as a trace-cmd data file.
  *
- * KernelShark draws a box on a CPU's lane for each task that runs there,
- * from the sched_switch that switches it in to the one that switches it
- * out.  This file has one "CPU" per lane of a ring (its queue lane, its
- * exec lane, and the extra lanes of phases that overlap) and one task per
- * job, switched in at the start of each phase and out at its end, so the
- * boxes of a job have a colour of their own.  KernelShark opens it
+ * KernelShark draws a box for a task from the sched_switch that switches
+ * it in to the one that switches it out, on the row of its CPU and on the
+ * row of the task, which is named after the task; the box has the colour
+ * of the CPU.  KernelShark 2.2 names no CPU row but "CPU N", so here a
+ * lane of a ring (a row of jobs that do not overlap, as in the Chrome
+ * export) is a task, named "dev/ring lane N", and each phase of a job on
+ * it (host, queue, exec or device, complete) is a box of that task on a
+ * CPU of its own: the rows of the lanes bear their names, the phases of a
+ * job their colours, and a gap ends each job.  KernelShark opens the file
  * next to the recording of the CPUs (kernelshark -i trace.dat -a
  * lanes.dat) on the same time axis, as the times are those of the input:
  * of the ring buffer for a trace.dat, CLOCK_MONOTONIC (ftrace's "mono")
- * for a relay stream.
+ * for a relay stream; a session (--session) shows the tasks' rows instead
+ * of the CPUs' of the lanes file.
  *
  * The file is version 6 of the format (trace-cmd.dat.v6(5)), uncompressed:
  * headers, the event formats, the task names, then per CPU the pages of an
  * ftrace ring buffer.  Its events:
  *
  *   lane                  at the first time, on every CPU: what the CPU is
- *   sched/sched_switch    the job's task in and out: pid KS_PID_BASE + job,
- *                         comm its fence "context:seqno"
- *   grtrace_lanes/job     after the switch in: fence, ring, phase, length
+ *   sched/sched_switch    the lane's task in and out: pid KS_PID_BASE +
+ *                         lane, named "dev/ring lane N" by the file's task
+ *                         list (its 16-byte comm fields say "ring lane N")
+ *   grtrace_lanes/job     after the switch in: fence, ring, phase, length,
+ *                         the submitter
  */
 #define _GNU_SOURCE
 #include <assert.h>
@@ -28,6 +34,8 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <sys/stat.h>
 
 #include "export.h"
 #include "utils.h"
@@ -37,7 +45,7 @@
 #define KS_DATA		(KS_PAGE - KS_PAGE_HDR)
 #define KS_DELTA_BITS	27
 #define KS_TIME_EXTEND	30		/* type_len of a time extend */
-#define KS_PID_BASE	100000		/* task of job N: KS_PID_BASE + N */
+#define KS_PID_BASE	100000		/* task of lane N: KS_PID_BASE + N */
 #define KS_PRIO		120
 
 /* trace-cmd.dat(5): magic, "tracing", version 6; option ids */
@@ -45,9 +53,11 @@
 #define TRACEDAT_OPTION_TRACECLOCK	4
 
 enum { ID_SWITCH = 1, ID_JOB, ID_LANE };
-enum { PH_EXEC, PH_QUEUE, PH_FLIGHT };
 
-static const char * const phase_names[] = { "exec", "queue", "in_flight" };
+static const char * const phase_names[GR_PH_NR] = {
+	[GR_PH_HOST] = "host", [GR_PH_QUEUE] = "queue", [GR_PH_EXEC] = "exec",
+	[GR_PH_DEVICE] = "device", [GR_PH_COMPLETE] = "complete",
+};
 
 /*
  * The texts of the file, as lists of pieces: tracefs "format" files and
@@ -127,8 +137,9 @@ static const char * const fmt_job[] = {
 	"\tfield:char comm[16];\toffset:60;\tsize:16;\tsigned:0;\n",
 	"\tfield:char ring[32];\toffset:76;\tsize:32;\tsigned:0;\n\n",
 	"print fmt: \"%s %s fence=%llu:%llu ctx=%llu dur_ns=%llu pid=%u comm=%s status=%d\", ",
-	"REC->ring, __print_symbolic(REC->phase, { 0, \"exec\" }, { 1, \"queue\" }, ",
-	"{ 2, \"in_flight\" }), REC->fence_context, REC->fence_seqno, REC->ctx_id, ",
+	"REC->ring, __print_symbolic(REC->phase, { 0, \"host\" }, { 1, \"queue\" }, ",
+	"{ 2, \"exec\" }, { 3, \"device\" }, { 4, \"complete\" }), ",
+	"REC->fence_context, REC->fence_seqno, REC->ctx_id, ",
 	"REC->duration, REC->pid, REC->comm, REC->status\n",
 	NULL
 };
@@ -181,12 +192,12 @@ static_assert(sizeof(struct ks_switch) == 64, "sched_switch layout");
 static_assert(KS_JOB_SIZE == 108, "job layout");
 static_assert(sizeof(struct ks_lane) == 80, "lane layout");
 
-/* The pages of one CPU's ring buffer */
+/* The pages of one CPU's ring buffer: one phase of a lane */
 struct ks_cpu {
 	__u32 ring;
-	int kind;
+	int kind;		/* the phase */
 	int lane;
-	int phase;		/* of its first box */
+	__s32 pid;		/* the lane's task */
 	size_t boxes;
 	unsigned char *buf;
 	size_t pages;
@@ -198,6 +209,7 @@ struct ks_file {
 	struct ks_cpu *cpu;
 	int nr_cpu;
 	int *cpu_of;		/* slice index -> cpu */
+	int nr_lanes;		/* tasks: KS_PID_BASE + 0 .. nr_lanes - 1 */
 };
 
 /* @src into @dst of @len bytes, cut, NUL terminated */
@@ -258,24 +270,24 @@ static void put_event(struct ks_cpu *c, __u64 ts, const void *data, size_t len)
 	memcpy(commit, &(__u64){ c->used }, 8);
 }
 
-/* The task name of a job: its fence "context:seqno" */
-static void job_comm(const struct gr_exporter *ex, size_t job, char *buf, size_t len)
+/*
+ * The name of a lane's task: "dev/ring lane N" in the file's task list,
+ * and, @brief, "ring lane N" for the 16 bytes of a sched_switch comm.
+ */
+static void task_name(const struct gr_exporter *ex, const struct ks_cpu *c, bool brief,
+		      char *buf, size_t len)
 {
-	const struct gr_job *j = &ex->jobs.job[job];
+	const struct gr_ring *r = gr_ring(&ex->t, c->ring);
+	char label[80];
 
-	snprintf(buf, len, "%llu:%llu", (unsigned long long)j->fctx,
-		 (unsigned long long)j->fseq);
+	if (brief && r->known)
+		snprintf(label, sizeof(label), "%s", r->name);
+	else
+		gr_ring_label(&ex->t, c->ring, label, sizeof(label));
+	snprintf(buf, len, "%s lane %d", label, c->lane + 1);
 }
 
-static int slice_phase(const struct gr_exporter *ex, const struct gr_slice *s)
-{
-	const struct gr_job *j = &ex->jobs.job[s->job];
-
-	if (s->kind == GR_QUEUE)
-		return PH_QUEUE;
-	return j->seen & (1U << GRTRACE_EV_START) ? PH_EXEC : PH_FLIGHT;
-}
-
+/* What a CPU of the file is: "dev/ring engine lane N phase" */
 static void lane_name(const struct gr_exporter *ex, const struct ks_cpu *c,
 		      char *buf, size_t len)
 {
@@ -283,57 +295,37 @@ static void lane_name(const struct gr_exporter *ex, const struct ks_cpu *c,
 	char label[80];
 
 	gr_ring_label(&ex->t, c->ring, label, sizeof(label));
-	snprintf(buf, len, "%s %s %s", label, gr_engine_name(r->engine),
-		 c->kind == GR_QUEUE ? "queue" : phase_names[c->phase]);
-	if (c->lane)
-		snprintf(buf + strlen(buf), len - strlen(buf), " #%d", c->lane + 1);
+	snprintf(buf, len, "%s %s lane %d %s", label, gr_engine_name(r->engine),
+		 c->lane + 1, phase_names[c->kind]);
 }
 
-static int cmp_cpu(const void *a, const void *b)
-{
-	const struct ks_cpu *x = a, *y = b;
-
-	if (x->ring != y->ring)
-		return x->ring < y->ring ? -1 : 1;
-	if (x->kind != y->kind)
-		return x->kind == GR_QUEUE ? -1 : 1;
-	return x->lane - y->lane;
-}
-
-static int find_cpu(const struct ks_file *f, const struct gr_slice *s)
-{
-	int k;
-
-	for (k = 0; k < f->nr_cpu; k++)
-		if (f->cpu[k].ring == s->ring && f->cpu[k].kind == s->kind &&
-		    f->cpu[k].lane == s->lane)
-			return k;
-	return -1;
-}
-
-/* One CPU per (ring, kind, lane): by ring, its queue lanes first. */
+/*
+ * One CPU per (ring, lane, phase) and one task per (ring, lane), in the
+ * order of the slices (assign_lanes(): ring, lane, phase, time).
+ */
 static void make_cpus(struct gr_exporter *ex, struct ks_file *f)
 {
+	struct ks_cpu *c = NULL;
 	size_t i;
-	int k;
 
+	f->cpu_of = gr_zalloc((ex->nr_sl + 1) * sizeof(*f->cpu_of));
 	for (i = 0; i < ex->nr_sl; i++) {
 		const struct gr_slice *s = &ex->sl[i];
 
-		if (find_cpu(f, s) >= 0)
-			continue;
-		f->cpu = gr_realloc(f->cpu, f->nr_cpu + 1, sizeof(*f->cpu));
-		k = f->nr_cpu++;
-		memset(&f->cpu[k], 0, sizeof(f->cpu[k]));
-		f->cpu[k].ring = s->ring;
-		f->cpu[k].kind = s->kind;
-		f->cpu[k].lane = s->lane;
-		f->cpu[k].phase = slice_phase(ex, s);
+		if (!c || c->ring != s->ring || c->lane != s->lane || c->kind != s->kind) {
+			bool lane = !c || c->ring != s->ring || c->lane != s->lane;
+
+			f->cpu = gr_realloc(f->cpu, f->nr_cpu + 1, sizeof(*f->cpu));
+			c = &f->cpu[f->nr_cpu++];
+			memset(c, 0, sizeof(*c));
+			c->ring = s->ring;
+			c->lane = s->lane;
+			c->kind = s->kind;
+			f->nr_lanes += lane;
+			c->pid = KS_PID_BASE + f->nr_lanes - 1;
+		}
+		f->cpu_of[i] = f->nr_cpu - 1;
 	}
-	qsort(f->cpu, f->nr_cpu, sizeof(*f->cpu), cmp_cpu);
-	f->cpu_of = gr_zalloc((ex->nr_sl + 1) * sizeof(*f->cpu_of));
-	for (i = 0; i < ex->nr_sl; i++)
-		f->cpu_of[i] = find_cpu(f, &ex->sl[i]);
 }
 
 static void lane_events(struct gr_exporter *ex, struct ks_file *f, __u64 t0)
@@ -346,7 +338,7 @@ static void lane_events(struct gr_exporter *ex, struct ks_file *f, __u64 t0)
 		ev.type = ID_LANE;
 		lane_name(ex, &f->cpu[k], ev.name, sizeof(ev.name));
 		ev.ring_id = gr_ring(&ex->t, f->cpu[k].ring)->id;
-		ev.phase = f->cpu[k].kind == GR_QUEUE ? PH_QUEUE : f->cpu[k].phase;
+		ev.phase = f->cpu[k].kind;
 		ev.lane = f->cpu[k].lane;
 		put_event(&f->cpu[k], t0, &ev, sizeof(ev));
 	}
@@ -356,7 +348,7 @@ static void box(struct gr_exporter *ex, struct ks_cpu *c, const struct gr_slice 
 {
 	const struct gr_job *j = &ex->jobs.job[s->job];
 	const struct gr_ring *r = gr_ring(&ex->t, s->ring);
-	__s32 pid = KS_PID_BASE + s->job;
+	__s32 pid = c->pid;
 	struct ks_switch sw;
 	struct ks_job jb;
 	char comm[64];
@@ -366,7 +358,7 @@ static void box(struct gr_exporter *ex, struct ks_cpu *c, const struct gr_slice 
 		start = c->last_ts;
 	if (start > s->end)
 		return;
-	job_comm(ex, s->job, comm, sizeof(comm));
+	task_name(ex, c, true, comm, sizeof(comm));
 
 	memset(&sw, 0, sizeof(sw));
 	sw.type = ID_SWITCH;
@@ -388,7 +380,7 @@ static void box(struct gr_exporter *ex, struct ks_cpu *c, const struct gr_slice 
 	jb.job_pid = j->pid;
 	jb.tgid = j->tgid;
 	jb.engine = r->engine;
-	jb.phase = slice_phase(ex, s);
+	jb.phase = s->kind;
 	jb.status = j->status;
 	memcpy(jb.comm, j->comm, sizeof(jb.comm));
 	if (r->known)
@@ -452,17 +444,21 @@ static void w_pieces64(FILE *f, const char * const *pieces)
 		fwrite(*p, 1, strlen(*p), f);
 }
 
-static char *cmdlines(const struct gr_exporter *ex)
+/* The task list: each lane's task by its full name */
+static char *cmdlines(const struct gr_exporter *ex, const struct ks_file *ks)
 {
-	char *buf = NULL, comm[64];
-	size_t len = 0, i;
+	char *buf = NULL, name[128];
+	size_t len = 0;
 	FILE *m = open_memstream(&buf, &len);
+	int k;
 
 	if (!m)
 		return NULL;
-	for (i = 0; i < ex->jobs.nr; i++) {
-		job_comm(ex, i, comm, sizeof(comm));
-		fprintf(m, "%zu %s\n", KS_PID_BASE + i, comm);
+	for (k = 0; k < ks->nr_cpu; k++) {
+		if (k && ks->cpu[k].pid == ks->cpu[k - 1].pid)
+			continue;
+		task_name(ex, &ks->cpu[k], false, name, sizeof(name));
+		fprintf(m, "%d %s\n", ks->cpu[k].pid, name);
 	}
 	fclose(m);
 	return buf;
@@ -471,7 +467,7 @@ static char *cmdlines(const struct gr_exporter *ex)
 static int write_file(struct gr_exporter *ex, struct ks_file *ks, FILE *f)
 {
 	static const char * const *formats[] = { fmt_job, fmt_lane };
-	char *cmd = cmdlines(ex);
+	char *cmd = cmdlines(ex, ks);
 	char clock[64];
 	__u64 off;
 	long pos;
@@ -534,15 +530,119 @@ static int write_file(struct gr_exporter *ex, struct ks_file *ks, FILE *f)
 static void summary(struct gr_exporter *ex, struct ks_file *ks, FILE *out,
 		    const char *path)
 {
-	char name[96];
+	char name[160];
 	int k;
 
-	fprintf(out, "%s: %d lanes, %zu jobs, clock %s\n", path, ks->nr_cpu,
-		ex->jobs.nr, ex->t.clock ? ex->t.clock : "of the input");
+	fprintf(out, "%s: %d lanes, %d rows of phases, %zu jobs, clock %s\n", path,
+		ks->nr_lanes, ks->nr_cpu, ex->jobs.nr,
+		ex->t.clock ? ex->t.clock : "of the input");
 	for (k = 0; k < ks->nr_cpu; k++) {
 		lane_name(ex, &ks->cpu[k], name, sizeof(name));
 		fprintf(out, "  cpu %d: %s: %zu jobs\n", k, name, ks->cpu[k].boxes);
 	}
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	__u64 x = *(const __u64 *)a, y = *(const __u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The start of the 120 ms in which the most phases start: the session's view */
+static __u64 busiest(const struct gr_exporter *ex)
+{
+	const __u64 width = 120 * 1000 * 1000ULL;
+	__u64 *ts = gr_zalloc(ex->nr_sl * sizeof(*ts)), best_ts = 0;
+	size_t i, j = 0, best = 0;
+
+	for (i = 0; i < ex->nr_sl; i++)
+		ts[i] = ex->sl[i].start;
+	qsort(ts, ex->nr_sl, sizeof(*ts), cmp_u64);
+	for (i = 0; i < ex->nr_sl; i++) {
+		while (ts[i] - ts[j] >= width)
+			j++;
+		if (i - j + 1 > best) {
+			best = i - j + 1;
+			best_ts = ts[j];
+		}
+	}
+	free(ts);
+	return best_ts;
+}
+
+static void json_stream(FILE *f, int id, const char *path, int ncpu, const struct ks_file *ks)
+{
+	struct stat st;
+	int k;
+
+	fprintf(f, "  {\"type\": \"kshark.config.stream\", \"stream id\": %d,\n", id);
+	fprintf(f, "   \"data\": {\"type\": \"kshark.config.data\", \"file\": ");
+	gr_json_str(f, path);
+	fprintf(f, ", \"name\": \"top buffer\", \"time\": %lld},\n",
+		stat(path, &st) ? 0LL : (long long)st.st_mtime);
+	fprintf(f, "   \"filters\": {\"type\": \"kshark.config.filter\", \"filter mask\": 7},\n");
+	/* sched_events: the switches of the lanes give their tasks' boxes */
+	fprintf(f, "   \"plugins\": {\"type\": \"kshark.config.plugins\", \"registered\": ");
+	fprintf(f, "[%s]},\n   \"CPUPlots\": [", ks ? "[\"sched_events\", true]" : "");
+	for (k = 0; k < ncpu; k++)
+		fprintf(f, "%s%d", k ? ", " : "", k);
+	fprintf(f, "], \"TaskPlots\": [");
+	for (k = 0; ks && k < ks->nr_cpu; k++)
+		if (!k || ks->cpu[k].pid != ks->cpu[k - 1].pid)
+			fprintf(f, "%s%d", k ? ", " : "", ks->cpu[k].pid);
+	fprintf(f, "]}");
+}
+
+/*
+ * A KernelShark session (kshark.config.session, as KernelShark 2.2 reads
+ * it): the input if it is a trace.dat, every CPU of it, and the lanes file
+ * with the rows of its tasks, the lanes, instead of its CPUs; zoomed on
+ * the busiest 120 ms.  KernelShark checks each file's time of change.
+ */
+static int write_session(const struct gr_exporter *ex, const struct ks_file *ks,
+			 const char *lanes, const char *path)
+{
+	char *abs_lanes = realpath(lanes, NULL), *abs_in = NULL;
+	__u64 from = busiest(ex);
+	int id = 0, ret;
+	FILE *f;
+
+	if (ex->t.is_tracedat)
+		abs_in = realpath(ex->t.input, NULL);
+	f = fopen(path, "w");
+	if (!f || !abs_lanes || (ex->t.is_tracedat && !abs_in)) {
+		gr_err_msg("%s: %s\n", f ? lanes : path, strerror(errno));
+		if (f)
+			fclose(f);
+		free(abs_lanes);
+		free(abs_in);
+		return -1;
+	}
+	fprintf(f, "{\"type\": \"kshark.config.session\",\n");
+	fprintf(f, " \"MainWindow\": [1200, 980], \"Splitter\": [800, 120],\n");
+	fprintf(f, " \"Model\": {\"type\": \"kshark.config.model\",\n");
+	fprintf(f, "  \"range\": [%llu, %llu], \"bins\": 1000},\n",
+		(unsigned long long)from, (unsigned long long)from + 120000000ULL);
+	fprintf(f, " \"data streams\": [\n");
+	if (abs_in) {
+		json_stream(f, id++, abs_in, ex->t.dat_cpus, NULL);
+		fprintf(f, ",\n");
+	}
+	json_stream(f, id, abs_lanes, 0, ks);
+	fprintf(f, "\n ],\n \"ComboPlots\": [],\n");
+	/* KernelShark 2.2 crashes on a session without markers */
+	fprintf(f, " \"Markers\": {\"type\": \"kshark.config.markers\",\n");
+	fprintf(f, "  \"markA\": {\"isSet\": false}, \"markB\": {\"isSet\": false},\n");
+	fprintf(f, "  \"Active\": \"A\"},\n \"ViewTop\": 0, \"ColorScheme\": 0.75,\n");
+	fprintf(f, " \"User Plugins\": {\"type\": \"kshark.config.plugins\",\n");
+	fprintf(f, "  \"obj. files\": []}}\n");
+	ret = ferror(f) | fclose(f);
+	if (ret)
+		gr_err_msg("%s: write error\n", path);
+	free(abs_lanes);
+	free(abs_in);
+	return ret ? -1 : 0;
 }
 
 /*
@@ -550,7 +650,7 @@ static void summary(struct gr_exporter *ex, struct ks_file *ks, FILE *out,
  *
  * Returns: 0, or -1 with the problem printed.
  */
-int gr_export_kernelshark(struct gr_exporter *ex, const char *path)
+int gr_export_kernelshark(struct gr_exporter *ex, const char *path, const char *session)
 {
 	struct ks_file ks = { 0 };
 	__u64 t0 = ~0ULL;
@@ -585,6 +685,8 @@ int gr_export_kernelshark(struct gr_exporter *ex, const char *path)
 		gr_err_msg("%s: write error\n", path);
 		ret = -1;
 	}
+	if (!ret && session)
+		ret = write_session(ex, &ks, path, session);
 	if (!ret)
 		summary(ex, &ks, to_stdout ? stderr : stdout, path);
 out:

@@ -136,6 +136,8 @@ static int dat_record(struct tracecmd_input *handle, struct tep_record *rec,
 	int type;
 
 	(void)handle;
+	if (cpu >= l->t->dat_cpus)
+		l->t->dat_cpus = cpu + 1;
 	event = tep_find_event_by_record(l->tep, rec);
 	if (event && !strcmp(event->system, "virtio_gpu") &&
 	    !strcmp(event->name, "virtio_gpu_cmd_queue")) {

@@ -38,6 +38,8 @@ expect_fail "report: bad --since" "invalid --since" report --since 5parsecs
 expect_fail "record: -o required" "-o/--output FILE is required" record
 expect_fail "record: bad --duration" "invalid --duration" record -o x -d -1
 expect_fail "export: an output required" "--chrome FILE or --kernelshark FILE is required" export
+expect_fail "export: --session without lanes" "--session goes with --kernelshark FILE" \
+	export --chrome /dev/null --session /dev/null
 expect_fail "stop: no -b" "invalid or incomplete option" stop -b 4096
 
 # ---- report on the synthetic session ----
@@ -137,16 +139,37 @@ result $? "export --chrome: aggregate_only windows as counters per ring"
 run export -i "$V" --kernelshark "$W/lanes.dat" --chrome "$W/chrome2.json" &&
 	grep -q '^  cpu 0: ' "$W/out" && cmp -s "$W/chrome.json" "$W/chrome2.json"
 result $? "export --kernelshark with --chrome: lanes listed, same JSON"
-# 9 boxes: the queue and exec phases of 4 jobs, the queue of 300:1 (no END)
+# 21 boxes: the host, queue, exec and complete phases of 5 jobs, the host
+# phase of the one that did not start
 boxes=$(awk '/^  cpu [0-9]+: / { n += $(NF - 1) } END { print n + 0 }' "$W/out")
 if command -v trace-cmd > /dev/null; then
 	trace-cmd report -i "$W/lanes.dat" > "$W/out" 2> "$W/err" &&
-		! grep -q 'FAILED TO PARSE' "$W/out" && [ "$boxes" = 9 ] &&
+		! grep -q 'FAILED TO PARSE' "$W/out" && [ "$boxes" = 21 ] &&
 		[ "$(grep -c ' job: ' "$W/out")" = "$boxes" ] &&
 		[ "$(grep -c ' sched_switch: ' "$W/out")" = $((2 * boxes)) ]
 	result $? "export --kernelshark: trace-cmd reads it, $boxes boxes as listed"
+	# The lanes are named tasks, and the session shows their rows
+	run export -i "$V" --kernelshark "$W/lanes.dat" --session "$W/lanes.json" &&
+		trace-cmd dump --cmd-lines -i "$W/lanes.dat" > "$W/cmd" 2> "$W/err" &&
+		python3 - "$W/lanes.json" "$W/cmd" "$W/lanes.dat" << 'EOF' 2> "$W/err"
+import json, os, re, sys
+s = json.load(open(sys.argv[1]))
+names = dict(l.split(None, 1) for l in open(sys.argv[2]) if re.match(r'\d+ ', l))
+st = s['data streams']
+assert s['type'] == 'kshark.config.session' and len(st) == 1, st
+lanes = st[0]
+assert lanes['data']['file'] == os.path.realpath(sys.argv[3]), lanes['data']
+assert lanes['data']['time'] == int(os.stat(sys.argv[3]).st_mtime)
+assert lanes['CPUPlots'] == [], lanes['CPUPlots']
+want = ['virtio0/ctrlq lane 1', '0000:03:00.0/gfx_0.0.0 lane 1',
+        '0000:03:00.0/gfx_0.0.0 lane 2', '0000:03:00.0/sdma0 lane 1']
+assert [names[str(p)].strip() for p in lanes['TaskPlots']] == want, names
+EOF
+	result $? "export --session: a KernelShark session, the lanes as named task rows"
 else
 	skip "export --kernelshark: trace-cmd reads it, boxes as listed" \
+		"trace-cmd not installed"
+	skip "export --session: a KernelShark session, the lanes as named task rows" \
 		"trace-cmd not installed"
 fi
 
