@@ -159,7 +159,8 @@ static void report_usage(const char *err)
 		"                         of latency, device and exec time per ring, per",
 		"                         context (device and ctx id) or per process,",
 		"                         instead of jobs (--per-ctx: --per-context)",
-		"    -n/--topn N: only the N jobs of highest latency (COMPLETE - SUBMIT)",
+		"    -n/--topn N: only the N jobs of highest latency (COMPLETE - SUBMIT);",
+		"                         with --per-* or --hist, after those",
 		"       --hist KIND: histogram instead of jobs: lat (latency, log2 ns",
 		"                         buckets), size (record sizes), result (status)",
 		"       --engine NAME|MASK: only jobs of these engine classes: names",
@@ -1131,7 +1132,7 @@ static void on_retire(void *arg, const struct gr_jobs *jobs, struct gr_job *j)
 		r->jobs++;
 		rp->nr_jobs++;
 		ctx_count(rp, j);
-		if (rp->rows) {
+		if (rp->rows || p->topn) {
 			if (gr_job_outlier(j, GR_L_LONG_QUEUE, &v))
 				gr_stat_add(&r->out[0], v);
 			if (gr_job_outlier(j, GR_L_SLOW_EXEC, &v))
@@ -1140,12 +1141,13 @@ static void on_retire(void *arg, const struct gr_jobs *jobs, struct gr_job *j)
 	}
 	if (!rp->final || !job_selected(rp, j))
 		return;
-	if (rp->rows) {
+	if (rp->rows || p->topn)
 		label_outliers(rp, j);
-		if (p->topn) {
-			if (gr_job_metric(j, GR_M_LAT, &v))
-				top_add(rp, jobs, j, v);
-		} else if (!p->limit || rp->printed < p->limit) {
+	/* --topn goes with the groups and histograms, if any */
+	if (p->topn && gr_job_metric(j, GR_M_LAT, &v))
+		top_add(rp, jobs, j, v);
+	if (rp->rows) {
+		if (!p->topn && (!p->limit || rp->printed < p->limit)) {
 			char deps[128];
 
 			deps_str(jobs, j, deps, sizeof(deps));
@@ -1639,7 +1641,8 @@ static int report_run(struct report *rp)
 	bool two;
 
 	rp->rows = !other;
-	two = rp->rows || p->since >= 0 || p->until >= 0 || p->ring || p->engine_mask != ~0U;
+	two = rp->rows || p->topn || p->since >= 0 || p->until >= 0 || p->ring ||
+	      p->engine_mask != ~0U;
 	rp->final = !two;
 	rp->all = !two;
 	rp->first = true;
@@ -1691,7 +1694,7 @@ static int report_run(struct report *rp)
 		hist_size(rp);
 	else if (p->hist == HIST_RESULT)
 		hist_result(rp);
-	if (rp->rows && p->topn)
+	if (p->topn)
 		topn_table(rp);
 	gr_out_end(&rp->o);
 	return 0;

@@ -64,6 +64,11 @@ run report -i "$V" --per-ring -f csv && [ "$(grep -c . "$W/out")" = 4 ]
 result $? "report --per-ring csv"
 run report -i "$V" -f json --topn 2 && $C fences "$E" "$W/out" 100:3,300:1 2> "$W/err"
 result $? "report --topn 2"
+# The original design's smoke command: the top jobs with the groups, not instead
+run report -i "$V" --topn 2 --per-ring --hist lat &&
+	grep -q '^per ring:' "$W/out" && grep -q '^latency (COMPLETE - SUBMIT)' "$W/out" &&
+	[ "$(sed -n '/^the 2 jobs of highest latency:/,/^$/p' "$W/out" | grep -c ':[0-9]')" = 2 ]
+result $? "report --topn 2 --per-ring --hist lat: the groups, the histogram and the top 2"
 for h in lat size result; do
 	run report -i "$V" -f json --hist $h && cp "$W/out" "$W/hist-$h.json"
 done
