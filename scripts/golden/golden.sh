@@ -11,7 +11,11 @@
 # that changes and only for that: export's job arguments name the
 # synthetic streams' client ids, the record size histogram counts records
 # of 120 bytes, and the reports of the two real recordings, made before,
-# count their job payloads as shorter than known.
+# count their job payloads as shorter than known.  And again when a job's
+# row in CSV and JSON gained the time of each stage (submit_ns ..
+# complete_ns), for the 18 commands that print jobs in CSV or JSON and
+# only for those (the other columns unchanged: tools/grtrace/tests checks
+# that the phases are the differences of the new columns).
 #
 #   golden.sha256: GRTRACE=... golden.sh GENDIR WORKDIR > golden.sha256
 #   check:         GRTRACE=... golden.sh GENDIR WORKDIR | diff golden.sha256 -

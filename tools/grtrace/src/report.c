@@ -861,9 +861,24 @@ static const struct gr_col host_cols[] = {
 #define NR_HOST_COLS	ARRAY_SIZE(host_cols)
 #define HOST_AT		(7 + GR_M_DEVICE + 1)	/* the column after DEVICE */
 
+/* In CSV and JSON, last: the time of each stage, in the input's clock */
+static const struct gr_col stage_cols[GR_STAGES] = {
+	{ "submit_ns", "SUBMIT_NS", 0, true },
+	{ "commit_ns", "COMMIT_NS", 0, true },
+	{ "start_ns", "START_NS", 0, true },
+	{ "end_ns", "END_NS", 0, true },
+	{ "complete_ns", "COMPLETE_NS", 0, true },
+};
+
+/* The stage times go with the job's other columns in CSV and JSON only */
+static bool stage_times(const struct report *rp)
+{
+	return rp->p->fmt != GR_FMT_TEXT;
+}
+
 static void job_columns(struct report *rp)
 {
-	size_t n = NR_JOB_COLS + (rp->host ? NR_HOST_COLS : 0), k, i = 0;
+	size_t n = NR_JOB_COLS + (rp->host ? NR_HOST_COLS : 0) + GR_STAGES, k, i = 0;
 
 	rp->jcols = gr_realloc(NULL, n, sizeof(*rp->jcols));
 	for (k = 0; k < NR_JOB_COLS; k++) {
@@ -873,6 +888,8 @@ static void job_columns(struct report *rp)
 		}
 		rp->jcols[i++] = job_cols[k];
 	}
+	for (k = 0; stage_times(rp) && k < GR_STAGES; k++)
+		rp->jcols[i++] = stage_cols[k];
 	rp->nr_jcols = i;
 }
 
@@ -892,7 +909,8 @@ static void deps_str(const struct gr_jobs *jobs, const struct gr_job *j, char *b
 
 static void job_row(struct report *rp, const struct gr_job *j, const char *deps)
 {
-	char b[NR_JOB_COLS + NR_HOST_COLS][128], *cells[NR_JOB_COLS + NR_HOST_COLS];
+	char b[NR_JOB_COLS + NR_HOST_COLS + GR_STAGES][128];
+	char *cells[NR_JOB_COLS + NR_HOST_COLS + GR_STAGES];
 	const struct gr_out *o = &rp->o;
 	size_t i = 0;
 	__s64 v;
@@ -912,6 +930,14 @@ static void job_row(struct report *rp, const struct gr_job *j, const char *deps)
 			}
 		}
 		cells[i++] = b[k];
+	}
+	for (k = 0; stage_times(rp) && k < GR_STAGES; k++) {
+		char *c = b[NR_JOB_COLS + NR_HOST_COLS + k];
+
+		c[0] = '\0';
+		if (j->seen & (1U << k))
+			snprintf(c, 128, "%llu", (unsigned long long)j->ts[k]);
+		cells[i++] = c;
 	}
 	gr_cell_ns(o, b[0], 128, true, (long long)(j->first_ts - rp->t.start_ts));
 	gr_ring_label(&rp->t, j->ring_id, b[1], 128);
@@ -1007,7 +1033,8 @@ static void topn_table(struct report *rp)
 	char title[64];
 	size_t i;
 
-	qsort(rp->top, rp->nr_top, sizeof(*rp->top), cmp_top);
+	if (rp->nr_top)	/* else rp->top is NULL, which qsort() must not get */
+		qsort(rp->top, rp->nr_top, sizeof(*rp->top), cmp_top);
 	snprintf(title, sizeof(title), "the %zu jobs of highest latency:", rp->nr_top);
 	gr_tbl_begin(&rp->o, "jobs", title, rp->jcols, rp->nr_jcols);
 	for (i = 0; i < rp->nr_top && (!rp->p->limit || i < rp->p->limit); i++)

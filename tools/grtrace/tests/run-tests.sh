@@ -50,6 +50,22 @@ run report -i "$V" && grep -q "lost      2 records (gseq gaps)" "$W/out" &&
 result $? "report text: header and job lines"
 run report -i "$V" -f csv && $C csv "$E" "$W/out" 2> "$W/err"
 result $? "report csv: all job values"
+# Each stage's time, absolute: the phases are their differences
+run report -i "$V" -f csv && python3 - "$W/out" << 'EOF' 2> "$W/err"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+n = 0
+for r in rows:
+    t = {k: int(r[k + '_ns']) for k in ('submit', 'commit', 'start', 'end', 'complete')
+         if r[k + '_ns']}
+    if 'submit' in t and 'complete' in t:
+        assert int(r['latency']) == t['complete'] - t['submit'], r
+        n += 1
+    if 'start' in t and 'end' in t:
+        assert int(r['t_exec']) == t['end'] - t['start'], r
+assert n >= 4, n
+EOF
+result $? "report csv: each stage's time, the latency and exec times their differences"
 run report -i "$V" -f json && python3 -m json.tool "$W/out" > /dev/null &&
 	$C json "$E" "$W/out" 2> "$W/err"
 result $? "report json: valid, all job values"
