@@ -24,8 +24,12 @@ grep -qx 'CONFIG_GRTRACE=m' "$dir/.config"
 result $? "CONFIG_GRTRACE=m in $dir" || finish
 
 # The bzImage of step configs' vmlinux and its modules (a few seconds).
+# Both: step configs takes a passing build of the same kernel series
+# from its result cache without making anything, and a tree applied
+# again since relinks vmlinux here; modules left from before would carry
+# BTF of the vmlinux before, which the kernel refuses to load.
 {
-	make -C "$SRC" O="$dir" CC="ccache gcc" -j"$JOBS" -s bzImage &&
+	make -C "$SRC" O="$dir" CC="ccache gcc" -j"$JOBS" -s bzImage modules &&
 	rm -rf "$dir/modroot" &&
 	make -C "$SRC" O="$dir" -s INSTALL_MOD_PATH="$dir/modroot" modules_install &&
 	(cd "$dir/modroot" && find lib | cpio -o -H newc --quiet | gzip -1) > "$OUT/modules.cpio.gz" &&
