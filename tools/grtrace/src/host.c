@@ -278,17 +278,25 @@ struct gside {
 	size_t hash[4096];	/* by seqno: index + 1 */
 };
 
-static struct gjob *gjob_get(struct gside *g, const struct gr_event *ev, bool add)
+/* The job of @seqno: one ring, one fence context, so the seqno is the key */
+static struct gjob *gjob_by_seqno(struct gside *g, __u32 seqno)
 {
-	size_t *h = &g->hash[ev->job.fence_seqno % ARRAY_SIZE(g->hash)], i;
-	struct gjob *j;
+	size_t i;
 
-	for (i = *h; i; i = g->j[i - 1].hnext)
-		if (g->j[i - 1].seqno == (__u32)ev->job.fence_seqno &&
-		    g->j[i - 1].fctx == ev->job.fence_context)
+	for (i = g->hash[seqno % ARRAY_SIZE(g->hash)]; i; i = g->j[i - 1].hnext)
+		if (g->j[i - 1].seqno == seqno)
 			return &g->j[i - 1];
-	if (!add)
-		return NULL;
+	return NULL;
+}
+
+/* The job of @ev's seqno, added on its first event */
+static struct gjob *gjob_get(struct gside *g, const struct gr_event *ev)
+{
+	size_t *h = &g->hash[(__u32)ev->job.fence_seqno % ARRAY_SIZE(g->hash)];
+	struct gjob *j = gjob_by_seqno(g, ev->job.fence_seqno);
+
+	if (j)
+		return j;
 	if (g->nr == g->cap) {
 		g->cap = g->cap ? 2 * g->cap : 1024;
 		g->j = gr_realloc(g->j, g->cap, sizeof(*g->j));
@@ -298,16 +306,6 @@ static struct gjob *gjob_get(struct gside *g, const struct gr_event *ev, bool ad
 			    .ring_id = ev->job.ring_id, .hnext = *h };
 	*h = g->nr;
 	return j;
-}
-
-static struct gjob *gjob_by_seqno(struct gside *g, __u32 seqno)
-{
-	size_t i;
-
-	for (i = g->hash[seqno % ARRAY_SIZE(g->hash)]; i; i = g->j[i - 1].hnext)
-		if (g->j[i - 1].seqno == seqno)
-			return &g->j[i - 1];
-	return NULL;
 }
 
 /*
@@ -343,7 +341,7 @@ static int guest_side(struct gside *g, const struct gr_trace *t, const char *pat
 		    (ev->type != GRTRACE_EV_SUBMIT && ev->type != GRTRACE_EV_COMMIT &&
 		     ev->type != GRTRACE_EV_END))
 			continue;
-		j = gjob_get(g, ev, true);
+		j = gjob_get(g, ev);
 		if (ev->type == GRTRACE_EV_SUBMIT) {
 			j->pid = ev->job.pid;
 			memcpy(j->comm, ev->job.comm, sizeof(ev->job.comm));
@@ -396,6 +394,8 @@ int gr_host_join(struct gr_host *h, const char *path, const struct gr_trace *t)
 	if (hlog_read(&l, path) || guest_side(g, t, t->input))
 		goto out;
 	h->host_fences = l.nr;
+	/* At most one joined job per command the guest queued */
+	h->job = gr_realloc(NULL, t->nr_vcmd, sizeof(*h->job));
 	for (i = 0; i < t->nr_vcmd; i++) {
 		const struct gr_vcmd *v = &t->vcmd[i];
 		const struct hfence *f;
@@ -423,7 +423,6 @@ int gr_host_join(struct gr_host *h, const char *path, const struct gr_trace *t)
 			lo = f->resp - j->end;
 			lo_at = v;
 		}
-		h->job = gr_realloc(h->job, h->nr + 1, sizeof(*h->job));
 		hj = &h->job[h->nr++];
 		*hj = (struct gr_host_job){
 			.fctx = j->fctx, .fseq = j->seqno, .fence_id = v->fence_id,
