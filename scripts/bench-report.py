@@ -27,6 +27,7 @@ CASES = [
     ('b_relay', '(b) relay stream only', 'ratio'),
     ('b_relay_governed', "(b') relay, a governance setting on", 'ratio'),
     ('c_ftrace', '(c) tracepoint recorded by ftrace', 'ratio'),
+    ('c_ftrace_persistent', "(c') ftrace, a persistent instance", 'ratio'),
     ('d_relay_and_ftrace', '(d) both sinks', 'ratio'),
     ('f_relay_all_cpus', '(f) relay, all CPUs', 'ratio'),
     ('f_ftrace_all_cpus', '(f) ftrace, all CPUs', 'ratio'),

@@ -87,11 +87,14 @@ log "bench: guest kernel and initramfs took $((SECONDS - start)) s"
 # another rewrites it (the rounds start and stop sessions, which add and
 # remove probes) can take an int3 that the kernel's text patching no
 # longer claims: scripts/guest/tests/patch-race.sh shows it.
+# A persistent ftrace instance as "grtrace persist" makes it, its events
+# off: the bench times the grtrace events recorded there (c').
+persist="reserve_mem=16M:4096:grtrace trace_instance=grtrace_boot@grtrace"
 log "bench: QEMU guest"
 "$ROOT/scripts/guest/run-qemu.sh" --no-gpu --kernel "$BENCH_BUILD/arch/x86/boot/bzImage" \
 	--initrd "$CACHE/initramfs-bench.cpio.gz" --share "$out/share" \
 	--log "$out/guest.log" --timeout "${GUEST_TIMEOUT:-1200}" \
-	--append "grtrace.mode=bench grtrace.timeout=1100 kunit.filter_glob=grtrace_bench" ||
+	--append "grtrace.mode=bench grtrace.timeout=1100 kunit.filter_glob=grtrace_bench $persist" ||
 	log "bench: the guest run failed, see $out/guest.log"
 
 # The guest run's verdict, as make test's: the bench test passed, the

@@ -21,6 +21,7 @@
 # initramfs    $BUILD (kernel)                   $CACHE/initramfs.cpio.gz
 # guest        $BUILD, initramfs                 $RUN/guest (serial.log, share/)
 # demo         $BUILD, initramfs                 $RUN/demo: "make demo" as typed
+# crash        $BUILD, initramfs, grtrace-tool   $RUN/crash: two boots, a crash between them
 # cli          $RUN/guest/share, $RUN/demo       -
 # fuzz         $RUN/guest/share (guest)          $RUN/fuzz: the fuzzer's log, failing inputs
 # correlate    $RUN/guest/share (guest)          -
@@ -124,6 +125,7 @@ step bisect "$ROOT/scripts/bisect-check.sh"
 step initramfs "$ROOT/scripts/guest/build.sh"
 step guest "$ROOT/scripts/guest/test.sh"
 step demo "$ROOT/scripts/test-demo.sh"
+step crash "$ROOT/scripts/test-crash.sh"
 step cli "$ROOT/scripts/test-cli.sh"
 step fuzz "$ROOT/scripts/test-fuzz.sh"
 step correlate "$ROOT/scripts/test-correlate.sh"

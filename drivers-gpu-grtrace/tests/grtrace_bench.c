@@ -30,6 +30,7 @@
 #include <linux/sizes.h>
 #include <linux/sort.h>
 #include <linux/timekeeping.h>
+#include <linux/trace.h>
 #include <linux/trace_events.h>
 
 #define CREATE_TRACE_POINTS
@@ -55,6 +56,17 @@ MODULE_PARM_DESC(events, "events per round (default 2000)");
 static unsigned int bench_pairs = 101;
 module_param_named(pairs, bench_pairs, uint, 0444);
 MODULE_PARM_DESC(pairs, "pairs of rounds per comparison (default 101)");
+
+/*
+ * A persistent ftrace instance (a ring buffer in memory that reserve_mem=
+ * set aside at boot, made by trace_instance=NAME@LABEL), for the cost of
+ * recording the grtrace events across a crash: "grtrace persist".
+ */
+static char *bench_instance;
+module_param_named(instance, bench_instance, charp, 0444);
+MODULE_PARM_DESC(instance, "a boot-mapped ftrace instance: time the grtrace events recorded there too");
+
+static struct trace_array *bench_tr;
 
 static struct grtrace_ring bench_ring = {
 	.dev = "bench",
@@ -140,6 +152,7 @@ struct bench_sinks {
 	bool relay;
 	bool ftrace_grtrace;
 	bool ftrace_bare;
+	bool ftrace_instance;	/* the grtrace events in bench_tr */
 	bool governed;		/* a governance setting on that drops nothing */
 	const char *mode;	/* a config key set for the session */
 };
@@ -154,6 +167,8 @@ static int bench_attach(const struct bench_sinks *s)
 		ret = trace_set_clr_event("grtrace", NULL, s->ftrace_grtrace);
 	if (!ret)
 		ret = trace_set_clr_event("grtrace_bench", NULL, s->ftrace_bare);
+	if (!ret && s->ftrace_instance)
+		ret = trace_array_set_clr_event(bench_tr, "grtrace", NULL, true);
 	if (!ret && s->mode)
 		ret = grtrace_config_write(s->mode);
 	if (!ret && s->relay)
@@ -169,6 +184,8 @@ static void bench_detach(const struct bench_sinks *s)
 		grtrace_config_write("aggregate_only=0\nflight_recorder=0");
 	trace_set_clr_event("grtrace", NULL, 0);
 	trace_set_clr_event("grtrace_bench", NULL, 0);
+	if (s->ftrace_instance)
+		trace_array_set_clr_event(bench_tr, "grtrace", NULL, false);
 }
 
 static int cmp_s64(const void *a, const void *b)
@@ -352,6 +369,15 @@ static int grtrace_bench_init(struct kunit *test)
 	bench_buffer_size = grtrace_get_buffer_size();
 	if (round > bench_buffer_size)
 		KUNIT_ASSERT_EQ(test, grtrace_set_buffer_size(round), 0);
+	/*
+	 * The instance the command line made: trace_array_get_by_name() would
+	 * make a plain one of a name it does not find, so the caller names
+	 * only a boot-mapped one (scripts/guest/tests/bench.sh)
+	 */
+	if (bench_instance && !bench_tr) {
+		bench_tr = trace_array_get_by_name(bench_instance, NULL);
+		KUNIT_ASSERT_NOT_NULL(test, bench_tr);
+	}
 	grtrace_ring_register(&bench_ring);
 	KUNIT_ASSERT_EQ(test, grtrace_config_write("level=verbose\nfilter_ring_id=-1\n"
 						   "reset_stats=1"), 0);
@@ -361,6 +387,9 @@ static int grtrace_bench_init(struct kunit *test)
 
 static void grtrace_bench_exit(struct kunit *test)
 {
+	if (bench_tr)
+		trace_array_put(bench_tr);
+	bench_tr = NULL;
 	grtrace_set_buffer_size(bench_buffer_size);
 	grtrace_ring_unregister(&bench_ring);
 	grtrace_config_write("level=normal");
@@ -373,6 +402,8 @@ static const struct bench_case bench_bare = { "e_bare_trace_event", OP_BARE, fal
 static const struct bench_case bench_relay = { "b_relay", OP_HOOK, false, { .relay = true } };
 static const struct bench_case bench_ftrace = { "c_ftrace", OP_HOOK, false,
 						{ .ftrace_grtrace = true } };
+static const struct bench_case bench_persistent = { "c_ftrace_persistent", OP_HOOK, false,
+						    { .ftrace_instance = true } };
 static const struct bench_case bench_both = { "d_relay_and_ftrace", OP_HOOK, false,
 					      { .relay = true, .ftrace_grtrace = true } };
 static const struct bench_case bench_governed = { "b_relay_governed", OP_HOOK, false,
@@ -411,6 +442,8 @@ static const struct bench_cmp bench_cmps[] = {
 	{ &bench_relay, &bench_bare, CMP_RATIO },
 	{ &bench_ftrace, &bench_bare, CMP_RATIO },
 	{ &bench_both, &bench_bare, CMP_RATIO },
+	/* (c') the grtrace events in a persistent instance (instance=) */
+	{ &bench_persistent, &bench_bare, CMP_RATIO },
 	/* What the governance's default path saves: a setting on, against (b) */
 	{ &bench_governed, &bench_relay, CMP_RATIO },
 	/*
@@ -466,9 +499,11 @@ static void grtrace_bench_run(struct kunit *test)
 	}
 	for (r = 0; r < bench_pairs; r++)
 		for (i = 0; i < n; i++)
-			bench_pair(test, &bench_cmps[i], r, &res[i]);
+			if (bench_tr || !bench_cmps[i].c->s.ftrace_instance)
+				bench_pair(test, &bench_cmps[i], r, &res[i]);
 	for (i = 0; i < n; i++)
-		bench_report(test, &bench_cmps[i], &res[i]);
+		if (bench_tr || !bench_cmps[i].c->s.ftrace_instance)
+			bench_report(test, &bench_cmps[i], &res[i]);
 	kunit_info(test, "bench cpus: %u online\n", num_online_cpus());
 
 	/* Each round's session ended with it */

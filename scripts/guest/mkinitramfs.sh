@@ -43,7 +43,7 @@ fi
 
 # /init and the guest tests
 install -m 755 "$here/init" "$root/init"
-for t in "$here"/tests/*.sh; do
+for t in "$here"/tests/*.sh "$here"/tests/*.lib; do
 	[ -e "$t" ] && install -m 755 "$t" "$root/tests/"
 done
 

@@ -5,11 +5,12 @@ set -euo pipefail
 usage() {
 	echo "usage: run-qemu.sh --kernel BZIMAGE --initrd CPIO --log FILE [--share DIR]" \
 	     "[--timeout SECS] [--append 'CMDLINE'] [--gl | --no-gpu] [--host-trace FILE]" \
+	     "[--reboot]" \
 	     "[-- QEMU-ARGS...]" >&2
 	exit 2
 }
 
-kernel='' initrd='' share='' log='' timeout=600 append='' gl='' gpu=1 htrace=
+kernel='' initrd='' share='' log='' timeout=600 append='' gl='' gpu=1 htrace= reboot=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2; shift 2 ;;
@@ -21,6 +22,7 @@ while [ $# -gt 0 ]; do
 	--gl) gl=1; shift ;;
 	--no-gpu) gpu=''; shift ;;
 	--host-trace) htrace=$2; shift 2 ;;
+	--reboot) reboot=1; shift ;;
 	--) shift; break ;;
 	*) usage ;;
 	esac
@@ -32,10 +34,14 @@ if [ -z "$kernel" ] || [ -z "$initrd" ] || [ -z "$log" ]; then usage; fi
 # qboot.rom is slower here: without ACPI IRQ routing virtio-gpu's IRQ is lost.
 # GRTRACE_QEMU_ACCEL: another -accel, e.g. tcg,thread=single (one host
 # thread for all vCPUs).
-args=(-accel "${GRTRACE_QEMU_ACCEL:-tcg}" -m 2G -smp 2 -nodefaults -no-reboot
+args=(-accel "${GRTRACE_QEMU_ACCEL:-tcg}" -m 2G -smp 2 -nodefaults
       -kernel "$kernel" -initrd "$initrd"
       -append "console=ttyS0 panic=-1 pci=noacpi $append"
       -vga none -serial "file:$log" -monitor none)
+# --reboot: a guest reboot (panic=-1 after a panic) resets the machine
+# and boots the same kernel and command line again, the guest's memory
+# kept as it was (QEMU does not clear RAM at reset); else QEMU exits.
+[ -n "$reboot" ] || args+=(-no-reboot)
 run=()
 if [ -n "$gl" ]; then
 	# A 3D GPU: virglrenderer on the host's llvmpipe.  It needs an EGL

@@ -6,7 +6,11 @@ ko=$(find /lib/modules -name grtrace_bench.ko | head -1)
 # Rounds of 250 events, a quarter of a millisecond under TCG, in 121
 # pairs: the host's speed changes from one millisecond to the next
 # (benchmark.rst).
-insmod "$ko" events=250 pairs=121 || exit 1
+# The persistent instance of the command line (scripts/bench.sh), boot-
+# mapped if it has a last_boot_info: the cost of "grtrace persist" too.
+inst=
+[ -e /sys/kernel/tracing/instances/grtrace_boot/last_boot_info ] && inst=instance=grtrace_boot
+insmod "$ko" events=250 pairs=121 $inst || exit 1
 rmmod grtrace_bench
 
 # Sustained throughput: the highest rate at which "grtrace record" drains

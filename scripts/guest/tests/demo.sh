@@ -15,24 +15,10 @@
 # usage: demo.sh OUTDIR
 O=${1:-${GRTRACE_OUT:-/tmp}}
 D=/sys/kernel/debug/grtrace
-H=/host
 C=/tmp/virgl			# work directory, inside the chroot
-mkdir -p "$O" $H
-
-if ! grep -qs 'virgl *: *yes' /sys/kernel/debug/dri/*/virtio-gpu-features; then
-	echo "virgl: the GPU has no 3D (run-qemu.sh --gl)"
-	exit 1
-fi
-# cache=loose: the share is read-only, so the page cache may keep Mesa's
-# libraries for the second client.
-mount -t 9p -o trans=virtio,version=9p2000.L,ro,cache=loose,msize=512000 \
-	hostroot $H || exit 1
-for d in proc sys dev sys/kernel/debug sys/kernel/tracing; do
-	mount -o bind /$d $H/$d || exit 1
-done
-for d in tmp run root; do
-	mount -t tmpfs tmpfs $H/$d || exit 1
-done
+mkdir -p "$O"
+. /tests/virgl.lib
+virgl_mount || exit 1
 mkdir -p $H$C
 
 # The clients.  kmscube first: the first to open the device is its DRM
@@ -128,9 +114,6 @@ for f in $D/events[0-9]*; do
 	cat "$f" > "$O/$(basename "$f").bin"
 done
 { cat $D/stats; echo; cat $D/events_by_type; echo; cat $D/rings; } > "$O/grtrace-stats.txt"
-for d in root run tmp sys/kernel/tracing sys/kernel/debug dev sys proc; do
-	umount $H/$d
-done
-umount $H
+virgl_umount
 echo "demo: exit $rc"
 [ "$rc" = 0 ]

@@ -136,6 +136,7 @@ struct gr_trace {
 	const char *input;	/* as given, or the debugfs directory */
 	bool is_dir;
 	bool is_tracedat;	/* a trace-cmd recording (trace.dat) */
+	const char *instance;	/* ...or the ftrace instance of that name */
 	int dat_cpus;		/* its CPUs: the highest with a record, plus 1 */
 	const char *clock;	/* ftrace clock name of the times, if known */
 	__u64 records;		/* records read (events, not the tool's stats) */

@@ -60,6 +60,7 @@ static void export_usage(const char *err)
 		"",
 		"  usage: grtrace export [-h] [-D] [--chrome FILE] [--kernelshark FILE]",
 		"                        [--session FILE] [-i FILE|DIR]",
+		"                        [--last-boot[=INSTANCE]]",
 		"",
 		"  Write the jobs of a grtrace stream or trace.dat as a Chrome/Perfetto",
 		"  trace (ui.perfetto.dev, chrome://tracing): a process per device, a",
@@ -83,6 +84,9 @@ static void export_usage(const char *err)
 		"                         -i the guest's trace.dat: QEMU's work as a",
 		"                         process, each virtio-gpu job's device phase",
 		"                         split into to host, on host and back",
+		"       --last-boot[=INSTANCE]: the input is the previous boot's",
+		"                         persistent ftrace instance (see grtrace",
+		"                         persist), read once: with --chrome alone",
 		"    -D/--debug: print debug messages",
 		"    -h/--help: print this help",
 		NULL,
@@ -101,8 +105,11 @@ static void export_parse_args(int argc, char *argv[], struct gr_export_params *p
 		{ "debug",	no_argument,		NULL, 'D' },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ "host",	required_argument,	NULL, 'H' },
+		{ "last-boot",	optional_argument,	NULL, 'L' },
 		{ NULL, 0, NULL, 0 }
 	};
+	const char *instance = NULL;
+	bool last_boot = false;
 	int c;
 
 	memset(p, 0, sizeof(*p));
@@ -122,6 +129,12 @@ static void export_parse_args(int argc, char *argv[], struct gr_export_params *p
 			break;
 		case 'i':
 			p->input = optarg;
+			break;
+		case 'L':
+			if (optarg && !*optarg)
+				export_usage("invalid --last-boot: an instance name after '='");
+			last_boot = true;
+			instance = optarg;
 			break;
 		case 'D':
 			gr_debug = 1;
@@ -144,6 +157,14 @@ static void export_parse_args(int argc, char *argv[], struct gr_export_params *p
 		export_usage("only one output can go to stdout");
 	if (p->session && (!p->kernelshark || !strcmp(p->kernelshark, "-")))
 		export_usage("--session goes with --kernelshark FILE");
+	if (last_boot && (p->input || p->kernelshark))
+		export_usage("--last-boot reads an ftrace instance once: with --chrome, no -i");
+	if (last_boot) {
+		p->last_boot = gr_input_last_boot(instance);
+		if (!p->last_boot)
+			exit(EXIT_FAILURE);
+		p->input = p->last_boot;
+	}
 }
 
 /* ---- KernelShark: the phases of the jobs on lanes ---- */
@@ -1716,7 +1737,9 @@ int gr_export_main(int argc, char *argv[])
 		if (!chrome(&c, p.input, p.chrome))
 			ret = EXIT_SUCCESS;
 		chrome_free(&c);
-		return ret;
+	} else {
+		ret = EXIT_SUCCESS;
 	}
-	return EXIT_SUCCESS;
+	free(p.last_boot);
+	return ret;
 }

@@ -22,6 +22,7 @@ struct gr_export_params {
 	const char *session;
 	const char *kernelshark;
 	const char *host;
+	char *last_boot;	/* --last-boot: "instance:NAME" (allocated) */
 };
 
 /* One phase of a job on a KernelShark lane: its kind and the job's lane (of the ring) */

@@ -25,6 +25,7 @@ static const struct {
 	{ "merge",	gr_merge_main },
 	{ "timeline",	gr_timeline_main },
 	{ "probe",	gr_probe_main },
+	{ "persist",	gr_persist_main },
 };
 
 static void grtrace_usage(const char *err)
@@ -45,6 +46,8 @@ static void grtrace_usage(const char *err)
 		"     merge   - GPU jobs next to the DRM ioctls that submitted them",
 		"     timeline - a row per ring over time in the terminal; --latency",
 		"     probe   - record a driver without hooks through a kprobe profile",
+		"     persist - the kernel command line that keeps GPU job history",
+		"               across a crash (report --last-boot reads it)",
 		"",
 		"  'grtrace COMMAND --help' describes each command.",
 		NULL,

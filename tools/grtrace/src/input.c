@@ -3,8 +3,9 @@
  * grtrace: the inputs of the commands, and the grtrace debugfs directory.
  *
  * An input is one file, a directory of per-CPU files (events<N> or
- * events<N>.bin), the live relay files in debugfs, or a trace-cmd
- * recording (trace.dat).  This decides which one a path is and reads it
+ * events<N>.bin), the live relay files in debugfs, a trace-cmd
+ * recording (trace.dat), or an ftrace instance ("instance:NAME", such as a
+ * persistent one holding the previous boot).  This decides which one a path is and reads it
  * with the reader of its format into a struct gr_trace, the records of all
  * files merged by gseq.  It is also the only
  * user of the grtrace debugfs files: libtracefs finds (and if needed
@@ -334,9 +335,79 @@ void gr_input_live_info(struct gr_trace *t)
 		t->stats = gr_kernel_read("stats");
 }
 
+/* ---- ftrace instances: a persistent ring buffer's previous boot ---- */
+
+/* An ftrace instance, "instance:NAME": its grtrace events, read whole */
+static int find_instance(struct gr_trace *t, const char *path)
+{
+	const char *name = path + strlen(GR_INSTANCE_PREFIX);
+
+	t->input = path;
+	t->instance = name;
+	t->is_tracedat = true;
+	if (!*name) {
+		gr_err_msg("%s: no instance name after '%s'\n", path, GR_INSTANCE_PREFIX);
+		return -1;
+	}
+	if (gr_instance_load(t, name) || gr_trace_merge(t))
+		return -1;
+	t->records = t->nr_ev;
+	return 0;
+}
+
+/*
+ * An instance whose ring buffer holds a previous boot's events: its
+ * last_boot_info starts with the previous kernel's text address instead of
+ * "# Current", which it says once the buffer holds this boot's events.
+ */
+static int last_boot_one(const char *name, void *data)
+{
+	char **found = data;
+	struct tracefs_instance *inst = tracefs_instance_alloc(NULL, name);
+	char *info = inst ? tracefs_instance_file_read(inst, "last_boot_info", NULL) : NULL;
+
+	if (info && *info && strncmp(info, "# Current", 9)) {
+		gr_debug_msg("instance %s holds a previous boot: %.40s\n", name, info);
+		if (!*found)
+			*found = gr_strdup(name);
+	}
+	free(info);
+	tracefs_instance_free(inst);
+	return 0;
+}
+
+/*
+ * gr_input_last_boot - the input of the previous boot's persistent instance
+ * @name: the instance's name, or NULL for the one holding a previous boot
+ *
+ * Returns: "instance:NAME" (allocated), or NULL with the problem printed.
+ */
+char *gr_input_last_boot(const char *name)
+{
+	static const char none[] =
+		"no ftrace instance holds a previous boot's events (see grtrace persist)";
+	char *found = NULL, *input;
+	size_t len;
+
+	if (!name) {
+		tracefs_instances_walk(last_boot_one, &found);
+		if (!found) {
+			gr_err_msg("%s\n", none);
+			return NULL;
+		}
+		name = found;
+	}
+	len = strlen(GR_INSTANCE_PREFIX) + strlen(name) + 1;
+	input = gr_zalloc(len);
+	snprintf(input, len, "%s%s", GR_INSTANCE_PREFIX, name);
+	free(found);
+	return input;
+}
+
 /*
  * gr_input_find - the files of an input, and what goes with them
- * @path: a file, a directory of per-CPU files, or NULL for the live relay
+ * @path: a file, a directory of per-CPU files, "instance:NAME" for the
+ *        grtrace events of an ftrace instance, or NULL for the live relay
  *        files
  *
  * Sets the files, the kind of input and the kernel counters saved next to
@@ -346,6 +417,8 @@ void gr_input_live_info(struct gr_trace *t)
 int gr_input_find(struct gr_trace *t, const char *path)
 {
 	memset(t, 0, sizeof(*t));
+	if (path && !strncmp(path, GR_INSTANCE_PREFIX, strlen(GR_INSTANCE_PREFIX)))
+		return find_instance(t, path);
 	if (find_files(t, path))
 		return -1;
 	if (!t->is_dir && path && gr_is_tracedat(path)) {

@@ -1,15 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * grtrace: the inputs of the commands (a stream file, a directory of
- * per-CPU files, the live relay files or a trace.dat) and the grtrace
- * debugfs directory.  The only code that knows where the grtrace files are.
+ * per-CPU files, the live relay files, a trace.dat or an ftrace instance)
+ * and the grtrace debugfs directory.  The only code that knows where the grtrace files are.
  */
 #ifndef __GRTRACE_INPUT_H
 #define __GRTRACE_INPUT_H
 
 #include "events.h"
 
+/* An input naming an ftrace instance: "instance:NAME" */
+#define GR_INSTANCE_PREFIX	"instance:"
+
 int gr_input_find(struct gr_trace *t, const char *path);
+char *gr_input_last_boot(const char *name);
 int gr_input_load(struct gr_trace *t, const char *path);
 void gr_input_live_info(struct gr_trace *t);
 

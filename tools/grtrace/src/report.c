@@ -43,6 +43,8 @@ struct report_params {
 	long long queue_thresh;
 	long long exec_thresh;
 	const char *host;
+	bool in_flight;
+	char *last_boot;	/* --last-boot: "instance:NAME" (allocated) */
 };
 
 #define NR_STATS	3		/* latency, device, exec of the groups */
@@ -131,6 +133,12 @@ struct report {
 	struct top *top;	/* a heap, the least latency first */
 	size_t nr_top;
 	struct gr_host *host;	/* --host: the host's side of virtio-gpu jobs */
+	struct gr_job *flying;	/* --in-flight: jobs with no COMPLETE */
+	size_t nr_flying;
+	struct gr_job *done;	/* the last completed, by COMPLETE, unsorted */
+	size_t nr_done;
+	struct gr_job *failed;	/* jobs with an ERROR or a failed COMPLETE */
+	size_t nr_failed;
 	struct gr_col *jcols;	/* the columns of a job */
 	size_t nr_jcols;
 };
@@ -144,6 +152,7 @@ static void report_usage(const char *err)
 		"         [--hist lat|size|result] [--engine NAME|MASK] [--ring NAME|ID]",
 		"         [--since T] [--until T] [--limit N]",
 		"         [--queue-thresh T] [--exec-thresh T] [--host FILE]",
+		"         [--in-flight] [--last-boot[=INSTANCE]]",
 		"",
 		"  Report the GPU jobs of a grtrace stream: a session header, then one",
 		"  line per job with its times, submitter, status and labels.  The",
@@ -176,6 +185,14 @@ static void report_usage(const char *err)
 		"       --host FILE: QEMU's virtio_gpu trace log of the same run: split",
 		"                         the DEVICE time of virtio-gpu jobs into TO_HOST,",
 		"                         ON_HOST and BACK (-i: the guest's trace.dat)",
+		"       --in-flight: what was in flight at the input's last event:",
+		"                         per ring the jobs not completed, their",
+		"                         submitter and age; the last completed jobs",
+		"                         (--limit, default 10); the jobs that failed",
+		"       --last-boot[=INSTANCE]: --in-flight on the previous boot's",
+		"                         persistent ftrace instance (default: the one",
+		"                         holding a previous boot; see grtrace persist);",
+		"                         reading it consumes it",
 		"    -D/--debug: print debug messages",
 		"    -h/--help: print this help",
 		NULL,
@@ -197,6 +214,8 @@ enum {
 	OPT_QUEUE_THRESH,
 	OPT_EXEC_THRESH,
 	OPT_HOST,
+	OPT_IN_FLIGHT,
+	OPT_LAST_BOOT,
 };
 
 static int parse_engines(const char *arg, __u32 *mask)
@@ -243,8 +262,12 @@ static void report_parse_args(int argc, char *argv[], struct report_params *p)
 		{ "queue-thresh", required_argument,	NULL, OPT_QUEUE_THRESH },
 		{ "exec-thresh", required_argument,	NULL, OPT_EXEC_THRESH },
 		{ "host",	required_argument,	NULL, OPT_HOST },
+		{ "in-flight",	no_argument,		NULL, OPT_IN_FLIGHT },
+		{ "last-boot",	optional_argument,	NULL, OPT_LAST_BOOT },
 		{ NULL, 0, NULL, 0 }
 	};
+	bool last_boot = false;
+	const char *instance = NULL;
 	int c;
 
 	memset(p, 0, sizeof(*p));
@@ -320,12 +343,30 @@ static void report_parse_args(int argc, char *argv[], struct report_params *p)
 		case OPT_HOST:
 			p->host = optarg;
 			break;
+		case OPT_IN_FLIGHT:
+			p->in_flight = true;
+			break;
+		case OPT_LAST_BOOT:
+			if (optarg && !*optarg)
+				report_usage("invalid --last-boot: an instance name after '='");
+			last_boot = true;
+			instance = optarg;
+			break;
 		default:
 			report_usage(gr_invalid_option(argv));
 		}
 	}
 	if (optind < argc)
 		report_usage("unexpected argument");
+	if (last_boot && p->input)
+		report_usage("--last-boot reads an ftrace instance: no -i with it");
+	if (last_boot) {
+		p->last_boot = gr_input_last_boot(instance);
+		if (!p->last_boot)
+			exit(EXIT_FAILURE);
+		p->input = p->last_boot;
+		p->in_flight = true;
+	}
 }
 
 /* ---- selection ---- */
@@ -488,8 +529,11 @@ static void header_text(struct report *rp)
 	__u32 i, j, *by_id;
 	int k;
 
-	fprintf(f, "grtrace report: %s (%d file%s)\n", t->input, t->nr_files,
-		t->nr_files == 1 ? "" : "s");
+	if (t->instance)
+		fprintf(f, "grtrace report: %s\n", t->input);
+	else
+		fprintf(f, "grtrace report: %s (%d file%s)\n", t->input, t->nr_files,
+			t->nr_files == 1 ? "" : "s");
 	if (t->have_info) {
 		features_str(si->features, buf, sizeof(buf));
 		fprintf(f, "  session   %016llx, format %u%s, clock %s, features %s\n",
@@ -502,6 +546,9 @@ static void header_text(struct report *rp)
 			buf, (unsigned long long)si->start_ts / NSEC_PER_SEC,
 			(unsigned long long)si->start_ts % NSEC_PER_SEC, si->nr_cpus,
 			si->buffer_size / 1024);
+	} else if (t->instance) {
+		fprintf(f, "  session   ftrace instance %s: its grtrace events, in its clock\n",
+			t->instance);
 	} else if (t->is_tracedat) {
 		fprintf(f, "  session   a trace-cmd recording: its grtrace events, in its clock\n");
 	} else {
@@ -1145,6 +1192,156 @@ static void group_add(struct report *rp, int by, const struct gr_job *j)
 }
 
 /* A job the current pass is done with */
+/* ---- --in-flight: what the GPUs were doing at the last event ---- */
+
+#define LAST_DONE	10
+
+/* Append to an array whose room doubles at 1, 2, 4, 8... jobs */
+static void flight_push(struct gr_job **arr, size_t *nr, const struct gr_job *j)
+{
+	if (!(*nr & (*nr - 1)))
+		*arr = gr_realloc(*arr, *nr ? 2 * *nr : 1, sizeof(**arr));
+	(*arr)[(*nr)++] = *j;
+}
+
+/* Jobs retire in the order they were created, not completed */
+static void flight_add(struct report *rp, const struct gr_job *j)
+{
+	size_t keep = rp->p->limit ? rp->p->limit : LAST_DONE, i, min = 0;
+	bool done = j->seen & (1U << GRTRACE_EV_COMPLETE);
+
+	if (!done)
+		flight_push(&rp->flying, &rp->nr_flying, j);
+	if (j->errors || (done && j->status < 0))
+		flight_push(&rp->failed, &rp->nr_failed, j);
+	if (!done)
+		return;
+	if (rp->nr_done < keep) {
+		flight_push(&rp->done, &rp->nr_done, j);
+		return;
+	}
+	for (i = 1; i < rp->nr_done; i++)
+		if (rp->done[i].ts[GRTRACE_EV_COMPLETE] < rp->done[min].ts[GRTRACE_EV_COMPLETE])
+			min = i;
+	if (j->ts[GRTRACE_EV_COMPLETE] > rp->done[min].ts[GRTRACE_EV_COMPLETE])
+		rp->done[min] = *j;
+}
+
+static const struct gr_trace *flight_trace;	/* for the qsort() comparisons */
+
+static int cmp_flying(const void *a, const void *b)
+{
+	const struct gr_job *x = a, *y = b;
+	char rx[64], ry[64];
+	int c;
+
+	gr_ring_label(flight_trace, x->ring_id, rx, sizeof(rx));
+	gr_ring_label(flight_trace, y->ring_id, ry, sizeof(ry));
+	c = strcmp(rx, ry);
+	if (c)
+		return c;
+	return x->first_ts < y->first_ts ? -1 : x->first_ts > y->first_ts;
+}
+
+static int cmp_done(const void *a, const void *b)
+{
+	const struct gr_job *x = a, *y = b;
+	__u64 tx = x->ts[GRTRACE_EV_COMPLETE], ty = y->ts[GRTRACE_EV_COMPLETE];
+
+	return tx > ty ? -1 : tx < ty;
+}
+
+/* The last stage a job reached */
+static const char *flight_stage(const struct gr_job *j)
+{
+	int k;
+
+	for (k = GRTRACE_EV_COMPLETE; k >= GRTRACE_EV_SUBMIT; k--)
+		if (j->seen & (1U << k))
+			return gr_type_name(k);
+	return "";
+}
+
+static const struct gr_col flight_cols[] = {
+	{ "ring", "RING", -22, false },
+	{ "fence", "FENCE", -12, false },
+	{ "ctx", "CTX", 5, true },
+	{ "pid", "PID", 7, true },
+	{ "comm", "COMM", -15, false },
+	{ "stage", "STAGE", -8, false },
+	{ "first_ns", "FIRST", 14, true },
+	{ "age_ns", "AGE", 12, true },
+	{ "latency_ns", "LATENCY", 10, true },
+	{ "status", "STATUS", -9, false },
+};
+
+#define NR_FLIGHT_COLS	ARRAY_SIZE(flight_cols)
+
+/*
+ * A job as a row: FIRST is its first event in the input's clock (for an
+ * ftrace instance, seconds since that boot), AGE the time from it to the
+ * input's last event, LATENCY its latency if it completed.
+ */
+static void flight_row(struct report *rp, const struct gr_job *j)
+{
+	char b[NR_FLIGHT_COLS][96], *cells[NR_FLIGHT_COLS];
+	const struct gr_out *o = &rp->o;
+	bool valid;
+	size_t i;
+	__s64 v;
+
+	for (i = 0; i < NR_FLIGHT_COLS; i++)
+		cells[i] = b[i];
+	gr_ring_label(&rp->t, j->ring_id, b[0], sizeof(b[0]));
+	snprintf(b[1], sizeof(b[1]), "%llu:%llu", (unsigned long long)j->fctx,
+		 (unsigned long long)j->fseq);
+	snprintf(b[2], sizeof(b[2]), "%llu", (unsigned long long)j->ctx_id);
+	b[3][0] = '\0';
+	if (j->pid)
+		snprintf(b[3], sizeof(b[3]), "%u", j->pid);
+	snprintf(b[4], sizeof(b[4]), "%s", j->comm);
+	snprintf(b[5], sizeof(b[5]), "%s", flight_stage(j));
+	gr_cell_ns(o, b[6], sizeof(b[6]), true, (long long)j->first_ts);
+	gr_cell_ns(o, b[7], sizeof(b[7]), true, (long long)(rp->t.last_ts - j->first_ts));
+	valid = gr_job_metric(j, GR_M_LAT, &v);
+	gr_cell_ns(o, b[8], sizeof(b[8]), valid, v);
+	gr_job_status(j, b[9], sizeof(b[9]));
+	gr_tbl_row(&rp->o, cells);
+}
+
+static void flight_tables(struct report *rp)
+{
+	char title[160], last[32];
+	size_t i;
+
+	flight_trace = &rp->t;
+	if (rp->nr_flying)
+		qsort(rp->flying, rp->nr_flying, sizeof(*rp->flying), cmp_flying);
+	if (rp->nr_done)
+		qsort(rp->done, rp->nr_done, sizeof(*rp->done), cmp_done);
+	gr_cell_ns(&rp->o, last, sizeof(last), true, (long long)rp->t.last_ts);
+	snprintf(title, sizeof(title),
+		 "in flight at the last event (%s us in the input's clock): %zu job%s, by ring (FIRST in us, AGE at the last event):",
+		 last, rp->nr_flying, rp->nr_flying == 1 ? "" : "s");
+	gr_tbl_begin(&rp->o, "in_flight", title, flight_cols, NR_FLIGHT_COLS);
+	for (i = 0; i < rp->nr_flying; i++)
+		flight_row(rp, &rp->flying[i]);
+	gr_tbl_end(&rp->o);
+	snprintf(title, sizeof(title), "the last %zu job%s completed, the last first:",
+		 rp->nr_done, rp->nr_done == 1 ? "" : "s");
+	gr_tbl_begin(&rp->o, "last_completed", title, flight_cols, NR_FLIGHT_COLS);
+	for (i = 0; i < rp->nr_done; i++)
+		flight_row(rp, &rp->done[i]);
+	gr_tbl_end(&rp->o);
+	snprintf(title, sizeof(title),
+		 "%zu job%s with an error (timeout, reset) or a failed fence:",
+		 rp->nr_failed, rp->nr_failed == 1 ? "" : "s");
+	gr_tbl_begin(&rp->o, "failed", title, flight_cols, NR_FLIGHT_COLS);
+	for (i = 0; i < rp->nr_failed; i++)
+		flight_row(rp, &rp->failed[i]);
+	gr_tbl_end(&rp->o);
+}
+
 static void on_retire(void *arg, const struct gr_jobs *jobs, struct gr_job *j)
 {
 	struct report *rp = arg;
@@ -1170,6 +1367,8 @@ static void on_retire(void *arg, const struct gr_jobs *jobs, struct gr_job *j)
 		return;
 	if (rp->rows || p->topn)
 		label_outliers(rp, j);
+	if (p->in_flight)
+		flight_add(rp, j);
 	/* --topn goes with the groups and histograms, if any */
 	if (p->topn && gr_job_metric(j, GR_M_LAT, &v))
 		top_add(rp, jobs, j, v);
@@ -1664,7 +1863,8 @@ static bool odd_engine(const struct gr_trace *t)
 static int report_run(struct report *rp)
 {
 	const struct report_params *p = rp->p;
-	bool other = p->per_ring || p->per_ctx || p->per_process || p->hist;
+	bool other = p->per_ring || p->per_ctx || p->per_process || p->hist ||
+		     p->in_flight;
 	bool two;
 
 	rp->rows = !other;
@@ -1721,6 +1921,8 @@ static int report_run(struct report *rp)
 		hist_size(rp);
 	else if (p->hist == HIST_RESULT)
 		hist_result(rp);
+	if (p->in_flight)
+		flight_tables(rp);
 	if (p->topn)
 		topn_table(rp);
 	gr_out_end(&rp->o);
@@ -1760,6 +1962,10 @@ out:
 	free(rp.size_count);
 	free(rp.size_types);
 	free(rp.jcols);
+	free(rp.flying);
+	free(rp.done);
+	free(rp.failed);
+	free(params.last_boot);
 	if (rp.host)
 		gr_host_free(rp.host);
 	free(rp.host);

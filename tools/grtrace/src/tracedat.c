@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * grtrace: the grtrace events of a trace-cmd recording (trace.dat) as an
- * input, read with libtracecmd.
+ * grtrace: the grtrace events of a trace-cmd recording (trace.dat), read
+ * with libtracecmd, or of an ftrace instance, read with libtracefs, as an
+ * input.
  *
  * "trace-cmd record -e grtrace" keeps the tracepoints of the same jobs as
  * the relay stream, in the clock of the ftrace ring buffer.  Reading them
@@ -23,6 +24,9 @@
 
 #include "tracedat.h"
 #include "utils.h"
+
+#include <event-parse.h>
+#include <tracefs.h>
 
 #ifdef HAVE_LIBTRACECMD
 #include <trace-cmd.h>
@@ -47,8 +51,6 @@ bool gr_is_tracedat(const char *path)
 	close(fd);
 	return ret;
 }
-
-#ifdef HAVE_LIBTRACECMD
 
 struct dat_loader {
 	struct gr_trace *t;
@@ -124,21 +126,18 @@ static void vcmd_record(struct dat_loader *l, struct tep_event *event,
 	v->dev = (__s32)num_field(event, rec, "dev");
 }
 
-static int dat_record(struct tracecmd_input *handle, struct tep_record *rec,
-		      int cpu, void *data)
+/* One ftrace event of CPU @cpu, in time order: a record if it is grtrace's */
+static int dat_event(struct dat_loader *l, struct tep_event *event,
+		     struct tep_record *rec, int cpu)
 {
-	struct dat_loader *l = data;
 	struct grtrace_job_payload *p;
-	struct tep_event *event;
 	struct gr_event *ev;
 	struct gr_ring *r;
 	char dev[sizeof(r->dev)], ring[sizeof(r->name)];
 	int type;
 
-	(void)handle;
 	if (cpu >= l->t->dat_cpus)
 		l->t->dat_cpus = cpu + 1;
-	event = tep_find_event_by_record(l->tep, rec);
 	if (event && !strcmp(event->system, "virtio_gpu") &&
 	    !strcmp(event->name, "virtio_gpu_cmd_queue")) {
 		vcmd_record(l, event, rec);
@@ -195,6 +194,64 @@ static int dat_record(struct tracecmd_input *handle, struct tep_record *rec,
 	r->by_type[type]++;
 	l->t->by_type[type]++;
 	return 0;
+}
+
+static int inst_record(struct tep_event *event, struct tep_record *rec, int cpu,
+		       void *data)
+{
+	return dat_event(data, event, rec, cpu);
+}
+
+/*
+ * gr_instance_load - the grtrace events of ftrace instance @name into @t
+ *
+ * libtracefs reads the instance's per-CPU trace_pipe_raw files, merged by
+ * time, which consumes what it reads: reading a persistent instance that
+ * holds the previous boot's events empties it (and removes a backup
+ * instance, made to be read once).  The events are decoded with the
+ * formats of the running kernel, which are those of the previous boot when
+ * it ran the same kernel: a persistent ring buffer written by another
+ * kernel is reset at boot anyway.
+ *
+ * Returns: 0, or -1 with the problem printed.
+ */
+int gr_instance_load(struct gr_trace *t, const char *name)
+{
+	static const char * const systems[] = { "grtrace", "virtio_gpu", NULL };
+	struct dat_loader l = { .t = t };
+	struct tracefs_instance *inst;
+
+	if (!tracefs_instance_exists(name)) {
+		gr_err_msg("%s: no such ftrace instance (%s/instances)\n", name,
+			   tracefs_tracing_dir() ? tracefs_tracing_dir() : "tracefs");
+		return -1;
+	}
+	inst = tracefs_instance_alloc(NULL, name);
+	l.tep = tracefs_local_events_system(NULL, systems);
+	if (!inst || !l.tep) {
+		gr_err_msg("%s: the instance or the event formats cannot be read\n", name);
+		l.err = -1;
+	} else if (tracefs_iterate_raw_events(l.tep, inst, NULL, 0, inst_record, &l) < 0) {
+		gr_err_msg("%s: reading the instance's events failed\n", name);
+		l.err = -1;
+	}
+	tep_free(l.tep);
+	tracefs_instance_free(inst);
+	if (l.err || t->nr_ev)
+		return l.err;
+	gr_err_msg("%s: no grtrace events in this instance\n", name);
+	return -1;
+}
+
+#ifdef HAVE_LIBTRACECMD
+
+static int dat_record(struct tracecmd_input *handle, struct tep_record *rec,
+		      int cpu, void *data)
+{
+	struct dat_loader *l = data;
+
+	(void)handle;
+	return dat_event(l, tep_find_event_by_record(l->tep, rec), rec, cpu);
 }
 
 /*

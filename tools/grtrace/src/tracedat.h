@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * grtrace: reading the grtrace events of a trace-cmd recording (trace.dat).
+ * grtrace: reading the grtrace events of a trace-cmd recording (trace.dat)
+ * or of an ftrace instance.
  */
 #ifndef __GRTRACE_TRACEDAT_H
 #define __GRTRACE_TRACEDAT_H
@@ -11,5 +12,6 @@
 
 bool gr_is_tracedat(const char *path);
 int gr_tracedat_load(struct gr_trace *t, const char *path);
+int gr_instance_load(struct gr_trace *t, const char *name);
 
 #endif /* __GRTRACE_TRACEDAT_H */

@@ -24,7 +24,7 @@ rm -rf "$W/fs" && cp -r "$W/gen/fakefs" "$W/fs"
 # ---- usage ----
 run --help && grep -q "usage: grtrace COMMAND" "$W/out"
 result $? "grtrace --help"
-for cmd in start stop status config record report export; do
+for cmd in start stop status config record report export persist; do
 	run $cmd --help && grep -q "usage: grtrace $cmd" "$W/out"
 	result $? "$cmd --help"
 done
@@ -85,6 +85,38 @@ run report -i "$V" --topn 2 --per-ring --hist lat &&
 	grep -q '^per ring:' "$W/out" && grep -q '^latency (COMPLETE - SUBMIT)' "$W/out" &&
 	[ "$(sed -n '/^the 2 jobs of highest latency:/,/^$/p' "$W/out" | grep -c ':[0-9]')" = 2 ]
 result $? "report --topn 2 --per-ring --hist lat: the groups, the histogram and the top 2"
+# What was in flight at the last event: the jobs with no COMPLETE, aged to
+# it; the last COMPLETEs, the last first (--limit of them); the failed
+run report -i "$V" -f json --in-flight --limit 3 && python3 - "$E" "$W/out" << 'EOF' 2> "$W/err"
+import json, sys
+jobs = json.load(open(sys.argv[1]))['jobs']
+r = json.load(open(sys.argv[2]))
+last = r['session']['last_ts']
+assert [j['fence'] for j in r['in_flight']] == \
+    [j['fence'] for j in jobs if j['status'] == 'pending'], r['in_flight']
+assert all(j['age_ns'] == last - j['first_ns'] and j['latency_ns'] is None
+           for j in r['in_flight']), r['in_flight']
+done = sorted((j for j in jobs if j['latency'] is not None),
+              key=lambda j: -(j['time'] + j['latency']))
+assert [j['fence'] for j in r['last_completed']] == [j['fence'] for j in done[:3]], \
+    r['last_completed']
+assert [j['fence'] for j in r['failed']] == \
+    [j['fence'] for j in jobs if j['status'] not in ('ok', 'pending')], r['failed']
+EOF
+result $? "report --in-flight: the jobs with no COMPLETE, the last COMPLETEs, the failed"
+expect_fail "report: --last-boot with -i" "--last-boot reads an ftrace instance: no -i" \
+	report --last-boot -i "$V"
+expect_fail "report: --last-boot= empty" "invalid --last-boot" report --last-boot=
+expect_fail "report: no such instance" "nosuch: no such ftrace instance" \
+	report -i instance:nosuch
+expect_fail "export: --last-boot with lanes" "--last-boot reads an ftrace instance once" \
+	export --kernelshark x --last-boot
+boot=trace_instance=grtrace_boot last=trace_instance=grtrace_last=grtrace_boot
+run persist && grep -qx "reserve_mem=16M:4096:grtrace $boot@grtrace,grtrace $last" "$W/out" &&
+	run persist -s 64M --traceoff &&
+	grep -qx "reserve_mem=64M:4096:grtrace $boot^traceoff@grtrace,grtrace" "$W/out"
+result $? "persist: the kernel command line, with a size, with traceoff"
+expect_fail "persist: bad --size" "invalid --size" persist -s 5000
 for h in lat size result; do
 	run report -i "$V" -f json --hist $h && cp "$W/out" "$W/hist-$h.json"
 done

@@ -1,0 +1,226 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Check what a crashed guest's next boot says of it (issue: GPU job history
+that survives the reboot; scripts/guest/tests/crash.sh made DIR).
+
+Boot 1 recorded the grtrace events into a persistent ftrace instance from
+early boot and, through a second instance, as text to the share (live.txt:
+what reached the host before the crash); KUnit's drm_sched timeout suite
+hung a mock job until the scheduler's timeout reported it; kmscube and
+glmark2-es2-drm rendered on virgl (their pids in clients.txt, their output
+next to it) until user space panicked the kernel (/init exited).  Boot 2 read the previous
+boot with grtrace: report --last-boot (text), report --last-boot=grtrace_json
+-f json, report -i instance:grtrace_jobs -f csv (every job) and export
+--last-boot=grtrace_perfetto --chrome, each a backup copy of the same buffer.
+
+This reads live.txt and the serial log itself and checks, in KTAP:
+
+- boot 1 recorded persistently (grtrace persist --status), panicked from
+  user space, and booted again, with no other kernel report;
+- boot 2 found the previous boot in the backup, and each backup, once read,
+  is gone;
+- every job of live.txt is in the previous boot's history, same submitter,
+  same times of each stage; the history reaches at least as far;
+- per client, the history holds at least the SUBMITs live.txt had, and
+  kmscube's SUBMITs are at least its last printed frame count;
+- "in flight" is exactly the jobs with no COMPLETE, aged to the last event,
+  among them jobs of the clients; "last completed" the latest COMPLETEs;
+- the hung mock job is among the failed jobs, with the timeout's error;
+- the text report names the same jobs in flight; the Perfetto export is JSON
+  with them.
+
+usage: crash-check.py DIR SERIAL_LOG     (prints KTAP)
+"""
+
+import csv
+import json
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), 'guest'))
+from ktap import Ktap                   # pylint: disable=wrong-import-position
+from verdict import KERNEL_PROBLEM, PRINTK_PREFIX   # pylint: disable=wrong-import-position
+
+# An event's two stamps, one per instance, are one probe call apart (the
+# TCG guest with KASAN: a median of 12-16 us; an interrupt between the two
+# calls adds to it: up to 16 ms seen).  The bound tells a stamp of the same
+# clock and boot from any other.
+LAG_MAX_US = 1000000
+STAGES = ['submit', 'commit', 'start', 'end', 'complete']
+LIVE = re.compile(r'^\s*(.+?)-(\d+)\s+\[\d+\]\s+\S+\s+(\d+)\.(\d+): grtrace_(\w+): (.*)$')
+FIELD = re.compile(r'(\w+)=(\S+)')
+# The panic that user space asked for (PID 1 exited), and its end marker
+EXPECTED = re.compile(r'Kernel panic - not syncing: Attempted to kill init!')
+
+
+def read(path):
+    try:
+        with open(path, errors='replace') as f:
+            return f.read()
+    except OSError:
+        return ''
+
+
+def live_jobs(path):
+    """fence -> {stage: us, 'pid', 'comm'} from the text of trace_pipe"""
+    jobs = {}
+    last = 0
+    for line in read(path).splitlines():
+        m = LIVE.match(line)
+        if not m or m.group(5) not in STAGES:
+            continue
+        us = int(m.group(3)) * 1000000 + int(m.group(4))
+        f = dict(FIELD.findall(m.group(6)))
+        j = jobs.setdefault(f['fence'], {})
+        j[m.group(5)] = us
+        if m.group(5) == 'submit':
+            j['pid'] = int(f['pid'])
+            j['comm'] = f['comm']
+        last = max(last, us)
+    return jobs, last
+
+
+def main():
+    d, serial = sys.argv[1], sys.argv[2]
+    out = Ktap('crash:')
+    log = [PRINTK_PREFIX.sub('', l) for l in read(serial).splitlines()]
+
+    st1 = read(os.path.join(d, 'status-1.txt'))
+    out.result(re.search(r'^grtrace_boot\s+this boot, grtrace events on', st1, re.M) and
+               'exit 0' in st1,
+               'boot 1 records the grtrace events in a persistent instance (grtrace persist --status)',
+               st1)
+    boots = sum('Linux version' in l for l in log)
+    panicked = any(EXPECTED.search(l) for l in log)
+    out.result(panicked and boots == 2 and os.path.exists(os.path.join(d, 'boot1.done')),
+               'the guest panicked from user space while the clients rendered, and booted again',
+               f'{boots} boots, panic {panicked}')
+    reports = [l for l in log if KERNEL_PROBLEM.search(l) and not EXPECTED.search(l)]
+    out.result(not reports and any('GRTRACE-TEST: crash PASS' in l for l in log),
+               'no kernel report but the panic asked for; the second boot\'s reads pass',
+               '\n'.join(reports[:5]) or read(os.path.join(d, 'last-boot.err')))
+
+    st2 = read(os.path.join(d, 'status-2.txt'))
+    m = re.search(r'^grtrace_last\s+the previous boot, (\d+) events', st2, re.M)
+    out.result(m and int(m.group(1)) > 0,
+               'boot 2: the backup instance holds the previous boot\'s events', st2)
+    before = read(os.path.join(d, 'instances-before.txt')).split()
+    after = read(os.path.join(d, 'instances-after.txt')).split()
+    copies = ['grtrace_last', 'grtrace_json', 'grtrace_jobs', 'grtrace_perfetto']
+    again = read(os.path.join(d, 'again.err'))
+    out.result(all(c in before and c not in after for c in copies) and 'grtrace_boot' in after
+               and 'exit 1' in again,
+               'each backup, read once, is gone; reading it again is an error',
+               f'before {before}\nafter {after}\n{again}')
+
+    live, live_last = live_jobs(os.path.join(d, 'live.txt'))
+    with open(os.path.join(d, 'last-boot-jobs.csv'), newline='') as f:
+        rows = list(csv.DictReader(f))
+    hist = {r['fence']: r for r in rows}
+    # Each instance's ring buffer stamps an event when it writes it: the
+    # persistent instance's probe runs first (registered at boot), on the
+    # same CPU, so its time is never later than the live one's.
+    bad = []
+    lag = []
+    for fence, j in live.items():
+        if 'submit' not in j:
+            continue
+        r = hist.get(fence)
+        if not r:
+            bad.append(f'{fence}: not in the history')
+            continue
+        if int(r['pid'] or 0) != j['pid'] or r['comm'] != j['comm']:
+            bad.append(f'{fence}: submitter {r["pid"]} {r["comm"]}, live {j["pid"]} {j["comm"]}')
+        for s in STAGES:
+            if s not in j:
+                continue
+            late = j[s] - int(r[s + '_ns'] or 0) // 1000
+            lag.append(late)
+            if not r[s + '_ns'] or late < 0 or late > LAG_MAX_US:
+                bad.append(f'{fence}: {s} at {r[s + "_ns"]} ns, live {j[s]} us')
+    out.result(live and not bad,
+               f'every job the live stream saw ({len(live)}) is in the previous boot\'s history, '
+               f'same submitter, each stage stamped at most {LAG_MAX_US} us before the live '
+               'instance\'s stamp', '\n'.join(bad[:10]))
+    lag.sort()
+    if lag:
+        out.diag(f'live instance stamp - persistent stamp: median {lag[len(lag) // 2]} us, '
+                 f'max {lag[-1]} us ({len(lag)} events)')
+    hist_last = max(max(int(r[s + '_ns']) for s in STAGES if r[s + '_ns']) for r in rows) \
+        if rows else 0
+    out.result(rows and hist_last // 1000 >= live_last,
+               'the history reaches at least as far as what reached the host before the crash',
+               f'history {hist_last} ns, live {live_last} us')
+
+    clients = {}
+    for line in read(os.path.join(d, 'clients.txt')).splitlines():
+        name, pid = line.split()
+        clients[int(pid)] = name
+    short = []
+    for pid, name in clients.items():
+        n_live = sum(1 for j in live.values() if j.get('pid') == pid)
+        n_hist = sum(1 for r in rows if int(r['pid'] or 0) == pid)
+        out.diag(f'{name} (pid {pid}): {n_live} SUBMITs reached the host, {n_hist} in the history')
+        if not n_live or n_hist < n_live:
+            short.append(f'{name}: {n_hist} in the history, {n_live} live')
+    frames = re.findall(r'Rendered (\d+) frames', read(os.path.join(d, 'kmscube.out')))
+    kms = [p for p, n in clients.items() if n == 'kmscube']
+    n_kms = sum(1 for r in rows if kms and int(r['pid'] or 0) == kms[0])
+    if not frames or n_kms < int(frames[-1]):
+        short.append(f'kmscube printed {frames[-1] if frames else "no"} frames, '
+                     f'{n_kms} jobs in the history')
+    out.result(len(clients) == 2 and not short,
+               'per client, the history holds every SUBMIT that reached the host; '
+               'kmscube\'s at least its frames', '\n'.join(short))
+
+    rep = json.loads(read(os.path.join(d, 'last-boot.json')) or '{}')
+    last_ts = rep.get('session', {}).get('last_ts', 0)
+    flying = rep.get('in_flight', [])
+    want = {r['fence'] for r in rows if not r['complete_ns']}
+    got = {j['fence'] for j in flying}
+    ages = [j['fence'] for j in flying if j['age_ns'] != last_ts - j['first_ns']]
+    out.result(flying and got == want and not ages and last_ts >= hist_last,
+               f'in flight: the {len(want)} jobs with no COMPLETE, aged to the last event',
+               f'report {sorted(got)}\nhistory {sorted(want)}\nages {ages}\n'
+               f'last_ts {last_ts} vs {hist_last}')
+    theirs = [j for j in flying if j.get('pid') in clients]
+    out.result(theirs, 'the clients had jobs in flight at the crash, and the report names them',
+               json.dumps(flying)[:500])
+    for j in flying:
+        out.diag(f'in flight: {j["ring"]} {j["fence"]} {j["comm"]}[{j["pid"]}] '
+                 f'{j["stage"]} age {j["age_ns"] / 1e6:.3f} ms')
+    done = sorted((r for r in rows if r['complete_ns']), key=lambda r: -int(r['complete_ns']))
+    last = [j['fence'] for j in rep.get('last_completed', [])]
+    out.result(last and last == [r['fence'] for r in done[:len(last)]],
+               'last completed: the latest COMPLETEs, the last first',
+               f'report {last}\nhistory {[r["fence"] for r in done[:10]]}')
+
+    failed = rep.get('failed', [])
+    hung = [j for j in failed if 'timeout' in j['status'] or 'ETIMEDOUT' in j['status']]
+    kunit = any(re.search(r'^\s*ok \d+ drm_sched_basic_timeout$', l) for l in log)
+    out.result(hung and kunit,
+               'the hung mock job: KUnit\'s timeout test passed and the report lists it failed '
+               'with the timeout', json.dumps(failed)[:500])
+    for j in hung:
+        out.diag(f'failed: {j["ring"]} {j["fence"]} {j["comm"]}[{j["pid"]}] {j["status"]}')
+
+    text = read(os.path.join(d, 'last-boot.txt'))
+    missing = [f for f in got if f not in text]
+    out.result('in flight at the last event' in text and 'ftrace instance grtrace_last' in text
+               and not missing,
+               'report --last-boot (text, grtrace_last) names the same jobs in flight',
+               f'missing {missing}\n{text[:400]}')
+    try:
+        trace = json.loads(read(os.path.join(d, 'last-boot-trace.json')))
+        blob = json.dumps(trace)
+        ok = trace.get('traceEvents') and all(f in blob for f in got)
+    except ValueError as e:
+        ok, blob = False, str(e)
+    out.result(ok, 'export --last-boot: a Perfetto trace with the jobs in flight', blob[:300])
+    return out.finish()
+
+
+if __name__ == '__main__':
+    sys.exit(main())

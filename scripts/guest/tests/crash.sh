@@ -1,0 +1,89 @@
+#!/bin/sh
+# GPU job history across a crash (grtrace.mode=crash; scripts/test-crash.sh
+# boots it, scripts/crash-check.py checks what it leaves in OUTDIR).
+#
+# The kernel command line is "grtrace persist"'s: a persistent ftrace
+# instance grtrace_boot recording the grtrace events from early boot, and
+# its backup grtrace_last, which the next boot fills with the previous
+# boot's events.  It adds three more backups of the same buffer,
+# grtrace_json, grtrace_jobs and grtrace_perfetto, because each read of a
+# previous boot consumes it; and KUnit's drm_sched timeout suite, whose
+# mock job hangs until the scheduler's timeout reports it, recorded in the
+# persistent buffer before user space starts.
+#
+# Boot 1: kmscube and glmark2-es2-drm render on virgl.  A second instance,
+# "live", streams the same events as text to the share (what reached the
+# host before the crash), next to the clients' pids and output.  Then user
+# space panics the kernel: this script leaves crash.now, and /init exits
+# (the kernel has no sysrq: a PID 1 that exits is its user-space panic)
+# while the clients, in a session of their own, still render.  panic=-1
+# reboots at once, and QEMU resets the guest without clearing its memory.
+# Boot 2: grtrace report --last-boot and the other reads of the previous
+# boot, into the share.
+#
+# usage: crash.sh OUTDIR
+O=${1:-${GRTRACE_OUT:-/tmp}}
+G=/opt/grtrace/bin/grtrace
+T=/sys/kernel/tracing
+
+if [ -e "$O/boot1.done" ]; then
+	rc=0
+	$G persist --status > "$O/status-2.txt" 2>&1
+	ls $T/instances > "$O/instances-before.txt"
+	$G report --last-boot > "$O/last-boot.txt" 2> "$O/last-boot.err" || rc=1
+	$G report --last-boot=grtrace_json -f json > "$O/last-boot.json" 2>> "$O/last-boot.err" || rc=1
+	$G report -i instance:grtrace_jobs -f csv > "$O/last-boot-jobs.csv" 2>> "$O/last-boot.err" || rc=1
+	$G export --last-boot=grtrace_perfetto --chrome "$O/last-boot-trace.json" \
+		2>> "$O/last-boot.err" || rc=1
+	# A backup instance goes once it has been read whole (autoremove)
+	sleep 1
+	ls $T/instances > "$O/instances-after.txt"
+	$G report --last-boot=grtrace_json > /dev/null 2> "$O/again.err"
+	echo "exit $?" >> "$O/again.err"
+	cat "$O/status-2.txt" "$O/last-boot.err" "$O/last-boot.txt"
+	exit $rc
+fi
+
+$G persist --status > "$O/status-1.txt" 2>&1
+echo "exit $?" >> "$O/status-1.txt"
+cat "$O/status-1.txt"
+mkdir $T/instances/live || exit 1
+echo 1 > $T/instances/live/events/grtrace/enable || exit 1
+cat $T/instances/live/trace_pipe > "$O/live.txt" &
+
+. /tests/virgl.lib
+virgl_mount || exit 1
+# What the clients write goes to the share at once: it outlives the crash.
+mkdir -p $H/tmp/out
+mount --bind "$O" $H/tmp/out || exit 1
+cat > $H/tmp/clients.sh <<'EOF'
+cd /tmp/out
+# kmscube ends at a line on its stdin: a FIFO held open, never written
+mkfifo /tmp/kmscube.in
+exec 3<> /tmp/kmscube.in
+setsid stdbuf -oL kmscube -A -D /dev/dri/card0 -c 100000 <&3 > kmscube.out 2>&1 &
+echo "kmscube $!" > clients.txt
+i=0
+until grep -q 'Using modifier' kmscube.out || [ $i -ge 1500 ]; do
+	sleep 0.2
+	i=$((i + 1))
+done
+setsid stdbuf -oL glmark2-es2-drm --off-screen -b build:duration=60 > glmark2.out 2>&1 &
+echo "glmark2-es2-drm $!" >> clients.txt
+EOF
+chroot $H sh /tmp/clients.sh
+# Both render: glmark2 has its context (it prints its first result after
+# its 60 s), kmscube prints its frame count every 2 s.
+i=0
+until { grep -qs 'GL_RENDERER' "$O/glmark2.out" &&
+	[ "$(grep -c 'Rendered' "$O/kmscube.out")" -ge 3 ]; } || [ $i -ge 60 ]; do
+	sleep 1
+	i=$((i + 1))
+done
+sleep 2
+cat "$O/clients.txt"
+tail -n 2 "$O/kmscube.out" "$O/glmark2.out"
+date > "$O/boot1.done"
+: > "$O/crash.now"
+sync
+echo "crash: init exits while the clients render"
