@@ -325,6 +325,28 @@ static void dir_stats(struct gr_trace *t, const char *dir)
 }
 
 /*
+ * gr_instance_cpu_sum - a counter of an ftrace instance's per-CPU buffers,
+ * summed over the CPUs
+ * @key: its name in per_cpu/cpu<N>/stats, with the colon ("overrun:")
+ */
+unsigned long long gr_instance_cpu_sum(struct tracefs_instance *inst, const char *key)
+{
+	long cpu, nr = sysconf(_SC_NPROCESSORS_CONF);
+	unsigned long long n = 0;
+	char file[64], *s, *k;
+
+	for (cpu = 0; cpu < nr; cpu++) {
+		snprintf(file, sizeof(file), "per_cpu/cpu%ld/stats", cpu);
+		s = tracefs_instance_file_read(inst, file, NULL);
+		k = s ? strstr(s, key) : NULL;
+		if (k)
+			n += strtoull(k + strlen(key), NULL, 10);
+		free(s);
+	}
+	return n;
+}
+
+/*
  * gr_input_live_info - what the kernel says besides the relay files: the
  * rings that lost their METADATA, and the counters
  */
@@ -356,22 +378,34 @@ static int find_instance(struct gr_trace *t, const char *path)
 }
 
 /*
- * An instance whose ring buffer holds a previous boot's events: its
- * last_boot_info starts with the previous kernel's text address instead of
- * "# Current", which it says once the buffer holds this boot's events.
+ * gr_instance_boot - whose events a boot-mapped instance's ring buffer holds
+ *
+ * Its last_boot_info starts with the previous kernel's text address while
+ * the buffer holds that boot's events, and says "# Current" once it holds
+ * this boot's; an instance not in reserved memory has no such file.
  */
+enum gr_boot gr_instance_boot(struct tracefs_instance *inst)
+{
+	char *info = tracefs_instance_file_read(inst, "last_boot_info", NULL);
+	enum gr_boot boot = GR_BOOT_UNMAPPED;
+
+	if (info && *info)
+		boot = strncmp(info, "# Current", 9) ? GR_BOOT_PREVIOUS : GR_BOOT_THIS;
+	free(info);
+	return boot;
+}
+
+/* An instance whose ring buffer holds a previous boot's events */
 static int last_boot_one(const char *name, void *data)
 {
 	char **found = data;
 	struct tracefs_instance *inst = tracefs_instance_alloc(NULL, name);
-	char *info = inst ? tracefs_instance_file_read(inst, "last_boot_info", NULL) : NULL;
 
-	if (info && *info && strncmp(info, "# Current", 9)) {
-		gr_debug_msg("instance %s holds a previous boot: %.40s\n", name, info);
+	if (inst && gr_instance_boot(inst) == GR_BOOT_PREVIOUS) {
+		gr_debug_msg("instance %s holds a previous boot\n", name);
 		if (!*found)
 			*found = gr_strdup(name);
 	}
-	free(info);
 	tracefs_instance_free(inst);
 	return 0;
 }

@@ -17,6 +17,18 @@ char *gr_input_last_boot(const char *name);
 int gr_input_load(struct gr_trace *t, const char *path);
 void gr_input_live_info(struct gr_trace *t);
 
+struct tracefs_instance;
+unsigned long long gr_instance_cpu_sum(struct tracefs_instance *inst, const char *key);
+
+/* Whose events a boot-mapped ftrace instance holds (gr_instance_boot()) */
+enum gr_boot {
+	GR_BOOT_UNMAPPED,	/* not boot-mapped: no last_boot_info */
+	GR_BOOT_THIS,		/* this boot's */
+	GR_BOOT_PREVIOUS,	/* the previous boot's */
+};
+
+enum gr_boot gr_instance_boot(struct tracefs_instance *inst);
+
 const char *gr_kernel_dir(void);
 int gr_kernel_check(void);
 char *gr_kernel_read(const char *file);

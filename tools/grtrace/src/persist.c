@@ -24,9 +24,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <tracefs.h>
-#include <unistd.h>
 
 #include "commands.h"
+#include "input.h"
 #include "utils.h"
 
 #define PERSIST_LABEL		"grtrace"
@@ -96,76 +96,59 @@ static void size_str(unsigned long long size, char *buf, size_t len)
 		snprintf(buf, len, "%llu%c", size, units[u]);
 }
 
-/* The events in an instance's ring buffer: the "entries" of each CPU */
-static unsigned long long instance_entries(struct tracefs_instance *inst)
-{
-	long cpu, nr = sysconf(_SC_NPROCESSORS_CONF);
-	unsigned long long sum = 0;
-	char file[64], *stats, *e;
+/* An instance as --status sees it */
+struct persist_state {
+	bool exists;
+	enum gr_boot boot;
+	bool grtrace_on;		/* its grtrace events are enabled */
+	unsigned long long entries;	/* events in its ring buffer */
+};
 
-	for (cpu = 0; cpu < nr; cpu++) {
-		snprintf(file, sizeof(file), "per_cpu/cpu%ld/stats", cpu);
-		stats = tracefs_instance_file_read(inst, file, NULL);
-		e = stats ? strstr(stats, "entries:") : NULL;
-		if (e)
-			sum += strtoull(e + 8, NULL, 10);
-		free(stats);
-	}
-	return sum;
-}
+static const char * const boot_names[] = {
+	[GR_BOOT_UNMAPPED]	= "not persistent (no last_boot_info)",
+	[GR_BOOT_THIS]		= "this boot",
+	[GR_BOOT_PREVIOUS]	= "the previous boot",
+};
 
-/*
- * An instance's state: "missing", "this boot" or "the previous boot" (as
- * its last_boot_info says), whether the grtrace events are on in it, and
- * the events its buffer holds
- */
-static const char *instance_state(const char *name, bool *grtrace_on,
-				  unsigned long long *entries)
+static void instance_state(const char *name, struct persist_state *st)
 {
 	struct tracefs_instance *inst;
-	const char *state = "missing";
-	char *info, *on;
+	char *on;
 
-	*grtrace_on = false;
-	*entries = 0;
-	if (!tracefs_instance_exists(name))
-		return state;
-	inst = tracefs_instance_alloc(NULL, name);
+	memset(st, 0, sizeof(*st));
+	inst = tracefs_instance_exists(name) ? tracefs_instance_alloc(NULL, name) : NULL;
 	if (!inst)
-		return state;
-	info = tracefs_instance_file_read(inst, "last_boot_info", NULL);
-	if (!info)
-		state = "not persistent (no last_boot_info)";
-	else if (!strncmp(info, "# Current", 9))
-		state = "this boot";
-	else
-		state = "the previous boot";
+		return;
+	st->exists = true;
+	st->boot = gr_instance_boot(inst);
 	on = tracefs_instance_file_read(inst, "events/grtrace/enable", NULL);
-	*grtrace_on = on && (on[0] == '1' || on[0] == 'X');
-	*entries = instance_entries(inst);
+	st->grtrace_on = on && (on[0] == '1' || on[0] == 'X');
+	st->entries = gr_instance_cpu_sum(inst, "entries:");
 	free(on);
-	free(info);
 	tracefs_instance_free(inst);
-	return state;
+}
+
+static const char *state_name(const struct persist_state *st)
+{
+	return st->exists ? boot_names[st->boot] : "missing";
 }
 
 static int persist_status(void)
 {
-	unsigned long long n, last_n;
-	bool on, last_on;
-	const char *boot = instance_state(PERSIST_INSTANCE, &on, &n);
-	const char *last = instance_state(PERSIST_BACKUP, &last_on, &last_n);
+	struct persist_state boot, last;
 
-	printf("%-13s %s, grtrace events %s, %llu events\n", PERSIST_INSTANCE, boot,
-	       on ? "on" : "off", n);
-	printf("%-13s %s, %llu events\n", PERSIST_BACKUP, last, last_n);
+	instance_state(PERSIST_INSTANCE, &boot);
+	instance_state(PERSIST_BACKUP, &last);
+	printf("%-13s %s, grtrace events %s, %llu events\n", PERSIST_INSTANCE,
+	       state_name(&boot), boot.grtrace_on ? "on" : "off", boot.entries);
+	printf("%-13s %s, %llu events\n", PERSIST_BACKUP, state_name(&last), last.entries);
 	/* A cold boot's backup is a copy of an empty buffer */
-	if ((!strcmp(last, "the previous boot") && last_n) ||
-	    (!strcmp(boot, "the previous boot") && n))
+	if ((last.exists && last.boot == GR_BOOT_PREVIOUS && last.entries) ||
+	    (boot.exists && boot.boot == GR_BOOT_PREVIOUS && boot.entries))
 		printf("grtrace report --last-boot reads the previous boot's events\n");
-	if (!strcmp(boot, "this boot") && on)
+	if (boot.exists && boot.boot == GR_BOOT_THIS && boot.grtrace_on)
 		return EXIT_SUCCESS;
-	if (!strcmp(boot, "the previous boot"))
+	if (boot.exists && boot.boot == GR_BOOT_PREVIOUS)
 		printf("%s holds the previous boot, tracing off: read it, then\n"
 		       "  echo 1 > %s/instances/%s/tracing_on\n",
 		       PERSIST_INSTANCE, tracefs_tracing_dir(), PERSIST_INSTANCE);

@@ -40,6 +40,7 @@
 
 #include "commands.h"
 #include "events.h"
+#include "input.h"
 #include "profile.h"
 #include "utils.h"
 
@@ -842,19 +843,7 @@ static int write_stream(struct prober *pb)
 /* Records the kernel overwrote in the instance's buffers. */
 static __u64 overruns(struct prober *pb)
 {
-	char file[64], *s, *t;
-	__u64 n = 0;
-	long cpu;
-
-	for (cpu = 0; cpu < sysconf(_SC_NPROCESSORS_CONF); cpu++) {
-		snprintf(file, sizeof(file), "per_cpu/cpu%ld/stats", cpu);
-		s = tracefs_instance_file_read(pb->inst, file, NULL);
-		t = s ? strstr(s, "overrun:") : NULL;
-		if (t)
-			n += strtoull(t + 8, NULL, 10);
-		free(s);
-	}
-	return n;
+	return gr_instance_cpu_sum(pb->inst, "overrun:");
 }
 
 static void print_totals(struct prober *pb, __u64 lost)
