@@ -217,10 +217,17 @@ static void show_max_events_per_sec(struct seq_file *m,
 	seq_printf(m, "%u", c->governance.max_events_per_sec);
 }
 
+/*
+ * The mode by name, or by its number in the original design (0 window,
+ * 1 token bucket), which its README and scripts write.
+ */
 static int set_rate_limit_mode(struct grtrace_config_edit *e, const char *val)
 {
 	int i = sysfs_match_string(grtrace_rate_limit_mode_names, val);
+	unsigned int n;
 
+	if (i < 0 && !kstrtouint(val, 10, &n) && n < GRTRACE_RATE_LIMIT_NR)
+		i = n;
 	if (i < 0)
 		return -EINVAL;
 	e->config.governance.rate_limit_mode = i;

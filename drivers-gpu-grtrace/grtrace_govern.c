@@ -2013,6 +2013,12 @@ int grtrace_govern_show_rings(struct seq_file *m)
 	}
 
 	seq_puts(m, "# ring_id utilization% drop_rate% avg_latency_us offered written dropped\n");
+	/*
+	 * Both need each job's SUBMIT, COMMIT and END matched: the per-job
+	 * state that only the aggregator keeps, on every event it sees.
+	 */
+	if (!total)
+		seq_puts(m, "# utilization% and avg_latency_us: - until aggregator_enable=1\n");
 	/* A slot's ring may differ from CPU to CPU: each ring once. */
 	for (i = 0; i < GRTRACE_RING_SLOTS; i++) {
 		for_each_possible_cpu(cpu) {

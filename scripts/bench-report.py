@@ -3,6 +3,9 @@
 """The grtrace_bench KUnit suite's lines as one table, and the targets.
 
   bench-report.py NAME=LOG [NAME=LOG ...]     a table of one make bench run
+  bench-report.py --app LOG                   the application-level runs
+                                              (appbench.sh's lines) as
+                                              ratios to tracing off
   bench-report.py --agree DIR [DIR ...]       several runs (their uml.log,
                                               uml-mono.log and guest.log):
                                               every ratio's deviation from
@@ -214,7 +217,79 @@ def agree(dirs):
         agree_one(name, runs, 'ratios of the fastest rounds', 'fast')
 
 
+APP = re.compile(r'^appbench (\w+) round (\d+) glmark2 (\S+) kmscube (\S+) '
+                 r'trace_cmd_cpu_ms (\S+) trace_cmd_bytes (\S+) grtrace_cpu_ms (\S+) '
+                 r'grtrace_bytes (\S+)(?: wall_ms (\S+))?', re.M)
+APP_MODES = [('tp', 'tracepoints only (trace-cmd record -e grtrace)'),
+             ('relay', 'relay stream only (grtrace record -s)'),
+             ('both', 'both'),
+             ('aggr', 'relay stream, aggregate_only')]
+
+
+def num(s):
+    try:
+        return float(s)
+    except ValueError:
+        return None
+
+
+def spread(vals):
+    """median (min-max) of @vals, those measured; - if none was"""
+    vals = [v for v in vals if v is not None]
+    if not vals:
+        return '-'
+    return f'{statistics.median(vals):.3f} ({min(vals):.3f}-{max(vals):.3f})'
+
+
+def app(path):
+    """What an application feels: glmark2's score and kmscube's frame rate
+    under each mode, as ratios to tracing off in the same round (the runs
+    are interleaved ABCDE EDCBA), and the recorders' CPU time per MB"""
+    try:
+        text = open(path, errors='replace').read()
+    except OSError as e:
+        sys.exit(f'{path}: {e}')
+    runs = {}
+    for m in APP.finditer(text):
+        runs[(m.group(1), int(m.group(2)))] = [num(x) for x in m.groups()[2:]]
+    rounds = sorted({r for _, r in runs})
+    if not rounds or not all(('off', r) in runs for r in rounds):
+        sys.exit(f'{path}: no appbench runs with tracing off')
+    print(f'\nthe cost an application feels, QEMU-TCG with virgl: {len(rounds)} rounds, '
+          'each mode against tracing off in the same round')
+    print(f'  {"mode":48}{"glmark2 score":>24}{"kmscube fps":>24}')
+    off = [runs[('off', r)] for r in rounds]
+    print(f'  {"tracing off (absolute)":48}{spread([o[0] for o in off]):>24}'
+          f'{spread([o[1] for o in off]):>24}')
+    for mode, what in APP_MODES:
+        cols = []
+        for k in (0, 1):
+            ratios = [runs[(mode, r)][k] / runs[('off', r)][k] for r in rounds
+                      if (mode, r) in runs and runs[(mode, r)][k] and runs[('off', r)][k]]
+            cols.append(spread(ratios) + 'x' if ratios else '-')
+        print(f'  {what:48}{cols[0]:>24}{cols[1]:>24}')
+    print('  (median of the per-round ratios, min-max in brackets)')
+    for mode, k, who in (('tp', 2, 'trace-cmd record'), ('relay', 4, 'grtrace record'),
+                         ('both', 2, 'trace-cmd record, beside grtrace'),
+                         ('both', 4, 'grtrace record, beside trace-cmd')):
+        per = [runs[(mode, r)][k] / (runs[(mode, r)][k + 1] / 1e6) for r in rounds
+               if (mode, r) in runs and runs[(mode, r)][k] is not None and
+               runs[(mode, r)][k + 1]]
+        mb = [runs[(mode, r)][k + 1] / 1e6 for r in rounds if (mode, r) in runs and
+              runs[(mode, r)][k + 1]]
+        share = [100.0 * runs[(mode, r)][k] / runs[(mode, r)][6] for r in rounds
+                 if (mode, r) in runs and runs[(mode, r)][k] is not None and
+                 runs[(mode, r)][6]]
+        if per:
+            print(f'  CPU time of {who}: {spread(per)} ms per MB recorded '
+                  f'({statistics.median(mb):.2f} MB a run)' +
+                  (f', {spread(share)}% of one CPU while it recorded' if share else ''))
+
+
 def main():
+    if len(sys.argv) == 3 and sys.argv[1] == '--app':
+        app(sys.argv[2])
+        return
     if len(sys.argv) > 2 and sys.argv[1] == '--agree':
         agree(sys.argv[2:])
         return

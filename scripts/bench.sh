@@ -23,14 +23,19 @@ uml_kunit() {
 		--kernel_args grtrace_bench.pairs=1001 --raw_output=all "$@") > "$file" 2>&1 ||
 		log "bench: kunit.py failed, see $file"
 }
-log "bench: UML (kunit.py, $CACHE/build-um-bench)"
-uml_kunit "$out/uml.log" run --jobs="$JOBS" --make_options CC="ccache gcc"
-# UML has no sched_clock(): ftrace's default clock ("local") counts
-# jiffies there, a memory read, while the relay stream reads the
-# clocksource (the host's clock_gettime()).  On x86 hardware both read the
-# TSC.  The same kernel again with ftrace on the relay stream's clock:
-log "bench: UML, trace_clock=mono"
-uml_kunit "$out/uml-mono.log" exec --kernel_args trace_clock=mono
+# BENCH_ONLY=app: only the application-level runs (below).
+only=${BENCH_ONLY:-}
+if [ "$only" != app ]; then
+	log "bench: UML (kunit.py, $CACHE/build-um-bench)"
+	uml_kunit "$out/uml.log" run --jobs="$JOBS" --make_options CC="ccache gcc"
+	# UML has no sched_clock(): ftrace's default clock ("local") counts
+	# jiffies there, a memory read, while the relay stream reads the
+	# clocksource (the host's clock_gettime()).  On x86 hardware both
+	# read the TSC.  The same kernel again with ftrace on the relay
+	# stream's clock:
+	log "bench: UML, trace_clock=mono"
+	uml_kunit "$out/uml-mono.log" exec --kernel_args trace_clock=mono
+fi
 
 # The guest kernel of "make test" carries KASAN, UBSAN and lockdep, whose
 # checks would be timed with the emit path (lockdep's on every interrupt
@@ -90,21 +95,46 @@ log "bench: guest kernel and initramfs took $((SECONDS - start)) s"
 # A persistent ftrace instance as "grtrace persist" makes it, its events
 # off: the bench times the grtrace events recorded there (c').
 persist="reserve_mem=16M:4096:grtrace trace_instance=grtrace_boot@grtrace"
-log "bench: QEMU guest"
-"$ROOT/scripts/guest/run-qemu.sh" --no-gpu --kernel "$BENCH_BUILD/arch/x86/boot/bzImage" \
-	--initrd "$CACHE/initramfs-bench.cpio.gz" --share "$out/share" \
-	--log "$out/guest.log" --timeout "${GUEST_TIMEOUT:-1200}" \
-	--append "grtrace.mode=bench grtrace.timeout=1100 kunit.filter_glob=grtrace_bench $persist" ||
-	log "bench: the guest run failed, see $out/guest.log"
+if [ "$only" != app ]; then
+	log "bench: QEMU guest"
+	"$ROOT/scripts/guest/run-qemu.sh" --no-gpu \
+		--kernel "$BENCH_BUILD/arch/x86/boot/bzImage" \
+		--initrd "$CACHE/initramfs-bench.cpio.gz" --share "$out/share" \
+		--log "$out/guest.log" --timeout "${GUEST_TIMEOUT:-1200}" \
+		--append "grtrace.mode=bench grtrace.timeout=1100 kunit.filter_glob=grtrace_bench $persist" ||
+		log "bench: the guest run failed, see $out/guest.log"
+fi
+
+# The cost an application feels: kmscube and glmark2-es2-drm on virgl,
+# interleaved runs with tracing off, tracepoints only, the relay stream
+# only, both, and aggregate_only (scripts/guest/tests/appbench.sh), on the
+# same kernel.  BENCH_APP_ROUNDS=0 leaves it out.
+app_rounds=${BENCH_APP_ROUNDS:-4}
+if [ "$app_rounds" != 0 ]; then
+	log "bench: QEMU guest with virgl, $app_rounds rounds of kmscube and glmark2-es2-drm"
+	"$ROOT/scripts/guest/run-qemu.sh" --gl --kernel "$BENCH_BUILD/arch/x86/boot/bzImage" \
+		--initrd "$CACHE/initramfs-bench.cpio.gz" --share "$out/share" \
+		--log "$out/app.log" --timeout 1500 \
+		--append "grtrace.mode=appbench grtrace.timeout=1400 grtrace.app_rounds=$app_rounds" ||
+		log "bench: the virgl guest run failed, see $out/app.log"
+fi
 
 # The guest run's verdict, as make test's: the bench test passed, the
 # guest finished, and its kernel reported nothing (it ran the emit path and
 # re-registered the tracepoints' probes thousands of times).
-verdict=$(python3 "$ROOT/scripts/guest/verdict.py" --no-kunit "$out/guest.log" | grep '^not ok' || true)
+verdict=
+[ "$only" = app ] ||
+	verdict=$(python3 "$ROOT/scripts/guest/verdict.py" --no-kunit "$out/guest.log" |
+		grep '^not ok' || true)
+# The virgl guest's too: appbench.sh passed, no kernel report.
+[ "$app_rounds" = 0 ] ||
+	verdict+=$(python3 "$ROOT/scripts/guest/verdict.py" --no-kunit "$out/app.log" |
+		grep '^not ok' || true)
 {
 	echo "# grtrace bench, $(date -u '+%F %T UTC'), host: $(nproc) x $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1)"
-	python3 "$ROOT/scripts/bench-report.py" "UML=$out/uml.log" \
+	[ "$only" = app ] || python3 "$ROOT/scripts/bench-report.py" "UML=$out/uml.log" \
 		"UML-mono=$out/uml-mono.log" "QEMU-TCG=$out/guest.log"
+	[ "$app_rounds" = 0 ] || python3 "$ROOT/scripts/bench-report.py" --app "$out/app.log"
 } | tee "$out/bench.txt"
 log "bench: $out/bench.txt"
-[ -z "$verdict" ] || die "bench: the guest run failed (see $out/guest.log): ${verdict//$'\n'/; }"
+[ -z "$verdict" ] || die "bench: a guest run failed (see $out/guest.log, app.log): ${verdict//$'\n'/; }"

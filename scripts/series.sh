@@ -309,12 +309,15 @@ check() {
 	CHECK=series
 	OUT=$(mktemp -d)
 	trap 'rm -rf "$OUT"' RETURN
+	# Into a file: "series_patches | grep -q" fails under pipefail
+	# whenever grep exits before series_patches has written everything.
+	series_patches > "$OUT/listed"
 	while read -r f; do
 		[ -f "$PATCHES/$f" ] || { echo "${PATCHES##*/}/$f missing" >> "$OUT/err"; missing=1; }
-	done < <(series_patches)
+	done < "$OUT/listed"
 	for f in "$PATCHES"/*/*.patch; do
 		f=${f#"$PATCHES"/}
-		[ "${f#*/}" = 0000-cover-letter.patch ] || series_patches | grep -qxF "$f" ||
+		[ "${f#*/}" = 0000-cover-letter.patch ] || grep -qxF "$f" "$OUT/listed" ||
 			{ echo "patches/$f is not in patches/series" >> "$OUT/err"; missing=1; }
 	done
 	result "$missing" "patches/series lists every patch of patches/"

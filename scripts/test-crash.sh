@@ -10,7 +10,9 @@
 # guest without clearing its memory (--reboot); the second boot reads the
 # previous boot with grtrace report --last-boot and export --last-boot
 # (scripts/guest/tests/crash.sh).  scripts/crash-check.py checks what it
-# wrote against what reached the host before the crash.  KTAP.
+# wrote against what reached the host before the crash.  While the clients
+# render, grtrace top runs in batch mode and in tmux: scripts/top-check.py
+# checks it against the same stream.  KTAP.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -41,4 +43,8 @@ echo "# guest time: $((SECONDS - start)) s (two boots)"
 python3 "$ROOT/scripts/crash-check.py" "$res" "$res/serial.log" > "$OUT/ktap"
 ktap_merge "$OUT/ktap"
 grep '^# [a-z]' "$OUT/ktap"
+# grtrace top, run in the first boot while the clients rendered
+python3 "$ROOT/scripts/top-check.py" "$res" > "$OUT/ktap"
+ktap_merge "$OUT/ktap"
+grep '^# interval 3 ' "$OUT/ktap"
 finish

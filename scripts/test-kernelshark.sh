@@ -99,7 +99,9 @@ expected() {
 	}
 	END {
 		for (k in last)
-			if ((k in sub_) || (k in com) || (k in sta)) {
+			# A job the recording began after its START still
+			# has its complete phase, END to COMPLETE.
+			if ((k in sub_) || (k in com) || (k in sta) || (k in end_)) {
 				split(k, a, " ")
 				n[a[1]]++
 				print a[2], ((k in sub_) ? sub_[k] : "-"), ((k in com) ? com[k] : "-"),

@@ -18,6 +18,7 @@
 # (the kernel has no sysrq: a PID 1 that exits is its user-space panic)
 # while the clients, in a session of their own, still render.  panic=-1
 # reboots at once, and QEMU resets the guest without clearing its memory.
+# Meanwhile grtrace top runs in a terminal (tmux) and in batch mode.
 # Boot 2: grtrace report --last-boot and the other reads of the previous
 # boot, into the share.
 #
@@ -27,6 +28,7 @@ G=/opt/grtrace/bin/grtrace
 T=/sys/kernel/tracing
 
 if [ -e "$O/boot1.done" ]; then
+	rm -f "$O/crash.now"	# left by boot 1 for init: not a second crash
 	rc=0
 	$G persist --status > "$O/status-2.txt" 2>&1
 	ls $T/instances > "$O/instances-before.txt"
@@ -68,22 +70,76 @@ until grep -q 'Using modifier' kmscube.out || [ $i -ge 1500 ]; do
 	sleep 0.2
 	i=$((i + 1))
 done
-setsid stdbuf -oL glmark2-es2-drm --off-screen -b build:duration=60 > glmark2.out 2>&1 &
+setsid stdbuf -oL glmark2-es2-drm --off-screen -b build:duration=300 > glmark2.out 2>&1 &
 echo "glmark2-es2-drm $!" >> clients.txt
 EOF
 chroot $H sh /tmp/clients.sh
-# Both render: glmark2 has its context (it prints its first result after
-# its 60 s), kmscube prints its frame count every 2 s.
+# Both render: glmark2 has its context (its scene lasts 300 s: it still
+# renders at the crash, after grtrace top's runs), kmscube prints its frame
+# count every 2 s.
 i=0
 until { grep -qs 'GL_RENDERER' "$O/glmark2.out" &&
 	[ "$(grep -c 'Rendered' "$O/kmscube.out")" -ge 3 ]; } || [ $i -ge 60 ]; do
 	sleep 1
 	i=$((i + 1))
 done
-sleep 2
+# grtrace top while they render: in batch mode for four intervals (for
+# scripts/top-check.py, against the live stream), and in a terminal: the
+# rings, the processes (key v), another sort order (key s), then q.  The
+# terminal is Debian's tmux, from the host's root by its own loader and
+# libraries, not in the chroot: libtracefs finds tracefs in /proc/mounts,
+# which a chroot does not see.
+/opt/grtrace/bin/grtrace top -b -n 4 > "$O/top-batch.txt" 2>&1 &
+top=$!
+mkdir -p /dev/pts
+mount -t devpts devpts /dev/pts
+tmux() {
+	TERMINFO=$H/lib/terminfo TERM=xterm LOCPATH=$H/usr/lib/locale LC_ALL=C.UTF-8 \
+		$H/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2 \
+		--library-path $H/lib/x86_64-linux-gnu:$H/usr/lib/x86_64-linux-gnu \
+		$H/usr/bin/tmux -u -S /tmp/top.tmux "$@"
+}
+# wait_pane TEXT FILE: the pane, into FILE, once it shows TEXT (20 s at most)
+wait_pane() {
+	i=0
+	while [ $i -lt 40 ]; do
+		tmux capture-pane -p -t top > "$2"
+		grep -q "$1" "$2" && return 0
+		sleep 0.5
+		i=$((i + 1))
+	done
+	return 1
+}
+tmux new-session -d -s top -x 100 -y 24 "/opt/grtrace/bin/grtrace top" 2> "$O/top-tmux.err"
+wait_pane 'view rings' "$O/top-rings.txt"
+tmux send-keys -t top v
+wait_pane 'view processes' "$O/top-procs.txt"
+tmux send-keys -t top s
+wait_pane 'sort jobs/s' "$O/top-sorted.txt"
+tmux send-keys -t top q
+i=0
+while tmux has-session -t top 2> /dev/null && [ $i -lt 20 ]; do
+	sleep 0.5
+	i=$((i + 1))
+done
+tmux has-session -t top 2> /dev/null && echo "top: running 10 s after q" >> "$O/top-tmux.err"
+wait $top
+echo "top -b: exit $?" >> "$O/top-batch.txt"
+# And the relay stream's aggregate_only windows (grtrace_summary)
+D=/sys/kernel/debug/grtrace
+printf 'aggregate_only=1\nreset_stats=1\n' > $D/config && echo start > $D/control
+/opt/grtrace/bin/grtrace top -b -n 3 --summary > "$O/top-summary.txt" 2>&1
+echo "top --summary: exit $?" >> "$O/top-summary.txt"
+echo stop > $D/control
+echo aggregate_only=0 > $D/config
+sleep 1
 cat "$O/clients.txt"
 tail -n 2 "$O/kmscube.out" "$O/glmark2.out"
 date > "$O/boot1.done"
 : > "$O/crash.now"
 sync
+# Then nothing more on the share: the clients render on alone for 2 s
+# until the crash, so that they have jobs in flight (a sync to 9p, the
+# crash's own writes there, once left them 260 ms without a SUBMIT).
+sleep 2
 echo "crash: init exits while the clients render"

@@ -17,5 +17,6 @@ int gr_merge_main(int argc, char *argv[]);
 int gr_timeline_main(int argc, char *argv[]);
 int gr_probe_main(int argc, char *argv[]);
 int gr_persist_main(int argc, char *argv[]);
+int gr_top_main(int argc, char *argv[]);
 
 #endif /* __GRTRACE_COMMANDS_H */

@@ -335,7 +335,7 @@ static size_t put_ctx(FILE *f, const struct grtrace_record *rec)
 	return len;
 }
 
-/* The kernel's counters saved by "grtrace record": its lines, as words */
+/* A text record of "grtrace record" (kernel counters, config): its lines, as words */
 static void put_stats(FILE *f, const struct grtrace_record *rec)
 {
 	const char *p = (const char *)(rec + 1);
@@ -359,7 +359,8 @@ static void put_stats(FILE *f, const struct grtrace_record *rec)
 static void put_record(struct dumper *d, const char *path,
 		       const struct grtrace_record *rec, __u64 off)
 {
-	bool stats = rec->type == GR_TOOL_STATS && rec->cpu == GR_TOOL_CPU;
+	bool stats = (rec->type == GR_TOOL_STATS || rec->type == GR_TOOL_CONFIG) &&
+		     rec->cpu == GR_TOOL_CPU;
 	bool known = rec->type < GRTRACE_EV_NR || stats || rec->type == GR_TOOL_CTX ||
 		     (rec->type >= GRTRACE_EV_STREAM_INFO &&
 		      rec->type <= GRTRACE_EV_SUMMARY);

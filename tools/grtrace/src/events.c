@@ -49,6 +49,8 @@ const char *gr_type_name(unsigned int type)
 		return "tool_stats";
 	if (type == GR_TOOL_CTX)
 		return "context";
+	if (type == GR_TOOL_CONFIG)
+		return "tool_config";
 	return "unknown";
 }
 
@@ -351,6 +353,7 @@ void gr_trace_free(struct gr_trace *t)
 	free(t->rings);
 	free(t->ring_hash);
 	free(t->stats);
+	free(t->config);
 	free(t->ctx);
 	free(t->ctx_hash);
 	free(t->vcmd);

@@ -27,6 +27,17 @@
  */
 #define GR_TOOL_CTX		(GRTRACE_EV_USER + 1)
 
+/*
+ * Record type written by "grtrace record", never by the kernel: what the
+ * recording was made under, as text, NUL padded: the kernel's "config" when
+ * it began (sampling, filters, rate limits: which events may be missing by
+ * design), "config_changed=1" if it differed at the end, and a line
+ * "device:NAME=DRIVER VENDOR:DEVICE" per device of the kernel's rings file
+ * (from sysfs; "-" for what sysfs does not say).  It follows GR_TOOL_STATS,
+ * with cpu GR_TOOL_CPU.
+ */
+#define GR_TOOL_CONFIG		(GRTRACE_EV_USER + 2)
+
 enum gr_ctx_what {
 	GR_CTX_CREATE,
 	GR_CTX_SCHEDULE,
@@ -136,6 +147,8 @@ struct gr_trace {
 	const char *input;	/* as given, or the debugfs directory */
 	bool is_dir;
 	bool is_tracedat;	/* a trace-cmd recording (trace.dat) */
+	int session;		/* the session to read, from 1; 0: the input's only one */
+	int nr_sessions;	/* sessions in a file (STREAM_INFO of a new id), at most */
 	const char *instance;	/* ...or the ftrace instance of that name */
 	int dat_cpus;		/* its CPUs: the highest with a record, plus 1 */
 	const char *clock;	/* ftrace clock name of the times, if known */
@@ -160,6 +173,7 @@ struct gr_trace {
 	__u64 last_ts;
 	__u64 start_ts;		/* session start, origin of relative times */
 	char *stats;		/* kernel stats text, if known */
+	char *config;		/* GR_TOOL_CONFIG text, if recorded */
 	struct grtrace_summary summary;	/* the last SUMMARY record read */
 	struct gr_ctx *ctx;	/* the contexts, in the order of their first record */
 	size_t nr_ctx;

@@ -26,6 +26,7 @@ static const struct {
 	{ "timeline",	gr_timeline_main },
 	{ "probe",	gr_probe_main },
 	{ "persist",	gr_persist_main },
+	{ "top",	gr_top_main },
 };
 
 static void grtrace_usage(const char *err)
@@ -48,6 +49,7 @@ static void grtrace_usage(const char *err)
 		"     probe   - record a driver without hooks through a kprobe profile",
 		"     persist - the kernel command line that keeps GPU job history",
 		"               across a crash (report --last-boot reads it)",
+		"     top     - what each GPU ring and process does, every second",
 		"",
 		"  'grtrace COMMAND --help' describes each command.",
 		NULL,

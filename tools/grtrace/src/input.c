@@ -445,12 +445,16 @@ char *gr_input_last_boot(const char *name)
  *        files
  *
  * Sets the files, the kind of input and the kernel counters saved next to
- * per-CPU files.  A trace.dat is read whole here (t->ev, merged).
+ * per-CPU files; of @t, keeps only @t->session, the session to read.  A
+ * trace.dat is read whole here (t->ev, merged).
  * Returns: 0, or -1 with the problem printed.
  */
 int gr_input_find(struct gr_trace *t, const char *path)
 {
+	int session = t->session;
+
 	memset(t, 0, sizeof(*t));
+	t->session = session;
 	if (path && !strncmp(path, GR_INSTANCE_PREFIX, strlen(GR_INSTANCE_PREFIX)))
 		return find_instance(t, path);
 	if (find_files(t, path))

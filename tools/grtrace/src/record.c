@@ -62,8 +62,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <glob.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -141,6 +144,7 @@ struct recorder {
 	__u64 unwritten;	/* records read past the end, not written */
 	__u64 before;		/* gseqs below the first record written */
 	__u64 dropped0;		/* kernel "dropped" at the start */
+	char *config0;		/* kernel "config" at the start */
 	__u64 t0;
 	__u64 end;		/* end of the duration, or 0 */
 	bool started;		/* the session was started by us */
@@ -692,10 +696,13 @@ static int record_drain(struct recorder *rc, bool running)
 	return 0;
 }
 
-/* The GR_TOOL_STATS record: the kernel stats, after the last record. */
-static int write_stats(struct recorder *rc, const char *stats)
+/*
+ * A text record of the tool after the last record: GR_TOOL_STATS, the
+ * kernel stats, then GR_TOOL_CONFIG, each a gseq above the one before.
+ */
+static int write_text(struct recorder *rc, __u16 type, const char *text)
 {
-	size_t len = strlen(stats) + 1, size;
+	size_t len = strlen(text) + 1, size;
 	struct grtrace_record *rec;
 	int ret;
 
@@ -703,14 +710,131 @@ static int write_stats(struct recorder *rc, const char *stats)
 		len = GR_REC_MAX - GR_REC_MIN;
 	size = GR_REC_MIN + ((len + 7) & ~7UL);
 	rec = gr_zalloc(size);
-	rec->type = GR_TOOL_STATS;
+	rec->type = type;
 	rec->size = size;
 	rec->cpu = GR_TOOL_CPU;
 	rec->ts = gr_now_ns();
-	rec->gseq = rc->out_gseq + 1;
-	memcpy(rec + 1, stats, len - 1);
+	rec->gseq = rc->out_gseq + (type == GR_TOOL_STATS ? 1 : 2);
+	memcpy(rec + 1, text, len - 1);
 	ret = out_put(rc, rec, size);
 	free(rec);
+	return ret;
+}
+
+/* The sysfs file @name of device @dev, one line, or "-" */
+static void sysfs_line(const char *dev, const char *name, char *buf, size_t len)
+{
+	char path[PATH_MAX], *s;
+
+	snprintf(path, sizeof(path), "%s/%s", dev, name);
+	s = gr_read_text(path);
+	snprintf(buf, len, "%s", s && *s ? s : "-");
+	buf[strcspn(buf, "\n")] = '\0';
+	free(s);
+}
+
+/* The first path that @pattern matches, into @buf: false if none */
+static bool first_match(const char *pattern, char *buf, size_t len)
+{
+	glob_t g = { 0 };
+	bool found = !glob(pattern, 0, NULL, &g) && g.gl_pathc;
+
+	if (found)
+		snprintf(buf, len, "%s", g.gl_pathv[0]);
+	globfree(&g);
+	return found;
+}
+
+/*
+ * "device:NAME=DRIVER VENDOR:DEVICE" for device @name: the driver of the
+ * DRM card below it if there is one (virtio-gpu's card is under the PCI
+ * device's virtio device), else its own; the PCI ids if it has them.
+ */
+static void device_line(FILE *f, const char *name)
+{
+	const char *root = getenv("GRTRACE_SYSFS") ?: "/sys";
+	char pat[PATH_MAX + 64], dev[PATH_MAX], link[PATH_MAX + 64], drv[PATH_MAX];
+	char vendor[16], device[16];
+	const char *base;
+	ssize_t n;
+
+	snprintf(pat, sizeof(pat), "%s/bus/*/devices/%s", root, name);
+	if (!first_match(pat, dev, sizeof(dev))) {
+		fprintf(f, "device:%s=- -\n", name);
+		return;
+	}
+	snprintf(pat, sizeof(pat), "%s/drm/card[0-9]*/device/driver", dev);
+	if (!first_match(pat, link, sizeof(link))) {
+		snprintf(pat, sizeof(pat), "%s/*/drm/card[0-9]*/device/driver", dev);
+		if (!first_match(pat, link, sizeof(link)))
+			snprintf(link, sizeof(link), "%s/driver", dev);
+	}
+	n = readlink(link, drv, sizeof(drv) - 1);
+	drv[n > 0 ? n : 0] = '\0';
+	base = strrchr(drv, '/') ? strrchr(drv, '/') + 1 : *drv ? drv : "-";
+	sysfs_line(dev, "vendor", vendor, sizeof(vendor));
+	sysfs_line(dev, "device", device, sizeof(device));
+	if (strcmp(vendor, "-") && strcmp(device, "-"))
+		fprintf(f, "device:%s=%s %s:%s\n", name, base,
+			vendor + 2 * !strncmp(vendor, "0x", 2),
+			device + 2 * !strncmp(device, "0x", 2));
+	else
+		fprintf(f, "device:%s=%s -\n", name, base);
+}
+
+/* A grtrace file's text, or NULL without a word: a kernel may lack it */
+static char *kernel_text(const char *file)
+{
+	char path[PATH_MAX];
+
+	if (!gr_kernel_dir())
+		return NULL;
+	snprintf(path, sizeof(path), "%s/%s", gr_kernel_dir(), file);
+	return gr_read_text(path);
+}
+
+/* The GR_TOOL_CONFIG record: what the recording was made under. */
+static int write_config(struct recorder *rc)
+{
+	char *config = kernel_text("config"), *rings = kernel_text("rings");
+	char *text = NULL, **devs = NULL;
+	const char *line;
+	size_t len = 0, nr = 0, i;
+	FILE *f;
+	int ret;
+
+	f = open_memstream(&text, &len);
+	if (!f) {
+		gr_err_msg("out of memory\n");
+		free(config);
+		free(rings);
+		return -1;
+	}
+	fputs(rc->config0 ?: "", f);
+	if (rc->config0 && config && strcmp(rc->config0, config))
+		fputs("config_changed=1\n", f);
+	/* "# id engine dev ring": each device once */
+	for (line = rings; line && *line; line = gr_next_line(line)) {
+		char dev[64];
+
+		if (*line == '#' || sscanf(line, "%*u %*s %63s", dev) != 1)
+			continue;
+		for (i = 0; i < nr && strcmp(devs[i], dev); i++)
+			;
+		if (i < nr)
+			continue;
+		devs = gr_realloc(devs, nr + 1, sizeof(*devs));
+		devs[nr++] = gr_strdup(dev);
+		device_line(f, dev);
+	}
+	fclose(f);
+	ret = write_text(rc, GR_TOOL_CONFIG, text);
+	for (i = 0; i < nr; i++)
+		free(devs[i]);
+	free(devs);
+	free(text);
+	free(config);
+	free(rings);
 	return ret;
 }
 
@@ -821,6 +945,7 @@ static void record_cleanup(struct recorder *rc)
 	free(rc->heap);
 	gr_free_list(rc->files);
 	free(rc->obuf);
+	free(rc->config0);
 	if (rc->out > STDOUT_FILENO)
 		close(rc->out);
 }
@@ -843,7 +968,9 @@ static int record_finish(struct recorder *rc)
 			ret |= gr_reader_finish(&rc->q[i].rd);
 	stats = gr_kernel_read("stats");
 	if (stats)
-		ret |= write_stats(rc, stats);
+		ret |= write_text(rc, GR_TOOL_STATS, stats);
+	if (rc->config0)
+		ret |= write_config(rc);
 	ret |= out_flush(rc);
 	if (gr_debug)
 		debug_line(rc);
@@ -863,6 +990,7 @@ int gr_record_main(int argc, char *argv[])
 	if (gr_kernel_check())
 		return EXIT_FAILURE;
 	running = record_start(&rc);
+	rc.config0 = kernel_text("config");
 	if (running < 0 || open_inputs(&rc) || open_output(&rc))
 		goto out;
 

@@ -6,9 +6,11 @@
 #define _GNU_SOURCE
 #include <assert.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "commands.h"
@@ -45,6 +47,7 @@ struct report_params {
 	const char *host;
 	bool in_flight;
 	char *last_boot;	/* --last-boot: "instance:NAME" (allocated) */
+	int session;		/* --session N, from 1; 0: every one (text) */
 };
 
 #define NR_STATS	3		/* latency, device, exec of the groups */
@@ -152,7 +155,7 @@ static void report_usage(const char *err)
 		"         [--hist lat|size|result] [--engine NAME|MASK] [--ring NAME|ID]",
 		"         [--since T] [--until T] [--limit N]",
 		"         [--queue-thresh T] [--exec-thresh T] [--host FILE]",
-		"         [--in-flight] [--last-boot[=INSTANCE]]",
+		"         [--in-flight] [--last-boot[=INSTANCE]] [--session N]",
 		"",
 		"  Report the GPU jobs of a grtrace stream: a session header, then one",
 		"  line per job with its times, submitter, status and labels.  The",
@@ -193,6 +196,9 @@ static void report_usage(const char *err)
 		"                         persistent ftrace instance (default: the one",
 		"                         holding a previous boot; see grtrace persist);",
 		"                         reading it consumes it",
+		"       --session N: the Nth session of a file holding several",
+		"                         (recordings end to end); text reports each",
+		"                         in turn without it",
 		"    -D/--debug: print debug messages",
 		"    -h/--help: print this help",
 		NULL,
@@ -216,6 +222,7 @@ enum {
 	OPT_HOST,
 	OPT_IN_FLIGHT,
 	OPT_LAST_BOOT,
+	OPT_SESSION,
 };
 
 static int parse_engines(const char *arg, __u32 *mask)
@@ -264,10 +271,12 @@ static void report_parse_args(int argc, char *argv[], struct report_params *p)
 		{ "host",	required_argument,	NULL, OPT_HOST },
 		{ "in-flight",	no_argument,		NULL, OPT_IN_FLIGHT },
 		{ "last-boot",	optional_argument,	NULL, OPT_LAST_BOOT },
+		{ "session",	required_argument,	NULL, OPT_SESSION },
 		{ NULL, 0, NULL, 0 }
 	};
 	bool last_boot = false;
 	const char *instance = NULL;
+	__u64 n;
 	int c;
 
 	memset(p, 0, sizeof(*p));
@@ -351,6 +360,11 @@ static void report_parse_args(int argc, char *argv[], struct report_params *p)
 				report_usage("invalid --last-boot: an instance name after '='");
 			last_boot = true;
 			instance = optarg;
+			break;
+		case OPT_SESSION:
+			if (gr_parse_u64(optarg, &n) || !n || n > INT_MAX)
+				report_usage("invalid --session: a number above 0");
+			p->session = n;
 			break;
 		default:
 			report_usage(gr_invalid_option(argv));
@@ -519,6 +533,73 @@ static void host_header(struct report *rp)
 		(h->off_hi - h->off_lo) / 2e3, (h->off_hi - h->off_lo) / 1e3);
 }
 
+/* Config key @key of a GR_TOOL_CONFIG text, "" if absent */
+static const char *cfg(const char *config, const char *key, char *buf, int len)
+{
+	return gr_stats_get(config, key, buf, len) ?: "";
+}
+
+/*
+ * What the recording was made under (GR_TOOL_CONFIG): the settings of the
+ * relay stream by which events were left out on purpose, or that none
+ * were; empty when the input does not say (not made by grtrace record).
+ */
+static void recorded_under(const char *config, char *out, size_t len)
+{
+	char a[64], b[64], c[64], d[64];
+	FILE *f;
+
+	*out = '\0';
+	if (!gr_stats_get(config, "sample", a, sizeof(a)))
+		return;
+	f = fmemopen(out, len, "w");
+	if (!f)
+		return;
+	if (strcmp(cfg(config, "sample", a, sizeof(a)), "100") ||
+	    strcmp(cfg(config, "sampling_mode", b, sizeof(b)), "static"))
+		fprintf(f, "; SAMPLED: sample=%s, %s", a,
+			cfg(config, "sampling_mode", b, sizeof(b)));
+	if (strcmp(cfg(config, "max_events_per_sec", a, sizeof(a)), "0") && *a)
+		fprintf(f, "; RATE LIMITED: %s events/s, %s", a,
+			cfg(config, "rate_limiter_mode", b, sizeof(b)));
+	if (strcmp(cfg(config, "watchlist", a, sizeof(a)), "all") && *a)
+		fprintf(f, "; watchlist %s", a);
+	if (!strcmp(cfg(config, "filter_enabled", a, sizeof(a)), "1"))
+		fprintf(f, "; FILTERED: pid %s, uid %s, latency >= %s us, events %s",
+			*cfg(config, "filter_pid", a, sizeof(a)) ? a : "any",
+			cfg(config, "filter_uid", b, sizeof(b)),
+			cfg(config, "filter_latency", c, sizeof(c)),
+			cfg(config, "filter_events", d, sizeof(d)));
+	if (strcmp(cfg(config, "filter_type_mask", a, sizeof(a)), "0x3ff") && *a)
+		fprintf(f, "; event types %s", a);
+	if (strcmp(cfg(config, "filter_ring_id", a, sizeof(a)), "-1") && *a)
+		fprintf(f, "; ring %s only", a);
+	if (!strcmp(cfg(config, "aggregate_only", a, sizeof(a)), "1"))
+		fprintf(f, "; aggregate_only: SUMMARY windows instead of job events");
+	if (!strcmp(cfg(config, "flight_recorder", a, sizeof(a)), "1"))
+		fprintf(f, "; flight recorder: the last events only");
+	fclose(f);
+	if (!*out)
+		snprintf(out, len, "; %s",
+			 "every event offered: no sampling, filter, rate limit or watchlist");
+	if (strstr(config, "\nconfig_changed=1\n") && strlen(out) + 40 < len)
+		strcat(out, "; the config changed while it ran");
+	memmove(out, out + 2, strlen(out + 2) + 1);
+}
+
+/* " DEV (DRIVER, VENDOR:DEVICE)", as GR_TOOL_CONFIG says, or " DEV" */
+static void device_desc(FILE *f, const char *config, const char *dev)
+{
+	char key[96], val[128], drv[64], id[32];
+
+	snprintf(key, sizeof(key), "device:%s", dev);
+	if (gr_stats_get(config, key, val, sizeof(val)) &&
+	    sscanf(val, "%63s %31s", drv, id) == 2)
+		fprintf(f, " %s (%s, %s)", dev, drv, id);
+	else
+		fprintf(f, " %s", dev);
+}
+
 static void header_text(struct report *rp)
 {
 	static const char newer[] = " (newer than this tool: new fields ignored)";
@@ -569,7 +650,11 @@ static void header_text(struct report *rp)
 	fprintf(f, "; %llu longer, %llu shorter payloads than known\n",
 		(unsigned long long)t->longer, (unsigned long long)t->shorter);
 	drops_str(t->stats, buf, sizeof(buf));
-	fprintf(f, "  dropped   %s\n  devices  ", buf);
+	fprintf(f, "  dropped   %s\n", buf);
+	recorded_under(t->config, buf, sizeof(buf));
+	if (*buf)
+		fprintf(f, "  recorded  %s\n", buf);
+	fprintf(f, "  devices  ");
 	by_id = gr_rings_by_id(t);
 	for (i = 0, k = 0; i < t->nr_rings; i++) {
 		const struct gr_ring *r = &t->rings[by_id[i]];
@@ -580,7 +665,7 @@ static void header_text(struct report *rp)
 			if (t->rings[by_id[j]].known && !strcmp(t->rings[by_id[j]].dev, r->dev))
 				break;
 		if (j == i && ++k)
-			fprintf(f, " %s", r->dev);
+			device_desc(f, t->config, r->dev);
 	}
 	free(by_id);
 	fprintf(f, "%s\n", k ? "" : " none known");
@@ -628,7 +713,7 @@ static void header_json(struct report *rp)
 	const struct gr_trace *t = &rp->t;
 	const struct grtrace_stream_info *si = &t->info;
 	FILE *f = rp->o.f;
-	char buf[64];
+	char buf[64], under[512];
 	int k;
 
 	gr_out_member(&rp->o, "session");
@@ -665,6 +750,11 @@ static void header_json(struct report *rp)
 		json_u64(f, gr_type_name(k), t->by_type[k], k < GRTRACE_EV_NR - 1);
 	fputs("}, \"kernel_stats\": ", f);
 	json_stats(f, t->stats);
+	recorded_under(t->config, under, sizeof(under));
+	if (*under) {
+		fputs(", \"recorded_under\": ", f);
+		gr_json_str(f, under);
+	}
 	if (rp->host) {
 		const struct gr_host *h = rp->host;
 
@@ -1929,20 +2019,20 @@ static int report_run(struct report *rp)
 	return 0;
 }
 
-int gr_report_main(int argc, char *argv[])
+/* The report of session @session (from 1; 0: the input's only one) */
+static int report_session(struct report_params *params, int session)
 {
-	struct report_params params;
-	struct report rp = { .p = &params };
+	struct report rp = { .p = params };
 	int ret = EXIT_FAILURE;
 	__u32 id;
 	int k;
 
-	report_parse_args(argc, argv, &params);
-	if (gr_src_open(&rp.src, &rp.t, params.input))
+	rp.t.session = session;
+	if (gr_src_open(&rp.src, &rp.t, params->input))
 		goto out;
-	if (params.host) {
+	if (params->host) {
 		rp.host = gr_zalloc(sizeof(*rp.host));
-		if (gr_host_join(rp.host, params.host, &rp.t))
+		if (gr_host_join(rp.host, params->host, &rp.t))
 			goto out;
 	}
 	job_columns(&rp);
@@ -1965,10 +2055,53 @@ out:
 	free(rp.flying);
 	free(rp.done);
 	free(rp.failed);
-	free(params.last_boot);
 	if (rp.host)
 		gr_host_free(rp.host);
 	free(rp.host);
 	gr_trace_free(&rp.t);
+	return ret;
+}
+
+/* The sessions of the input: more than one in a file of recordings end to end */
+static int count_sessions(const char *input)
+{
+	struct gr_trace t = { 0 };
+	struct gr_src src;
+	int n;
+
+	n = gr_src_open(&src, &t, input) ? -1 : t.nr_sessions;
+	gr_src_close(&src);
+	gr_trace_free(&t);
+	return n;
+}
+
+int gr_report_main(int argc, char *argv[])
+{
+	struct report_params params;
+	int ret = EXIT_SUCCESS, n = 1, k;
+	struct stat st;
+
+	report_parse_args(argc, argv, &params);
+	/*
+	 * A file of several sessions: each in turn (text), or the one asked.
+	 * Only a regular file is looked at first: a pipe is read once.
+	 */
+	if (!params.session && params.input && !stat(params.input, &st) && S_ISREG(st.st_mode))
+		n = count_sessions(params.input);
+	if (n < 0) {
+		ret = EXIT_FAILURE;
+	} else if (n > 1 && params.fmt != GR_FMT_TEXT) {
+		gr_err_msg("%s: %d sessions, one after the other: choose one with --session N\n",
+			   params.input, n);
+		ret = EXIT_FAILURE;
+	} else if (n > 1) {
+		for (k = 1; k <= n && ret == EXIT_SUCCESS; k++) {
+			printf("%s==== session %d of %d ====\n", k > 1 ? "\n" : "", k, n);
+			ret = report_session(&params, k);
+		}
+	} else {
+		ret = report_session(&params, params.session);
+	}
+	free(params.last_boot);
 	return ret;
 }

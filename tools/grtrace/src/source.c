@@ -23,6 +23,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +45,7 @@
 
 struct gr_run {
 	int file;
+	int session;		/* its session in the file, from 1 */
 	__u64 start;		/* first byte of the run */
 	__u64 end;		/* first byte after it */
 	__u64 off;		/* the next record */
@@ -132,15 +134,18 @@ static int cut_short(const char *path, __u64 off, __u64 left, const struct grtra
 
 /*
  * Check every record header of mapped file @i and cut it into runs of
- * increasing gseq.  Returns: 0, or -1 with the problem printed.
+ * increasing gseq, and of one session each: a STREAM_INFO of another
+ * session id than the one before starts the next session of the file (two
+ * recordings end to end).  Returns: 0, or -1 with the problem printed.
  */
 static int scan_file(struct gr_src *s, int i)
 {
 	const char *path = s->t->files[i];
-	__u64 size = s->size[i], off = 0, prev = 0;
+	__u64 size = s->size[i], off = 0, prev = 0, sid = 0, id;
 	struct gr_run cur = { .file = i }, *r = NULL;
 	const struct grtrace_record *h;
-	int ret = 0;
+	const struct grtrace_stream_info *si;
+	int ret = 0, session = 1, infos = 0;
 
 	while (off < size) {
 		if (size - off < GR_REC_MIN) {
@@ -170,6 +175,26 @@ static int scan_file(struct gr_src *s, int i)
 			ret = cut_short(path, off, size - off, h);
 			break;
 		}
+		if (h->type == GRTRACE_EV_STREAM_INFO &&
+		    h->size >= GR_REC_MIN + offsetof(struct grtrace_stream_info, features)) {
+			si = map_at(s, &cur, off + GR_REC_MIN,
+				    offsetof(struct grtrace_stream_info, features));
+			if (!si) {
+				ret = -1;
+				break;
+			}
+			id = si->session_id;
+			h = map_at(s, &cur, off, GR_REC_MIN);	/* the window may move */
+			if (!h) {
+				ret = -1;
+				break;
+			}
+			if (infos++ && id != sid) {
+				session++;
+				r = NULL;
+			}
+			sid = id;
+		}
 		if (!r || h->gseq <= prev) {
 			if (s->nr_run == RUN_MAX) {
 				gr_err_msg("%s: offset %llu: gseq %llu after %llu: %s %d %s\n",
@@ -180,13 +205,39 @@ static int scan_file(struct gr_src *s, int i)
 				break;
 			}
 			r = add_run(s, i, off);
+			r->session = session;
 		}
 		prev = h->gseq;
 		off += h->size;
 		r->end = off;
 	}
 	unmap(&cur);
+	if (session > s->t->nr_sessions)
+		s->t->nr_sessions = session;
 	return ret;
+}
+
+/*
+ * Keep the runs of session t->session (from 1) only; with 0, all, and a
+ * second session is refused when its STREAM_INFO is read.
+ */
+static int pick_session(struct gr_src *s)
+{
+	struct gr_trace *t = s->t;
+	int k, n = 0;
+
+	if (!t->session)
+		return 0;
+	if (t->session > t->nr_sessions) {
+		gr_err_msg("%s: no session %d: the input holds %d\n", t->input, t->session,
+			   t->nr_sessions);
+		return -1;
+	}
+	for (k = 0; k < s->nr_run; k++)
+		if (s->run[k].session == t->session)
+			s->run[n++] = s->run[k];
+	s->nr_run = n;
+	return 0;
 }
 
 /* ---- the head record of a run ---- */
@@ -390,6 +441,8 @@ static int spool(struct gr_src *s, bool live)
 	if (live)
 		gr_input_live_info(s->t);
 	ret = scan_file(s, 0);
+	if (!ret)
+		ret = pick_session(s);
 	goto out;
 write_error:
 	gr_err_msg("%s: %s\n", path, strerror(errno));
@@ -457,7 +510,7 @@ int gr_src_open(struct gr_src *s, struct gr_trace *t, const char *path)
 	for (i = 0; i < t->nr_files; i++)
 		if (scan_file(s, i))
 			return -1;
-	return gr_src_rewind(s);
+	return pick_session(s) || gr_src_rewind(s) ? -1 : 0;
 }
 
 /*

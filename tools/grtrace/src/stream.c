@@ -185,9 +185,10 @@ static int take_info(struct gr_trace *t, const struct gr_event *ev,
 		return -1;
 	}
 	if (t->have_info && si.session_id != t->info.session_id) {
-		gr_err_msg("%s: a second session %016llx, after session %016llx: one at a time\n",
+		gr_err_msg("%s: a second session %016llx, after session %016llx: %s\n",
 			   gr_where(t, ev), (unsigned long long)si.session_id,
-			   (unsigned long long)t->info.session_id);
+			   (unsigned long long)t->info.session_id,
+			   "one at a time (grtrace report --session N reads the Nth)");
 		return -1;
 	}
 	t->info = si;
@@ -263,11 +264,12 @@ static void take_job(struct gr_trace *t, struct gr_event *ev,
 	t->by_type[ev->type]++;
 }
 
-static void take_stats(struct gr_trace *t, const void *p, size_t len)
+/* A text record of grtrace record into @text */
+static void take_text(char **text, const void *p, size_t len)
 {
-	free(t->stats);
-	t->stats = gr_zalloc(len + 1);
-	memcpy(t->stats, p, len);
+	free(*text);
+	*text = gr_zalloc(len + 1);
+	memcpy(*text, p, len);
 }
 
 /* A context's create, schedule or destroy, seen by grtrace probe */
@@ -287,7 +289,7 @@ static void take_ctx(struct gr_trace *t, const struct gr_event *ev, const void *
  * gr_stream_decode - decode one record of file @file at byte @off into @ev
  *
  * Updates the counters, rings, contexts and session of @t.  The stats
- * record of "grtrace record" only sets @t->stats.
+ * and config records of "grtrace record" only set @t->stats and @t->config.
  *
  * Returns: 1 with @ev set, 0 for a record that is not an event (stats),
  * -1 with the problem printed.
@@ -299,7 +301,11 @@ int gr_stream_decode(struct gr_trace *t, int file, const struct grtrace_record *
 	const void *p = rec + 1;
 
 	if (rec->type == GR_TOOL_STATS && rec->cpu == GR_TOOL_CPU) {
-		take_stats(t, p, len);
+		take_text(&t->stats, p, len);
+		return 0;
+	}
+	if (rec->type == GR_TOOL_CONFIG && rec->cpu == GR_TOOL_CPU) {
+		take_text(&t->config, p, len);
 		return 0;
 	}
 	ev->ts = rec->ts;

@@ -196,6 +196,22 @@ static int dat_event(struct dat_loader *l, struct tep_event *event,
 	return 0;
 }
 
+/*
+ * gr_tep_event - one ftrace event, read by the caller (grtrace top), into @t
+ * @gseq: the sequence number of the last event, for the next one
+ *
+ * Returns: 0; a grtrace job event is added to @t->ev.
+ */
+int gr_tep_event(struct gr_trace *t, struct tep_handle *tep, __u64 *gseq,
+		 struct tep_event *event, struct tep_record *rec, int cpu)
+{
+	struct dat_loader l = { .t = t, .tep = tep, .gseq = *gseq };
+	int ret = dat_event(&l, event, rec, cpu);
+
+	*gseq = l.gseq;
+	return ret;
+}
+
 static int inst_record(struct tep_event *event, struct tep_record *rec, int cpu,
 		       void *data)
 {

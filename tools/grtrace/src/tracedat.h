@@ -14,4 +14,10 @@ bool gr_is_tracedat(const char *path);
 int gr_tracedat_load(struct gr_trace *t, const char *path);
 int gr_instance_load(struct gr_trace *t, const char *name);
 
+struct tep_handle;
+struct tep_event;
+struct tep_record;
+int gr_tep_event(struct gr_trace *t, struct tep_handle *tep, __u64 *gseq,
+		 struct tep_event *event, struct tep_record *rec, int cpu);
+
 #endif /* __GRTRACE_TRACEDAT_H */

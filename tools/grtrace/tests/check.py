@@ -366,22 +366,32 @@ def check_chrome_summary(exp, out):
 
 
 def check_recorded(exp, out):
-    """record's output: sorted by gseq, ends with the stats record"""
+    """record's output: sorted by gseq, ends with the stats record and the
+    config record (the stand-in debugfs's config, its devices from the
+    stand-in sysfs)"""
     data = open(out, "rb").read()
-    off, gseqs, last = 0, [], None
+    off, gseqs, recs = 0, [], []
     while off < len(data):
         typ, size, cpu, ts, gseq, cseq = struct.unpack_from("<HHIQQQ", data, off)
         if size < 32 or size % 8 or off + size > len(data):
             fail("bad record at %d" % off)
         gseqs.append(gseq)
-        last = (typ, cpu, data[off + 32:off + size])
+        recs.append((typ, cpu, data[off + 32:off + size]))
         off += size
     if gseqs != sorted(gseqs) or len(set(gseqs)) != len(gseqs):
         fail("records not in gseq order")
-    if len(gseqs) != exp["records"] + 1:
-        fail("%d records, expected %d" % (len(gseqs), exp["records"] + 1))
-    if last[0] != 0xff00 or last[1] != 0xffffffff or b"dropped_overrun=2" not in last[2]:
-        fail("last record is not the stats record")
+    if len(gseqs) != exp["records"] + 2:
+        fail("%d records, expected %d" % (len(gseqs), exp["records"] + 2))
+    stats, config = recs[-2], recs[-1]
+    if stats[0] != 0xff00 or stats[1] != 0xffffffff or b"dropped_overrun=2" not in stats[2]:
+        fail("the record before the last is not the stats record")
+    want = b"level=normal\n"
+    if config[0] != 0xff02 or config[1] != 0xffffffff or not config[2].startswith(want):
+        fail("the last record is not the config record: %r" % config[2][:60])
+    text = config[2].split(b"\0")[0]
+    for dev in (b"device:virtio0=virtio_gpu 1af4:1050\n", b"device:0000:03:00.0=amdgpu -\n"):
+        if dev not in text:
+            fail("config record: no %r in %r" % (dev, text))
 
 
 def check_percentiles(exp, csv_out, groups_out):
@@ -440,8 +450,9 @@ def dump_want(path, off, rec, raw):
     """the type name and fields that dump must print for a record"""
     typ, size, cpu, ts, gseq, cseq = struct.unpack_from("<HHIQQQ", rec)
     p = rec[32:]
-    stats = typ == 0xff00 and cpu == 0xffffffff
-    name = "tool_stats" if stats else DUMP_TYPES.get(typ, "unknown")
+    stats = typ in (0xff00, 0xff02) and cpu == 0xffffffff
+    name = {0xff00: "tool_stats", 0xff02: "tool_config"}[typ] if stats else \
+        DUMP_TYPES.get(typ, "unknown")
     w = {}
     if name == "unknown":
         w["type"] = "0x%x" % typ

@@ -510,8 +510,9 @@ def main():
     struct.pack_into("<I", b, third + 32, 0x7fffffff)
     write(os.path.join(out, "farring.bin"), bytes(b))
     write(os.path.join(out, "manyrings.bin"), manyrings(MANY_RINGS))
-    bad("twosessions", whole + record(STREAM_INFO, stream_info(session=7), 0,
-                                      T0, 999, 99), len(whole))
+    # Two recordings end to end: report reads each, the others refuse it
+    write(os.path.join(out, "twosessions.bin"),
+          whole + record(STREAM_INFO, stream_info(session=7), 0, T0, 999, 99))
     bad("empty", b"", 0)
     bad("short", whole[:20], 0)
     rnd = random.Random(1)

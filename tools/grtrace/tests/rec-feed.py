@@ -111,6 +111,8 @@ def check(out, spec):
         typ, size, cpu, _, gseq, _ = struct.unpack_from(HDR, data, off)
         if size < 32 or size % 8 or off + size > len(data):
             sys.exit("bad record at %d" % off)
+        if (typ, cpu) == (TOOL_STATS + 2, TOOL_CPU):    # the config record
+            break
         got.append(gseq)
         last = (typ, cpu)
         off += size

@@ -24,7 +24,7 @@ rm -rf "$W/fs" && cp -r "$W/gen/fakefs" "$W/fs"
 # ---- usage ----
 run --help && grep -q "usage: grtrace COMMAND" "$W/out"
 result $? "grtrace --help"
-for cmd in start stop status config record report export persist; do
+for cmd in start stop status config record report export persist top; do
 	run $cmd --help && grep -q "usage: grtrace $cmd" "$W/out"
 	result $? "$cmd --help"
 done
@@ -117,6 +117,8 @@ run persist && grep -qx "reserve_mem=16M:4096:grtrace $boot@grtrace,grtrace $las
 	grep -qx "reserve_mem=64M:4096:grtrace $boot^traceoff@grtrace,grtrace" "$W/out"
 result $? "persist: the kernel command line, with a size, with traceoff"
 expect_fail "persist: bad --size" "invalid --size" persist -s 5000
+expect_fail "top: bad --delay" "invalid --delay" top -d 0.01
+expect_fail "top: bad --iterations" "invalid --iterations" top -n 0
 for h in lat size result; do
 	run report -i "$V" -f json --hist $h && cp "$W/out" "$W/hist-$h.json"
 done
@@ -267,6 +269,25 @@ result $? "report: 3 per-CPU files, and the 3 concatenated, read the same"
 	"$G" report -i "$W/load-cpus/events0.bin" -f csv | cmp -s - "$W/out"
 result $? "report -i /dev/stdin: a pipe reads as its file (two passes)"
 
+# ---- two sessions in a file: two recordings end to end ----
+T2=$W/gen/twosessions.bin
+run report -i "$T2" && [ "$(grep -c '^==== session [12] of 2 ====$' "$W/out")" = 2 ] &&
+	grep -q "^  session   1234abcd5678ef90," "$W/out" &&
+	grep -q "^  session   0000000000000007," "$W/out" && grep -q "6 jobs" "$W/out"
+result $? "report: a file of two sessions, each reported in turn"
+run report -i "$T2" --session 2 -f json &&
+	grep -q '"session_id": "0000000000000007"' "$W/out" &&
+	! grep -q 1234abcd5678ef90 "$W/out"
+result $? "report --session 2: the second session alone"
+expect_fail "report -f csv of two sessions: choose one" \
+	"2 sessions, one after the other: choose one with --session N" report -i "$T2" -f csv
+expect_fail "report --session 3 of 2" "no session 3: the input holds 2" \
+	report -i "$T2" --session 3
+expect_fail "export of two sessions: refused at the second" \
+	"offset 4240: a second session 0000000000000007, after session" \
+	export -i "$T2" --chrome "$W/x.json"
+expect_fail "report: bad --session" "invalid --session" report --session 0
+
 # ---- corrupt input: exit 1 with the byte offset, no crash, no hang ----
 corrupt=$(python3 -c 'import json, sys
 for k, v in json.load(open(sys.argv[1]))["corrupt"].items():
@@ -293,6 +314,24 @@ expect_fail "directory without events files" "no events<N>" report -i "$W/emptyd
 
 # ---- record and the control commands on a stand-in debugfs directory ----
 export GRTRACE_DIR=$W/fs
+# A stand-in sysfs for the config record's devices: virtio0 with a DRM
+# card of driver virtio_gpu, 0000:03:00.0 bound to amdgpu without ids.
+S=$W/sys
+rm -rf "$S" && mkdir -p "$S/bus/virtio/drivers/virtio_gpu" "$S/bus/pci/drivers/amdgpu" \
+	"$S/bus/virtio/devices/virtio0/drm/card0" "$S/bus/pci/devices/0000:03:00.0"
+ln -s ../../drivers/virtio_gpu "$S/bus/virtio/devices/virtio0/driver"
+ln -s ../.. "$S/bus/virtio/devices/virtio0/drm/card0/device"
+echo 0x1af4 > "$S/bus/virtio/devices/virtio0/vendor"
+echo 0x1050 > "$S/bus/virtio/devices/virtio0/device"
+ln -s ../../drivers/amdgpu "$S/bus/pci/devices/0000:03:00.0/driver"
+export GRTRACE_SYSFS=$S
+# A config as the kernel shows it, at its defaults
+printf '%s\n' level=normal filter_type_mask=0x3ff filter_engine_mask=0x3f filter_ring_id=-1 \
+	sample=100 sampling_mode=static sampling_threshold=0 adaptive_sampling=0 \
+	backpressure_threshold=0 max_events_per_sec=0 rate_limiter_mode=window \
+	rate_limit_burst=0 watchlist=all watch_allow_mode=0 filter_enabled=0 filter_pid= \
+	filter_uid=-1 filter_latency=0 filter_events=0x3ff aggregator_enable=0 \
+	aggregator_window=1000 aggregate_only=0 flight_recorder=0 reset_stats=0 > "$W/fs/config"
 run record -o "$W/rec.bin" && grep -q "dropped overrun=2" "$W/out" &&
 	grep -q "no session running" "$W/err" && $C recorded "$E" "$W/rec.bin" 2> "$W/err"
 result $? "record: stopped session saved, gseq order, stats record"
@@ -301,6 +340,21 @@ run report -i "$W/rec.bin" -f json && $C json "$E" "$W/out" 2> "$W/err" &&
 result $? "report of a recording: jobs and kernel drop causes"
 run report -i "$W/rec.bin" && grep -q "dropped   5 (filtered 3, overrun 2)" "$W/out"
 result $? "report text: drop causes"
+run report -i "$W/rec.bin" &&
+	grep -q "^  recorded  every event offered: no sampling, filter, rate limit or watchlist$" \
+		"$W/out" && grep -q "^  devices  .* virtio0 (virtio_gpu, 1af4:1050)" "$W/out" &&
+	grep -q "^  devices  .* 0000:03:00.0 (amdgpu, -)" "$W/out"
+result $? "report of a recording: recorded under the defaults, its devices' drivers and ids"
+cp "$W/fs/config" "$W/config.saved"
+sed -i 's/^sample=100$/sample=25/; s/^max_events_per_sec=0$/max_events_per_sec=1000/' \
+	"$W/fs/config"
+"$G" record -q -o "$W/rec-sampled.bin" > /dev/null 2>&1 &&
+	run report -i "$W/rec-sampled.bin" && grep -q "^  recorded  SAMPLED: sample=25, static; \
+RATE LIMITED: 1000 events/s, window$" "$W/out" &&
+	run report -i "$W/rec-sampled.bin" -f json &&
+	grep -q '"recorded_under": "SAMPLED: sample=25, static; RATE LIMITED' "$W/out"
+result $? "report of a sampled, rate limited recording says so (text, json)"
+cp "$W/config.saved" "$W/fs/config"
 timeout 20 "$G" record -q -o - > "$W/rec2.bin" 2> "$W/err" &&
 	cmp -s <(head -c 3984 "$W/rec.bin") <(head -c 3984 "$W/rec2.bin")
 result $? "record -o - (stdout)"

@@ -384,6 +384,51 @@ TEST_F(gov, rate_limit_window)
 	EXPECT_EQ(5000 - written, stat_value(DIR "stats", "rate_limited_drops"));
 }
 
+/* The original design's numbers for the limiter's modes: 0 and 1. */
+TEST_F(gov, rate_limit_mode_numbers)
+{
+	char buf[4096];
+
+	ASSERT_EQ(0, write_file(DIR "config", "rate_limiter_mode=1"));
+	ASSERT_LT(0, read_file(DIR "config", buf, sizeof(buf)));
+	EXPECT_NE(NULL, strstr(buf, "rate_limiter_mode=token_bucket\n"));
+	ASSERT_EQ(0, write_file(DIR "rate_limit_mode", "0"));
+	ASSERT_LT(0, read_file(DIR "config", buf, sizeof(buf)));
+	EXPECT_NE(NULL, strstr(buf, "rate_limiter_mode=window\n"));
+	EXPECT_EQ(-EINVAL, write_file(DIR "config", "rate_limiter_mode=2"));
+	ASSERT_LT(0, read_file(DIR "config", buf, sizeof(buf)));
+	EXPECT_NE(NULL, strstr(buf, "rate_limiter_mode=window\n"));
+}
+
+/*
+ * Without the aggregator, /proc/grtrace_stats has no utilisation or
+ * latency to show, and says why under its header.
+ */
+TEST_F(gov, proc_stats_without_aggregator)
+{
+	static const char note[] =
+		"\n# utilization% and avg_latency_us: - until aggregator_enable=1\n";
+	char buf[8192], util[32], rate[32], lat[32], *line;
+	unsigned long long off, wr, dr;
+	int n;
+
+	if (access("/proc/grtrace_stats", R_OK))
+		SKIP(return, "no /proc/grtrace_stats (CONFIG_GRTRACE_PERF_MON)");
+	ASSERT_EQ(0, write_file(DIR "control", "start"));
+	ASSERT_EQ(0, emit1("submit", 7000, 250, 1));
+	ASSERT_EQ(0, emit1("complete", 7000, 250, 1));
+	ASSERT_LT(0, read_file("/proc/grtrace_stats", buf, sizeof(buf)));
+	EXPECT_NE(NULL, strstr(buf, note));
+	line = strstr(buf, "\n250 ");
+	ASSERT_NE(NULL, line);
+	n = sscanf(line, " 250 %31s %31s %31s %llu %llu %llu", util, rate, lat, &off, &wr, &dr);
+	ASSERT_EQ(6, n);
+	EXPECT_STREQ("-", util);
+	EXPECT_STREQ("-", lat);
+	EXPECT_LE(2, wr);
+	stop_and_check_accounting(_metadata);
+}
+
 /* Token bucket: a full bucket of burst, then the rate. */
 TEST_F(gov, rate_limit_token_bucket)
 {
@@ -806,6 +851,7 @@ TEST_F(gov, invalid_values)
 		"sampling_threshold=1ms", "adaptive_sampling=maybe",
 		"backpressure_threshold=101", "max_events_per_sec=-1",
 		"rate_limit=lots", "rate_limiter_mode=leaky", "rate_limit_mode=",
+		"rate_limiter_mode=2", "rate_limiter_mode=-1",
 		"rate_limit_burst=-1", "watchlist=4294967296", "watchlist=1,x",
 		"watchlist=!", "watch_allow_mode=2", "watch_ctx_add=ctx",
 		"watch_ctx_clear=0", "watch_count=3", "watch_ring_count=1",

@@ -1,0 +1,929 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * grtrace top: what every GPU ring and every process does, refreshed every
+ * second, like intel_gpu_top or nvtop, for every driver with grtrace hooks
+ * (virtio-gpu, which has no fdinfo, included).
+ *
+ * It reads the grtrace tracepoints through an ftrace instance of its own
+ * (grtrace_top_<pid>), which a relay session or any other consumer does
+ * not notice: each refresh writes a marker into the instance
+ * (trace_marker), then takes what its ring buffer holds (libtracefs,
+ * consuming).  The markers cut the intervals in the trace clock: the
+ * events are counted in time order once the marker after them is read,
+ * and one stamped after a refresh's marker waits for the next interval.
+ * A job is followed from its SUBMIT to its COMPLETE in a table of the jobs
+ * in flight; each refresh shows,
+ * per ring, the share of the interval with a job between COMMIT and END
+ * (BUSY%), the jobs completed per second, the jobs in flight and their
+ * peak, the latency (SUBMIT to COMPLETE) p50 and p99 of the jobs that
+ * completed, the errors; per process, its jobs and GPU time (the sum of
+ * their device times, COMMIT to END); and the events lost by cause.  With
+ * --summary, it shows the relay stream's aggregate_only windows instead
+ * (the grtrace_summary event): what a ring did, from the aggregator.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+#include <event-parse.h>
+#include <tracefs.h>
+
+#include "commands.h"
+#include "events.h"
+#include "input.h"
+#include "tracedat.h"
+#include "utils.h"
+
+struct top_params {
+	long long period;	/* ns */
+	__u64 iterations;	/* 0: until q */
+	bool batch;
+	bool summary;
+};
+
+/* A job in flight, by ring and fence */
+struct top_job {
+	__u64 fctx, fseq;
+	__u32 ring;		/* local index */
+	bool used;
+	bool on_dev;		/* between COMMIT and END */
+	__u64 submit, commit, end;
+	size_t proc;		/* its submitter, in tp->proc */
+};
+
+/* What a ring did in the current interval */
+struct top_ring {
+	__u32 in_dev;		/* its jobs between COMMIT and END */
+	__u64 busy_from;	/* when in_dev became non-zero, or the interval start */
+	__u64 busy;		/* ns of the interval with in_dev > 0 */
+	__u64 jobs;		/* completed */
+	__u64 errors;
+	__u32 flying;		/* jobs in flight */
+	__u32 peak;
+	__s64 *lat;		/* latencies of the completed jobs */
+	size_t nr_lat, cap_lat;
+	/* --summary: the last window */
+	bool have_sum;
+	__u64 s_window, s_jobs, s_lat_sum, s_dev_sum, s_depth_sum, s_depth_n, s_peak;
+	__u64 s_errors, s_dropped, s_lat_max;
+};
+
+/* A process's jobs in the interval; the process stays for the next ones */
+struct top_proc {
+	__u32 tgid;
+	char comm[17];
+	__u64 jobs;		/* completed */
+	__u32 in_dev;		/* its jobs between COMMIT and END */
+	__u64 busy_from;
+	__u64 busy;		/* ns of the interval with in_dev > 0 */
+};
+
+#define UNSEEN		256
+
+enum top_sort { SORT_BUSY, SORT_JOBS, SORT_P99, SORT_NAME, SORT_NR };
+static const char * const sort_names[SORT_NR] = { "busy", "jobs/s", "p99", "name" };
+
+struct top {
+	struct top_params *p;
+	struct gr_trace t;
+	struct tep_handle *tep;
+	struct tracefs_instance *inst;
+	char name[64];
+	__u64 gseq;
+	struct top_job *job;	/* open addressing by fence */
+	size_t job_size, nr_job;
+	struct top_ring *ring;
+	__u32 nr_ring;
+	struct top_proc *proc;
+	size_t nr_proc, cap_proc;
+	__u64 from, to;		/* the interval: its markers' times, trace clock */
+	__u64 marker;		/* the number of the last marker written */
+	bool cut;		/* this refresh's marker was read */
+	__u64 start;		/* the first marker's time: top's start */
+	struct gr_event *pending;	/* events read, not yet counted */
+	size_t nr_pending, cap_pending;
+	__u64 lost_unseen;	/* COMPLETE of a job whose SUBMIT it did not see */
+	struct top_fence {	/* the last of those: their SUBMIT, read late, is not a job */
+		__u64 fctx, fseq;
+		__u32 ring;
+	} unseen[UNSEEN];
+	unsigned int nr_unseen;
+	int sort;
+	bool procs;		/* the process view */
+	bool tty;
+	struct termios saved;
+};
+
+static atomic_int top_quit;
+
+static void top_usage(const char *err)
+{
+	static const char * const msg[] = {
+		"",
+		"  usage: grtrace top [-h] [-D] [-d SECS] [-n N] [-b] [--summary]",
+		"",
+		"  Show, refreshed every second, what each GPU ring does (BUSY%, jobs",
+		"  per second, jobs in flight, latency p50/p99, errors), what each",
+		"  process asks of them (jobs, GPU time), and the events lost, from",
+		"  the grtrace tracepoints of every driver with hooks.",
+		"",
+		"    -d/--delay SECS: the interval (default 1; 0.5, 2...)",
+		"    -n/--iterations N: stop after N intervals",
+		"    -b/--batch: print each interval as text, no keys (not a terminal)",
+		"       --summary: the relay stream's aggregate_only windows per ring",
+		"                         (grtrace_summary) instead of the jobs",
+		"    -D/--debug: print debug messages",
+		"    -h/--help: print this help",
+		"",
+		"  keys: q quit, v rings or processes, s the next sort order",
+		NULL,
+	};
+
+	gr_print_usage(msg, err);
+}
+
+static void top_parse_args(int argc, char *argv[], struct top_params *p)
+{
+	static const struct option opts[] = {
+		{ "delay",	required_argument,	NULL, 'd' },
+		{ "iterations",	required_argument,	NULL, 'n' },
+		{ "batch",	no_argument,		NULL, 'b' },
+		{ "summary",	no_argument,		NULL, 'S' },
+		{ "debug",	no_argument,		NULL, 'D' },
+		{ "help",	no_argument,		NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	char *end;
+	double d;
+	int c;
+
+	memset(p, 0, sizeof(*p));
+	p->period = NSEC_PER_SEC;
+	while ((c = getopt_long(argc, argv, "d:n:bDh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			d = strtod(optarg, &end);
+			if (end == optarg || *end || d < 0.1 || d > 3600)
+				top_usage("invalid --delay: seconds, 0.1 to 3600");
+			p->period = (long long)(d * NSEC_PER_SEC);
+			break;
+		case 'n':
+			if (gr_parse_u64(optarg, &p->iterations) || !p->iterations)
+				top_usage("invalid --iterations: a number above 0");
+			break;
+		case 'b':
+			p->batch = true;
+			break;
+		case 'S':
+			p->summary = true;
+			break;
+		case 'D':
+			gr_debug = 1;
+			break;
+		case 'h':
+			top_usage(NULL);
+			break;
+		default:
+			top_usage(gr_invalid_option(argv));
+		}
+	}
+	if (optind < argc)
+		top_usage("unexpected argument");
+}
+
+static __u64 now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+
+/* The marker of refresh @n (0: the start), an ftrace print event */
+static int top_mark(struct top *tp, __u64 n)
+{
+	tp->marker = n;
+	tp->cut = false;
+	return tracefs_printf(tp->inst, "grtrace_top %llu %d\n", (unsigned long long)n,
+			      getpid()) < 0 ? -1 : 0;
+}
+
+static struct top_ring *top_ring(struct top *tp, __u32 id)
+{
+	if (id >= tp->nr_ring) {
+		tp->ring = gr_realloc(tp->ring, id + 1, sizeof(*tp->ring));
+		memset(tp->ring + tp->nr_ring, 0, (id + 1 - tp->nr_ring) * sizeof(*tp->ring));
+		tp->nr_ring = id + 1;
+	}
+	return &tp->ring[id];
+}
+
+/* ---- the jobs in flight ---- */
+
+static size_t job_hash(__u32 ring, __u64 fctx, __u64 fseq, size_t size)
+{
+	__u64 h = (fctx * 0x9e3779b97f4a7c15ULL) ^ (fseq * 0xc2b2ae3d27d4eb4fULL) ^ ring;
+
+	return (h ^ (h >> 29)) & (size - 1);
+}
+
+static struct top_job *job_find(struct top *tp, __u32 ring, __u64 fctx, __u64 fseq, bool add)
+{
+	size_t h, i;
+
+	if (add && 2 * (tp->nr_job + 1) > tp->job_size) {
+		struct top_job *old = tp->job;
+		size_t n = tp->job_size;
+
+		tp->job_size = n ? 2 * n : 256;
+		tp->job = gr_zalloc(tp->job_size * sizeof(*tp->job));
+		for (i = 0; i < n; i++) {
+			if (!old[i].used)
+				continue;
+			h = job_hash(old[i].ring, old[i].fctx, old[i].fseq, tp->job_size);
+			while (tp->job[h].used)
+				h = (h + 1) & (tp->job_size - 1);
+			tp->job[h] = old[i];
+		}
+		free(old);
+	}
+	if (!tp->job_size)
+		return NULL;
+	for (h = job_hash(ring, fctx, fseq, tp->job_size); tp->job[h].used;
+	     h = (h + 1) & (tp->job_size - 1)) {
+		struct top_job *j = &tp->job[h];
+
+		if (j->ring == ring && j->fctx == fctx && j->fseq == fseq)
+			return j;
+	}
+	if (!add)
+		return NULL;
+	tp->job[h] = (struct top_job){ .used = true, .ring = ring, .fctx = fctx, .fseq = fseq };
+	tp->nr_job++;
+	return &tp->job[h];
+}
+
+/* Remove @j, moving the entries after it that probed past its slot */
+static void job_remove(struct top *tp, struct top_job *j)
+{
+	size_t i = j - tp->job, k, h;
+
+	tp->job[i].used = false;
+	tp->nr_job--;
+	for (k = (i + 1) & (tp->job_size - 1); tp->job[k].used; k = (k + 1) & (tp->job_size - 1)) {
+		struct top_job e = tp->job[k];
+
+		tp->job[k].used = false;
+		h = job_hash(e.ring, e.fctx, e.fseq, tp->job_size);
+		while (tp->job[h].used)
+			h = (h + 1) & (tp->job_size - 1);
+		tp->job[h] = e;
+	}
+}
+
+/* The process @tgid, an index in tp->proc (which moves as it grows) */
+static size_t top_proc(struct top *tp, __u32 tgid, const char *comm)
+{
+	size_t i;
+
+	for (i = 0; i < tp->nr_proc; i++)
+		if (tp->proc[i].tgid == tgid)
+			return i;
+	if (tp->nr_proc == tp->cap_proc) {
+		tp->cap_proc = tp->cap_proc ? 2 * tp->cap_proc : 16;
+		tp->proc = gr_realloc(tp->proc, tp->cap_proc, sizeof(*tp->proc));
+	}
+	tp->proc[tp->nr_proc] = (struct top_proc){ .tgid = tgid };
+	snprintf(tp->proc[tp->nr_proc].comm, sizeof(tp->proc[0].comm), "%s", comm);
+	return tp->nr_proc++;
+}
+
+/* A job goes on the device: busy from @ts if none was */
+static void dev_enter(__u32 *in_dev, __u64 *busy_from, __u64 ts)
+{
+	if (!(*in_dev)++)
+		*busy_from = ts;
+}
+
+static void dev_leave(__u32 *in_dev, __u64 busy_from, __u64 *busy, __u64 ts)
+{
+	if (!*in_dev)
+		return;
+	if (!--(*in_dev) && ts > busy_from)
+		*busy += ts - busy_from;
+}
+
+/* A job of ring @r and process @pr enters (@on) or leaves the device */
+static void on_device(struct top_ring *r, struct top_proc *pr, bool on, __u64 ts)
+{
+	if (on) {
+		dev_enter(&r->in_dev, &r->busy_from, ts);
+		dev_enter(&pr->in_dev, &pr->busy_from, ts);
+	} else {
+		dev_leave(&r->in_dev, r->busy_from, &r->busy, ts);
+		dev_leave(&pr->in_dev, pr->busy_from, &pr->busy, ts);
+	}
+}
+
+/*
+ * A SUBMIT whose COMPLETE was counted before as of an unseen job: a
+ * writer stamped it, then committed it after top had read past that
+ * time.  Counting it now would leave a job in flight for ever.
+ */
+static bool was_unseen(const struct top *tp, const struct grtrace_job_payload *p)
+{
+	unsigned int i, n = tp->nr_unseen < UNSEEN ? tp->nr_unseen : UNSEEN;
+
+	for (i = 0; i < n; i++)
+		if (tp->unseen[i].fseq == p->fence_seqno &&
+		    tp->unseen[i].fctx == p->fence_context && tp->unseen[i].ring == p->ring_id)
+			return true;
+	return false;
+}
+
+/* One job event, in time order */
+static void top_event(struct top *tp, const struct gr_event *ev)
+{
+	const struct grtrace_job_payload *p = &ev->job;
+	struct top_ring *r = top_ring(tp, p->ring_id);
+	struct top_job *j;
+	/* A job on the device since before the interval: from its start */
+	__u64 ts = ev->ts < tp->from ? tp->from : ev->ts;
+
+	switch (ev->type) {
+	case GRTRACE_EV_SUBMIT:
+		if (was_unseen(tp, p))
+			break;
+		j = job_find(tp, p->ring_id, p->fence_context, p->fence_seqno, true);
+		if (j->submit)
+			break;
+		j->submit = ev->ts;
+		j->proc = top_proc(tp, p->tgid ? p->tgid : p->pid, p->comm);
+		r->flying++;
+		if (r->flying > r->peak)
+			r->peak = r->flying;
+		break;
+	case GRTRACE_EV_COMMIT:
+		j = job_find(tp, p->ring_id, p->fence_context, p->fence_seqno, false);
+		if (j && !j->commit) {
+			j->commit = ev->ts;
+			j->on_dev = true;
+			on_device(r, &tp->proc[j->proc], true, ts);
+		}
+		break;
+	case GRTRACE_EV_END:
+		j = job_find(tp, p->ring_id, p->fence_context, p->fence_seqno, false);
+		if (j && j->on_dev) {
+			j->end = ev->ts;
+			j->on_dev = false;
+			on_device(r, &tp->proc[j->proc], false, ts);
+		}
+		break;
+	case GRTRACE_EV_ERROR:
+		r->errors++;
+		break;
+	case GRTRACE_EV_COMPLETE:
+		j = job_find(tp, p->ring_id, p->fence_context, p->fence_seqno, false);
+		if (!j) {
+			struct top_fence *u = &tp->unseen[tp->nr_unseen++ % UNSEEN];
+
+			u->fctx = p->fence_context;
+			u->fseq = p->fence_seqno;
+			u->ring = p->ring_id;
+			tp->lost_unseen++;
+			break;
+		}
+		if (j->on_dev)
+			on_device(r, &tp->proc[j->proc], false, ts);
+		if (p->status < 0)
+			r->errors++;
+		r->jobs++;
+		if (r->nr_lat == r->cap_lat) {
+			r->cap_lat = r->cap_lat ? 2 * r->cap_lat : 64;
+			r->lat = gr_realloc(r->lat, r->cap_lat, sizeof(*r->lat));
+		}
+		r->lat[r->nr_lat++] = ev->ts - j->submit;
+		tp->proc[j->proc].jobs++;
+		if (r->flying)
+			r->flying--;
+		job_remove(tp, j);
+		break;
+	}
+}
+
+static __u64 field(struct tep_event *e, struct tep_record *rec, const char *name)
+{
+	unsigned long long v = 0;
+
+	tep_get_field_val(NULL, e, name, rec, &v, 0);
+	return v;
+}
+
+/* A grtrace_summary event: the aggregator's window of one ring */
+static void top_summary(struct top *tp, struct tep_event *e, struct tep_record *rec)
+{
+	char dev[sizeof(tp->t.rings[0].dev)], ring[sizeof(tp->t.rings[0].name)];
+	__u32 id = gr_ring_local(&tp->t, field(e, rec, "ring_id"));
+	struct top_ring *r = top_ring(tp, id);
+	struct gr_ring *gr = &tp->t.rings[id];
+	int n;
+	const char *s;
+
+	if (!gr->known) {
+		s = tep_get_field_raw(NULL, e, "dev", rec, &n, 0);
+		snprintf(dev, sizeof(dev), "%.*s", s ? n : 0, s ? s : "");
+		s = tep_get_field_raw(NULL, e, "ring", rec, &n, 0);
+		snprintf(ring, sizeof(ring), "%.*s", s ? n : 0, s ? s : "");
+		if (*dev && *ring) {
+			gr->known = true;
+			memcpy(gr->dev, dev, sizeof(dev));
+			memcpy(gr->name, ring, sizeof(ring));
+		}
+	}
+	gr->used = true;
+	r->have_sum = true;
+	r->s_window = field(e, rec, "window_ns");
+	r->s_jobs = field(e, rec, "jobs");
+	r->s_lat_sum = field(e, rec, "lat_sum");
+	r->s_lat_max = field(e, rec, "lat_max");
+	r->s_dev_sum = field(e, rec, "dev_sum");
+	r->s_depth_sum = field(e, rec, "depth_sum");
+	r->s_depth_n = field(e, rec, "depth_n");
+	r->s_peak = field(e, rec, "depth_peak");
+	r->s_errors = field(e, rec, "errors");
+	r->s_dropped = field(e, rec, "dropped");
+}
+
+/* A marker: the end of this interval, or (0) the start of the first */
+static void top_marker(struct top *tp, struct tep_event *e, struct tep_record *rec)
+{
+	unsigned long long n;
+	const char *buf;
+	int len, pid;
+
+	buf = tep_get_field_raw(NULL, e, "buf", rec, &len, 0);
+	if (!buf || sscanf(buf, "grtrace_top %llu %d", &n, &pid) != 2 || pid != getpid())
+		return;
+	if (!n) {
+		tp->start = rec->ts;
+		tp->from = rec->ts;
+	} else if (n == tp->marker) {
+		tp->cut = true;
+	}
+	tp->to = rec->ts;
+}
+
+static int top_record(struct tep_event *e, struct tep_record *rec, int cpu, void *data)
+{
+	struct top *tp = data;
+	size_t n = tp->t.nr_ev;
+
+	if (!e)
+		return 0;
+	if (!strcmp(e->system, "ftrace") && !strcmp(e->name, "print")) {
+		top_marker(tp, e, rec);
+		return 0;
+	}
+	if (!strcmp(e->name, "grtrace_summary")) {
+		top_summary(tp, e, rec);
+		return 0;
+	}
+	gr_tep_event(&tp->t, tp->tep, &tp->gseq, e, rec, cpu);
+	if (tp->t.nr_ev > n) {
+		if (tp->nr_pending == tp->cap_pending) {
+			tp->cap_pending = tp->cap_pending ? 2 * tp->cap_pending : 256;
+			tp->pending = gr_realloc(tp->pending, tp->cap_pending,
+						 sizeof(*tp->pending));
+		}
+		tp->pending[tp->nr_pending++] = tp->t.ev[n];
+	}
+	/* Each event is done with once counted: no growing array */
+	tp->t.nr_ev = 0;
+	return 0;
+}
+
+/* By time; in the order read (gseq) at the same time */
+static int cmp_event(const void *a, const void *b)
+{
+	const struct gr_event *x = a, *y = b;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->gseq < y->gseq ? -1 : x->gseq > y->gseq;
+}
+
+/*
+ * Count the events read up to the interval's end, in time order, and keep
+ * the later ones for the next.  The CPUs' buffers are read one after the
+ * other, and a writer interrupted between stamping an event and committing
+ * it makes it readable late: an event can arrive a refresh after later
+ * events of other CPUs, so every event waits for the marker that ends its
+ * interval, and is sorted with the others.
+ */
+static void count_events(struct top *tp)
+{
+	size_t k, n = 0;
+
+	qsort(tp->pending, tp->nr_pending, sizeof(*tp->pending), cmp_event);
+	for (k = 0; k < tp->nr_pending; k++) {
+		if (tp->pending[k].ts > tp->to)
+			tp->pending[n++] = tp->pending[k];
+		else if (tp->pending[k].ts >= tp->start)
+			top_event(tp, &tp->pending[k]);
+	}
+	tp->nr_pending = n;
+}
+
+/* ---- the screen ---- */
+
+static int cmp_s64(const void *a, const void *b)
+{
+	__s64 x = *(const __s64 *)a, y = *(const __s64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static __s64 pct(struct top_ring *r, int k)
+{
+	if (!r->nr_lat)
+		return -1;
+	return r->lat[(r->nr_lat - 1) * k / 100];
+}
+
+static double ring_busy(const struct top *tp, const struct top_ring *r)
+{
+	if (tp->p->summary)	/* jobs on the device, on average */
+		return r->s_window ? (double)r->s_dev_sum / r->s_window : 0;
+	return tp->to > tp->from ? 100.0 * r->busy / (tp->to - tp->from) : 0;
+}
+
+static const struct top *sort_top;
+
+static int cmp_ring(const void *a, const void *b)
+{
+	const struct top *tp = sort_top;
+	__u32 x = *(const __u32 *)a, y = *(const __u32 *)b;
+	struct top_ring *rx = &tp->ring[x], *ry = &tp->ring[y];
+	char nx[64], ny[64];
+	double dx, dy;
+
+	switch (tp->sort) {
+	case SORT_BUSY:
+		dx = ring_busy(tp, rx);
+		dy = ring_busy(tp, ry);
+		if (dx != dy)
+			return dx > dy ? -1 : 1;
+		break;
+	case SORT_JOBS:
+		if (rx->jobs != ry->jobs)
+			return rx->jobs > ry->jobs ? -1 : 1;
+		break;
+	case SORT_P99:
+		if (pct(rx, 99) != pct(ry, 99))
+			return pct(rx, 99) > pct(ry, 99) ? -1 : 1;
+		break;
+	}
+	gr_ring_label(&tp->t, x, nx, sizeof(nx));
+	gr_ring_label(&tp->t, y, ny, sizeof(ny));
+	return strcmp(nx, ny);
+}
+
+static int cmp_proc(const void *a, const void *b)
+{
+	const struct top_proc *x = &sort_top->proc[*(const size_t *)a];
+	const struct top_proc *y = &sort_top->proc[*(const size_t *)b];
+
+	switch (sort_top->sort) {
+	case SORT_BUSY:
+	case SORT_P99:
+		if (x->busy != y->busy)
+			return x->busy > y->busy ? -1 : 1;
+		break;
+	case SORT_JOBS:
+		if (x->jobs != y->jobs)
+			return x->jobs > y->jobs ? -1 : 1;
+		break;
+	}
+	return strcmp(x->comm, y->comm);
+}
+
+static void ms_str(__s64 ns, char *buf, size_t len)
+{
+	if (ns < 0)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.3f", ns / 1e6);
+}
+
+/* The events the instance lost, and the relay stream's drops if it runs */
+static void drops_line(struct top *tp, FILE *f)
+{
+	long cpu, nr = sysconf(_SC_NPROCESSORS_CONF);
+	unsigned long long overrun = 0, dropped = 0;
+	char file[64], *s, *k;
+
+	for (cpu = 0; cpu < nr; cpu++) {
+		snprintf(file, sizeof(file), "per_cpu/cpu%ld/stats", cpu);
+		s = tracefs_instance_file_read(tp->inst, file, NULL);
+		k = s ? strstr(s, "overrun:") : NULL;
+		if (k)
+			overrun += strtoull(k + 8, NULL, 10);
+		k = s ? strstr(s, "dropped events:") : NULL;
+		if (k)
+			dropped += strtoull(k + 15, NULL, 10);
+		free(s);
+	}
+	fprintf(f, "lost: ftrace overrun %llu, dropped %llu; completes of unseen jobs %llu",
+		overrun, dropped, (unsigned long long)tp->lost_unseen);
+	s = gr_kernel_dir() && !access(gr_kernel_dir(), R_OK) ? gr_kernel_read("stats") : NULL;
+	if (s) {
+		/* The relay stream's drop counters, by cause, if not zero */
+		char *line, *save = NULL;
+		int causes = 0;
+
+		fprintf(f, "; relay stream dropped");
+		for (line = strtok_r(s, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+			const char *v = strchr(line, '=');
+
+			if (!strncmp(line, "dropped_", 8) && v && strcmp(v, "=0") && ++causes)
+				fprintf(f, " %s", line + 8);
+		}
+		if (!causes)
+			fprintf(f, " nothing");
+	}
+	free(s);
+	fputc('\n', f);
+}
+
+static void show(struct top *tp, FILE *f)
+{
+	__u32 *ids = gr_zalloc((tp->nr_ring + 1) * sizeof(*ids)), n = 0, i;
+	size_t *pids = gr_zalloc((tp->nr_proc + 1) * sizeof(*pids));
+	double secs = (tp->to - tp->from) / 1e9;
+	char label[64], p50[16], p99[16], avg[16];
+
+	if (tp->tty)
+		fputs("\033[H\033[J", f);
+	fprintf(f, "grtrace top - %.3f-%.3f s, ", tp->from / 1e9, tp->to / 1e9);
+	if (tp->p->summary)	/* no job events: the aggregator's windows */
+		fprintf(f, "aggregate_only windows, sort %s (s), q quits\n",
+			sort_names[tp->sort]);
+	else
+		fprintf(f, "%u jobs in flight, sort %s (s), view %s (v), q quits\n",
+			(unsigned int)tp->nr_job, sort_names[tp->sort],
+			tp->procs ? "processes" : "rings");
+	drops_line(tp, f);
+	for (i = 1; i < tp->nr_ring && i < tp->t.nr_rings; i++)
+		if (tp->t.rings[i].used)
+			ids[n++] = i;
+	sort_top = tp;
+	qsort(ids, n, sizeof(*ids), cmp_ring);
+	fputc('\n', f);
+	if (tp->p->summary) {
+		fprintf(f, "%-32s %6s %8s %8s %5s %10s %10s %6s %7s\n", "RING", "ON_DEV", "JOBS/S",
+			"DEPTH", "PEAK", "LAT_AVG", "LAT_MAX", "ERRORS", "DROPPED");
+		for (i = 0; i < n; i++) {
+			struct top_ring *r = &tp->ring[ids[i]];
+			double w = r->s_window / 1e9;
+
+			if (!r->have_sum)
+				continue;
+			gr_ring_label(&tp->t, ids[i], label, sizeof(label));
+			ms_str(r->s_jobs ? (__s64)(r->s_lat_sum / r->s_jobs) : -1, avg,
+			       sizeof(avg));
+			ms_str(r->s_jobs ? (__s64)r->s_lat_max : -1, p99, sizeof(p99));
+			fprintf(f, "%-32s %6.2f %8.1f %8.1f %5llu %10s %10s %6llu %7llu\n", label,
+				ring_busy(tp, r), w > 0 ? r->s_jobs / w : 0,
+				r->s_depth_n ? (double)r->s_depth_sum / r->s_depth_n : 0,
+				(unsigned long long)r->s_peak, avg, p99,
+				(unsigned long long)r->s_errors, (unsigned long long)r->s_dropped);
+		}
+	}
+	if (!tp->p->summary && (!tp->procs || !tp->tty)) {
+		fprintf(f, "%-32s %6s %8s %6s %5s %10s %10s %6s\n", "RING", "BUSY%", "JOBS/S",
+			"FLIGHT", "PEAK", "P50_MS", "P99_MS", "ERRORS");
+		for (i = 0; i < n; i++) {
+			struct top_ring *r = &tp->ring[ids[i]];
+
+			qsort(r->lat, r->nr_lat, sizeof(*r->lat), cmp_s64);
+			gr_ring_label(&tp->t, ids[i], label, sizeof(label));
+			ms_str(pct(r, 50), p50, sizeof(p50));
+			ms_str(pct(r, 99), p99, sizeof(p99));
+			fprintf(f, "%-32s %6.1f %8.1f %6u %5u %10s %10s %6llu\n", label,
+				ring_busy(tp, r), secs > 0 ? r->jobs / secs : 0, r->flying, r->peak,
+				p50, p99, (unsigned long long)r->errors);
+		}
+	}
+	if (!tp->p->summary && (tp->procs || !tp->tty)) {
+		if (!tp->tty)
+			fputc('\n', f);
+		fprintf(f, "%8s %-16s %6s %8s\n", "PID", "COMM", "BUSY%", "JOBS/S");
+		for (i = 0; i < tp->nr_proc; i++)
+			pids[i] = i;
+		qsort(pids, tp->nr_proc, sizeof(*pids), cmp_proc);
+		for (i = 0; i < tp->nr_proc; i++) {
+			struct top_proc *pr = &tp->proc[pids[i]];
+
+			if (!pr->jobs && !pr->busy)
+				continue;
+			fprintf(f, "%8u %-16s %6.1f %8.1f\n", pr->tgid, pr->comm,
+				secs > 0 ? pr->busy / 1e7 / secs : 0,
+				secs > 0 ? pr->jobs / secs : 0);
+		}
+	}
+	if (!tp->tty)
+		fputc('\n', f);
+	fflush(f);
+	free(ids);
+	free(pids);
+}
+
+/* A new interval: the jobs in flight carry over, the events read past its end wait */
+static void next_interval(struct top *tp)
+{
+	size_t k;
+	__u32 i;
+
+	for (i = 0; i < tp->nr_ring; i++) {
+		struct top_ring *r = &tp->ring[i];
+
+		r->busy = 0;
+		r->busy_from = tp->to;
+		r->jobs = 0;
+		r->errors = 0;
+		r->nr_lat = 0;
+		r->peak = r->flying;
+		r->have_sum = false;
+	}
+	for (k = 0; k < tp->nr_proc; k++) {
+		tp->proc[k].jobs = 0;
+		tp->proc[k].busy = 0;
+		tp->proc[k].busy_from = tp->to;
+	}
+	tp->from = tp->to;
+	tp->to = 0;
+}
+
+/* ---- the instance and the terminal ---- */
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	atomic_store(&top_quit, 1);
+}
+
+static int top_open(struct top *tp)
+{
+	static const char * const systems[] = { "grtrace", "ftrace", NULL };
+	const char *event = tp->p->summary ? "grtrace_summary" : NULL;
+
+	snprintf(tp->name, sizeof(tp->name), "grtrace_top_%d", getpid());
+	tp->inst = tracefs_instance_create(tp->name);
+	if (!tp->inst) {
+		gr_err_msg("cannot make the ftrace instance %s: %s (root? tracefs?)\n", tp->name,
+			   strerror(errno));
+		return -1;
+	}
+	tp->tep = tracefs_local_events_system(NULL, systems);
+	if (!tp->tep || tracefs_event_enable(tp->inst, "grtrace", event) < 0) {
+		gr_err_msg("%s: the grtrace events cannot be enabled (no CONFIG_GRTRACE?)\n",
+			   tp->name);
+		return -1;
+	}
+	return top_mark(tp, 0);
+}
+
+static void top_close(struct top *tp)
+{
+	if (tp->inst) {
+		tracefs_print_close(tp->inst);
+		tracefs_event_disable(tp->inst, NULL, NULL);
+		tracefs_instance_destroy(tp->inst);
+		tracefs_instance_free(tp->inst);
+	}
+	tep_free(tp->tep);
+}
+
+static void term_raw(struct top *tp)
+{
+	struct termios t;
+
+	if (tcgetattr(STDIN_FILENO, &tp->saved))
+		return;
+	t = tp->saved;
+	t.c_lflag &= ~(ICANON | ECHO);
+	t.c_cc[VMIN] = 0;
+	t.c_cc[VTIME] = 0;
+	tcsetattr(STDIN_FILENO, TCSANOW, &t);
+	fputs("\033[?25l", stdout);	/* no cursor */
+}
+
+static void term_restore(struct top *tp)
+{
+	tcsetattr(STDIN_FILENO, TCSANOW, &tp->saved);
+	fputs("\033[?25h\n", stdout);
+	fflush(stdout);
+}
+
+/* Wait until @until (CLOCK_MONOTONIC ns), taking keys; false on q */
+static bool top_wait(struct top *tp, __u64 until)
+{
+	struct pollfd pfd = { .fd = STDIN_FILENO, .events = POLLIN };
+	__u64 now;
+	char c;
+
+	while (!atomic_load(&top_quit) && (now = now_ns()) < until) {
+		int ms = (until - now + 999999) / 1000000;
+
+		if (!tp->tty) {
+			struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+			nanosleep(&ts, NULL);
+			continue;
+		}
+		if (poll(&pfd, 1, ms) <= 0 || read(STDIN_FILENO, &c, 1) != 1)
+			continue;
+		if (c == 'q')
+			return false;
+		if (c == 'v')
+			tp->procs = !tp->procs;
+		else if (c == 's')
+			tp->sort = (tp->sort + 1) % SORT_NR;
+		else
+			continue;
+		show(tp, stdout);	/* the same interval, in the new order */
+	}
+	return !atomic_load(&top_quit);
+}
+
+int gr_top_main(int argc, char *argv[])
+{
+	struct top_params params;
+	struct top tp = { .p = &params };
+	int ret = EXIT_FAILURE;
+	__u64 n = 0, mark = 0, next;
+	size_t k;
+	__u32 i;
+
+	top_parse_args(argc, argv, &params);
+	tp.tty = !params.batch && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	if (top_open(&tp))
+		goto out;
+	if (tp.tty)
+		term_raw(&tp);
+	/*
+	 * Refresh at fixed deadlines, one period apart; a refresh whose marker
+	 * was lost (a full buffer) is tried again a tenth of a period later.
+	 */
+	next = now_ns() + params.period;
+	while (top_wait(&tp, next)) {
+		if (top_mark(&tp, ++mark) ||
+		    tracefs_iterate_raw_events(tp.tep, tp.inst, NULL, 0, top_record, &tp) < 0) {
+			gr_err_msg("%s: reading the events failed\n", tp.name);
+			break;
+		}
+		gr_debug_msg("top: marker %llu %s, %zu events after it\n",
+			     (unsigned long long)mark, tp.cut ? "read" : "lost", tp.nr_pending);
+		if (!tp.cut) {
+			next = now_ns() + params.period / 10;
+			continue;
+		}
+		count_events(&tp);
+		for (i = 0; i < tp.nr_ring; i++)
+			if (tp.ring[i].in_dev && tp.to > tp.ring[i].busy_from)
+				tp.ring[i].busy += tp.to - tp.ring[i].busy_from;
+		for (k = 0; k < tp.nr_proc; k++)
+			if (tp.proc[k].in_dev && tp.to > tp.proc[k].busy_from)
+				tp.proc[k].busy += tp.to - tp.proc[k].busy_from;
+		show(&tp, stdout);
+		next_interval(&tp);
+		if (params.iterations && ++n >= params.iterations)
+			break;
+		next += params.period;
+		if (next < now_ns())	/* a refresh took longer: no catching up */
+			next = now_ns() + params.period;
+	}
+	ret = EXIT_SUCCESS;
+	if (tp.tty)
+		term_restore(&tp);
+out:
+	top_close(&tp);
+	for (i = 0; i < tp.nr_ring; i++)
+		free(tp.ring[i].lat);
+	free(tp.ring);
+	free(tp.proc);
+	free(tp.job);
+	free(tp.pending);
+	gr_trace_free(&tp.t);
+	return ret;
+}
