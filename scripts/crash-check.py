@@ -42,6 +42,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), 'guest'))
 from ktap import Ktap                   # pylint: disable=wrong-import-position
 from verdict import KERNEL_PROBLEM, PRINTK_PREFIX   # pylint: disable=wrong-import-position
+from tracecmd import pipe_events, read_text as read   # pylint: disable=wrong-import-position
 
 # An event's two stamps, one per instance, are one probe call apart (the
 # TCG guest with KASAN: a median of 12-16 us; an interrupt between the two
@@ -49,33 +50,20 @@ from verdict import KERNEL_PROBLEM, PRINTK_PREFIX   # pylint: disable=wrong-impo
 # clock and boot from any other.
 LAG_MAX_US = 1000000
 STAGES = ['submit', 'commit', 'start', 'end', 'complete']
-LIVE = re.compile(r'^\s*(.+?)-(\d+)\s+\[\d+\]\s+\S+\s+(\d+)\.(\d+): grtrace_(\w+): (.*)$')
-FIELD = re.compile(r'(\w+)=(\S+)')
 # The panic that user space asked for (PID 1 exited), and its end marker
 EXPECTED = re.compile(r'Kernel panic - not syncing: Attempted to kill init!')
-
-
-def read(path):
-    try:
-        with open(path, errors='replace') as f:
-            return f.read()
-    except OSError:
-        return ''
 
 
 def live_jobs(path):
     """fence -> {stage: us, 'pid', 'comm'} from the text of trace_pipe"""
     jobs = {}
     last = 0
-    for line in read(path).splitlines():
-        m = LIVE.match(line)
-        if not m or m.group(5) not in STAGES:
+    for us, stage, f in pipe_events(path):
+        if stage not in STAGES:
             continue
-        us = int(m.group(3)) * 1000000 + int(m.group(4))
-        f = dict(FIELD.findall(m.group(6)))
         j = jobs.setdefault(f['fence'], {})
-        j[m.group(5)] = us
-        if m.group(5) == 'submit':
+        j[stage] = us
+        if stage == 'submit':
             j['pid'] = int(f['pid'])
             j['comm'] = f['comm']
         last = max(last, us)

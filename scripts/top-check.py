@@ -27,9 +27,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from ktap import Ktap                   # pylint: disable=wrong-import-position
+from tracecmd import pipe_events, read_text as read   # pylint: disable=wrong-import-position
 
-LIVE = re.compile(r'^\s*(.+?)-(\d+)\s+\[\d+\]\s+\S+\s+(\d+)\.(\d+): grtrace_(\w+): (.*)$')
-FIELD = re.compile(r'(\w+)=(\S+)')
 HEAD = re.compile(r'^grtrace top - ([\d.]+)-([\d.]+) s, (\d+) jobs in flight, sort (\S+) '
                   r'\(s\), view (\w+)')
 INTERVAL = re.compile(r'grtrace top - ([\d.]+)-([\d.]+) s,')
@@ -38,26 +37,10 @@ JOBS_TOL = 2            # jobs: one event on each side of the two boundaries
 BUSY_TOL = 3.0          # percentage points
 
 
-def read(path):
-    try:
-        with open(path, errors='replace') as f:
-            return f.read()
-    except OSError:
-        return ''
-
-
 def live_events(path):
     """[(us, stage, ring, fence, fields)] in time order"""
-    evs = []
-    for line in read(path).splitlines():
-        m = LIVE.match(line)
-        if not m:
-            continue
-        f = dict(FIELD.findall(m.group(6)))
-        if 'fence' not in f:
-            continue
-        evs.append((int(m.group(3)) * 1000000 + int(m.group(4)), m.group(5),
-                    f['dev'] + '/' + f['ring'], f['fence'], f))
+    evs = [(us, stage, f['dev'] + '/' + f['ring'], f['fence'], f)
+           for us, stage, f in pipe_events(path) if 'fence' in f]
     evs.sort(key=lambda e: e[0])
     return evs
 
@@ -89,25 +72,34 @@ def batch(path):
     return out
 
 
-def expect(evs, start_us, from_us, to_us):
-    """What top should show for (from_us, to_us]: per ring the jobs completed
-    and the jobs in flight at its end, per process the jobs completed"""
-    seen = {}               # (ring, fence) -> SUBMIT fields: jobs top saw submitted
-    jobs = {}
-    procs = {}
-    done = set()
+def seen_events(evs, start_us, to_us, seen):
+    """The events up to to_us of the jobs top saw submitted (after
+    start_us), as (us, stage, (ring, fence), SUBMIT fields); seen, (ring,
+    fence) -> SUBMIT fields, is filled as they come"""
     for us, stage, ring, fence, f in evs:
         if us > to_us:
             break
         key = (ring, fence)
         if stage == 'submit' and us > start_us:
             seen[key] = f
-        if key not in seen or stage != 'complete':
+        if key in seen:
+            yield us, stage, key, seen[key]
+
+
+def expect(evs, start_us, from_us, to_us):
+    """What top should show for (from_us, to_us]: per ring the jobs completed
+    and the jobs in flight at its end, per process the jobs completed"""
+    seen = {}
+    jobs = {}
+    procs = {}
+    done = set()
+    for us, stage, key, sub in seen_events(evs, start_us, to_us, seen):
+        if stage != 'complete':
             continue
         done.add(key)
         if us > from_us:
-            jobs[ring] = jobs.get(ring, 0) + 1
-            p = (int(seen[key].get('tgid') or seen[key]['pid']), seen[key]['comm'][:16])
+            jobs[key[0]] = jobs.get(key[0], 0) + 1
+            p = (int(sub.get('tgid') or sub['pid']), sub['comm'][:16])
             procs[p] = procs.get(p, 0) + 1
     flight = {}
     for (ring, fence) in seen:
@@ -119,33 +111,25 @@ def expect(evs, start_us, from_us, to_us):
 def union_busy(evs, start_us, from_us, to_us, by):
     """by(ring, SUBMIT fields) -> us of (from, to] with one of its jobs that
     top saw submitted between COMMIT and END"""
-    seen = {}
     count = {}
     since = {}
     busy = {}
     ended = set()
-    for us, stage, ring, fence, _f in evs:
-        if us > to_us:
-            break
-        key = (ring, fence)
-        if stage == 'submit' and us > start_us:
-            seen[key] = by(ring, _f)
-        if key not in seen:
-            continue
-        ring = seen[key]
+    for us, stage, key, sub in seen_events(evs, start_us, to_us, {}):
+        group = by(key[0], sub)
         t = max(us, from_us)
         if stage == 'commit':
-            if not count.get(ring):
-                since[ring] = t
-            count[ring] = count.get(ring, 0) + 1
-        elif stage in ('end', 'complete') and key not in ended and count.get(ring):
+            if not count.get(group):
+                since[group] = t
+            count[group] = count.get(group, 0) + 1
+        elif stage in ('end', 'complete') and key not in ended and count.get(group):
             ended.add(key)
-            count[ring] -= 1
-            if not count[ring]:
-                busy[ring] = busy.get(ring, 0) + t - since[ring]
-    for ring, n in count.items():
+            count[group] -= 1
+            if not count[group]:
+                busy[group] = busy.get(group, 0) + t - since[group]
+    for group, n in count.items():
         if n:
-            busy[ring] = busy.get(ring, 0) + to_us - since[ring]
+            busy[group] = busy.get(group, 0) + to_us - since[group]
     return busy
 
 

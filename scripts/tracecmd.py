@@ -1,9 +1,33 @@
 # SPDX-License-Identifier: GPL-2.0
 """The events of a trace.dat, as "trace-cmd report" prints them, for the
-checkers of the guest's recordings (e2e-check.py, scale-check.py)."""
+checkers of the guest's recordings (e2e-check.py, scale-check.py), and the
+grtrace events of an instance's trace_pipe saved as text (crash-check.py,
+top-check.py)."""
 
 import re
 import subprocess
+
+# A line of trace_pipe: "comm-pid [cpu] flags sec.us: grtrace_STAGE: fields"
+PIPE = re.compile(r'^\s*(.+?)-(\d+)\s+\[\d+\]\s+\S+\s+(\d+)\.(\d+): grtrace_(\w+): (.*)$')
+
+
+def read_text(path):
+    """A file's text, '' if it cannot be read"""
+    try:
+        with open(path, errors='replace') as f:
+            return f.read()
+    except OSError:
+        return ''
+
+
+def pipe_events(path):
+    """The grtrace events of a trace_pipe text as (us, stage, fields dict),
+    in file order"""
+    for line in read_text(path).splitlines():
+        m = PIPE.match(line)
+        if m:
+            yield (int(m.group(3)) * 1000000 + int(m.group(4)), m.group(5),
+                   dict(re.findall(r'(\w+)=(\S+)', m.group(6))))
 
 
 def read_trace(path):

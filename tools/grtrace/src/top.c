@@ -199,14 +199,6 @@ static void top_parse_args(int argc, char *argv[], struct top_params *p)
 		top_usage("unexpected argument");
 }
 
-static __u64 now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
-}
-
 /* The marker of refresh @n (0: the start), an ftrace print event */
 static int top_mark(struct top *tp, __u64 n)
 {
@@ -419,29 +411,17 @@ static void top_event(struct top *tp, const struct gr_event *ev)
 	}
 }
 
-static __u64 field(struct tep_event *e, struct tep_record *rec, const char *name)
-{
-	unsigned long long v = 0;
-
-	tep_get_field_val(NULL, e, name, rec, &v, 0);
-	return v;
-}
-
 /* A grtrace_summary event: the aggregator's window of one ring */
 static void top_summary(struct top *tp, struct tep_event *e, struct tep_record *rec)
 {
 	char dev[sizeof(tp->t.rings[0].dev)], ring[sizeof(tp->t.rings[0].name)];
-	__u32 id = gr_ring_local(&tp->t, field(e, rec, "ring_id"));
+	__u32 id = gr_ring_local(&tp->t, gr_tep_num(e, rec, "ring_id"));
 	struct top_ring *r = top_ring(tp, id);
 	struct gr_ring *gr = &tp->t.rings[id];
-	int n;
-	const char *s;
 
 	if (!gr->known) {
-		s = tep_get_field_raw(NULL, e, "dev", rec, &n, 0);
-		snprintf(dev, sizeof(dev), "%.*s", s ? n : 0, s ? s : "");
-		s = tep_get_field_raw(NULL, e, "ring", rec, &n, 0);
-		snprintf(ring, sizeof(ring), "%.*s", s ? n : 0, s ? s : "");
+		gr_tep_str(e, rec, "dev", dev, sizeof(dev));
+		gr_tep_str(e, rec, "ring", ring, sizeof(ring));
 		if (*dev && *ring) {
 			gr->known = true;
 			memcpy(gr->dev, dev, sizeof(dev));
@@ -450,16 +430,16 @@ static void top_summary(struct top *tp, struct tep_event *e, struct tep_record *
 	}
 	gr->used = true;
 	r->have_sum = true;
-	r->s_window = field(e, rec, "window_ns");
-	r->s_jobs = field(e, rec, "jobs");
-	r->s_lat_sum = field(e, rec, "lat_sum");
-	r->s_lat_max = field(e, rec, "lat_max");
-	r->s_dev_sum = field(e, rec, "dev_sum");
-	r->s_depth_sum = field(e, rec, "depth_sum");
-	r->s_depth_n = field(e, rec, "depth_n");
-	r->s_peak = field(e, rec, "depth_peak");
-	r->s_errors = field(e, rec, "errors");
-	r->s_dropped = field(e, rec, "dropped");
+	r->s_window = gr_tep_num(e, rec, "window_ns");
+	r->s_jobs = gr_tep_num(e, rec, "jobs");
+	r->s_lat_sum = gr_tep_num(e, rec, "lat_sum");
+	r->s_lat_max = gr_tep_num(e, rec, "lat_max");
+	r->s_dev_sum = gr_tep_num(e, rec, "dev_sum");
+	r->s_depth_sum = gr_tep_num(e, rec, "depth_sum");
+	r->s_depth_n = gr_tep_num(e, rec, "depth_n");
+	r->s_peak = gr_tep_num(e, rec, "depth_peak");
+	r->s_errors = gr_tep_num(e, rec, "errors");
+	r->s_dropped = gr_tep_num(e, rec, "dropped");
 }
 
 /* A marker: the end of this interval, or (0) the start of the first */
@@ -469,6 +449,7 @@ static void top_marker(struct top *tp, struct tep_event *e, struct tep_record *r
 	const char *buf;
 	int len, pid;
 
+	/* ftrace's print: "char buf[]", of size 0 in its format, to the end */
 	buf = tep_get_field_raw(NULL, e, "buf", rec, &len, 0);
 	if (!buf || sscanf(buf, "grtrace_top %llu %d", &n, &pid) != 2 || pid != getpid())
 		return;
@@ -626,23 +607,12 @@ static void ms_str(__s64 ns, char *buf, size_t len)
 /* The events the instance lost, and the relay stream's drops if it runs */
 static void drops_line(struct top *tp, FILE *f)
 {
-	long cpu, nr = sysconf(_SC_NPROCESSORS_CONF);
-	unsigned long long overrun = 0, dropped = 0;
-	char file[64], *s, *k;
+	char *s;
 
-	for (cpu = 0; cpu < nr; cpu++) {
-		snprintf(file, sizeof(file), "per_cpu/cpu%ld/stats", cpu);
-		s = tracefs_instance_file_read(tp->inst, file, NULL);
-		k = s ? strstr(s, "overrun:") : NULL;
-		if (k)
-			overrun += strtoull(k + 8, NULL, 10);
-		k = s ? strstr(s, "dropped events:") : NULL;
-		if (k)
-			dropped += strtoull(k + 15, NULL, 10);
-		free(s);
-	}
 	fprintf(f, "lost: ftrace overrun %llu, dropped %llu; completes of unseen jobs %llu",
-		overrun, dropped, (unsigned long long)tp->lost_unseen);
+		gr_instance_cpu_sum(tp->inst, "overrun:"),
+		gr_instance_cpu_sum(tp->inst, "dropped events:"),
+		(unsigned long long)tp->lost_unseen);
 	s = gr_kernel_dir() && !access(gr_kernel_dir(), R_OK) ? gr_kernel_read("stats") : NULL;
 	if (s) {
 		/* The relay stream's drop counters, by cause, if not zero */
@@ -840,7 +810,7 @@ static bool top_wait(struct top *tp, __u64 until)
 	__u64 now;
 	char c;
 
-	while (!atomic_load(&top_quit) && (now = now_ns()) < until) {
+	while (!atomic_load(&top_quit) && (now = gr_now_ns()) < until) {
 		int ms = (until - now + 999999) / 1000000;
 
 		if (!tp->tty) {
@@ -885,7 +855,7 @@ int gr_top_main(int argc, char *argv[])
 	 * Refresh at fixed deadlines, one period apart; a refresh whose marker
 	 * was lost (a full buffer) is tried again a tenth of a period later.
 	 */
-	next = now_ns() + params.period;
+	next = gr_now_ns() + params.period;
 	while (top_wait(&tp, next)) {
 		if (top_mark(&tp, ++mark) ||
 		    tracefs_iterate_raw_events(tp.tep, tp.inst, NULL, 0, top_record, &tp) < 0) {
@@ -895,7 +865,7 @@ int gr_top_main(int argc, char *argv[])
 		gr_debug_msg("top: marker %llu %s, %zu events after it\n",
 			     (unsigned long long)mark, tp.cut ? "read" : "lost", tp.nr_pending);
 		if (!tp.cut) {
-			next = now_ns() + params.period / 10;
+			next = gr_now_ns() + params.period / 10;
 			continue;
 		}
 		count_events(&tp);
@@ -910,8 +880,8 @@ int gr_top_main(int argc, char *argv[])
 		if (params.iterations && ++n >= params.iterations)
 			break;
 		next += params.period;
-		if (next < now_ns())	/* a refresh took longer: no catching up */
-			next = now_ns() + params.period;
+		if (next < gr_now_ns())	/* a refresh took longer: no catching up */
+			next = gr_now_ns() + params.period;
 	}
 	ret = EXIT_SUCCESS;
 	if (tp.tty)

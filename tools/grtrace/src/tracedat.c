@@ -212,6 +212,19 @@ int gr_tep_event(struct gr_trace *t, struct tep_handle *tep, __u64 *gseq,
 	return ret;
 }
 
+/* gr_tep_num - a number field of an ftrace event, or 0 (for grtrace top) */
+__u64 gr_tep_num(struct tep_event *event, struct tep_record *rec, const char *name)
+{
+	return num_field(event, rec, name);
+}
+
+/* gr_tep_str - a string field of an ftrace event into @buf, or "" */
+void gr_tep_str(struct tep_event *event, struct tep_record *rec, const char *name,
+		char *buf, size_t len)
+{
+	str_field(event, rec, name, buf, len);
+}
+
 static int inst_record(struct tep_event *event, struct tep_record *rec, int cpu,
 		       void *data)
 {
