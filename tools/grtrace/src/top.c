@@ -793,6 +793,8 @@ static void term_raw(struct top *tp)
 	t.c_cc[VMIN] = 0;
 	t.c_cc[VTIME] = 0;
 	tcsetattr(STDIN_FILENO, TCSANOW, &t);
+	/* Each screen is written whole at show()'s fflush(), not line by line */
+	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
 	fputs("\033[?25l", stdout);	/* no cursor */
 }
 
