@@ -2,16 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0
 """Check the recordings of the scheduler scale test (tests/60-scale.sh).
 
-N mock schedulers (dev <test>.drm-mock-scheduler-<k>), each running JOBS jobs,
-were created and destroyed while trace-cmd recorded the grtrace events and
-a relay session in aggregate_only mode ran.  In trace.dat, every scheduler
-must be one ring with an id no other scheduler had, each of its jobs must
-have each lifecycle event exactly once, and its grtrace_ring_remove must
-follow its last event.  In the relay stream, the SUMMARY records of each
-ring, named by its METADATA under the same id as in trace.dat, must add up
-to exactly its jobs and its events in trace.dat (the stream keeps the
-first 31 bytes of a device name: the ring id, not the name, tells the
-mock schedulers apart there).  The relay session must
+N mock schedulers, all on one device (dev <test>.drm-sched-grtrace-many) and
+all named drm-mock-scheduler, as a driver's per-queue schedulers are, each
+with one entity running JOBS jobs, were created and destroyed while trace-cmd
+recorded the grtrace events and a relay session in aggregate_only mode ran.
+Only the ring id tells them apart.  In trace.dat, there must be N rings, each
+with the jobs of one entity (one finished-fence context) that no other ring
+has, each job with each lifecycle event exactly once, and one
+grtrace_ring_remove after its last event.  In the relay stream, the SUMMARY
+records of each ring, named by its METADATA under the same id as in trace.dat,
+must add up to exactly its jobs and its events in trace.dat.  The relay
+session must
 account for every event (offered = written + dropped, nothing dropped but
 aggregated) and no event may have gone without a ring.
 
@@ -29,8 +30,8 @@ from ktap import Ktap                   # pylint: disable=wrong-import-position
 from tracecmd import read_trace         # pylint: disable=wrong-import-position
 
 JOBS = 4
-DEV = 'drm-mock-scheduler-'   # in the name of each mock scheduler's device
-NAME_MAX = 31                  # the relay stream's dev[32], NUL-terminated
+DEV = '.drm-sched-grtrace-many'  # the end of the mock schedulers' device name
+NAME_MAX = 31                    # the relay stream's dev[32], NUL-terminated
 LIFECYCLE = ('submit', 'commit', 'end', 'complete')
 
 
@@ -39,23 +40,26 @@ def stats(path):
 
 
 def trace_rings(path):
-    """Per dev: ring ids, per type per fence counts, last event, remove."""
+    """Per ring id: its dev, per type per fence counts, fence contexts,
+    last event, removes; and the count of events with ring id 0."""
     rings = collections.defaultdict(lambda: {
-        'ids': set(), 'ev': collections.Counter(), 'last': -1, 'remove': [],
-        'events': 0})
+        'dev': set(), 'ev': collections.Counter(), 'ctx': set(), 'last': -1,
+        'remove': [], 'events': 0})
     zero = 0
     for i, (_, name, f) in enumerate(read_trace(path)):
-        if not name.startswith('grtrace_') or DEV not in f.get('dev', ''):
+        if not name.startswith('grtrace_') or not f.get('dev', '').endswith(DEV):
             continue
-        r = rings[f['dev']]
-        event = name[len('grtrace_'):]
         if f.get('ring_id') == '0':
             zero += 1
-        r['ids'].add(f.get('ring_id'))
+            continue
+        r = rings[f.get('ring_id')]
+        r['dev'].add(f['dev'])
+        event = name[len('grtrace_'):]
         if event == 'ring_remove':
             r['remove'].append(i)
         elif 'fence' in f:
             r['ev'][(event, f['fence'])] += 1
+            r['ctx'].add(f['fence'].split(':')[0])
             r['events'] += 1
             r['last'] = i
     return rings, zero
@@ -102,28 +106,27 @@ def main():
                f'the KUnit suite ran {n} schedulers and every job finished', kunit[-600:])
 
     rings, zero = trace_rings(os.path.join(d, 'scale.dat'))
-    out.result(len(rings) == n, f'trace.dat: {n} schedulers, one ring each',
-               f'{len(rings)} mock scheduler devices in trace.dat')
-    ids = {}
+    out.result(len(rings) == n, f'trace.dat: {n} schedulers on one device, one ring each',
+               f'{len(rings)} rings of mock schedulers in trace.dat')
+    owner = {}
     bad_id, bad_job, bad_remove = [], [], []
-    for dev, r in rings.items():
-        if len(r['ids']) != 1 or '0' in r['ids']:
-            bad_id.append(f'{dev}: ring ids {sorted(r["ids"])}')
-            continue
-        rid = next(iter(r['ids']))
-        if rid in ids:
-            bad_id.append(f'{dev}: ring id {rid} also of {ids[rid]}')
-        ids[rid] = dev
+    for rid, r in rings.items():
+        if len(r['ctx']) != 1:
+            bad_id.append(f'ring {rid}: jobs of fence contexts {sorted(r["ctx"])}')
+        for ctx in r['ctx']:
+            if ctx in owner:
+                bad_id.append(f'fence context {ctx}: jobs on rings {owner[ctx]} and {rid}')
+            owner[ctx] = rid
         fences = {fence for _, fence in r['ev']}
         counts = [r['ev'][(t, fence)] for fence in fences for t in LIFECYCLE]
         if len(fences) != JOBS or any(c != 1 for c in counts) or \
            any(c != 1 for c in r['ev'].values()):
-            bad_job.append(f'{dev}: {dict(r["ev"])}')
+            bad_job.append(f'ring {rid}: {dict(r["ev"])}')
         if len(r['remove']) != 1 or r['remove'][0] < r['last']:
-            bad_remove.append(f'{dev}: removes at {r["remove"]}, last event at {r["last"]}')
+            bad_remove.append(f'ring {rid}: removes at {r["remove"]}, last event at {r["last"]}')
     out.result(not bad_id and zero == 0,
-               'trace.dat: every ring has an id of its own, none is 0',
-               '\n'.join(bad_id[:5] + [f'{zero} events with ring_id 0']))
+               "trace.dat: every ring holds one scheduler's jobs and no other ring does; "
+               'no ring id 0', '\n'.join(bad_id[:5] + [f'{zero} events with ring_id 0']))
     out.result(not bad_job, f'trace.dat: {JOBS} jobs per ring, each event once',
                '\n'.join(bad_job[:5]))
     out.result(not bad_remove, 'trace.dat: each ring removed once, after its last event',
@@ -131,13 +134,13 @@ def main():
 
     named, jobs, events, types = read_relay(grtrace, os.path.join(d, 'scale.grt'))
     bad = []
-    for rid, dev in ids.items():
-        if named.get(rid) != {dev[:NAME_MAX]}:
-            bad.append(f'ring {rid} ({dev}) named {sorted(named.get(rid, []))} by METADATA')
-        elif jobs[rid] != JOBS or events[rid] != rings[dev]['events']:
-            bad.append(f'ring {rid} ({dev}): SUMMARY jobs {jobs[rid]}, events '
-                       f'{events[rid]}; trace.dat has {rings[dev]["events"]} events')
-    out.result(not bad and len(ids) == n,
+    for rid, r in rings.items():
+        if named.get(rid) != {dev[:NAME_MAX] for dev in r['dev']}:
+            bad.append(f'ring {rid} ({r["dev"]}) named {sorted(named.get(rid, []))} by METADATA')
+        elif jobs[rid] != JOBS or events[rid] != r['events']:
+            bad.append(f'ring {rid}: SUMMARY jobs {jobs[rid]}, events '
+                       f'{events[rid]}; trace.dat has {r["events"]} events')
+    out.result(not bad and len(rings) == n,
                'relay: the SUMMARY records of each ring, named as in trace.dat, '
                'add up to its jobs and events', '\n'.join(bad[:5]))
     job_records = sum(types[t] for t in LIFECYCLE + ('start',))

@@ -27,6 +27,7 @@
 # correlate    $RUN/guest/share (guest)          -
 # plugin       $RUN/guest/share (guest)          -
 # kernelshark  $RUN/guest/share (guest)          -
+# patch-race   $BUILD, initramfs (beside fuzz)    $RUN/patch-race: text patching under load, booted
 # modules      the =m kernel (configs), initramfs $RUN/modules: grtrace.ko loaded and unloaded, booted
 # kernel-6.12  patches-6.12/ (background, from    $CACHE/linux-source-6.12: the backport applied;
 #              the start: see below)              $CACHE/backport-6.12/guest: its guest kernel
@@ -85,11 +86,12 @@ bg_step() {
 	"$@" > "$RUN/$name.log" 2>&1
 	echo "$? $((SECONDS - start))" > "$RUN/$name.done"
 }
-# bg_wait NAME: the result of background step NAME, once it has ended.
+# bg_wait NAME [PID]: the result of background step NAME, once it has
+# ended, or once PID (the 6.12 base's) has.
 bg_wait() {
-	local name=$1 rc=1 secs=0
+	local name=$1 pid=${2:-$bg} rc=1 secs=0
 	log "== $name (background)"
-	while [ ! -f "$RUN/$name.done" ] && kill -0 "$bg" 2> /dev/null; do sleep 2; done
+	while [ ! -f "$RUN/$name.done" ] && kill -0 "$pid" 2> /dev/null; do sleep 2; done
 	[ -f "$RUN/$name.done" ] && read -r rc secs < "$RUN/$name.done"
 	step_report "$name" "$rc" "$secs"
 }
@@ -127,7 +129,12 @@ step guest "$ROOT/scripts/guest/test.sh"
 step demo "$ROOT/scripts/test-demo.sh"
 step crash "$ROOT/scripts/test-crash.sh"
 step cli "$ROOT/scripts/test-cli.sh"
+# The text patching stress boots a single-threaded guest (one core) for
+# as long as step fuzz fuzzes on the other.
+bg_step patch-race "$ROOT/scripts/test-patch-race.sh" &
+race=$!
 step fuzz "$ROOT/scripts/test-fuzz.sh"
+bg_wait patch-race $race
 step correlate "$ROOT/scripts/test-correlate.sh"
 step plugin "$ROOT/scripts/test-plugin.sh"
 step kernelshark "$ROOT/scripts/test-kernelshark.sh"

@@ -15,6 +15,7 @@
 #include <linux/sched.h>
 #include <linux/spinlock.h>
 #include <linux/vmalloc.h>
+#include <linux/workqueue.h>
 #include <trace/events/grtrace.h>
 
 #include "sched_tests.h"
@@ -914,26 +915,44 @@ static void drm_sched_grtrace_fini_test(struct kunit *test)
 #define GT_NR_JOBS	4
 
 /**
- * struct gt_many - one of the schedulers of the many schedulers case
+ * struct gt_many - one of the schedulers of the many schedulers cases
+ * @test: the case
  * @sched: the scheduler
  * @entity: its only entity
  * @last: its last job
+ * @fini: finishes the scheduler, for the scale case
  * @ring_id: the id of its grtrace ring in the capture
  * @id: its jobs
  */
 struct gt_many {
+	struct kunit *test;
 	struct drm_mock_scheduler *sched;
 	struct drm_mock_sched_entity *entity;
 	struct drm_mock_sched_job *last;
+	struct work_struct fini;
 	u32 ring_id;
 	struct gt_id id[GT_NR_JOBS];
 };
 
-static void gt_many_start(struct kunit *test, struct gt_many *m)
+/*
+ * The schedulers of the many schedulers cases all belong to one device, as
+ * a driver's per-queue schedulers do.
+ */
+static struct device *gt_many_device(struct kunit *test)
+{
+	struct device *dev = kunit_device_register(test, "drm-sched-grtrace-many");
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, dev);
+	return dev;
+}
+
+static void gt_many_start(struct kunit *test, struct gt_many *m,
+			  struct device *dev)
 {
 	unsigned int i;
 
-	m->sched = drm_mock_sched_new(test, MAX_SCHEDULE_TIMEOUT);
+	m->test = test;
+	m->sched = drm_mock_sched_new_on(test, MAX_SCHEDULE_TIMEOUT, dev);
 	m->entity = drm_mock_sched_entity_new(test, DRM_SCHED_PRIORITY_NORMAL,
 					      m->sched);
 	for (i = 0; i < GT_NR_JOBS; i++) {
@@ -947,13 +966,6 @@ static void gt_many_stop(struct kunit *test, struct gt_many *m)
 	KUNIT_EXPECT_TRUE(test, drm_mock_sched_job_wait_finished(m->last, GT_WAIT));
 	drm_mock_sched_entity_free(m->entity);
 	drm_mock_sched_fini(m->sched);
-	/*
-	 * Each mock scheduler registers a KUnit device and driver, and every
-	 * registration walks the others on the KUnit bus: release them now
-	 * rather than when the case ends, or creating the thousandth
-	 * scheduler costs a thousand times the first.
-	 */
-	kunit_device_unregister(test, m->sched->base.dev);
 }
 
 /*
@@ -968,6 +980,7 @@ static void gt_many_stop(struct kunit *test, struct gt_many *m)
 static void drm_sched_grtrace_many_test(struct kunit *test)
 {
 	struct gt_many *m = kunit_kcalloc(test, GT_NR_SCHEDS, sizeof(*m), GFP_KERNEL);
+	struct device *dev = gt_many_device(test);
 	unsigned int i, j, k;
 	struct gt_capture *c;
 
@@ -977,7 +990,7 @@ static void drm_sched_grtrace_many_test(struct kunit *test)
 		if (i >= GT_NR_ALIVE)
 			gt_many_stop(test, &m[i - GT_NR_ALIVE]);
 		if (i < GT_NR_SCHEDS)
-			gt_many_start(test, &m[i]);
+			gt_many_start(test, &m[i], dev);
 	}
 	gt_capture_stop(test, c);
 	for (i = 0; i < GT_NR_SCHEDS; i++)
@@ -1014,31 +1027,59 @@ module_param(scale_schedulers, uint, 0600);
 MODULE_PARM_DESC(scale_schedulers,
 		 "schedulers the drm_sched_grtrace_scale suite creates (default 64)");
 
+static void gt_many_fini_work(struct work_struct *work)
+{
+	struct gt_many *m = container_of(work, struct gt_many, fini);
+
+	gt_many_stop(m->test, m);
+	KUNIT_EXPECT_EQ(m->test, m->last->hw_fence.error, 0);
+}
+
+static void gt_destroy_workqueue(void *wq)
+{
+	destroy_workqueue(wq);
+}
+
 /*
- * Schedulers created and destroyed one after the other as drivers with a
- * scheduler per queue create them (xe, panthor), GT_NR_ALIVE of them alive
- * at a time, each running GT_NR_JOBS jobs, with no probe of its own: the
- * case checks only that every job finished without error.  It is there to
- * be run again through debugfs with a larger scale_schedulers while a
- * session of the relay stream and trace-cmd record: the guest test checks
- * in both recordings that every job was reported on its own scheduler's
- * ring, each event once.
+ * Schedulers created and destroyed as drivers with a scheduler per queue
+ * (xe, panthor) create and destroy them: all on one device, GT_NR_ALIVE of
+ * them alive at a time, each running GT_NR_JOBS jobs and finished from a
+ * work item, half of them at once, while the case creates the next ones.
+ * The schedulers have no probe of their own: the case checks only that
+ * every job finished without error.  It is there to be run again through
+ * debugfs with a larger scale_schedulers while a session of the relay
+ * stream and trace-cmd record: the guest test checks in both recordings
+ * that every job was reported on its own scheduler's ring, each event once.
  */
 static void drm_sched_grtrace_scale_test(struct kunit *test)
 {
 	unsigned int n = READ_ONCE(scale_schedulers), i;
-	struct gt_many m[GT_NR_ALIVE] = {};
+	struct device *dev = gt_many_device(test);
+	struct gt_many *m = kunit_kcalloc(test, GT_NR_ALIVE, sizeof(*m), GFP_KERNEL);
+	struct workqueue_struct *wq;
 
-	for (i = 0; i < n + GT_NR_ALIVE; i++) {
-		struct gt_many *s = &m[i % GT_NR_ALIVE];
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	wq = alloc_workqueue("drm-sched-grtrace-fini", WQ_UNBOUND, GT_NR_ALIVE / 2);
+	KUNIT_ASSERT_NOT_NULL(test, wq);
+	/* Released before m, should an assertion end the case early. */
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, gt_destroy_workqueue, wq), 0);
+	for (i = 0; i < GT_NR_ALIVE; i++)
+		INIT_WORK(&m[i].fini, gt_many_fini_work);
 
-		if (i >= GT_NR_ALIVE) {
-			gt_many_stop(test, s);
-			KUNIT_EXPECT_EQ(test, s->last->hw_fence.error, 0);
+	/*
+	 * The scheduler started GT_NR_ALIVE / 2 turns ago is finished; the
+	 * one of the slot reused now was queued as many turns ago, and is
+	 * waited for.
+	 */
+	for (i = 0; i < n + GT_NR_ALIVE / 2; i++) {
+		if (i >= GT_NR_ALIVE / 2)
+			queue_work(wq, &m[(i - GT_NR_ALIVE / 2) % GT_NR_ALIVE].fini);
+		if (i < n) {
+			flush_work(&m[i % GT_NR_ALIVE].fini);
+			gt_many_start(test, &m[i % GT_NR_ALIVE], dev);
 		}
-		if (i < n)
-			gt_many_start(test, s);
 	}
+	flush_workqueue(wq);
 	kunit_info(test, "%u schedulers, %u jobs each\n", n, GT_NR_JOBS);
 }
 

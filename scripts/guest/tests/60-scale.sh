@@ -1,8 +1,9 @@
 #!/bin/sh
 # Schedulers at the scale of xe and panthor, which create one per queue:
 # upstream's mock scheduler creates and destroys SCALE_SCHEDULERS
-# (grtrace.scale= on the kernel command line; 2,000) of them, 8 alive at
-# a time, each running 4 jobs (the KUnit suite drm_sched_grtrace_scale,
+# (grtrace.scale= on the kernel command line; 10,000) of them on one
+# device, 8 alive at a time, each running 4 jobs and finished from a work
+# item, 4 at once (the KUnit suite drm_sched_grtrace_scale,
 # run again through debugfs, SCALE_ROUNDS times: grtrace.scale_rounds=,
 # 1), while a relay session in aggregate_only mode and "trace-cmd record
 # -e grtrace" record.  The recordings, the stats before and after and the
@@ -15,7 +16,7 @@ G=/opt/grtrace/bin/grtrace
 O=${GRTRACE_OUT:-/tmp}/scale
 arg() { sed -n "s/.*grtrace\.$1=\([0-9]*\).*/\1/p" /proc/cmdline; }
 n=${SCALE_SCHEDULERS:-$(arg scale)}
-n=${n:-2000}
+n=${n:-10000}
 rounds=${SCALE_ROUNDS:-$(arg scale_rounds)}
 rounds=${rounds:-1}
 mkdir -p "$O"
@@ -36,9 +37,9 @@ $G record -q -o "$O/scale.grt" > "$O/record.out" 2>&1 &
 rec=$!
 echo "$n" > $P || exit 1
 t0=$(cut -d' ' -f1 /proc/uptime)
-# A KUnit case keeps what it allocated, its mock schedulers' devices
-# among them, until it ends, and creating one slows as they pile up:
-# 10,000 are five rounds of 2,000, each round the suite run again.
+# A KUnit case keeps what it allocated (each mock scheduler, its entity
+# and jobs) until it ends: 10,000 are five rounds of 2,000, each round
+# the suite run again.
 : > "$O/kunit.txt"
 cat > /tmp/scale-rounds.sh <<END
 r=0

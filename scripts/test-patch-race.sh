@@ -1,0 +1,50 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The text patching stress (issue 34): the guest kernel of step kernel,
+# booted with grtrace.mode=patch-race, starts and stops relay sessions in
+# a loop for PATCH_RACE_SECS (30) with the grtrace events on in ftrace,
+# so that every start and stop rewrites the static calls of the grtrace
+# tracepoints while emit-rate fires them on the other vCPU
+# (scripts/guest/tests/patch-race.sh).  Any kernel report fails it.
+#
+# Under single-threaded TCG (one host thread runs both vCPUs in turn):
+# under QEMU 7.2's multi-threaded TCG a vCPU can run a call site's bytes
+# from before the last write of text_poke_bp() and take an int3 nobody
+# claims, and does the same with upstream's sched_switch tracepoint and
+# no grtrace code involved (scripts/patch-control.sh, README).  Single-
+# threaded TCG still interleaves the vCPUs: the patching CPU waits in its
+# sync IPIs while the other runs the call sites.
+#
+# Run beside step fuzz, whose fuzzing keeps one core (scripts/test.sh):
+# a single-threaded guest takes the other.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+ktap_begin
+CHECK=patch-race
+OUT=$(mktemp -d)
+trap 'rm -rf "$OUT"' EXIT
+out=$RUN/patch-race
+secs=${PATCH_RACE_SECS:-30}
+rm -rf "$out"
+mkdir -p "$out"
+
+GRTRACE_QEMU_ACCEL=tcg,thread=single "$ROOT/scripts/guest/run-qemu.sh" \
+	--kernel "$BUILD/arch/x86/boot/bzImage" --initrd "$INITRAMFS" \
+	--log "$out/serial.log" --timeout $((secs + 300)) \
+	--append "grtrace.mode=patch-race grtrace.timeout=$((secs + 120)) PATCH_RACE_SECS=$secs kunit.enable=0" \
+	> "$OUT/err" 2>&1
+result $? "the guest booted and powered off"
+python3 "$ROOT/scripts/guest/verdict.py" --no-kunit "$out/serial.log" > "$OUT/ktap"
+ktap_merge "$OUT/ktap"
+# The stress must have run.  Ten boots of 30 s (two at a time): 32 to 64
+# sessions, 0.40 to 1.35 M events; a floor well under that.
+line=$(grep -a -m1 '^patch-race: ' "$out/serial.log" | tr -d '\r')
+echo "# $line"
+n=$(sed -n 's/^patch-race: \([0-9]*\) sessions.*/\1/p' <<< "$line")
+sent=$(sed -n 's/.*emitter: .*sent \([0-9]*\).*/\1/p' <<< "$line")
+[ "${n:-0}" -ge $((secs / 3)) ]
+result $? "at least $((secs / 3)) sessions started and stopped in $secs s (${n:-none})"
+[ "${sent:-0}" -ge $((secs * 3000)) ]
+result $? "the emitter fired at least $((secs * 3000)) events meanwhile (${sent:-none})"
+finish
