@@ -842,6 +842,7 @@ int gr_top_main(int argc, char *argv[])
 	struct top tp = { .p = &params };
 	int ret = EXIT_FAILURE;
 	__u64 n = 0, mark = 0, next;
+	bool shown = false;
 	size_t k;
 	__u32 i;
 
@@ -856,9 +857,14 @@ int gr_top_main(int argc, char *argv[])
 	/*
 	 * Refresh at fixed deadlines, one period apart; a refresh whose marker
 	 * was lost (a full buffer) is tried again a tenth of a period later.
+	 * The interval shown stays whole until the next refresh starts: a key
+	 * shows it again, in the new order.
 	 */
 	next = gr_now_ns() + params.period;
 	while (top_wait(&tp, next)) {
+		if (shown)
+			next_interval(&tp);
+		shown = false;
 		if (top_mark(&tp, ++mark) ||
 		    tracefs_iterate_raw_events(tp.tep, tp.inst, NULL, 0, top_record, &tp) < 0) {
 			gr_err_msg("%s: reading the events failed\n", tp.name);
@@ -878,7 +884,7 @@ int gr_top_main(int argc, char *argv[])
 			if (tp.proc[k].in_dev && tp.to > tp.proc[k].busy_from)
 				tp.proc[k].busy += tp.to - tp.proc[k].busy_from;
 		show(&tp, stdout);
-		next_interval(&tp);
+		shown = true;
 		if (params.iterations && ++n >= params.iterations)
 			break;
 		next += params.period;
