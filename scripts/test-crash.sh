@@ -12,7 +12,8 @@
 # (scripts/guest/tests/crash.sh).  scripts/crash-check.py checks what it
 # wrote against what reached the host before the crash.  While the clients
 # render, grtrace top runs in batch mode and in tmux: scripts/top-check.py
-# checks it against the same stream.  KTAP.
+# checks it against the same stream, and a relay session is read through
+# its merged reader (trace_pipe): scripts/merged-check.py.  KTAP.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -47,4 +48,7 @@ grep '^# [a-z]' "$OUT/ktap"
 python3 "$ROOT/scripts/top-check.py" "$res" > "$OUT/ktap"
 ktap_merge "$OUT/ktap"
 grep '^# interval 3 ' "$OUT/ktap"
+# The relay stream's merged reader, read in the first boot while they rendered
+python3 "$ROOT/scripts/merged-check.py" "$tool" "$res" > "$OUT/ktap"
+ktap_merge "$OUT/ktap"
 finish

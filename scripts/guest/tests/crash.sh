@@ -86,6 +86,13 @@ until { grep -qs 'GL_RENDERER' "$O/glmark2.out" &&
 	sleep 1
 	i=$((i + 1))
 done
+# The relay stream's merged reader while they render: a session, its
+# trace_pipe read by cat into the share until the session stops, checked
+# on the host against the live instance's events (scripts/crash-check.py).
+D=/sys/kernel/debug/grtrace
+echo start > $D/control || exit 1
+cat $D/trace_pipe > "$O/merged.grt" 2> "$O/merged.err" &
+merged=$!
 # grtrace top while they render: in batch mode for four intervals (for
 # scripts/top-check.py, against the live stream), and in a terminal: the
 # rings, the processes (key v), another sort order (key s), then q.  The
@@ -128,8 +135,11 @@ done
 tmux has-session -t top 2> /dev/null && echo "top: running 10 s after q" >> "$O/top-tmux.err"
 wait $top
 echo "top -b: exit $?" >> "$O/top-batch.txt"
+echo stop > $D/control
+wait $merged
+echo "exit $?" >> "$O/merged.err"
+cat $D/stats > "$O/merged-stats.txt"
 # And the relay stream's aggregate_only windows (grtrace_summary)
-D=/sys/kernel/debug/grtrace
 printf 'aggregate_only=1\nreset_stats=1\n' > $D/config && echo start > $D/control
 /opt/grtrace/bin/grtrace top -b -n 3 --summary > "$O/top-summary.txt" 2>&1
 echo "top --summary: exit $?" >> "$O/top-summary.txt"

@@ -634,17 +634,19 @@ void gr_jobs_free(struct gr_jobs *jobs)
 	memset(jobs, 0, sizeof(*jobs));
 }
 
-static const char *errno_name(int err, char *buf, size_t len)
+/* A negative status: "-EIO", or the number if it names no errno */
+static const char *errno_name(int status, char *buf, size_t len)
 {
 	const char *name = NULL;
 
 #if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 32)
-	name = strerrorname_np(err);
+	if (status > -4096)	/* the kernel's MAX_ERRNO: -status is an int */
+		name = strerrorname_np(-status);
 #endif
 	if (name)
 		snprintf(buf, len, "-%s", name);
 	else
-		snprintf(buf, len, "%d", -err);
+		snprintf(buf, len, "%d", status);
 	return buf;
 }
 
@@ -659,7 +661,7 @@ const char *gr_job_status(const struct gr_job *j, char *buf, size_t len)
 	const char *s;
 
 	if (SEEN(j, GRTRACE_EV_COMPLETE) && j->status < 0)
-		return errno_name(-j->status, buf, len);
+		return errno_name(j->status, buf, len);
 	if (j->errors)
 		s = j->error_code >= 0 && j->error_code < (int)ARRAY_SIZE(codes) ?
 		    codes[j->error_code] : "error";
