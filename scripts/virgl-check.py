@@ -52,8 +52,14 @@ def check_sink(sink, cmds, answered, jobs):
     by_seq = collections.defaultdict(lambda: collections.defaultdict(list))
     for ts, phase, seq, ctx, pid, comm in jobs:
         by_seq[seq][phase].append((ts, ctx, pid, comm))
+    # A recording that began between a command's SUBMIT and its queueing
+    # (virtio_gpu_cmd_queue) holds the command without its SUBMIT: the
+    # commands before the first SUBMIT recorded are not counted.
+    first = min((seq for seq, ev in by_seq.items() if ev.get('submit')), default=0)
     bad_count, bad_order, bad_ctx, bad_task = [], [], [], []
     for seq, (ctx, comm, pid, _type) in cmds.items():
+        if seq < first:
+            continue
         ev = by_seq.get(seq, {})
         want = 1 if seq in answered else 0
         if len(ev.get('submit', [])) != 1 or len(ev.get('complete', [])) != want:
