@@ -24,20 +24,14 @@ usage: merged-check.py GRTRACE DIR     (prints KTAP)
 
 import collections
 import os
-import re
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from ktap import Ktap                   # pylint: disable=wrong-import-position
+from tracecmd import dump_records, pipe_events   # pylint: disable=wrong-import-position
 
 JOB = ('submit', 'commit', 'end', 'complete')
 TAIL = 16       # the last SUBMITs of a ring, whose jobs may outlive the session
-LIVE = re.compile(r'grtrace_(\w+): (.*)$')
-
-
-def fields(text):
-    return dict(re.findall(r'(\w+)=(\S*)', text))
 
 
 def seqno(fence):
@@ -48,12 +42,9 @@ def seqno(fence):
 def read_live(path):
     """(type, dev, ring, fence) -> the fields of its live events."""
     live = collections.defaultdict(list)
-    with open(path, errors='replace') as f:
-        for line in f:
-            m = LIVE.search(line)
-            if m and m.group(1) in JOB:
-                f = fields(m.group(2))
-                live[(m.group(1), f.get('dev'), f.get('ring'), f.get('fence'))].append(f)
+    for _, stage, f in pipe_events(path):
+        if stage in JOB:
+            live[(stage, f.get('dev'), f.get('ring'), f.get('fence'))].append(f)
     return live
 
 
@@ -66,7 +57,8 @@ def main():
         err = open(os.path.join(d, 'merged.err')).read()
         stats = dict(l.strip().split('=', 1) for l in open(os.path.join(d, 'merged-stats.txt'))
                      if '=' in l)
-        live = read_live(os.path.join(d, 'live.txt'))
+        open(os.path.join(d, 'live.txt')).close()
+        size = os.path.getsize(os.path.join(d, 'merged.grt'))
     except OSError as e:
         out.result(False, 'the merged reader left its recording', str(e))
         return out.finish()
@@ -75,7 +67,6 @@ def main():
     lost = {k: v for k, v in num.items() if v and k in (
         'overruns', 'lost_events', 'writes_short') or
         (k.startswith('dropped_') and k != 'dropped_filtered' and v)}
-    size = os.path.getsize(os.path.join(d, 'merged.grt'))
     out.result(err.strip() == 'exit 0' and num.get('written', 0) > 0 and not lost and
                num.get('offered') == num.get('written', 0) + num.get('dropped', 0) and
                size == num.get('bytes_read'),
@@ -83,12 +74,7 @@ def main():
                'nothing lost but what the level filters',
                f'{err.strip()}\nfile {size} bytes; {stats}')
 
-    run = subprocess.run([grtrace, 'dump', '-i', os.path.join(d, 'merged.grt')],
-                         capture_output=True, text=True, check=False)
-    recs = []
-    for line in run.stdout.splitlines():
-        kind, _, rest = line.partition(' ')
-        recs.append((kind, fields(rest)))
+    recs, run = dump_records(grtrace, os.path.join(d, 'merged.grt'), check=False)
     gseq = [int(f['gseq']) for _, f in recs if 'gseq' in f]
     gaps = [(a, b) for a, b in zip(gseq, gseq[1:]) if b != a + 1]
     out.result(run.returncode == 0 and recs and recs[0][0] == 'stream_info' and
@@ -97,6 +83,7 @@ def main():
                f'exit {run.returncode} {run.stderr[:300]}\n{len(recs)} records, '
                f'gaps or disorder {gaps[:5]}')
 
+    live = read_live(os.path.join(d, 'live.txt'))
     names = {f['ring']: (f['dev'], f['name']) for k, f in recs if k == 'metadata'}
     jobs = collections.defaultdict(lambda: collections.defaultdict(list))
     missing, other = [], []
@@ -104,7 +91,8 @@ def main():
         if kind not in JOB:
             continue
         dev, ring = names.get(f['ring'], (None, None))
-        jobs[(dev, ring, seqno(f['fence'])[0])][seqno(f['fence'])[1]].append((kind, i))
+        ctx, seq = seqno(f['fence'])
+        jobs[(dev, ring, ctx)][seq].append((kind, i))
         seen = live.get((kind, dev, ring, f['fence']))
         if not seen:
             missing.append(f'{kind} {dev}/{ring} {f["fence"]}')
@@ -132,7 +120,7 @@ def main():
             elif s > subs[0] and 'submit' not in kinds:
                 bad.append(f'{dev}/{ring} {ctx}:{s}: {kinds} without its SUBMIT')
             elif 'submit' in kinds and s <= subs[-1] - TAIL:
-                at = dict((k, i) for k, i in ev)
+                at = dict(ev)
                 if not ('commit' in at and 'complete' in at and
                         at['submit'] < at['commit'] < at['complete']):
                     bad.append(f'{dev}/{ring} {ctx}:{s}: {kinds}')

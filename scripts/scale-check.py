@@ -22,12 +22,11 @@ usage: scale-check.py GRTRACE DIR       (prints KTAP)
 import collections
 import os
 import re
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from ktap import Ktap                   # pylint: disable=wrong-import-position
-from tracecmd import read_trace         # pylint: disable=wrong-import-position
+from tracecmd import dump_records, read_trace  # pylint: disable=wrong-import-position
 
 JOBS = 4
 DEV = '.drm-sched-grtrace-many'  # the end of the mock schedulers' device name
@@ -67,15 +66,11 @@ def trace_rings(path):
 
 def read_relay(grtrace, path):
     """Per ring id: its METADATA dev names, summed SUMMARY jobs and events."""
-    out = subprocess.run([grtrace, 'dump', '-i', path], capture_output=True,
-                         text=True, check=True).stdout
     named = collections.defaultdict(set)
     jobs, events = collections.Counter(), collections.Counter()
     types = collections.Counter()
-    for line in out.splitlines():
-        kind = line.split(' ', 1)[0]
+    for kind, f in dump_records(grtrace, path)[0]:
         types[kind] += 1
-        f = dict(re.findall(r'(\w+)=(\S+)', line))
         if kind == 'metadata':
             named[f['ring']].add(f['dev'])
         elif kind == 'summary':

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 """The events of a trace.dat, as "trace-cmd report" prints them, for the
-checkers of the guest's recordings (e2e-check.py, scale-check.py), and the
+checkers of the guest's recordings (e2e-check.py, scale-check.py), the
 grtrace events of an instance's trace_pipe saved as text (crash-check.py,
-top-check.py)."""
+top-check.py, merged-check.py), and the records of a relay stream as
+"grtrace dump" prints them (scale-check.py, merged-check.py)."""
 
 import re
 import subprocess
@@ -28,6 +29,16 @@ def pipe_events(path):
         if m:
             yield (int(m.group(3)) * 1000000 + int(m.group(4)), m.group(5),
                    dict(re.findall(r'(\w+)=(\S+)', m.group(6))))
+
+
+def dump_records(grtrace, path, check=True):
+    """The records of a grtrace stream as (kind, fields dict), in stream
+    order, and grtrace dump's completed process (which raises on a failure
+    unless @check is False)"""
+    run = subprocess.run([grtrace, 'dump', '-i', path], capture_output=True,
+                         text=True, check=check)
+    return [(line.split(' ', 1)[0], dict(re.findall(r'(\w+)=(\S+)', line)))
+            for line in run.stdout.splitlines()], run
 
 
 def read_trace(path):
