@@ -6,7 +6,12 @@
 #
 #   make demo    build the patched kernel, boot it in QEMU, trace a real
 #                virtio-gpu workload; results in ./results/demo
-#   make test    every test; the last line is "N passed, N failed"
+#   make test    the newcomer's tier: the series on mainline, built and
+#                booted with every guest suite, the tool's tests, fuzz,
+#                checkpatch, docs; the last line is "N passed, N failed,
+#                N skipped, N cached"
+#   make check   make test, every patch prefix, the =n and no-debugfs
+#                kernels, the 6.12 backport built and booted (CI's)
 #   make bench   cost per event of each sink vs a bare TRACE_EVENT
 #   make bench-reader  the tool's readers: MB/s, events/s, peak RSS
 #   make fuzz    fuzz the tool's readers FUZZ_TIME seconds (600); corpus
@@ -25,7 +30,7 @@ SHELL := /bin/bash
 S := scripts
 
 .PHONY: all help deps edit export series check-series tree kernel uml-kunit initramfs \
-	guest-test test demo bench bench-reader fuzz bisect configs checkpatch clean
+	guest-test test check demo bench bench-reader fuzz bisect configs checkpatch clean
 
 all: help
 
@@ -74,7 +79,10 @@ bisect: kernel
 	@$(S)/bisect-check.sh
 
 test: deps
-	@$(S)/test.sh
+	@$(S)/test.sh test
+
+check: deps
+	@$(S)/test.sh check
 
 demo: initramfs
 	@$(S)/guest/demo.sh

@@ -29,9 +29,11 @@ BP=$CACHE/backport-6.12
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 "$ROOT/scripts/tree.sh" > "$OUT/tree" 2>&1
-ktap_begin
+rc=$?
+# the tree, git am, git am = quilt, =y, =m, =n
+ktap_begin 6
 CHECK=backport
-ktap_merge "$OUT/tree"
+ktap_merge tree.sh $rc "$OUT/tree"
 [ "$(cat "$SRC/.grtrace-stamp" 2>/dev/null)" = "$(series_stamp)" ] || finish
 
 # git am of the same patches to the files they touch: the same files.

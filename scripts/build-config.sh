@@ -17,13 +17,19 @@
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-ktap_begin
+variants=${*:-m n nodebugfs}
+# Per configuration: it has the option, it builds; nodebugfs: what it keeps.
+plan=0
+for variant in $variants; do
+	plan=$((plan + 2))
+	[ "$variant" != nodebugfs ] || plan=$((plan + 1))
+done
+ktap_begin $plan
 CHECK=configs
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 [ -f "$BUILD/vmlinux" ] || { result 1 "the guest kernel is built (step kernel)"; finish; }
 
-variants=${*:-m n nodebugfs}
 for variant in $variants; do
 	dir=$CACHE/build-x86-$variant
 	start=$SECONDS

@@ -18,7 +18,8 @@ justified() {
 	return 1
 }
 
-ktap_begin
+# A result per patch, and the Kconfig defaults.
+ktap_begin $(($(series_patches | wc -l) + 1))
 CHECK=checkpatch
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT

@@ -70,9 +70,15 @@ def live_jobs(path):
     return jobs, last
 
 
+def has_fence(fence, text):
+    """@text names the fence context:seqno @fence as a whole token ("2:99"
+    is not in "12:991")."""
+    return re.search(r'(?<![0-9:])' + re.escape(fence) + r'(?![0-9:])', text) is not None
+
+
 def main():
     d, serial = sys.argv[1], sys.argv[2]
-    out = Ktap('crash:')
+    out = Ktap('crash:', 14)
     log = [PRINTK_PREFIX.sub('', l) for l in read(serial).splitlines()]
 
     st1 = read(os.path.join(d, 'status-1.txt'))
@@ -197,7 +203,7 @@ def main():
         out.diag(f'failed: {j["ring"]} {j["fence"]} {j["comm"]}[{j["pid"]}] {j["status"]}')
 
     text = read(os.path.join(d, 'last-boot.txt'))
-    missing = [f for f in got if f not in text]
+    missing = [f for f in got if not has_fence(f, text)]
     out.result('in flight at the last event' in text and 'ftrace instance grtrace_last' in text
                and not missing,
                'report --last-boot (text, grtrace_last) names the same jobs in flight',
@@ -205,7 +211,7 @@ def main():
     try:
         trace = json.loads(read(os.path.join(d, 'last-boot-trace.json')))
         blob = json.dumps(trace)
-        ok = trace.get('traceEvents') and all(f in blob for f in got)
+        ok = trace.get('traceEvents') and all(has_fence(f, blob) for f in got)
     except ValueError as e:
         ok, blob = False, str(e)
     out.result(ok, 'export --last-boot: a Perfetto trace with the jobs in flight', blob[:300])

@@ -129,7 +129,7 @@ def check_depth(jobs):
 
 def main():
     global OUT                          # pylint: disable=global-statement
-    OUT = Ktap('e2e: ')
+    OUT = Ktap('e2e: ', 12)
     if len(sys.argv) != 2:
         sys.exit(__doc__)
     d = sys.argv[1]

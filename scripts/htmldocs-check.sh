@@ -16,7 +16,7 @@ make -C "$SRC" O="$out" SPHINXDIRS=gpu/grtrace htmldocs > "$out.log" 2>&1
 rc=$?
 ours=$(series_created | sed 's/[.[\*^$]/\\&/g' | paste -sd'|')
 bad=$(grep -iE 'warning|error' "$out.log" | grep -E "$ours" || true)
-ktap_begin
+ktap_begin 4
 CHECK=htmldocs
 [ $rc = 0 ] || tail -5 "$out.log" | sed 's/^/# /'
 result $rc "make SPHINXDIRS=gpu/grtrace htmldocs"

@@ -5,7 +5,7 @@
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-ktap_begin
+ktap_begin 1
 CHECK=kernel-doc
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT

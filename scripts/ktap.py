@@ -9,7 +9,13 @@ the kernel's ktap_helpers.sh).  As a command:
                             parser (tools/testing/kunit/kunit_parser.py, what
                             "kunit.py parse" runs) and print, per step, its
                             counts and the name of every test that did not
-                            pass; the last line is "N passed, N failed".
+                            pass; the last line is "N passed, N failed,
+                            N skipped, N cached" (cached: a build that
+                            passed before with identical inputs, not run
+                            again; not counted as passed).  A step must
+                            print its plan ("1..N") before its first result
+                            and then N results, and a parent that failed
+                            with no failed result below it is a failure.
   ktap.py leaves LOG        the log's leaf results, flattened, as KTAP lines
                             (kernel logs: printk prefixes are handled by the
                             parser)
@@ -26,11 +32,20 @@ import sys
 class Ktap:
     """Write KTAP: header at creation, one line per result, totals."""
 
-    def __init__(self, prefix=''):
+    def __init__(self, prefix='', plan=None):
         self.prefix = prefix + ' ' if prefix and not prefix.endswith(' ') else prefix
         self.n = 0
+        self.planned = None
         self.counts = {'pass': 0, 'fail': 0, 'skip': 0}
         print('TAP version 13', flush=True)
+        if plan is not None:
+            self.plan(plan)
+
+    def plan(self, n):
+        """The number of results to come; before the first of them."""
+        assert self.planned is None and self.n == 0, 'plan after results'
+        self.planned = n
+        print(f'1..{n}', flush=True)
 
     @staticmethod
     def _name(name):
@@ -57,9 +72,13 @@ class Ktap:
         print(f'# {msg}')
 
     def finish(self):
+        """Totals; 1 if a check failed or the count is not the plan."""
         c = self.counts
         print(f'# Totals: pass:{c["pass"]} fail:{c["fail"]} xfail:0 xpass:0 '
               f'skip:{c["skip"]} error:0', flush=True)
+        if self.planned != self.n:
+            print(f'# plan: {self.planned} results planned, {self.n} printed')
+            return 1
         return 1 if c['fail'] else 0
 
 
@@ -120,34 +139,88 @@ def classify(kp, status):
     return 'fail'
 
 
+def plan_problem(path):
+    """Why the top level of a step's log breaks its plan, or None: a plan
+    ("1..N") must come before the first result, and N results follow."""
+    plan, n = None, 0
+    with open(path, errors='replace') as f:
+        for line in f:
+            m = re.match(r'^(?:(not )?ok \d+|1\.\.(\d+))\b', line)
+            if not m:
+                continue
+            if m.group(2) is not None:
+                if plan is None and n == 0:
+                    plan = int(m.group(2))
+                continue
+            n += 1
+    if n and plan is None:
+        return 'no plan before its results'
+    if plan is not None and plan != n:
+        return f'{n} results of a plan of {plan}'
+    return None
+
+
+def failed_parents(kp, test, path=()):
+    """Names of the tests below @test that have subtests and did not pass
+    although no leaf below them failed (a checker that exited non-zero, a
+    count short of its plan)."""
+    for sub in test.subtests:
+        if not sub.subtests:
+            continue
+        below = [classify(kp, t.status) for _n, t in leaves(kp, sub, path)]
+        if classify(kp, sub.status) == 'fail' and 'fail' not in below:
+            yield '.'.join(path + (sub.name,))
+        yield from failed_parents(kp, sub, path + (sub.name,))
+
+
 def cmd_sum(args):
-    total = {'pass': 0, 'fail': 0, 'skip': 0}
+    total = {'pass': 0, 'fail': 0, 'skip': 0, 'cached': 0}
     for arg in args:
         step, _, path = arg.partition('=')
         kp, root = parse(path)
-        got = {'pass': 0, 'fail': 0, 'skip': 0}
+        got = {'pass': 0, 'fail': 0, 'skip': 0, 'cached': 0}
         bad = []
         if not root.subtests:
             got['fail'] += 1
             bad.append('no KTAP results')
+        missing = {}
         for name, test in leaves(kp, root):
             if not root.subtests:
                 break
             c = classify(kp, test.status)
+            if c == 'pass' and '(cached:' in name:
+                c = 'cached'
+            if c == 'fail' and not test.name:
+                # The parser's stand-in for a result its plan promised:
+                # one failure per document that came short.
+                missing[name] = missing.get(name, 0) + 1
+                continue
             got[c] += 1
             if c == 'fail':
                 bad.append(name)
-        # A parse error (a missing or broken result) is a failure too.
-        if root.subtests and root.counts.errors:
+        for name, n in missing.items():
+            got['fail'] += 1
+            bad.append(f'{name or "the step"}: {n} result(s) of its plan missing')
+        for name in failed_parents(kp, root):
+            got['fail'] += 1
+            bad.append(f'{name} (its results passed)')
+        # A parse error (a missing or broken result) is a failure too,
+        # counted when nothing else failed.
+        if root.subtests and root.counts.errors and not got['fail']:
             got['fail'] += root.counts.errors
             bad.append(f'{root.counts.errors} KTAP parse error(s)')
+        why = plan_problem(path)
+        if why:
+            got['fail'] += 1
+            bad.append(f'plan: {why}')
         print(f'{step}: {got["pass"]} passed, {got["fail"]} failed, '
-              f'{got["skip"]} skipped')
+              f'{got["skip"]} skipped, {got["cached"]} cached')
         for b in bad:
             print(f'  not ok: {b}')
         for k in total:
             total[k] += got[k]
-    print(f'{total["pass"]} passed, {total["fail"]} failed')
+    print(f'{total["pass"]} passed, {total["fail"]} failed, '
+          f'{total["skip"]} skipped, {total["cached"]} cached')
     return 1 if total['fail'] else 0
 
 
@@ -162,10 +235,13 @@ def failure_lines(log):
 
 def cmd_leaves(path, prefix):
     kp, root = parse(path)
-    out = Ktap(prefix)
-    if not root.subtests:
+    found = list(leaves(kp, root)) if root.subtests else []
+    # The kernel printed the plans of the suites (checked by its parser:
+    # a missing case is a parse error); this document's is their leaves.
+    out = Ktap(prefix, len(found) + (not found) + bool(root.counts.errors))
+    if not found:
         out.result(False, 'KTAP output', 'none found')
-    for name, test in leaves(kp, root):
+    for name, test in found:
         c = classify(kp, test.status)
         if c == 'skip':
             out.skip(name, 'skipped')

@@ -15,7 +15,7 @@
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-ktap_begin
+ktap_begin 4
 CHECK=layering
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT

@@ -85,15 +85,18 @@ die() { log "$*"; exit 1; }
 
 # The result protocol of every test step: KTAP, written with the kernel's
 # tools/testing/selftests/kselftest/ktap_helpers.sh (from the tree the
-# series is applied to).  A step calls ktap_begin, then one result per
-# check, then finish; scripts/test.sh reads every step's KTAP with the
-# kernel's KTAP parser (scripts/ktap.py) and prints the sum.
+# series is applied to).  A step calls ktap_begin with its plan, the number
+# of results it will print (a checker it runs is one result: ktap_merge),
+# then one result per check, then finish; scripts/test.sh reads every
+# step's KTAP with the kernel's KTAP parser (scripts/ktap.py), which fails
+# a step without a plan before its results or with a count other than it.
 ktap_begin() {
 	local helpers=$SRC/tools/testing/selftests/kselftest/ktap_helpers.sh
 	[ -f "$helpers" ] || die "$helpers missing: unpack the tree first (scripts/tree.sh)"
 	# shellcheck source=/dev/null
 	. "$helpers"
 	ktap_print_header
+	[ $# = 0 ] || ktap_set_plan "$1"
 }
 # For the host test scripts, which set CHECK (the name their lines carry)
 # and OUT (their work directory).  result RC NAME: one KTAP result
@@ -124,10 +127,11 @@ build_check() {
 	[ $rc = 0 ] && [ ! -s "$OUT/err" ] && [ "$test" "$file" ]
 	result $? "$name"
 }
-# finish: the KTAP totals line; exit non-zero if a check failed.
+# finish: the KTAP totals line; exit non-zero if a check failed or the
+# step printed a count of results other than its plan.
 finish() {
 	ktap_print_totals
-	[ "$KTAP_CNT_FAIL" = 0 ]
+	[ "$KTAP_CNT_FAIL" = 0 ] && [ "$((KTAP_TESTNO - 1))" = "$KSFT_NUM_TESTS" ]
 	exit
 }
 # The recordings of this run's guest test (scripts/guest/test.sh), which
@@ -196,24 +200,58 @@ series_diffs() {
 # it is an earlier result.
 result_cached() {
 	[ -z "${GRTRACE_REBUILD:-}" ] && [ -f "$RESULT_CACHE/$1" ] &&
-		echo "$(cat "$RESULT_CACHE/$1"), passed before with identical inputs"
+		echo "$(cat "$RESULT_CACHE/$1") (cached: passed before with identical inputs)"
 }
 # result_keep KEY TEXT: record that the build of KEY passed.
 result_keep() {
 	mkdir -p "$RESULT_CACHE" && echo "$2" > "$RESULT_CACHE/$1"
 }
-# ktap_merge FILE: the results of another KTAP document (a test program's
-# output), renumbered into this one; its diagnostics kept.
+# ktap_merge NAME RC FILE [ERRFILE]: the KTAP document FILE that a checker
+# (a program the step ran, which exited with RC) printed, as one subtest of
+# this step's, "$CHECK: NAME": its plan and results beneath, then one
+# result of its own.  That result fails if the checker exited non-zero,
+# printed no plan before its first result, printed another count than its
+# plan, or failed a check; the last lines of ERRFILE (its stderr) follow a
+# failure.  A checker is one result of the step's plan.
 ktap_merge() {
-	local line d
+	local name=$1 rc=$2 file=$3 errf=${4:-} line plan= n=0 bad=0 why=
+
+	echo "    KTAP version 1"
+	echo "    # Subtest: $CHECK: $name"
 	while IFS= read -r line; do
 		case $line in
-		"ok "*" # SKIP"*) d=${line#ok [0-9]* }; ktap_test_skip "${d% # SKIP*}" ;;
-		"ok "*) ktap_test_pass "${line#ok [0-9]* }" ;;
-		"not ok "*) ktap_test_fail "${line#not ok [0-9]* }" ;;
-		"#   "*) echo "$line" ;;
+		"1.."*)
+			[ -z "$plan" ] && [ "$n" = 0 ] && plan=${line#1..} && plan=${plan%% *} &&
+				echo "    1..$plan" ;;
+		"ok "*|"not ok "*)
+			n=$((n + 1))
+			[ "${line#not ok }" = "$line" ] || bad=$((bad + 1))
+			echo "    $line" ;;
+		"#   "*|"# "*) echo "    $line" ;;
 		esac
-	done < "$1"
+	done < "$file"
+	[ "$rc" = 0 ] || why="exited with status $rc"
+	[ -n "$plan" ] || why="${why:+$why, }printed no plan before its results"
+	[ -z "$plan" ] || [ "$plan" = "$n" ] || why="${why:+$why, }printed $n results of a plan of $plan"
+	[ "$bad" = 0 ] || why="${why:+$why, }$bad failed"
+	if [ -z "$why" ]; then
+		ktap_test_pass "$CHECK: $name"
+		return 0
+	fi
+	ktap_test_fail "$CHECK: $name"
+	echo "#   $name: $why"
+	[ -n "$errf" ] && [ -s "$errf" ] && tail -n "${ERR_LINES:-5}" "$errf" | sed 's/^/#   /'
+	return 1
+}
+# checker NAME CMD...: run CMD, a program that prints KTAP, and merge its
+# results (ktap_merge); its output in $OUT/NAME.ktap.
+checker() {
+	local name=$1 f
+
+	shift
+	f=$OUT/${name//[^A-Za-z0-9_.-]/_}
+	"$@" > "$f.ktap" 2> "$f.err"
+	ktap_merge "$name" $? "$f.ktap" "$f.err"
 }
 # seed_build_dir DIR: a build directory that does not exist yet starts as a
 # copy of the guest kernel's ($BUILD, without its installed modules and

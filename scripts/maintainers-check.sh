@@ -9,19 +9,27 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 am=$CACHE/series-am/git
-ktap_begin
-CHECK=maintainers
-OUT=$(mktemp -d)
-trap 'rm -rf "$OUT"' EXIT
 mapfile -t patches < <(series_patches)
 if ! git -C "$am" rev-parse -q --verify "base~0" > /dev/null ||
    [ "$(git -C "$am" rev-list --count base..HEAD)" != "${#patches[@]}" ]; then
+	ktap_begin 1
+	CHECK=maintainers
 	result 1 "the git am tree of step series ($am) holds the series"
 	finish
 fi
+mapfile -t commits < <(git -C "$am" rev-list --reverse base..HEAD)
+# A result per patch that creates files.
+creating=0
+for c in "${commits[@]}"; do
+	[ -z "$(git -C "$am" diff --name-only --diff-filter=A "$c~1" "$c")" ] ||
+		creating=$((creating + 1))
+done
+ktap_begin "$creating"
+CHECK=maintainers
+OUT=$(mktemp -d)
+trap 'rm -rf "$OUT"' EXIT
 who=$(sed -n '/^GPU RING TRACE (GRTRACE)$/,/^$/s/^M:\t//p' "$am/MAINTAINERS" | head -1)
 [ -n "$who" ] || { result 1 "a GRTRACE entry with an M: line in MAINTAINERS"; finish; }
-mapfile -t commits < <(git -C "$am" rev-list --reverse base..HEAD)
 
 for ((k = 1; k <= ${#patches[@]}; k++)); do
 	p=${patches[$((k - 1))]}

@@ -52,7 +52,7 @@ def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__)
     grtrace, d = sys.argv[1:]
-    out = Ktap('merged:')
+    out = Ktap('merged:', 4)
     try:
         err = open(os.path.join(d, 'merged.err')).read()
         stats = dict(l.strip().split('=', 1) for l in open(os.path.join(d, 'merged-stats.txt'))

@@ -30,7 +30,7 @@ for kind in $kinds; do
 		cp "$out/pingpong" "$d/share/"
 		echo "$kind" > "$d/share/kind"
 		start=$SECONDS
-		"$ROOT/scripts/guest/run-qemu.sh" --kernel "$BUILD/arch/x86/boot/bzImage" \
+		GRTRACE_QEMU_ACCEL=${GRTRACE_QEMU_ACCEL:-tcg} "$ROOT/scripts/guest/run-qemu.sh" --kernel "$BUILD/arch/x86/boot/bzImage" \
 			--initrd "$INITRAMFS" --share "$d/share" --log "$d/serial.log" \
 			--timeout 240 --append "grtrace.mode=run kunit.enable=0" > "$d/qemu.out" 2>&1
 		rep=$(grep -m1 -E 'Oops|BUG:|WARNING:|KASAN:' "$d/serial.log" | tr -d '\r')

@@ -29,8 +29,12 @@ on (until the id's next create), and SUBMITs of its ctx id between its
 create and destroy in HOOKS.
 """
 import json
+import os
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ktap import Ktap                   # pylint: disable=wrong-import-position
 
 # Commit to commit: the two run a few instructions apart, but a vCPU of a
 # TCG guest can be descheduled in between (14 ms seen).
@@ -72,28 +76,18 @@ def dump(grtrace, path):
         yield w[0], dict(x.split("=", 1) for x in w[1:] if "=" in x)
 
 
-class Results:
-    """KTAP-like result lines, numbered; why a check failed under it"""
-
-    def __init__(self, prefix):
-        self.prefix = prefix
-        self.n = 0
-        self.fails = 0
+class Results(Ktap):
+    """Ktap called as a function: result(ok, name, why)"""
 
     def __call__(self, ok, name, why=""):
-        self.n += 1
-        print(f"{'ok' if ok else 'not ok'} {self.n} {self.prefix}: {name}")
-        if not ok:
-            self.fails += 1
-            print(f"#   {why}")
-
-    def status(self):
-        return 1 if self.fails else 0
+        self.result(ok, name, why)
 
 
 def contexts(grtrace, probe_path, hooks_path, names):
     """--contexts: see the top"""
-    result = Results("probe-contexts")
+    # Per client: its context, created and destroyed, with jobs, the
+    # probe's SUBMITs, the hooks' jobs.
+    result = Results("probe-contexts:", 1 + 5 * len(names))
 
     try:
         rep = json.loads(subprocess.run([grtrace, "report", "-f", "json", "-i", probe_path],
@@ -102,7 +96,7 @@ def contexts(grtrace, probe_path, hooks_path, names):
         hooks = list(dump(grtrace, hooks_path))
     except (OSError, ValueError, subprocess.CalledProcessError) as e:
         result(False, "recordings present and readable", e)
-        return 1
+        return result.finish()
     table = rep.get("contexts", [])
     start = rep["session"].get("start_ts") or 0
     for c in table:
@@ -141,7 +135,7 @@ def contexts(grtrace, probe_path, hooks_path, names):
         result(len(hk) > 0, f"{name}'s ctx id has jobs in the hooks' recording",
                f"no SUBMIT of ctx {ctx} between {lo} and {hi}")
         print(f"#   {name}: ctx {ctx}, {c['jobs']} jobs (probe), {len(hk)} SUBMITs (hooks)")
-    return result.status()
+    return result.finish()
 
 
 def main():
@@ -149,20 +143,20 @@ def main():
         return contexts(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:])
     grtrace, hooks_path, probe_path = sys.argv[1:4]
     ring = sys.argv[4] if len(sys.argv) > 4 else "control"
-    result = Results("probe")
+    result = Results("probe:", 6)
 
     try:
         hooks, _ = jobs(grtrace, hooks_path, ring)
         probe, twice = jobs(grtrace, probe_path, ring)
     except (OSError, subprocess.CalledProcessError) as e:
         result(False, "recordings present and readable", e)
-        return 1
+        return result.finish()
     result(not twice, "no seqno twice in the kprobes' jobs",
            f"{len(twice)} seqnos, first {sorted(twice)[:5]}")
     wp, wh = whole(probe), whole(hooks)
+    result(wp and wh, "whole jobs in both", f"{len(wp)} from kprobes, {len(wh)} from the hooks")
     if not wp or not wh:
-        result(False, "whole jobs in both", f"{len(wp)} from kprobes, {len(wh)} from the hooks")
-        return 1
+        return result.finish()
     # Both saw every job between their first and last whole ones.
     lo, hi = max(min(wp), min(wh)), min(max(wp), max(wh))
     n_both = len([s for s in wp if lo <= s <= hi])
@@ -191,7 +185,7 @@ def main():
     result(not bad, "the kprobes' times bracket the hooks' (one clock)",
            f"{len(bad)} jobs, first {bad[:1]}: {[(hooks[s], probe[s]) for s in bad[:1]]}")
     print(f"#   {len(both)} jobs matched one for one")
-    return result.status()
+    return result.finish()
 
 
 if __name__ == "__main__":

@@ -305,7 +305,7 @@ apply() {
 # step.
 check() {
 	local am=$CACHE/series-am f dst bad missing=0 extra
-	ktap_begin
+	ktap_begin 5
 	CHECK=series
 	OUT=$(mktemp -d)
 	trap 'rm -rf "$OUT"' RETURN

@@ -8,7 +8,9 @@
 # The tool's own tests run from the tree of step tree (they source the
 # kernel's ktap_helpers.sh).
 source "$(dirname "$0")/lib.sh"
-ktap_begin
+# build, install, the tool's tests, the golden outputs, five checks of the
+# guest's recording, four of the demo's
+ktap_begin 13
 
 OUT=$(mktemp -d /tmp/grtrace-cli.XXXXXX)
 trap 'rm -rf "$OUT"' EXIT
@@ -23,8 +25,7 @@ make -s -j"$JOBS" -C "$ROOT/tools/grtrace" O="$OUT/build" install DESTDIR="$OUT/
 	> /dev/null 2> "$OUT/err" && [ -x "$OUT/inst/usr/bin/grtrace" ]
 result $? "make install DESTDIR= PREFIX="
 
-GRTRACE=$G "$SRC/tools/grtrace/tests/run-tests.sh" "$OUT/tests" > "$OUT/tests.log" 2>&1
-ktap_merge "$OUT/tests.log"
+checker tests/run-tests.sh env GRTRACE="$G" "$SRC/tools/grtrace/tests/run-tests.sh" "$OUT/tests"
 
 # The outputs of report and export on the synthetic streams and two real
 # recordings, byte for byte those of the reader before it streamed.
@@ -64,15 +65,16 @@ for src in "$GUEST_SHARE/e2e"; do
 done
 
 # The relay files of the 3D run of step demo (kmscube and glmark2 on
-# virtio-gpu with virgl, no START): the columns of every job add up to its
-# latency, the contexts are named after their processes, the Chrome trace
-# nests its phases.
+# virtio-gpu with virgl, no START): the phases of every job against its
+# records (decoded by check.py itself: each phase of a whole job is the
+# difference of its stamps), the contexts are named after their
+# processes, the Chrome trace nests its phases.
 C="python3 $ROOT/tools/grtrace/tests/check.py"
 for src in "$RUN/demo"; do
 	real_recording "$src" demo-virgl || continue
-	timeout 60 "$G" report -i "$dir" -f json > "$OUT/out" 2> "$OUT/err" &&
-		$C sums - "$OUT/out" all 2> "$OUT/err"
-	result $? "real recording $name: host + device + complete = latency, device of every job"
+	timeout 60 "$G" report -i "$dir" -f csv > "$OUT/out" 2> "$OUT/err" &&
+		$C stamps - "$OUT/out" "$dir" > "$OUT/err" 2>&1
+	result $? "real recording $name: each job's stamps and phases are its records' ($(tail -1 "$OUT/err"))"
 	timeout 60 "$G" report -i "$dir" -f json --per-context > "$OUT/out" 2> "$OUT/err" &&
 		$C named - "$OUT/out" 2> "$OUT/err"
 	result $? "real recording $name: report --per-context names the processes"

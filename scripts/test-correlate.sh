@@ -7,7 +7,7 @@
 # and check again on the host what the guest's 50-correlate test recorded.
 # KTAP; exits non-zero on any failure.  Reads the guest step's share.
 source "$(dirname "$0")/lib.sh"
-ktap_begin
+ktap_begin 7
 
 OUT=$(mktemp -d /tmp/grtrace-correlate.XXXXXX)
 trap 'rm -rf "$OUT"' EXIT
@@ -28,14 +28,14 @@ make -C "$ROOT/tools/grtrace/bpf" O="$OUT/nobpf" CLANG=no-such-clang > "$OUT/out
 result $? "grtrace-bpf-annotate: skipped cleanly without clang"
 [ -x "$G" ] || finish
 
-GRTRACE=$G ANNOTATE=$A "$SRC/tools/grtrace/tests/correlate-tests.sh" "$OUT/tests" \
-	> "$OUT/tests.log" 2>&1
-ktap_merge "$OUT/tests.log"
+checker "tests/correlate-tests.sh" env GRTRACE="$G" ANNOTATE="$A" \
+	"$SRC/tools/grtrace/tests/correlate-tests.sh" "$OUT/tests"
 
 # What the guest recorded (copied first: a running guest test may rewrite it)
 src=$GUEST_SHARE/correlate
 if [ ! -s "$src/gpu.grt" ] || [ ! -s "$src/cpu.txt" ] || [ ! -s "$src/dirtyfb.pid" ]; then
 	result 1 "guest recording present ($src/{gpu.grt,cpu.txt,dirtyfb.pid})"
+	result 1 "guest recording: merged and matched (no recording)"
 else
 	cp -r "$src" "$OUT/guest"
 	d=$OUT/guest

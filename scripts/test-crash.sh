@@ -17,7 +17,8 @@
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-ktap_begin
+# persist, the boots, three checkers
+ktap_begin 5
 CHECK=crash
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
@@ -41,14 +42,9 @@ start=$SECONDS
 	> "$OUT/err" 2>&1
 result $? "the guest booted twice and powered off"
 echo "# guest time: $((SECONDS - start)) s (two boots)"
-python3 "$ROOT/scripts/crash-check.py" "$res" "$res/serial.log" > "$OUT/ktap"
-ktap_merge "$OUT/ktap"
-grep '^# [a-z]' "$OUT/ktap"
+checker crash-check python3 "$ROOT/scripts/crash-check.py" "$res" "$res/serial.log"
 # grtrace top, run in the first boot while the clients rendered
-python3 "$ROOT/scripts/top-check.py" "$res" > "$OUT/ktap"
-ktap_merge "$OUT/ktap"
-grep '^# interval 3 ' "$OUT/ktap"
+checker top-check python3 "$ROOT/scripts/top-check.py" "$res"
 # The relay stream's merged reader, read in the first boot while they rendered
-python3 "$ROOT/scripts/merged-check.py" "$tool" "$res" > "$OUT/ktap"
-ktap_merge "$OUT/ktap"
+checker merged-check python3 "$ROOT/scripts/merged-check.py" "$tool" "$res"
 finish

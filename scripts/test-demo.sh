@@ -9,7 +9,8 @@
 # scripts/probe-check.py --contexts the recording of grtrace probe made in
 # the same run.  KTAP.
 source "$(dirname "$0")/lib.sh"
-ktap_begin
+# Eight checks here, four checkers: virgl, host, probe, the serial log.
+ktap_begin 12
 OUT=$(mktemp -d /tmp/grtrace-demo.XXXXXX)
 trap 'rm -rf "$OUT"' EXIT
 CHECK=demo
@@ -37,22 +38,26 @@ result $? "kmscube and glmark2-es2-drm ran on virgl"
 # the plugin's lines (the last section) reached the end of report.txt.
 awk '/^per process:/,/^$/' "$res/report.txt" > "$OUT/proc"
 awk '/^per context:/,/^$/' "$res/report.txt" > "$OUT/ctx"
-{ grep -q '^kmscube\[' "$OUT/proc" && grep -q '^glmark2-es2-drm\[' "$OUT/proc"; } ||
-	{ echo "per process:"; cat "$OUT/proc"; } > "$OUT/err"
-result $? "report.txt: per process names kmscube and glmark2-es2-drm"
-{ grep -q 'kmscube\[' "$OUT/ctx" && grep -q 'glmark2-es2-drm\[' "$OUT/ctx"; } ||
-	{ echo "per context:"; cat "$OUT/ctx"; } > "$OUT/err"
-result $? "report.txt: per context names kmscube and glmark2-es2-drm"
+# (The status of each condition is taken before its diagnostic is written.)
+grep -q '^kmscube\[' "$OUT/proc" && grep -q '^glmark2-es2-drm\[' "$OUT/proc"
+rc=$?
+[ $rc = 0 ] || { echo "per process:"; cat "$OUT/proc"; } > "$OUT/err"
+result $rc "report.txt: per process names kmscube and glmark2-es2-drm"
+grep -q 'kmscube\[' "$OUT/ctx" && grep -q 'glmark2-es2-drm\[' "$OUT/ctx"
+rc=$?
+[ $rc = 0 ] || { echo "per context:"; cat "$OUT/ctx"; } > "$OUT/err"
+result $rc "report.txt: per context names kmscube and glmark2-es2-drm"
 [ "$(sed -n '/^## trace-cmd report with plugin_grtrace/,$p' "$res/report.txt" |
-	grep -c 'grtrace_')" = 12 ] || tail -5 "$res/report.txt" > "$OUT/err"
-result $? "report.txt: ends with 12 plugin lines (trace-cmd was not cut short)"
+	grep -c 'grtrace_')" = 12 ]
+rc=$?
+[ $rc = 0 ] || tail -5 "$res/report.txt" > "$OUT/err"
+result $rc "report.txt: ends with 12 plugin lines (trace-cmd was not cut short)"
 python3 -m json.tool "$res/trace.json" > /dev/null 2> "$OUT/err"
 result $? "trace.json is valid JSON"
 python3 "$ROOT/scripts/host-json-check.py" "$res/trace-host.json" > "$OUT/err" 2>&1
 result $? "trace-host.json: QEMU's process, its fences, flows guest -> host -> guest"
 
-python3 "$ROOT/scripts/virgl-check.py" "$res" > "$OUT/virgl.ktap"
-ktap_merge "$OUT/virgl.ktap"
+checker virgl-check python3 "$ROOT/scripts/virgl-check.py" "$res"
 
 # The host's side (QEMU's virtio_gpu events of the same run) joined with
 # the guest's trace.dat by fence id; in the 6.12 step, the first demo's
@@ -60,14 +65,18 @@ ktap_merge "$OUT/virgl.ktap"
 other=
 [ "$(basename "$RUN")" = 6.12 ] && [ -s "$RUN/../demo/qemu-trace.log" ] &&
 	other=$(realpath "$RUN/../demo/qemu-trace.log")
-python3 "$ROOT/scripts/host-check.py" "$CACHE/grtrace-tool/grtrace" "$res" $other \
-	> "$OUT/host.ktap"
-ktap_merge "$OUT/host.ktap"
+# shellcheck disable=SC2086
+checker host-check python3 "$ROOT/scripts/host-check.py" "$CACHE/grtrace-tool/grtrace" \
+	"$res" $other
 
 # grtrace probe -p virtio-gpu ran through the same workload: the clients'
 # 3D contexts, created, named, destroyed, their jobs in its recording and
 # in the relay stream's (read by the tool built from the series).
-python3 "$ROOT/scripts/probe-check.py" --contexts "$CACHE/grtrace-tool/grtrace" \
-	"$res/probe.grt" "$res" kmscube glmark2-es2-drm > "$OUT/probe.ktap"
-ktap_merge "$OUT/probe.ktap"
+checker probe-check python3 "$ROOT/scripts/probe-check.py" --contexts \
+	"$CACHE/grtrace-tool/grtrace" "$res/probe.grt" "$res" kmscube glmark2-es2-drm
+
+# The guest's serial log: the demo ran, and the kernel reported nothing
+# (KASAN, lockdep, UBSAN, WARN) while the 3D clients went through it.
+checker verdict python3 "$ROOT/scripts/guest/verdict.py" --no-kunit --expect demo \
+	"$res/serial.log"
 finish

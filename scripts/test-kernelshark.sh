@@ -16,7 +16,9 @@
 # results/test/kernelshark).
 # KTAP; exits non-zero on any failure.
 source "$(dirname "$0")/lib.sh"
-ktap_begin
+# tools, build, the two recordings; five checks of each and one of the
+# guest's relay stream; Xvfb; six checks of KernelShark on each
+ktap_begin 28
 
 OUT=$(mktemp -d /tmp/grtrace-kshark.XXXXXX)
 SHOTS=${KS_SHOTS:-$RUN/kernelshark}
@@ -34,9 +36,11 @@ missing=
 for c in kernelshark Xvfb xwininfo xdotool import identify trace-cmd; do
 	command -v $c > /dev/null || missing+=" $c"
 done
-[ -z "$missing" ] || echo "missing:$missing (make deps)" > "$OUT/err"
-result $? "tools present (kernelshark, Xvfb, xwininfo, xdotool, imagemagick)"
-[ -z "$missing" ] || finish
+# A missing tool fails the step (make deps installs them), and ends it.
+[ -z "$missing" ]
+rc=$?
+[ $rc = 0 ] || echo "missing:$missing (make deps installs them)" > "$OUT/err"
+result $rc "tools present (kernelshark, Xvfb, xwininfo, xdotool, imagemagick)" || finish
 
 G=$OUT/grtrace/grtrace
 PLUG=$OUT/plugins
@@ -52,10 +56,11 @@ result $? "grtrace (with libtracecmd) and the plugin build"
 
 guest_recordings
 # And the 3D run of step demo (kmscube and glmark2 on virgl).
-if cp "$RUN/demo/trace.dat" "$OUT/real/demo.dat" 2> "$OUT/err"; then
-	dats+=("$OUT/real/demo.dat")
-fi
-result $? "demo recording present ($RUN/demo/trace.dat)"
+mkdir -p "$OUT/real"
+cp "$RUN/demo/trace.dat" "$OUT/real/demo.dat" 2> "$OUT/err"
+rc=$?
+[ $rc != 0 ] || dats+=("$OUT/real/demo.dat")
+result $rc "demo recording present ($RUN/demo/trace.dat)"
 [ ${#dats[@]} -gt 0 ] || finish
 
 # Per ring of a recording, from the kernel's own print format: "RING N"

@@ -11,7 +11,7 @@
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-ktap_begin
+ktap_begin 5
 CHECK=modules
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
@@ -43,7 +43,7 @@ result "$([ -s "$OUT/err" ]; echo $?)" "grtrace.ko is among the modules" || fini
 	--initrd "$OUT/initrd" --log "$out/serial.log" --timeout 900 \
 	--append "grtrace.mode=modules grtrace.timeout=840 kunit.enable=0" > "$OUT/err" 2>&1
 result $? "the guest booted and powered off"
-python3 "$ROOT/scripts/guest/verdict.py" --no-kunit "$out/serial.log" > "$OUT/ktap"
-ktap_merge "$OUT/ktap"
+checker verdict python3 "$ROOT/scripts/guest/verdict.py" --no-kunit --expect modules \
+	"$out/serial.log"
 grep -m1 '^modules: [0-9]* of' "$out/serial.log" | sed 's/^/# /'
 finish

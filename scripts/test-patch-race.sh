@@ -20,7 +20,7 @@
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-ktap_begin
+ktap_begin 4
 CHECK=patch-race
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
@@ -29,14 +29,14 @@ secs=${PATCH_RACE_SECS:-30}
 rm -rf "$out"
 mkdir -p "$out"
 
-GRTRACE_QEMU_ACCEL=tcg,thread=single "$ROOT/scripts/guest/run-qemu.sh" \
+"$ROOT/scripts/guest/run-qemu.sh" \
 	--kernel "$BUILD/arch/x86/boot/bzImage" --initrd "$INITRAMFS" \
 	--log "$out/serial.log" --timeout $((secs + 300)) \
 	--append "grtrace.mode=patch-race grtrace.timeout=$((secs + 120)) PATCH_RACE_SECS=$secs kunit.enable=0" \
 	> "$OUT/err" 2>&1
 result $? "the guest booted and powered off"
-python3 "$ROOT/scripts/guest/verdict.py" --no-kunit "$out/serial.log" > "$OUT/ktap"
-ktap_merge "$OUT/ktap"
+checker verdict python3 "$ROOT/scripts/guest/verdict.py" --no-kunit --expect patch-race \
+	"$out/serial.log"
 # The stress must have run.  Ten boots of 30 s (two at a time): 32 to 64
 # sessions, 0.40 to 1.35 M events; a floor well under that.
 line=$(grep -a -m1 '^patch-race: ' "$out/serial.log" | tr -d '\r')

@@ -9,7 +9,9 @@
 # the field layout of those recordings.
 # KTAP; exits non-zero on any failure.
 source "$(dirname "$0")/lib.sh"
-ktap_begin
+# build, three installs, list -P; the guest's recording (guest_recordings:
+# one), four checks of it; the synthetic harness's five
+ktap_begin 15
 
 OUT=$(mktemp -d /tmp/grtrace-plugin.XXXXXX)
 trap 'rm -rf "$OUT"' EXIT
@@ -351,12 +353,8 @@ harness "$OUT"/fmt/* < "$OUT/in" | tail -2 > "$OUT/got" &&
 cp "$OUT/got" "$OUT/err"
 result $? "synthetic: 5000 jobs in flight, the oldest evicted, the latest kept"
 
-if [ ${#VALGRIND[@]} -gt 0 ]; then
-	cp "$OUT/vg" "$OUT/err"
-	[ ! -s "$OUT/vg" ]
-	result $? "synthetic: valgrind, no memory error, nothing leaked after the unloader"
-else
-	skip "synthetic: valgrind" "not installed"
-fi
+cp "$OUT/vg" "$OUT/err" 2> /dev/null || echo "valgrind not installed (make deps)" > "$OUT/err"
+[ ${#VALGRIND[@]} -gt 0 ] && [ ! -s "$OUT/vg" ]
+result $? "synthetic: valgrind, no memory error, nothing leaked after the unloader"
 
 finish

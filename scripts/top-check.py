@@ -14,8 +14,10 @@ show, with top's rules (a job counts once top saw its SUBMIT; an interval
 ends at top's marker): per ring the jobs completed, the share of the
 interval with a job between COMMIT and END, the jobs in flight at its end;
 per process the jobs completed.  An event is stamped by each instance
-apart, a few microseconds apart: one on each side of a boundary may land
-in the other interval, hence the tolerances.
+apart, microseconds apart (up to milliseconds when a vCPU is descheduled
+between the two): only an event that close to a boundary may land on the
+other side of it, so a count may differ by the events of its ring within
+SKEW of the boundaries it depends on, and by no more.
 
 usage: top-check.py DIR     (prints KTAP)
 """
@@ -33,8 +35,14 @@ HEAD = re.compile(r'^grtrace top - ([\d.]+)-([\d.]+) s, (\d+) jobs in flight, so
                   r'\(s\), view (\w+)')
 INTERVAL = re.compile(r'grtrace top - ([\d.]+)-([\d.]+) s,')
 PROC = re.compile(r'^\s*\d+ \S+\s+[\d.]+\s+[\d.]+$')
-JOBS_TOL = 2            # jobs: one event on each side of the two boundaries
+SKEW_US = 20000         # the most one instance's stamp trails the other's
 BUSY_TOL = 3.0          # percentage points
+
+
+def near(evs, key, stages, at_us):
+    """Events of @stages and of @key's ring (or process) within SKEW_US of @at_us."""
+    return sum(1 for us, stage, ring, _fence, f in evs
+               if stage in stages and abs(us - at_us) <= SKEW_US and key(ring, f))
 
 
 def live_events(path):
@@ -135,7 +143,7 @@ def union_busy(evs, start_us, from_us, to_us, by):
 
 def main():
     d = sys.argv[1]
-    out = Ktap('top:')
+    out = Ktap('top:', 9)
     text = read(os.path.join(d, 'top-batch.txt'))
     ivs = batch(os.path.join(d, 'top-batch.txt'))
     out.result(len(ivs) == 4 and 'top -b: exit 0' in text,
@@ -157,15 +165,20 @@ def main():
             b = 100.0 * busy.get(ring, 0) / (hi - lo)
             out.diag(f'interval {k} {ring}: jobs {got} (live {want}), busy {row["busy"]:.1f}% '
                      f'(live {b:.1f}%), in flight {row["flight"]} (live {flight.get(ring, 0)})')
-            if abs(got - want) > JOBS_TOL or abs(row['busy'] - b) > BUSY_TOL or \
-               abs(row['flight'] - flight.get(ring, 0)) > JOBS_TOL:
+            mine = lambda r, f, ring=ring: r == ring
+            jtol = near(evs, mine, ('complete',), lo) + near(evs, mine, ('complete',), hi)
+            ftol = near(evs, mine, ('submit', 'complete'), hi)
+            if abs(got - want) > jtol or abs(row['busy'] - b) > BUSY_TOL or \
+               abs(row['flight'] - flight.get(ring, 0)) > ftol:
                 bad.append(f'interval {k} {ring}: top {row}, live jobs {want} busy {b:.1f} '
                            f'flight {flight.get(ring, 0)}')
         for p in set(procs) | set(iv['procs']):
             row = iv['procs'].get(p, {'jobs_s': 0, 'busy': 0})
             got = round(row['jobs_s'] * secs)
             b = 100.0 * pbusy.get(p, 0) / (hi - lo)
-            if abs(got - procs.get(p, 0)) > JOBS_TOL or abs(row['busy'] - b) > BUSY_TOL:
+            mine = lambda r, f, p=p: (int(f.get('tgid') or f['pid']), f['comm'][:16]) == p
+            jtol = near(evs, mine, ('complete',), lo) + near(evs, mine, ('complete',), hi)
+            if abs(got - procs.get(p, 0)) > jtol or abs(row['busy'] - b) > BUSY_TOL:
                 bad.append(f'interval {k} {p}: top {got} jobs, busy {row["busy"]}; '
                            f'live {procs.get(p, 0)}, {b:.1f}')
     busy_any = [r for iv in ivs[1:] for r in iv['rings'].values() if r['jobs_s'] > 0]
@@ -180,17 +193,21 @@ def main():
     rings = read(os.path.join(d, 'top-rings.txt'))
     procs = read(os.path.join(d, 'top-procs.txt'))
     srt = read(os.path.join(d, 'top-sorted.txt'))
-    # Every interval at least the period (1 s) asked, about it in the
-    # median: top once refreshed as fast as it could when no -n was given.
-    # A refresh that the guest's scheduler delays past the next deadline
-    # makes its interval longer (2 s seen on a loaded host).
+    # top's own markers: each interval lasts at least the period asked (1 s;
+    # top once refreshed as fast as it could without -n), and in batch mode
+    # each starts where the one before ended, by the clock top reports.  How
+    # late after its deadline top ran is the guest scheduler's doing, not
+    # top's: no interval has an upper bound, but most end within 0.5 s of
+    # it (a deadline taken from the wrong time makes every one late).
     lens = [iv['to'] - iv['from'] for iv in ivs]
+    gaps = [round(b['from'] - a['to'], 6) for a, b in zip(ivs, ivs[1:])]
     for text in (rings, procs, srt):
         lens += [float(b) - float(a) for a, b in INTERVAL.findall(text)]
-    out.result(len(lens) >= 7 and all(0.8 <= x <= 3.0 for x in lens) and
-               0.9 <= statistics.median(lens) <= 1.2,
-               'each interval, in batch mode and in the terminal, lasts the 1 s asked',
-               ' '.join(f'{x:.3f}' for x in lens))
+    out.result(len(lens) >= 7 and all(x >= 0.999 for x in lens) and not any(gaps) and
+               statistics.median(lens) <= 1.5,
+               'each interval, in batch mode and in the terminal, lasts at least the 1 s '
+               'asked, batch intervals back to back',
+               ' '.join(f'{x:.3f}' for x in lens) + f'; gaps {gaps}')
     m = re.search(r'^0000:00:02\.0/control\s+([\d.]+)\s+([\d.]+)', rings, re.M)
     out.result('view rings' in rings and m and float(m.group(2)) > 0,
                'tmux: the ring view shows the virtio-gpu control ring with jobs per second',

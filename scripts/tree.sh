@@ -13,7 +13,7 @@ if [ ! -f "$SRC/Makefile" ]; then
 	mkdir -p "$CACHE"
 	tar -C "$CACHE" -xf "$TARBALL" || die "unpacking $TARBALL failed"
 fi
-ktap_begin
+ktap_begin 1
 CHECK=tree
 
 stamp=$(series_stamp)

@@ -6,7 +6,7 @@
 # KTAP: one result.
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
-ktap_begin
+ktap_begin 1
 CHECK=initramfs
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT

@@ -32,9 +32,15 @@ if [ -z "$kernel" ] || [ -z "$initrd" ] || [ -z "$log" ]; then usage; fi
 # pci=noacpi: ACPI PCI interrupt-link setup costs ~10 s per device under TCG
 # (measured: /init at ~7 s instead of ~27 s); SeaBIOS' PIRQ table works.
 # qboot.rom is slower here: without ACPI IRQ routing virtio-gpu's IRQ is lost.
-# GRTRACE_QEMU_ACCEL: another -accel, e.g. tcg,thread=single (one host
-# thread for all vCPUs).
-args=(-accel "${GRTRACE_QEMU_ACCEL:-tcg}" -m 2G -smp 2 -nodefaults
+# One host thread runs both vCPUs (thread=single): under multi-threaded
+# TCG a vCPU that runs a call site while the other rewrites it (a
+# tracepoint or static key switched: every guest here records) can take
+# an int3 after text patching has finished with it, "Oops: int3", with
+# upstream's own tracepoints as with grtrace's (README, "Text patching
+# under TCG"; scripts/patch-control.sh shows it).  Single-threaded TCG
+# still interleaves the vCPUs, and leaves a host core to the other steps.
+# GRTRACE_QEMU_ACCEL=tcg: multi-threaded, for the control experiment.
+args=(-accel "${GRTRACE_QEMU_ACCEL:-tcg,thread=single}" -m 2G -smp 2 -nodefaults
       -kernel "$kernel" -initrd "$initrd"
       -append "console=ttyS0 panic=-1 pci=noacpi $append"
       -vga none -serial "file:$log" -monitor none)

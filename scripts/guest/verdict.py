@@ -58,28 +58,42 @@ def main():
     # --no-kunit: the KUnit results are read by the kernel's own parser
     # (scripts/ktap.py leaves, as scripts/guest/test.sh does); only the
     # guest tests and the kernel's reports are taken from the log here.
-    no_kunit = '--no-kunit' in sys.argv[1:]
-    args = [a for a in sys.argv[1:] if a != '--no-kunit']
-    if len(args) != 1:
-        sys.exit('usage: verdict.py [--no-kunit] SERIAL.LOG')
-    sys.argv[1:] = args
+    # --expect A,B: the guest tests that must have run (a GRTRACE-TEST
+    # line each), one result.
+    argv = sys.argv[1:]
+    no_kunit = '--no-kunit' in argv
+    argv = [a for a in argv if a != '--no-kunit']
+    expect = None
+    if len(argv) == 3 and argv[0] == '--expect':
+        expect = [e for e in argv[1].split(',') if e]
+        argv = argv[2:]
+    if len(argv) != 1:
+        sys.exit('usage: verdict.py [--no-kunit] [--expect NAME,...] SERIAL.LOG')
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
     from ktap import Ktap               # pylint: disable=import-outside-toplevel
-    with open(sys.argv[1], errors='replace') as f:
+    with open(argv[0], errors='replace') as f:
         results = list(verdict(f))
-    out = Ktap()
-    tests = 0
-    for status, kind, text in results:
-        if no_kunit and kind == 'kunit':
-            tests += 1
-            continue
+    kernel = [r for r in results if r[1] == 'kernel']
+    tests = [r for r in results if r[1] != 'kernel']
+    shown = [r for r in tests if not (no_kunit and r[1] == 'kunit')]
+    ran = {text.split('.')[0] for _s, kind, text in tests if kind == 'guest'}
+    # The plan: each test shown, each kernel report (or one result saying
+    # there was none), whether any test ran, the expected tests.
+    out = Ktap('', len(shown) + max(1, len(kernel)) + 1 + (expect is not None))
+    for status, kind, text in shown:
         if status == 'SKIP':
             out.skip(f'{kind}: {text}', 'skipped')
         else:
             out.result(status == 'PASS', f'{kind}: {text}')
-        tests += kind != 'kernel'
-    if tests == 0:
-        out.result(False, 'verdict: test results found')
+    for _status, kind, text in kernel:
+        out.result(False, f'{kind}: {text}')
+    if not kernel:
+        out.result(True, 'kernel: no WARN, BUG, Oops, lockdep, KASAN or UBSAN report')
+    out.result(len(tests) > 0, 'verdict: test results found')
+    if expect is not None:
+        missing = [e for e in expect if e not in ran]
+        out.result(not missing, f'verdict: the guest tests {", ".join(expect)} ran',
+                   f'no GRTRACE-TEST line of {", ".join(missing)}')
     sys.exit(out.finish())
 
 

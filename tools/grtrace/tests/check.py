@@ -146,46 +146,6 @@ def check_ctxtext(exp, out):
         fail("title or header wider than 100 columns")
 
 
-def fence(j):
-    c, s = j["fence"].split(":")
-    return int(c), int(s)
-
-
-def check_sums(exp, out, every=""):
-    """report -f json, any input: HOST + DEVICE + COMPL = LATENCY for every
-    job with SUBMIT and COMPLETE, and QUEUE + EXEC = DEVICE with a START;
-    with "all", DEVICE known for every job but those cut by the recording:
-    one not seen submitted, older than every job of its fence context seen
-    submitted, or one not seen to end, newer than every job seen to end"""
-    jobs = json.load(open(out))["jobs"]
-    began, ended = {}, {}
-    for j in jobs:
-        c, s = fence(j)
-        if j["t_submit_host"] is not None:
-            began[c] = min(began.get(c, s), s)
-        if j["t_complete"] is not None:
-            ended[c] = max(ended.get(c, s), s)
-    n = 0
-    for j in jobs:
-        c, s = fence(j)
-        if every and j.get("t_device") is None and not (
-                j["t_submit_host"] is None and s < began.get(c, s + 1) or
-                j["t_complete"] is None and s > ended.get(c, s - 1)):
-            fail("job %s: no device time (host %r, complete %r, labels %r)" %
-                 (j["fence"], j["t_submit_host"], j["t_complete"], j["labels"]))
-        if j["latency"] is None:
-            continue
-        n += 1
-        parts = (j["t_submit_host"], j.get("t_device"), j["t_complete"])
-        if None in parts or sum(parts) != j["latency"]:
-            fail("job %s: host %r + device %r + complete %r != latency %r" %
-                 (j["fence"], *parts, j["latency"]))
-        if j["t_queue"] is not None and j["t_queue"] + j["t_exec"] != j["t_device"]:
-            fail("job %s: queue + exec != device" % j["fence"])
-    if not n:
-        fail("no job with SUBMIT and COMPLETE")
-
-
 def check_named(exp, out):
     """report --per-context -f json, any input: every context named after
     its processes, "ctx N comm[tgid]..." """
@@ -533,6 +493,52 @@ def check_dump(exp, out, path, opts=""):
         got = dict(w.partition("=")[::2] for w in words[1:])
         if words[0] != name or got != want or len(got) != len(words) - 1:
             fail("line %d: %r, expected %s %r" % (n, line, name, want))
+
+
+def check_stamps(exp, out, path):
+    """report -f csv of the relay files of PATH (a directory of eventsN.bin)
+    against their records, decoded here: every job whose SUBMIT, COMMIT, END
+    and COMPLETE are each once in the files has those stamps in its row,
+    and HOST, DEVICE, COMPLETE and LATENCY are their differences; the jobs
+    so checked are at least half of the rows."""
+    names = {0: "submit", 1: "commit", 3: "end", 4: "complete"}
+    files = sorted(os.path.join(path, f) for f in os.listdir(path)
+                   if re.fullmatch(r"events\d+(\.bin)?", f))
+    rings, stamps = {}, {}
+    for f in files:
+        for _p, _o, rec in dump_records(f):
+            typ, _size, _cpu, ts = struct.unpack_from("<HHIQ", rec)
+            if typ == 0x101:
+                ring, _e, _r, dev, rname = struct.unpack_from("<IHH32s32s", rec, 32)
+                rings[ring] = dump_str(dev) + "/" + dump_str(rname)
+            elif typ in names:
+                _ctx, fctx, fseq = struct.unpack_from("<QQQ", rec, 32)
+                ring = struct.unpack_from("<I", rec, 32 + 40)[0]
+                stamps.setdefault((ring, "%d:%d" % (fctx, fseq)), {}).setdefault(
+                    names[typ], []).append(ts)
+    whole = {}
+    for (ring, fnc), st in stamps.items():
+        if all(len(st.get(n, ())) == 1 for n in names.values()):
+            whole[(rings.get(ring), fnc)] = {n: v[0] for n, v in st.items()}
+    rows = list(csv.DictReader(open(out)))
+    n = 0
+    for r in rows:
+        st = whole.get((r["ring"], r["fence"]))
+        if not st:
+            continue
+        n += 1
+        want = {"submit_ns": st["submit"], "commit_ns": st["commit"], "end_ns": st["end"],
+                "complete_ns": st["complete"],
+                "t_submit_host": st["commit"] - st["submit"],
+                "t_device": st["end"] - st["commit"],
+                "t_complete": st["complete"] - st["end"],
+                "latency": st["complete"] - st["submit"]}
+        got = {k: int(r[k]) if r[k] != "" else None for k in want}
+        if got != want:
+            fail("job %s %s: %r,\n  the records give %r" % (r["ring"], r["fence"], got, want))
+    if not rows or 2 * n < len(rows):
+        fail("%d of %d rows are whole jobs of the records" % (n, len(rows)))
+    print("%d of %d jobs checked against their records" % (n, len(rows)))
 
 
 def main():

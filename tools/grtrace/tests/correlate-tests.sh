@@ -15,7 +15,7 @@
 
 TESTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 A=${ANNOTATE:-}
-SUITE=correlate
+SUITE=correlate PLAN=53
 . "$TESTS/lib.sh" "${1:-}"
 
 D=$W/corr
@@ -184,7 +184,9 @@ if [ "${VALGRIND:-1}" != 0 ] && command -v valgrind > /dev/null; then
 	vg() {
 		timeout 120 valgrind -q --error-exitcode=99 --leak-check=full \
 			--errors-for-leak-kinds=definite "$G" "$@" > /dev/null 2> "$W/err"
-		[ $? != 99 ] && [ $? -lt 124 ]
+		local rc=$?
+		# valgrind's error (99), a timeout (124) or a signal (128 + N)
+		[ $rc != 99 ] && [ $rc -lt 124 ] || { echo "exit $rc: grtrace $*" >> "$W/err"; return 1; }
 	}
 	ok=0
 	for cpu in cpu.txt cpu-bad.txt cpu-nvidia.txt empty.txt comments.txt random.txt; do

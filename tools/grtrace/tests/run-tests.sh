@@ -12,7 +12,7 @@
 # VALGRIND=0 skips the valgrind checks.
 
 TESTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-SUITE=cli
+SUITE=cli PLAN=182
 . "$TESTS/lib.sh" "${1:-}"
 
 E=$W/gen/expected.json
@@ -74,8 +74,8 @@ run report -i "$V" -f json --per-ring --per-context --per-process &&
 result $? "report --per-ring --per-context --per-process"
 run report -i "$V" -f json --per-ctx && $C named - "$W/out" 2> "$W/err"
 result $? "report --per-ctx: contexts named after their processes"
-run report -i "$V" -f json && $C sums - "$W/out" 2> "$W/err"
-result $? "report: host + device + complete = latency"
+run report -i "$V" -f csv && $C stamps - "$W/out" "$V" > /dev/null 2> "$W/err"
+result $? "report: the stamps and phases of each whole job are its records'"
 run report -i "$V" --per-ring -f csv && [ "$(grep -c . "$W/out")" = 4 ]
 result $? "report --per-ring csv"
 run report -i "$V" -f json --topn 2 && $C fences "$E" "$W/out" 100:3,300:1 2> "$W/err"
@@ -642,7 +642,9 @@ if [ "${VALGRIND:-1}" != 0 ] && command -v valgrind > /dev/null; then
 	vg() {
 		timeout 120 valgrind -q --error-exitcode=99 --leak-check=full \
 			--errors-for-leak-kinds=definite "$G" "$@" > /dev/null 2> "$W/err"
-		[ $? != 99 ] && [ $? -lt 124 ]
+		local rc=$?
+		# valgrind's error (99), a timeout (124) or a signal (128 + N)
+		[ $rc != 99 ] && [ $rc -lt 124 ] || { echo "exit $rc: grtrace $*" >> "$W/err"; return 1; }
 	}
 	vg report -i "$V" --per-ring --per-context --per-process -f json &&
 		vg report -i "$J" --per-context --topn 3 && vg report -i "$V" --hist size &&
