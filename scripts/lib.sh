@@ -206,23 +206,33 @@ result_cached() {
 result_keep() {
 	mkdir -p "$RESULT_CACHE" && echo "$2" > "$RESULT_CACHE/$1"
 }
-# ktap_merge NAME RC FILE [ERRFILE]: the KTAP document FILE that a checker
-# (a program the step ran, which exited with RC) printed, as one subtest of
-# this step's, "$CHECK: NAME": its plan and results beneath, then one
-# result of its own.  That result fails if the checker exited non-zero,
-# printed no plan before its first result, printed another count than its
-# plan, or failed a check; the last lines of ERRFILE (its stderr) follow a
-# failure.  A checker is one result of the step's plan.
+# ktap_merge NAME RC FILE [ERRFILE [PLAN]]: the KTAP document FILE that a
+# checker (a program the step ran, which exited with RC) printed, as one
+# subtest of this step's, "$CHECK: NAME": its plan and results beneath,
+# then one result of its own.  That result fails if the checker exited
+# non-zero, printed no plan before its first result, printed another
+# count than its plan, or failed a check; the last lines of ERRFILE (its
+# stderr) follow a failure.  PLAN: the count the caller expects of a
+# program that prints its plan last (the tool's test suites, as a
+# kselftest script may): any plan it prints must be PLAN too.  A checker
+# is one result of the step's plan.
 ktap_merge() {
-	local name=$1 rc=$2 file=$3 errf=${4:-} line plan= n=0 bad=0 why=
+	local name=$1 rc=$2 file=$3 errf=${4:-} want=${5:-} line plan= n=0 bad=0 why= late=
 
 	echo "    KTAP version 1"
 	echo "    # Subtest: $CHECK: $name"
+	[ -z "$want" ] || { plan=$want; echo "    1..$plan"; }
 	while IFS= read -r line; do
 		case $line in
 		"1.."*)
-			[ -z "$plan" ] && [ "$n" = 0 ] && plan=${line#1..} && plan=${plan%% *} &&
-				echo "    1..$plan" ;;
+			line=${line#1..}
+			line=${line%% *}
+			if [ -n "$want" ]; then
+				[ "$line" = "$want" ] || late=$line
+			elif [ -z "$plan" ] && [ "$n" = 0 ]; then
+				plan=$line
+				echo "    1..$plan"
+			fi ;;
 		"ok "*|"not ok "*)
 			n=$((n + 1))
 			[ "${line#not ok }" = "$line" ] || bad=$((bad + 1))
@@ -233,6 +243,7 @@ ktap_merge() {
 	[ "$rc" = 0 ] || why="exited with status $rc"
 	[ -n "$plan" ] || why="${why:+$why, }printed no plan before its results"
 	[ -z "$plan" ] || [ "$plan" = "$n" ] || why="${why:+$why, }printed $n results of a plan of $plan"
+	[ -z "$late" ] || why="${why:+$why, }its own plan says $late"
 	[ "$bad" = 0 ] || why="${why:+$why, }$bad failed"
 	if [ -z "$why" ]; then
 		ktap_test_pass "$CHECK: $name"
@@ -243,15 +254,18 @@ ktap_merge() {
 	[ -n "$errf" ] && [ -s "$errf" ] && tail -n "${ERR_LINES:-5}" "$errf" | sed 's/^/#   /'
 	return 1
 }
-# checker NAME CMD...: run CMD, a program that prints KTAP, and merge its
-# results (ktap_merge); its output in $OUT/NAME.ktap.
+# checker [-n PLAN] NAME CMD...: run CMD, a program that prints KTAP, and
+# merge its results (ktap_merge, PLAN as there); its output in
+# $OUT/NAME.ktap.
 checker() {
-	local name=$1 f
+	local want= name f
 
+	[ "$1" != -n ] || { want=$2; shift 2; }
+	name=$1
 	shift
 	f=$OUT/${name//[^A-Za-z0-9_.-]/_}
 	"$@" > "$f.ktap" 2> "$f.err"
-	ktap_merge "$name" $? "$f.ktap" "$f.err"
+	ktap_merge "$name" $? "$f.ktap" "$f.err" "$want"
 }
 # seed_build_dir DIR: a build directory that does not exist yet starts as a
 # copy of the guest kernel's ($BUILD, without its installed modules and

@@ -28,7 +28,8 @@ make -C "$ROOT/tools/grtrace/bpf" O="$OUT/nobpf" CLANG=no-such-clang > "$OUT/out
 result $? "grtrace-bpf-annotate: skipped cleanly without clang"
 [ -x "$G" ] || finish
 
-checker "tests/correlate-tests.sh" env GRTRACE="$G" ANNOTATE="$A" \
+# The suite prints its plan last: the count it must reach is here.
+checker -n 53 tests/correlate-tests.sh env GRTRACE="$G" ANNOTATE="$A" \
 	"$SRC/tools/grtrace/tests/correlate-tests.sh" "$OUT/tests"
 
 # What the guest recorded (copied first: a running guest test may rewrite it)

@@ -2,23 +2,19 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # The outputs of report and export on the synthetic streams and on two
-# real recordings (data/: kmscube and glmark2 on virgl, and a KMS client's
-# "grtrace record" file), as sha256 sums, one line per command.  The sums
-# in golden.sha256 were made by the tool before its reader streamed (commit
-# 83816c3, which loaded every record): the streaming reader must print the
-# same bytes.  They were made again when SUBMIT gained the DRM client id
-# (a job payload of 88 bytes, was 80), for the 23 commands whose output
-# that changes and only for that: export's job arguments name the
-# synthetic streams' client ids, the record size histogram counts records
-# of 120 bytes, and the reports of the two real recordings, made before,
-# count their job payloads as shorter than known.  And again when a job's
-# row in CSV and JSON gained the time of each stage (submit_ns ..
-# complete_ns), for the 18 commands that print jobs in CSV or JSON and
-# only for those (the other columns unchanged: tools/grtrace/tests checks
-# that the phases are the differences of the new columns).
+# real recordings (data/: kmscube and glmark2 on virgl, its first 600
+# records of each CPU's file, and a KMS client's "grtrace record" file),
+# one file per command in OUTDIR, named after the input and the command.
+# out/ holds them as the tool printed them at the commit that made them
+# files (before, they were sha256 sums: the sums of the whole recordings,
+# first made by the tool before its reader streamed, 83816c3, and twice
+# made again for a changed payload and new CSV columns, 534a233 and
+# 28f28be, which that tool still printed): a change to a command's output
+# is a diff of its file, for a reviewer to read.
 #
-#   golden.sha256: GRTRACE=... golden.sh GENDIR WORKDIR > golden.sha256
-#   check:         GRTRACE=... golden.sh GENDIR WORKDIR | diff golden.sha256 -
+#   make out/:  GRTRACE=... golden.sh GENDIR WORKDIR scripts/golden/out
+#   check:      GRTRACE=... golden.sh GENDIR WORKDIR WORKDIR/out &&
+#               diff -r scripts/golden/out WORKDIR/out
 #
 # GENDIR is the output of tools/grtrace/tests/gen-streams.py.  This is the
 # repository's check of its own history (scripts/test-cli.sh), not a test
@@ -28,18 +24,30 @@ set -e
 TESTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 GEN=$(cd "$1" && pwd)
 W=$2
-mkdir -p "$W"
+mkdir -p "$W" "$3"
+OUTDIR=$(cd "$3" && pwd)
+rm -f "$OUTDIR"/*.txt
 cd "$W"
 rm -rf in && mkdir in
 cp -r "$GEN/valid" in/valid
 cp "$GEN/newer.bin" "$GEN/older.bin" "$GEN/jobless.bin" in/
 tar -xJf "$TESTS/data/virgl-demo.tar.xz" -C in
+# The first 600 whole records of each file: outputs a reviewer can read.
+python3 - in/virgl-demo/events*.bin <<'PY'
+import struct, sys
+for path in sys.argv[1:]:
+    data, off = open(path, "rb").read(), 0
+    for _ in range(600):
+        off += struct.unpack_from("<H", data, off + 2)[0]
+    open(path, "wb").write(data[:off])
+PY
 xz -dc "$TESTS/data/kms-cli.grt.xz" > in/kms-cli.grt
 
+# run ARGS...: grtrace's output and errors, in a file named after ARGS
 run() {
-	local sum
-	sum=$("$GRTRACE" "$@" 2>&1 | sha256sum | cut -c1-64)
-	echo "$sum  $*"
+	local name
+	name=$(echo "$*" | sed 's#in/##; s#[^A-Za-z0-9.]\{1,\}#-#g; s#-$##')
+	"$GRTRACE" "$@" > "$OUTDIR/$name.txt" 2>&1
 }
 
 for i in in/valid in/newer.bin in/older.bin in/jobless.bin in/virgl-demo in/kms-cli.grt; do

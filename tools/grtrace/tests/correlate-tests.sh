@@ -15,7 +15,7 @@
 
 TESTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 A=${ANNOTATE:-}
-SUITE=correlate PLAN=53
+SUITE=correlate
 . "$TESTS/lib.sh" "${1:-}"
 
 D=$W/corr

@@ -2,17 +2,15 @@
 #
 # Helpers of the host-side test scripts, sourced as
 #
-#	SUITE=name PLAN=N; . "$TESTS/lib.sh" "${1:-}"
+#	SUITE=name; . "$TESTS/lib.sh" "${1:-}"
 #
-# with N the number of results the suite prints (a check that cannot run
-# here is a skip, and counts),
 # with the script's WORKDIR argument, if any: a given work directory is
 # kept, a temporary one is removed on exit.  $G is the grtrace under test.
 #
 # The results are KTAP, printed by the kselftest helpers of the kernel tree
 # (tools/testing/selftests/kselftest/ktap_helpers.sh): "ok N NAME" or
 # "not ok N NAME" per check, "ok N NAME # SKIP REASON" for a check this
-# machine cannot run, after the plan, then the totals (finish).
+# machine cannot run, then the plan and the totals (finish).
 
 KTAP_HELPERS=$TESTS/../../testing/selftests/kselftest/ktap_helpers.sh
 # Outside a kernel tree: the helpers of the tree in $SRC
@@ -29,7 +27,6 @@ W=${1:-$(mktemp -d "/tmp/grtrace-$SUITE.XXXXXX")}
 mkdir -p "$W" || exit 1
 [ -n "${1:-}" ] || trap 'rm -rf "$W"' EXIT
 ktap_print_header
-ktap_set_plan "${PLAN:?the suite sets PLAN, the number of its results}"
 ktap_print_msg "$SUITE: $G"
 
 # result RC NAME: a check, "ok N NAME" or "not ok N NAME" followed by the
@@ -49,11 +46,10 @@ skip() {
 	KTAP_CNT_SKIP=$((KTAP_CNT_SKIP + 1))
 }
 
-# finish: the totals; exit non-zero if a check failed or the count of
-# results is not the plan
+# finish: the plan (every check above), the totals; exit non-zero if a
+# check failed
 finish() {
-	[ "$((KTAP_TESTNO - 1))" = "$PLAN" ] ||
-		ktap_print_msg "$SUITE: $((KTAP_TESTNO - 1)) results of a plan of $PLAN"
+	ktap_set_plan $((KTAP_TESTNO - 1))
 	ktap_finished
 }
 
