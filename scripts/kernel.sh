@@ -18,7 +18,12 @@ configure_and_build() {
 mkdir -p "$BUILD" "$CCACHE_DIR"
 make_k() { make -C "$SRC" O="$BUILD" CC="ccache gcc" -j"$JOBS" "$@"; }
 
-frag="$ROOT/scripts/config/guest.config"
+# guest.config, and GRTRACE_GUEST_CONFIG_EXTRA's lines after it (the 6.12
+# base's: scripts/config/guest-6.12.config), which win.
+frag=$BUILD/guest.config
+cat "$ROOT/scripts/config/guest.config" ${GRTRACE_GUEST_CONFIG_EXTRA:+"$GRTRACE_GUEST_CONFIG_EXTRA"} \
+	> "$frag.new"
+cmp -s "$frag.new" "$frag" && rm "$frag.new" || mv "$frag.new" "$frag"
 if [ ! -f "$BUILD/.config" ] || [ "$frag" -nt "$BUILD/.config" ] ||
    [ "$SRC/.grtrace-stamp" -nt "$BUILD/.config" ]; then
 	log "configuring $BUILD"
@@ -30,7 +35,9 @@ if [ ! -f "$BUILD/.config" ] || [ "$frag" -nt "$BUILD/.config" ] ||
 	known=$(find "$SRC" -name 'Kconfig*' -not -path '*/.pc/*' -print0 |
 		xargs -0 sed -n 's/^[[:space:]]*\(menu\)\{0,1\}config[[:space:]]\{1,\}\([A-Z0-9_]*\).*/CONFIG_\2/p' | sort -u)
 	missing=0
-	for opt in $(sed -n 's/^# \(CONFIG_[A-Z0-9_]*\) is not set$/\1=n/p; /^CONFIG_/p' "$frag"); do
+	# The last line of each option wins.
+	for opt in $(sed -n 's/^# \(CONFIG_[A-Z0-9_]*\) is not set$/\1=n/p; /^CONFIG_/p' "$frag" |
+		tac | awk -F= '!seen[$1]++' | tac); do
 		sym=${opt%%=*}
 		grep -qx "$sym" <<<"$known" || continue
 		case $opt in

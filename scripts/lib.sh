@@ -179,7 +179,8 @@ RESULT_CACHE=$CACHE/results
 # the base tarball, and of the scripts every build check shares.
 inputs_key() {
 	{
-		cat - "$@" "$ROOT/scripts/lib.sh" "$ROOT/scripts/config/guest.config"
+		cat - "$@" "$ROOT/scripts/lib.sh" "$ROOT/scripts/config/guest.config" \
+			${GRTRACE_GUEST_CONFIG_EXTRA:+"$GRTRACE_GUEST_CONFIG_EXTRA"}
 		gcc --version | head -1
 		stat -c '%n %s %Y' "$TARBALL"
 	} | sha256sum | cut -c1-32

@@ -35,7 +35,7 @@ for c in grtrace_json grtrace_jobs grtrace_perfetto; do
 	copies="$copies trace_instance=$c=grtrace_boot"
 done
 start=$SECONDS
-"$ROOT/scripts/guest/run-qemu.sh" --kernel "$BUILD/arch/x86/boot/bzImage" \
+"$ROOT/scripts/guest/run-qemu.sh" --cpus 1 --kernel "$BUILD/arch/x86/boot/bzImage" \
 	--initrd "$INITRAMFS" --share "$res" --log "$res/serial.log" \
 	--timeout "${GUEST_TIMEOUT:-600}" --gl --reboot \
 	--append "$persist$copies grtrace.mode=crash kunit.filter_glob=drm_sched_basic_timeout_tests" \

@@ -64,8 +64,7 @@ result $rc "demo recording present ($RUN/demo/trace.dat)"
 [ ${#dats[@]} -gt 0 ] || finish
 
 # Per ring of a recording, from the kernel's own print format: "RING N"
-# with N the jobs with a first stage (SUBMIT, COMMIT, START) and a last
-# one (END, COMPLETE); and "FENCE SUBMIT COMMIT START END COMPLETE" of
+# with N the jobs with two stages or more (a phase to draw); and "FENCE SUBMIT COMMIT START END COMPLETE" of
 # each job ("-" for a stage not recorded) in "$2".
 expected() {
 	trace-cmd report -N -t -i "$1" 2> /dev/null | awk -v starts="$2" '
@@ -99,14 +98,15 @@ expected() {
 			end_[k] = t
 		if (ev == "complete" && !(k in cpl))
 			cpl[k] = t
-		if (ev == "end" || ev == "complete")
-			last[k] = 1
+		seen[k] = 1
 	}
 	END {
-		for (k in last)
-			# A job the recording began after its START still
-			# has its complete phase, END to COMPLETE.
-			if ((k in sub_) || (k in com) || (k in sta) || (k in end_)) {
+		for (k in seen)
+			# Two stages make a phase the lanes draw: a job the
+			# recording began after its START has its complete
+			# phase, END to COMPLETE; one it ended between COMMIT
+			# and END its host phase, SUBMIT to COMMIT.
+			if ((k in sub_) + (k in com) + (k in sta) + (k in end_) + (k in cpl) >= 2) {
 				split(k, a, " ")
 				n[a[1]]++
 				print a[2], ((k in sub_) ? sub_[k] : "-"), ((k in com) ? com[k] : "-"),

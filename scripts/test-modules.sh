@@ -39,7 +39,7 @@ result $? "bzImage, modules and an initramfs with them" || finish
 find "$dir/modroot" -name grtrace.ko > "$OUT/err"
 result "$([ -s "$OUT/err" ]; echo $?)" "grtrace.ko is among the modules" || finish
 
-"$ROOT/scripts/guest/run-qemu.sh" --kernel "$dir/arch/x86/boot/bzImage" \
+"$ROOT/scripts/guest/run-qemu.sh" --cpus 1 --kernel "$dir/arch/x86/boot/bzImage" \
 	--initrd "$OUT/initrd" --log "$out/serial.log" --timeout 900 \
 	--append "grtrace.mode=modules grtrace.timeout=840 kunit.enable=0" > "$OUT/err" 2>&1
 result $? "the guest booted and powered off"

@@ -17,16 +17,17 @@
 # exit status.  The run is hermetic: a step reads only the patches, this
 # repository and what an earlier step of the same run produced.
 #
-# Two lanes: the guests run under single-threaded TCG (scripts/guest/
-# run-qemu.sh), one host core each, one after another; the host's steps
-# run beside them on the other core.  A host step that reads a guest's
-# recordings waits for the guest step that makes them.
+# Lanes: a guest runs on one host core (single-threaded TCG, or one vCPU:
+# scripts/guest/run-qemu.sh), two at a time (step guest's two boots; then
+# demo, patch-race, modules beside crash, kunit-slow), and the host's steps
+# run beside them.  A host step that reads a guest's recordings waits for
+# the guest step that makes them.
 #
 # step         reads (from step)                 produces
 # tree         patches/                          $SRC: the tree with the series (quilt)
 # kernel       $SRC (tree)                       $BUILD: =y, the guest kernel
 # initramfs    $BUILD (kernel)                   $CACHE/initramfs.cpio.gz
-#   guests, one after another:
+#   guests, two at a time:
 # guest        $BUILD, initramfs                 $RUN/guest (serial.log, share/)
 # demo         $BUILD, initramfs                 $RUN/demo: "make demo" as typed
 # crash        $BUILD, initramfs, grtrace-tool   $RUN/crash: two boots, a crash between them
@@ -114,6 +115,7 @@ bg_wait() {
 # run directory, with the tool of the user-space series (the mainline
 # tree's).
 b612() {
+	GRTRACE_GUEST_CONFIG_EXTRA=$ROOT/scripts/config/guest-6.12.config \
 	GRTRACE_TARBALL=${GRTRACE_TARBALL_612:-/usr/src/linux-source-6.12.tar.xz} \
 	GRTRACE_PATCHES=$ROOT/patches-6.12 GRTRACE_BUILD=$CACHE/backport-6.12/guest \
 	INITRAMFS=$CACHE/backport-6.12/initramfs.cpio.gz GRTRACE_TOOL_SRC=$SRC \
@@ -164,13 +166,19 @@ configs="m"
 host=$!
 
 step guest "$ROOT/scripts/guest/test.sh"
+# Two guests at a time from here: this lane, and crash and kunit-slow.
+(
+	bg_step crash "$ROOT/scripts/test-crash.sh"
+	bg_step kunit-slow "$ROOT/scripts/test-kunit-slow.sh"
+) &
+guests=$!
 step demo "$ROOT/scripts/test-demo.sh"
 touch "$RUN/demo.done"
-step crash "$ROOT/scripts/test-crash.sh"
 step patch-race "$ROOT/scripts/test-patch-race.sh"
-step kunit-slow "$ROOT/scripts/test-kunit-slow.sh"
 bg_wait configs $host
 step modules "$ROOT/scripts/test-modules.sh"
+bg_wait crash $guests
+bg_wait kunit-slow $guests
 for s in "${host_steps[@]}"; do
 	[ "$s" = configs ] || bg_wait "$s" $host
 done

@@ -11,7 +11,9 @@ set -euo pipefail
 res=${RESULTS:-$ROOT/results/demo}
 rm -rf "$res"
 mkdir -p "$res"
-"$ROOT/scripts/guest/run-qemu.sh" --kernel "$BUILD/arch/x86/boot/bzImage" \
+# One vCPU: under TCG a second one would have to share one host thread
+# with it (scripts/guest/run-qemu.sh), several times slower.
+"$ROOT/scripts/guest/run-qemu.sh" --cpus 1 --kernel "$BUILD/arch/x86/boot/bzImage" \
 	--initrd "$INITRAMFS" --share "$res" \
 	--log "$res/serial.log" --timeout "${GUEST_TIMEOUT:-600}" --gl \
 	--host-trace "$res/qemu-trace.log" \

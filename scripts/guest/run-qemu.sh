@@ -5,12 +5,12 @@ set -euo pipefail
 usage() {
 	echo "usage: run-qemu.sh --kernel BZIMAGE --initrd CPIO --log FILE [--share DIR]" \
 	     "[--timeout SECS] [--append 'CMDLINE'] [--gl | --no-gpu] [--host-trace FILE]" \
-	     "[--reboot]" \
+	     "[--reboot] [--cpus N]" \
 	     "[-- QEMU-ARGS...]" >&2
 	exit 2
 }
 
-kernel='' initrd='' share='' log='' timeout=600 append='' gl='' gpu=1 htrace= reboot=
+kernel='' initrd='' share='' log='' timeout=600 append='' gl='' gpu=1 htrace= reboot= cpus=2
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2; shift 2 ;;
@@ -23,6 +23,7 @@ while [ $# -gt 0 ]; do
 	--no-gpu) gpu=''; shift ;;
 	--host-trace) htrace=$2; shift 2 ;;
 	--reboot) reboot=1; shift ;;
+	--cpus) cpus=$2; shift 2 ;;
 	--) shift; break ;;
 	*) usage ;;
 	esac
@@ -38,9 +39,12 @@ if [ -z "$kernel" ] || [ -z "$initrd" ] || [ -z "$log" ]; then usage; fi
 # an int3 after text patching has finished with it, "Oops: int3", with
 # upstream's own tracepoints as with grtrace's (README, "Text patching
 # under TCG"; scripts/patch-control.sh shows it).  Single-threaded TCG
-# still interleaves the vCPUs, and leaves a host core to the other steps.
+# still interleaves the vCPUs, and leaves a host core to the other steps;
+# a vCPU waiting for the other (an IPI, a lock) waits for its turn, which
+# makes such a guest several times slower.  --cpus 1: one vCPU, no other to
+# race with (the guests whose checks do not need two).
 # GRTRACE_QEMU_ACCEL=tcg: multi-threaded, for the control experiment.
-args=(-accel "${GRTRACE_QEMU_ACCEL:-tcg,thread=single}" -m 2G -smp 2 -nodefaults
+args=(-accel "${GRTRACE_QEMU_ACCEL:-tcg,thread=single}" -m 2G -smp "$cpus" -nodefaults
       -kernel "$kernel" -initrd "$initrd"
       -append "console=ttyS0 panic=-1 pci=noacpi $append"
       -vga none -serial "file:$log" -monitor none)

@@ -1,5 +1,7 @@
 #!/bin/sh
-# Run the grtrace kselftests; report every TAP result as a GRTRACE-TEST line.
+# Run the grtrace kselftests; report every TAP result as a GRTRACE-TEST
+# line.  A kselftest that skips as a whole (exit 4, "1..0 # SKIP") is one
+# SKIP line; one whose results are not as many as its plan fails.
 rc=0
 for t in /opt/grtrace/selftests/*/*; do
 	[ -x "$t" ] || continue
@@ -13,6 +15,14 @@ for t in /opt/grtrace/selftests/*/*; do
 		if [ -n "$skip" ]; then r=SKIP; elif [ "$res" = ok ]; then r=PASS; else r=FAIL; fi
 		echo "GRTRACE-TEST: $name.$case $r"
 	done
+	plan=$(echo "$out" | sed -n 's/^1\.\.\([0-9]*\).*/\1/p' | head -1)
+	n=$(echo "$out" | grep -cE '^(not )?ok [0-9]+ ')
+	if [ "$st" = 4 ] && [ "$n" = 0 ]; then
+		echo "GRTRACE-TEST: $name SKIP"
+	elif [ -z "$plan" ] || [ "$plan" != "$n" ]; then
+		echo "grtrace: $name: ${n} results of a plan of ${plan:-none}"
+		echo "GRTRACE-TEST: $name.plan FAIL"; rc=1
+	fi
 	# A non-zero exit other than "skip" (4) fails even without TAP lines.
 	if [ "$st" != 0 ] && [ "$st" != 4 ]; then
 		echo "GRTRACE-TEST: $name.exit FAIL"; rc=1

@@ -186,7 +186,9 @@ if [ "${VALGRIND:-1}" != 0 ] && command -v valgrind > /dev/null; then
 			--errors-for-leak-kinds=definite "$G" "$@" > /dev/null 2> "$W/err"
 		local rc=$?
 		# valgrind's error (99), a timeout (124) or a signal (128 + N)
-		[ $rc != 99 ] && [ $rc -lt 124 ] || { echo "exit $rc: grtrace $*" >> "$W/err"; return 1; }
+		[ $rc != 99 ] && [ $rc -lt 124 ] && return 0
+		echo "exit $rc: grtrace $*" >> "$W/err"
+		return 1
 	}
 	ok=0
 	for cpu in cpu.txt cpu-bad.txt cpu-nvidia.txt empty.txt comments.txt random.txt; do

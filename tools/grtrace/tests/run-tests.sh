@@ -644,7 +644,9 @@ if [ "${VALGRIND:-1}" != 0 ] && command -v valgrind > /dev/null; then
 			--errors-for-leak-kinds=definite "$G" "$@" > /dev/null 2> "$W/err"
 		local rc=$?
 		# valgrind's error (99), a timeout (124) or a signal (128 + N)
-		[ $rc != 99 ] && [ $rc -lt 124 ] || { echo "exit $rc: grtrace $*" >> "$W/err"; return 1; }
+		[ $rc != 99 ] && [ $rc -lt 124 ] && return 0
+		echo "exit $rc: grtrace $*" >> "$W/err"
+		return 1
 	}
 	vg report -i "$V" --per-ring --per-context --per-process -f json &&
 		vg report -i "$J" --per-context --topn 3 && vg report -i "$V" --hist size &&
