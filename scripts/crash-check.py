@@ -33,6 +33,7 @@ usage: crash-check.py DIR SERIAL_LOG     (prints KTAP)
 """
 
 import csv
+import io
 import json
 import os
 import re
@@ -112,8 +113,9 @@ def main():
                f'before {before}\nafter {after}\n{again}')
 
     live, live_last = live_jobs(os.path.join(d, 'live.txt'))
-    with open(os.path.join(d, 'last-boot-jobs.csv'), newline='') as f:
-        rows = list(csv.DictReader(f))
+    # Each check below says what it missed: a file boot 2 did not write
+    # is an empty one here, not the end of the checks.
+    rows = list(csv.DictReader(io.StringIO(read(os.path.join(d, 'last-boot-jobs.csv')))))
     hist = {r['fence']: r for r in rows}
     # Each instance's ring buffer stamps an event when it writes it: the
     # persistent instance's probe runs first (registered at boot), on the
@@ -144,16 +146,17 @@ def main():
     if lag:
         out.diag(f'live instance stamp - persistent stamp: median {lag[len(lag) // 2]} us, '
                  f'max {lag[-1]} us ({len(lag)} events)')
-    hist_last = max(max(int(r[s + '_ns']) for s in STAGES if r[s + '_ns']) for r in rows) \
-        if rows else 0
+    hist_last = max((int(r[s + '_ns']) for r in rows for s in STAGES if r.get(s + '_ns')),
+                    default=0)
     out.result(rows and hist_last // 1000 >= live_last,
                'the history reaches at least as far as what reached the host before the crash',
                f'history {hist_last} ns, live {live_last} us')
 
     clients = {}
     for line in read(os.path.join(d, 'clients.txt')).splitlines():
-        name, pid = line.split()
-        clients[int(pid)] = name
+        w = line.split()
+        if len(w) == 2 and w[1].isdigit():
+            clients[int(w[1])] = w[0]
     short = []
     for pid, name in clients.items():
         n_live = sum(1 for j in live.values() if j.get('pid') == pid)

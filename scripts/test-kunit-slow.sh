@@ -43,10 +43,10 @@ boot drm "kunit.filter_glob=drm_atomic_helper_wait_for_vblanks grtrace.kunit_mod
 
 for want in drm_sched_concurrent_tests. grtrace.grtrace_test_start_stop_atomic \
 	drm_atomic_helper_wait_for_vblanks.; do
-	cat "$OUT"/*kunit.ktap | grep -q "^ok [0-9]* kunit: $want" ||
+	grep -qh "^ok [0-9]* kunit: $want" "$OUT"/*kunit.ktap ||
 		echo "no passing case of $want" >> "$OUT/names"
 done
-cat "$OUT"/*kunit.ktap | grep -E "^ok [0-9]* kunit: .*# SKIP" | head -5 >> "$OUT/names"
+grep -hE "^ok [0-9]* kunit: .*# SKIP" "$OUT"/*kunit.ktap | head -5 >> "$OUT/names"
 mv "$OUT/names" "$OUT/err" 2> /dev/null || : > "$OUT/err"
 [ ! -s "$OUT/err" ]
 result $? "drm_sched_concurrent_tests, grtrace_test_start_stop_atomic and drm_atomic_helper_wait_for_vblanks ran and passed, nothing skipped"

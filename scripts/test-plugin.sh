@@ -350,8 +350,9 @@ echo "6000 grtrace_complete $J fence_seqno=5000 status=0" >> "$OUT/in"
 harness "$OUT"/fmt/* < "$OUT/in" | tail -2 > "$OUT/got" &&
 	grep -q 'fence=5:1 status=ok$' "$OUT/got" &&
 	grep -q 'fence=5:5000 status=ok total=1.000us$' "$OUT/got"
+rc=$?
 cp "$OUT/got" "$OUT/err"
-result $? "synthetic: 5000 jobs in flight, the oldest evicted, the latest kept"
+result $rc "synthetic: 5000 jobs in flight, the oldest evicted, the latest kept"
 
 cp "$OUT/vg" "$OUT/err" 2> /dev/null || echo "valgrind not installed (make deps)" > "$OUT/err"
 [ ${#VALGRIND[@]} -gt 0 ] && [ ! -s "$OUT/vg" ]
