@@ -11,13 +11,11 @@ set -euo pipefail
 res=${RESULTS:-$ROOT/results/demo}
 rm -rf "$res"
 mkdir -p "$res"
-# One vCPU: under TCG a second one would have to share one host thread
-# with it (scripts/guest/run-qemu.sh), several times slower.
-"$ROOT/scripts/guest/run-qemu.sh" --cpus 1 --kernel "$BUILD/arch/x86/boot/bzImage" \
+"$ROOT/scripts/guest/run-qemu.sh" --kernel "$BUILD/arch/x86/boot/bzImage" \
 	--initrd "$INITRAMFS" --share "$res" \
-	--log "$res/serial.log" --timeout "${GUEST_TIMEOUT:-600}" --gl \
+	--log "$res/serial.log" --timeout "${GUEST_TIMEOUT:-900}" --gl \
 	--host-trace "$res/qemu-trace.log" \
-	--append "grtrace.mode=demo kunit.enable=0"
+	--append "grtrace.mode=demo grtrace.timeout=600 kunit.enable=0"
 grep -q 'GRTRACE-TEST: demo PASS' "$res/serial.log" ||
 	die "the guest workload failed; see $res/serial.log and $res/demo.log"
 [ -s "$res/trace.dat" ] || die "the guest wrote no trace.dat; see $res/serial.log"

@@ -39,8 +39,10 @@ echo 262144 > /sys/kernel/debug/grtrace/buffer_size
 $G start > /dev/null
 # The emitter (4 s of it) notes when it is done: the recorder, which it
 # may starve of the vCPUs (two vCPUs on one host thread under TCG), must
-# stop after its 2 s and within 1 s of the later of its deadline and the
-# end of that load.
+# record its 2 s, and then stop, once the load is gone, within the time it
+# takes to drain what the load left (2.3 s seen under single-threaded TCG
+# beside other guests): 10 s, where a recorder that ignored -d would read
+# on until the test's time limit.
 sh -c "/opt/grtrace/bin/emit-rate 20000 4 > /dev/null; cut -d' ' -f1 /proc/uptime > $O/emit.end" &
 emit=$!
 t0=$(cut -d' ' -f1 /proc/uptime)
@@ -51,7 +53,7 @@ te=$(cat "$O/emit.end")
 $G stop > /dev/null
 echo 4194304 > /sys/kernel/debug/grtrace/buffer_size
 t record-load-duration sh -c "echo start $t0 end $t1 load-end $te; awk 'BEGIN {
-	d = $t0 + 2; if ($te > d) d = $te; exit !($t1 - $t0 >= 1.99 && $t1 < d + 1) }'"
+	d = $t0 + 2; if ($te > d) d = $te; exit !($t1 - $t0 >= 1.99 && $t1 < d + 10) }'"
 t record-load-no-gap sh -c "cat $O/load.out; grep -q 'lost 0 gseqs' $O/load.out &&
 	grep -q 'late 0 ' $O/load.out &&
 	$G report -i $O/load.grt | grep -q 'lost  *0 records'"
