@@ -24,7 +24,6 @@ usage: top-check.py DIR     (prints KTAP)
 
 import os
 import re
-import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -40,9 +39,10 @@ BUSY_TOL = 3.0          # percentage points
 
 
 def near(evs, key, stages, at_us):
-    """Events of @stages and of @key's ring (or process) within SKEW_US of @at_us."""
-    return sum(1 for us, stage, ring, _fence, f in evs
-               if stage in stages and abs(us - at_us) <= SKEW_US and key(ring, f))
+    """Events of @stages within SKEW_US of @at_us whose job @key takes:
+    key(ring, fence) -> bool."""
+    return sum(1 for us, stage, ring, fence, _f in evs
+               if stage in stages and abs(us - at_us) <= SKEW_US and key(ring, fence))
 
 
 def live_events(path):
@@ -150,6 +150,9 @@ def main():
                'top -b -n 4 printed four intervals and exited 0', text[-300:])
     evs = live_events(os.path.join(d, 'live.txt'))
     start = ivs[0]['from'] * 1e6 if ivs else 0
+    # The process of each job, from its SUBMIT (the other events name none).
+    owner = {(ring, fence): (int(f.get('tgid') or f['pid']), f['comm'][:16])
+             for _us, stage, ring, fence, f in evs if stage == 'submit' and 'pid' in f}
     bad = []
     for k, iv in enumerate(ivs[1:], 1):
         lo, hi = iv['from'] * 1e6, iv['to'] * 1e6
@@ -165,7 +168,7 @@ def main():
             b = 100.0 * busy.get(ring, 0) / (hi - lo)
             out.diag(f'interval {k} {ring}: jobs {got} (live {want}), busy {row["busy"]:.1f}% '
                      f'(live {b:.1f}%), in flight {row["flight"]} (live {flight.get(ring, 0)})')
-            mine = lambda r, f, ring=ring: r == ring
+            mine = lambda r, _fence, ring=ring: r == ring
             jtol = near(evs, mine, ('complete',), lo) + near(evs, mine, ('complete',), hi)
             ftol = near(evs, mine, ('submit', 'complete'), hi)
             if abs(got - want) > jtol or abs(row['busy'] - b) > BUSY_TOL or \
@@ -176,7 +179,7 @@ def main():
             row = iv['procs'].get(p, {'jobs_s': 0, 'busy': 0})
             got = round(row['jobs_s'] * secs)
             b = 100.0 * pbusy.get(p, 0) / (hi - lo)
-            mine = lambda r, f, p=p: (int(f.get('tgid') or f['pid']), f['comm'][:16]) == p
+            mine = lambda r, fence, p=p: owner.get((r, fence)) == p
             jtol = near(evs, mine, ('complete',), lo) + near(evs, mine, ('complete',), hi)
             if abs(got - procs.get(p, 0)) > jtol or abs(row['busy'] - b) > BUSY_TOL:
                 bad.append(f'interval {k} {p}: top {got} jobs, busy {row["busy"]}; '
@@ -197,14 +200,13 @@ def main():
     # top once refreshed as fast as it could without -n), and in batch mode
     # each starts where the one before ended, by the clock top reports.  How
     # late after its deadline top ran is the guest scheduler's doing, not
-    # top's: no interval has an upper bound, but most end within 0.5 s of
-    # it (a deadline taken from the wrong time makes every one late).
+    # top's: under single-threaded TCG beside other guests, intervals of 4 s
+    # were seen.  No upper bound is derived from what this check knows.
     lens = [iv['to'] - iv['from'] for iv in ivs]
     gaps = [round(b['from'] - a['to'], 6) for a, b in zip(ivs, ivs[1:])]
     for text in (rings, procs, srt):
         lens += [float(b) - float(a) for a, b in INTERVAL.findall(text)]
-    out.result(len(lens) >= 7 and all(x >= 0.999 for x in lens) and not any(gaps) and
-               statistics.median(lens) <= 1.5,
+    out.result(len(lens) >= 7 and all(x >= 0.999 for x in lens) and not any(gaps),
                'each interval, in batch mode and in the terminal, lasts at least the 1 s '
                'asked, batch intervals back to back',
                ' '.join(f'{x:.3f}' for x in lens) + f'; gaps {gaps}')
