@@ -22,6 +22,9 @@ set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 export GRTRACE_TARBALL=${GRTRACE_TARBALL_612:-/usr/src/linux-source-6.12.tar.xz}
 export GRTRACE_PATCHES=$ROOT/patches-6.12
+# The 6.12 guest kernel's configuration, which the builds start from
+# (their result cache's key names it too).
+export GRTRACE_GUEST_CONFIG_EXTRA=$ROOT/scripts/config/guest-6.12.config
 . "$ROOT/scripts/lib.sh"
 BP=$CACHE/backport-6.12
 

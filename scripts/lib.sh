@@ -238,7 +238,7 @@ ktap_merge() {
 			n=$((n + 1))
 			[ "${line#not ok }" = "$line" ] || bad=$((bad + 1))
 			echo "    $line" ;;
-		"#   "*|"# "*) echo "    $line" ;;
+		"# "*) echo "    $line" ;;
 		esac
 	done < "$file"
 	[ "$rc" = 0 ] || why="exited with status $rc"

@@ -140,8 +140,7 @@ if [ "$tier" = check ]; then
 		chrt --idle -p 0 "$BASHPID" > /dev/null
 		b612 "$ROOT/scripts/tree.sh" > "$RUN/6.12/tree.log" 2>&1
 		bg_step kernel-6.12 b612 "$ROOT/scripts/kernel.sh"
-		bg_step backport env GRTRACE_GUEST_CONFIG_EXTRA="$ROOT/scripts/config/guest-6.12.config" \
-			"$ROOT/scripts/backport.sh"
+		bg_step backport "$ROOT/scripts/backport.sh"
 	) &
 	bg=$!
 fi

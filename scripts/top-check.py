@@ -38,6 +38,11 @@ SKEW_US = 20000         # the most one instance's stamp trails the other's
 BUSY_TOL = 3.0          # percentage points
 
 
+def process(f):
+    """(tgid, comm) of the task a SUBMIT's fields name"""
+    return int(f.get('tgid') or f['pid']), f['comm'][:16]
+
+
 def near(evs, key, stages, at_us):
     """Events of @stages within SKEW_US of @at_us whose job @key takes:
     key(ring, fence) -> bool."""
@@ -107,7 +112,7 @@ def expect(evs, start_us, from_us, to_us):
         done.add(key)
         if us > from_us:
             jobs[key[0]] = jobs.get(key[0], 0) + 1
-            p = (int(sub.get('tgid') or sub['pid']), sub['comm'][:16])
+            p = process(sub)
             procs[p] = procs.get(p, 0) + 1
     flight = {}
     for (ring, fence) in seen:
@@ -151,7 +156,7 @@ def main():
     evs = live_events(os.path.join(d, 'live.txt'))
     start = ivs[0]['from'] * 1e6 if ivs else 0
     # The process of each job, from its SUBMIT (the other events name none).
-    owner = {(ring, fence): (int(f.get('tgid') or f['pid']), f['comm'][:16])
+    owner = {(ring, fence): process(f)
              for _us, stage, ring, fence, f in evs if stage == 'submit' and 'pid' in f}
     bad = []
     for k, iv in enumerate(ivs[1:], 1):
@@ -160,7 +165,7 @@ def main():
         jobs, flight, procs = expect(evs, start, lo, hi)
         busy = union_busy(evs, start, lo, hi, lambda ring, f: ring)
         pbusy = union_busy(evs, start, lo, hi,
-                           lambda ring, f: (int(f.get('tgid') or f['pid']), f['comm'][:16]))
+                           lambda ring, f: process(f))
         for ring in set(jobs) | set(iv['rings']):
             row = iv['rings'].get(ring, {'jobs_s': 0, 'busy': 0, 'flight': 0})
             got = round(row['jobs_s'] * secs)
