@@ -37,8 +37,8 @@ done
 start=$SECONDS
 "$ROOT/scripts/guest/run-qemu.sh" --kernel "$BUILD/arch/x86/boot/bzImage" \
 	--initrd "$INITRAMFS" --share "$res" --log "$res/serial.log" \
-	--timeout "${GUEST_TIMEOUT:-1200}" --gl --reboot \
-	--append "$persist$copies grtrace.mode=crash grtrace.timeout=600 kunit.filter_glob=drm_sched_basic_timeout_tests" \
+	--timeout "${GUEST_TIMEOUT:-1500}" --gl --reboot \
+	--append "$persist$copies grtrace.mode=crash grtrace.timeout=900 kunit.filter_glob=drm_sched_basic_timeout_tests" \
 	> "$OUT/err" 2>&1
 result $? "the guest booted twice and powered off"
 echo "# guest time: $((SECONDS - start)) s (two boots)"

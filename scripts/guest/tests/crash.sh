@@ -73,12 +73,13 @@ done
 # glmark2's frames at 1920x1080 take the host's llvmpipe long enough that
 # the GPU has jobs in flight whenever the crash comes (at its default
 # 800x600 its queue was empty at the crash in 3 of 7 runs).
-setsid stdbuf -oL glmark2-es2-drm --off-screen -s 1920x1080 -b build:duration=300 > glmark2.out 2>&1 &
+setsid stdbuf -oL glmark2-es2-drm --off-screen -s 1920x1080 -b build:duration=3600 > glmark2.out 2>&1 &
 echo "glmark2-es2-drm $!" >> clients.txt
 EOF
 chroot $H sh /tmp/clients.sh
-# Both render: glmark2 has its context (its scene lasts 300 s: it still
-# renders at the crash, after grtrace top's runs), kmscube prints its frame
+# Both render: glmark2 has its context (its scene lasts an hour: it still
+# renders at the crash, after grtrace top's runs, which under
+# single-threaded TCG end 500 s after boot), kmscube prints its frame
 # count every 2 s.
 i=0
 until { grep -qs 'GL_RENDERER' "$O/glmark2.out" &&
