@@ -121,8 +121,6 @@ static_assert(3 * sizeof(struct grtrace_record) +
  */
 struct grtrace_cpu_state {
 	u64 cseq;
-	/* Bytes in relay's sub-buffer: relay_write() switches past it. */
-	size_t used;
 	size_t staged;		/* bytes in @stage */
 	u32 nr_staged;		/* records in @stage */
 	u32 staged_id;		/* ring the METADATA in @stage describes, or 0 */
@@ -284,12 +282,14 @@ static bool grtrace_write_staged(struct grtrace_cpu_state *cs)
 
 	cs->staged = 0;
 	cs->nr_staged = 0;
-	if (cs->used + size > sb) {
-		if (!relay_switch_subbuf(buf, size)) {
-			cs->staged_id = 0;
-			return false;
-		}
-		cs->used = 0;
+	/*
+	 * relay's own offset: after a switch that found the buffer full it
+	 * lies past the sub-buffer, so that every write, however small, tries
+	 * the switch again (relay_write() would copy nothing).
+	 */
+	if (buf->offset + size > sb && !relay_switch_subbuf(buf, size)) {
+		cs->staged_id = 0;
+		return false;
 	}
 	gseq = atomic64_add_return(n, &grtrace_gseq) - n;
 	for (off = 0; off < size; off += rec->size) {
@@ -299,7 +299,6 @@ static bool grtrace_write_staged(struct grtrace_cpu_state *cs)
 	}
 	cs->last_gseq = gseq;
 	relay_write(grtrace_chan, cs->stage, size);
-	cs->used += size;
 	cs->wrote += size;
 	if (unlikely(READ_ONCE(grtrace_pipe_waiting))) {
 		WRITE_ONCE(grtrace_pipe_waiting, false);
@@ -413,6 +412,7 @@ static void grtrace_freeze(enum grtrace_freeze_cause by, u64 gseq)
 static bool grtrace_flight_write(struct grtrace_cpu_state *cs, size_t len,
 				 bool meta)
 {
+	struct rchan_buf *buf = *this_cpu_ptr(grtrace_chan->buf);
 	size_t need = sizeof(struct grtrace_record) + len;
 
 	if (test_bit(GRTRACE_MODE_FROZEN, &grtrace_mode))
@@ -420,7 +420,7 @@ static bool grtrace_flight_write(struct grtrace_cpu_state *cs, size_t len,
 	if (meta)
 		need += sizeof(struct grtrace_record) +
 			sizeof(struct grtrace_ring_info);
-	if (!cs->cseq || cs->used + need > grtrace_chan->subbuf_size) {
+	if (!cs->cseq || buf->offset + need > grtrace_chan->subbuf_size) {
 		memset(cs->described, 0, sizeof(cs->described));
 		grtrace_info_copy(cs);
 	}
@@ -826,7 +826,6 @@ static int grtrace_open_chan_locked(void)
 		struct grtrace_cpu_state *cs = per_cpu_ptr(&grtrace_cpu_state, cpu);
 
 		cs->cseq = 0;
-		cs->used = 0;
 		grtrace_unstage(cs);
 		cs->wrote = 0;
 		atomic64_set(&cs->read, 0);

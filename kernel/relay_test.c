@@ -58,6 +58,12 @@ static struct dentry *rt_create_buf_file(const char *filename,
 					 struct dentry *parent, umode_t mode,
 					 struct rchan_buf *buf, int *is_global)
 {
+	/*
+	 * relay_open() without a name calls this only for *is_global, and
+	 * takes NULL for a failure: a buffer with no file.
+	 */
+	if (!filename)
+		return (struct dentry *)buf;
 	return debugfs_create_file(filename, mode, parent, buf,
 				   &relay_file_operations);
 }
@@ -130,7 +136,8 @@ static ssize_t rt_read_kernel(struct kunit *test, struct rchan_buf *buf,
 	return relay_buf_read(buf, dst, len);
 }
 
-static void rt_run(struct kunit *test, rt_read_fn read_fn)
+/* @name: of the buffers' files; NULL: none (relay_late_setup_files()) */
+static void rt_run(struct kunit *test, const char *name, rt_read_fn read_fn)
 {
 	struct rt_ctx *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
 	u8 part[sizeof(struct rt_record) + RT_CHUNK];
@@ -146,7 +153,7 @@ static void rt_run(struct kunit *test, rt_read_fn read_fn)
 		kunit_skip(test, "needs CPU %d online", RT_WRITER_CPU);
 	KUNIT_ASSERT_NOT_NULL(test, c);
 	init_completion(&c->done);
-	c->chan = relay_open("relay_test", NULL, RT_SUBBUF, RT_N_SUBBUFS,
+	c->chan = relay_open(name, NULL, RT_SUBBUF, RT_N_SUBBUFS,
 			     &rt_callbacks, c);
 	KUNIT_ASSERT_NOT_NULL(test, c->chan);
 	buf = *per_cpu_ptr(c->chan->buf, RT_WRITER_CPU);
@@ -228,7 +235,7 @@ static void relay_test_file_read(struct kunit *test)
 	f.file = anon_inode_getfile("relay_test", &rt_fops, NULL, O_RDONLY);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(f.file));
 	test->priv = &f;
-	rt_run(test, rt_read_file);
+	rt_run(test, "relay_test", rt_read_file);
 	test->priv = NULL;
 	fput(f.file);
 }
@@ -237,12 +244,20 @@ static void relay_test_file_read(struct kunit *test)
 static void relay_test_kernel_read(struct kunit *test)
 {
 	test->priv = NULL;
-	rt_run(test, rt_read_kernel);
+	rt_run(test, "relay_test", rt_read_kernel);
+}
+
+/* relay_buf_read() of buffers that have no file (yet). */
+static void relay_test_kernel_read_no_file(struct kunit *test)
+{
+	test->priv = NULL;
+	rt_run(test, NULL, rt_read_kernel);
 }
 
 static struct kunit_case relay_test_cases[] = {
 	KUNIT_CASE(relay_test_file_read),
 	KUNIT_CASE(relay_test_kernel_read),
+	KUNIT_CASE(relay_test_kernel_read_no_file),
 	{}
 };
 

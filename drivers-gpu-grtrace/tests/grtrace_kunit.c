@@ -63,8 +63,7 @@ static int cmp_gseq(const void *a, const void *b)
 
 KUNIT_DEFINE_ACTION_WRAPPER(vfree_action, vfree, const void *);
 
-/* Collect all records of the stopped session, in gseq order. */
-static struct collect *collect(struct kunit *test)
+static struct collect *collect_alloc(struct kunit *test)
 {
 	struct collect *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
 
@@ -72,8 +71,23 @@ static struct collect *collect(struct kunit *test)
 	c->recs = vzalloc(MAX_RECS * sizeof(*c->recs));
 	KUNIT_ASSERT_NOT_NULL(test, c->recs);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, vfree_action, c->recs), 0);
+	return c;
+}
+
+/* (Re)fill @c with all records of the stopped session, in gseq order. */
+static void collect_into(struct kunit *test, struct collect *c)
+{
+	c->n = 0;
 	KUNIT_ASSERT_EQ(test, grtrace_walk_records(collect_one, c), 0);
 	sort(c->recs, c->n, sizeof(*c->recs), cmp_gseq, NULL);
+}
+
+/* Collect all records of the stopped session, in gseq order. */
+static struct collect *collect(struct kunit *test)
+{
+	struct collect *c = collect_alloc(test);
+
+	collect_into(test, c);
 	return c;
 }
 
@@ -455,6 +469,71 @@ static void grtrace_test_drop_accounting(struct kunit *test)
 			t.dropped[GRTRACE_DROP_FILTERED]);
 	KUNIT_EXPECT_EQ(test, t.written, count_type(c, GRTRACE_EV_SUBMIT, TEST_RING_ID));
 	KUNIT_EXPECT_EQ(test, t.by_type[GRTRACE_EV_SUBMIT], t.written);
+}
+
+/*
+ * Under sustained overrun, records of two sizes: an event of a ring this
+ * CPU has not described yet (with its METADATA) and one of a ring it has.
+ * A small write after a bigger one that found the buffer full must not pass
+ * for written: every event counted as written is in the buffer, and the
+ * gseqs run without a gap (a gap stalls the live merged reader).  Each
+ * session starts with one more small event, so that the last sub-buffer
+ * ends at a different place.
+ */
+static void grtrace_test_overrun_mixed_sizes(struct kunit *test)
+{
+	static struct grtrace_ring rings[64];
+	struct grtrace_totals t;
+	struct grtrace_job job;
+	struct collect *c;
+	char cfg[48];
+	u64 dropped;
+	int k, i, d, n;
+
+	KUNIT_ASSERT_EQ(test, grtrace_set_buffer_size(SZ_16K), 0);
+	/* Other rings may be busy: keep them out of the buffer. */
+	snprintf(cfg, sizeof(cfg), "filter_engine_mask=%#lx", BIT(GRTRACE_ENGINE_COPY));
+	KUNIT_ASSERT_EQ(test, grtrace_config_write(cfg), 0);
+	for (i = 0; i < ARRAY_SIZE(rings); i++) {
+		rings[i] = test_ring;
+		grtrace_ring_init_fixed(&rings[i], i + 1);
+	}
+	c = collect_alloc(test);
+	for (k = 0; k < 16; k++) {
+		KUNIT_ASSERT_EQ(test, grtrace_config_write("reset_stats=1"), 0);
+		KUNIT_ASSERT_EQ(test, grtrace_session_start(), 0);
+		grtrace_test_job(&job, 0);
+		/* One CPU: one buffer fills */
+		get_cpu();
+		for (i = 0; i < k; i++) {
+			job.fence_seqno = i;
+			grtrace_submit(&job);
+		}
+		for (i = 0; i < ARRAY_SIZE(rings); i++) {
+			job.ring = &rings[i];
+			grtrace_submit(&job);
+			job.ring = &test_ring;
+			job.fence_seqno++;
+			grtrace_submit(&job);
+		}
+		put_cpu();
+		KUNIT_ASSERT_EQ(test, grtrace_session_stop(), 0);
+
+		grtrace_get_totals(&t);
+		for (d = 0, dropped = 0; d < GRTRACE_DROP_NR; d++)
+			dropped += t.dropped[d];
+		collect_into(test, c);
+		for (i = 0, n = 0; i < c->n; i++)
+			n += c->recs[i].hdr.type == GRTRACE_EV_SUBMIT;
+		KUNIT_EXPECT_GT_MSG(test, t.dropped[GRTRACE_DROP_OVERRUN], 0, "session %d", k);
+		KUNIT_EXPECT_EQ_MSG(test, t.offered, t.written + dropped, "session %d", k);
+		KUNIT_EXPECT_EQ_MSG(test, t.by_type[GRTRACE_EV_SUBMIT], n,
+				    "session %d: SUBMITs counted as written, in the buffer", k);
+		for (i = 0; i < c->n; i++)
+			if (c->recs[i].hdr.gseq != i + 1)
+				break;
+		KUNIT_EXPECT_EQ_MSG(test, i, c->n, "session %d: a gap in gseq", k);
+	}
 }
 
 struct racer {
@@ -1242,6 +1321,7 @@ static struct kunit_case grtrace_test_cases[] = {
 	KUNIT_CASE(grtrace_test_long_names),
 	KUNIT_CASE(grtrace_test_sequence),
 	KUNIT_CASE(grtrace_test_drop_accounting),
+	KUNIT_CASE(grtrace_test_overrun_mixed_sizes),
 	KUNIT_CASE_SLOW(grtrace_test_start_stop_atomic),
 	KUNIT_CASE(grtrace_test_hardirq),
 	KUNIT_CASE(grtrace_test_sinks),
