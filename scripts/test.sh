@@ -18,10 +18,10 @@
 # repository and what an earlier step of the same run produced.
 #
 # Lanes: a guest runs on one host core (single-threaded TCG, or one vCPU:
-# scripts/guest/run-qemu.sh), two at a time (step guest's two boots, then
-# kunit-slow in place of the shorter one; then demo, patch-race, modules
-# beside crash), and the host's steps run beside them.  A host step that
-# reads a guest's recordings waits for the guest step that makes them.
+# scripts/guest/run-qemu.sh), two at a time (step guest's two boots; then
+# demo, patch-race, modules beside crash, kunit-slow), and the host's steps
+# run beside them.  A host step that reads a guest's recordings waits for
+# the guest step that makes them.
 #
 # step         reads (from step)                 produces
 # tree         patches/                          $SRC: the tree with the series (quilt)
@@ -131,7 +131,7 @@ case $tier in test | check) ;; *) die "usage: test.sh [test|check]" ;; esac
 mkdir -p "$RUN/6.12"
 log "make $tier"
 # The lanes end with the run, whatever ends it.
-trap 'kill ${bg:-} ${host:-} ${guests:-} ${slow:-} 2> /dev/null' EXIT
+trap 'kill ${bg:-} ${host:-} ${guests:-} 2> /dev/null' EXIT
 trap 'exit 130' INT TERM
 
 step tree "$ROOT/scripts/tree.sh"
@@ -150,7 +150,7 @@ step initramfs "$ROOT/scripts/guest/build.sh"
 # The host's lane, beside the guests.  configs: the =m kernel step modules
 # boots (make check: the =n and no-debugfs kernels too).
 host_steps=(series verdict-selftest checkpatch maintainers kernel-doc htmldocs layering configs
-	    fuzz correlate plugin cli kernelshark)
+	    cli fuzz correlate plugin kernelshark)
 configs="m"
 [ "$tier" = check ] && configs="m n nodebugfs"
 (
@@ -163,29 +163,22 @@ configs="m"
 	bg_step layering "$ROOT/scripts/layering-check.sh"
 	# shellcheck disable=SC2086
 	bg_step configs "$ROOT/scripts/build-config.sh" $configs
-	# The readers of the guest's recordings, then of the demo's too.
-	while [ ! -f "$RUN/guest.done" ]; do sleep 2; done
+	# The readers of the guest's and the demo's recordings.
+	while [ ! -f "$RUN/demo.done" ]; do sleep 2; done
+	bg_step cli "$ROOT/scripts/test-cli.sh"
 	bg_step fuzz "$ROOT/scripts/test-fuzz.sh"
 	bg_step correlate "$ROOT/scripts/test-correlate.sh"
 	bg_step plugin "$ROOT/scripts/test-plugin.sh"
-	while [ ! -f "$RUN/demo.done" ]; do sleep 2; done
-	bg_step cli "$ROOT/scripts/test-cli.sh"
 	bg_step kernelshark "$ROOT/scripts/test-kernelshark.sh"
 ) &
 host=$!
 
-# kunit-slow beside step guest's scale boot, which lasts longer than its
-# main boot (10,000 schedulers: 950 s; the main boot 700 s, kunit-slow's
-# two boots 230 s), once the main boot is over.
+step guest "$ROOT/scripts/guest/test.sh"
+# Two guests at a time from here: this lane, and crash and kunit-slow.
 (
-	while [ ! -f "$RUN/guest.main.done" ] && [ ! -f "$RUN/guest.done" ]; do sleep 2; done
+	bg_step crash "$ROOT/scripts/test-crash.sh"
 	bg_step kunit-slow "$ROOT/scripts/test-kunit-slow.sh"
 ) &
-slow=$!
-step guest "$ROOT/scripts/guest/test.sh"
-touch "$RUN/guest.done"
-# Two guests at a time from here: this lane, and crash.
-bg_step crash "$ROOT/scripts/test-crash.sh" &
 guests=$!
 step demo "$ROOT/scripts/test-demo.sh"
 touch "$RUN/demo.done"
@@ -193,7 +186,7 @@ step patch-race "$ROOT/scripts/test-patch-race.sh"
 bg_wait configs $host
 step modules "$ROOT/scripts/test-modules.sh"
 bg_wait crash $guests
-bg_wait kunit-slow $slow
+bg_wait kunit-slow $guests
 for s in "${host_steps[@]}"; do
 	[ "$s" = configs ] || bg_wait "$s" $host
 done

@@ -37,9 +37,6 @@ mock=yes
 	--log "$out/scale.log" --timeout "${GUEST_TIMEOUT:-$((600 + scale / 10))}" \
 	--append "grtrace.mode=test grtrace.tests=60-scale grtrace.scale=$((scale / rounds)) grtrace.scale_rounds=$rounds grtrace.timeout=$((300 + scale / 10)) kunit.enable=1 kunit.filter_glob=drm_sched_grtrace_scale" >&2
 wait $main
-# The main boot is over: make test runs step kunit-slow beside the scale
-# boot from now on.
-touch "$RUN/guest.main.done"
 
 # KTAP: each serial log's KUnit results (the kernel's KTAP parser) and
 # verdict (guest tests, kernel reports: scripts/guest/verdict.py), the
