@@ -963,8 +963,14 @@ static int record_finish(struct recorder *rc)
 		running = gr_session_running() == 1;
 	if (record_drain(rc, running))
 		return -1;
+	/*
+	 * A file read to its end holds no part of a record, but while the
+	 * session runs: the writer's next one, not yet whole when the final
+	 * read passed (not in a relay file, which publishes whole writes).
+	 * A file not read to its end holds whole records unread.
+	 */
 	for (i = 0; i < rc->nr_files; i++)
-		if (rc->q[i].at_end)	/* else the reader holds whole records unread */
+		if (rc->q[i].at_end && !running)
 			ret |= gr_reader_finish(&rc->q[i].rd);
 	stats = gr_kernel_read("stats");
 	if (stats)

@@ -11,6 +11,9 @@
   rec-feed.py stream DIR OUT SECS   feed both files alternately, 500 records
                                     every 10 ms, for SECS seconds after OUT
                                     appears
+  rec-feed.py partial DIR N         N whole records in events0 and the
+                                    first half of the next: a writer
+                                    caught in the middle of its write
   rec-feed.py check OUT GSEQS       OUT holds exactly the records GSEQS
                                     (comma separated, A-B a range, "c" for
                                     any without a gap) in strictly
@@ -96,6 +99,11 @@ def stream(d, out, secs):
         time.sleep(0.01)
 
 
+def partial(d, n):
+    append(d, 0, b"".join(rec(0, g) for g in range(1, n + 1)) +
+           rec(0, n + 1)[:(32 + PAYLOAD) // 2])
+
+
 def parse(spec):
     want = []
     for part in spec.split(","):
@@ -136,6 +144,8 @@ def main():
         gaps(*args)
     elif cmd == "stream":
         stream(args[0], args[1], float(args[2]))
+    elif cmd == "partial":
+        partial(args[0], int(args[1]))
     elif cmd == "check":
         check(*args)
     else:

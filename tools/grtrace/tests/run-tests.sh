@@ -407,6 +407,14 @@ result $? "record live -d 1: done in < 3 s under a writer, gseqs without a gap"
 record_under_writer 8192 && python3 "$F" check "$W/rec-stream.bin" c 2>> "$W/err" &&
 	grep -q "lost 0 gseqs" "$W/out"
 result $? "record live -d 1, 8 KiB buffers: the end cuts at the file read to its bound"
+# A writer caught in the middle of a record by the final read, the session
+# running: the records before it, no damage reported (a plain file shows a
+# write page by page; a relay file publishes it whole).
+python3 "$F" setup "$W/gen/fakefs" "$W/live" && python3 "$F" partial "$W/live" 10 &&
+	GRTRACE_DIR=$W/live timeout 20 "$G" record -q -d 1 -o "$W/rec-part.bin" \
+		> "$W/out" 2> "$W/err" &&
+	python3 "$F" check "$W/rec-part.bin" 1-10 2>> "$W/err"
+result $? "record live: a record half written at the end, the session running: the ones before it"
 python3 "$F" setup "$W/gen/fakefs" "$W/live" && rm -f "$W/rec-stream.bin"
 python3 "$F" stream "$W/live" "$W/rec-stream.bin" 2.5 2> "$W/feed.err" &
 feeder=$!
