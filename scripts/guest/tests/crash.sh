@@ -153,7 +153,23 @@ date > "$O/boot1.done"
 : > "$O/crash.now"
 sync
 # Then nothing more on the share: the clients render on alone for 2 s
-# until the crash, so that they have jobs in flight (a sync to 9p, the
-# crash's own writes there, once left them 260 ms without a SUBMIT).
+# (a sync to 9p, the crash's own writes there, once left them 260 ms
+# without a SUBMIT), and the crash comes while a job of theirs is in
+# flight: when the last of their COMMITs and of the COMPLETEs, in an
+# instance of their own, is a COMMIT (virtio-gpu's one ring completes in
+# order; its jobs take 2 ms and more), or after 20 s.  At random, a crash
+# found none in flight in 2 of 3 runs (glmark2 renders its next frame on
+# the guest's CPU between its jobs).
+F=$T/instances/flying
+mkdir $F && echo 0 > $F/options/pause-on-trace
+echo "$(cut -d' ' -f2 "$O/clients.txt" | sed 's/^/common_pid == /' | paste -sd'|' | sed 's/|/ || /g')" \
+	> $F/events/grtrace/grtrace_commit/filter
+echo 1 > $F/events/grtrace/grtrace_commit/enable
+echo 1 > $F/events/grtrace/grtrace_complete/enable
 sleep 2
-echo "crash: init exits while the clients render"
+i=0
+until tail -n 1 $F/trace | grep -q ' grtrace_commit: ' || [ $i -ge 400 ]; do
+	usleep 50000
+	i=$((i + 1))
+done
+echo "crash: init exits while the clients render ($(tail -n 1 $F/trace | cut -c1-80))"
