@@ -136,7 +136,7 @@ static ssize_t rt_read_kernel(struct kunit *test, struct rchan_buf *buf,
 	return relay_buf_read(buf, dst, len);
 }
 
-/* @name: of the buffers' files; NULL: none (relay_late_setup_files()) */
+/* @name: of the buffers' files; NULL: the buffers have none */
 static void rt_run(struct kunit *test, const char *name, rt_read_fn read_fn)
 {
 	struct rt_ctx *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
@@ -247,7 +247,7 @@ static void relay_test_kernel_read(struct kunit *test)
 	rt_run(test, "relay_test", rt_read_kernel);
 }
 
-/* relay_buf_read() of buffers that have no file (yet). */
+/* relay_buf_read() of buffers that have no file. */
 static void relay_test_kernel_read_no_file(struct kunit *test)
 {
 	test->priv = NULL;

@@ -71,6 +71,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/magic.h>
+#include <sys/vfs.h>
 
 #include "commands.h"
 #include "input.h"
@@ -950,6 +952,14 @@ static void record_cleanup(struct recorder *rc)
 		close(rc->out);
 }
 
+/* A relay file (debugfs) publishes whole writes: a part of one is damage. */
+static bool relay_file(const struct gr_reader *r)
+{
+	struct statfs sf;
+
+	return !fstatfs(r->fd, &sf) && sf.f_type == DEBUGFS_MAGIC;
+}
+
 static int record_finish(struct recorder *rc)
 {
 	bool running = false;
@@ -964,13 +974,13 @@ static int record_finish(struct recorder *rc)
 	if (record_drain(rc, running))
 		return -1;
 	/*
-	 * A file read to its end holds no part of a record, but while the
-	 * session runs: the writer's next one, not yet whole when the final
-	 * read passed (not in a relay file, which publishes whole writes).
-	 * A file not read to its end holds whole records unread.
+	 * A file read to its end holds no part of a record, but a plain file
+	 * (a copy, a test's) while the session runs: the writer's next one,
+	 * not yet whole when the final read passed.  A file not read to its
+	 * end holds whole records unread.
 	 */
 	for (i = 0; i < rc->nr_files; i++)
-		if (rc->q[i].at_end && !running)
+		if (rc->q[i].at_end && (!running || relay_file(&rc->q[i].rd)))
 			ret |= gr_reader_finish(&rc->q[i].rd);
 	stats = gr_kernel_read("stats");
 	if (stats)
