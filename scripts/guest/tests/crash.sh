@@ -71,8 +71,8 @@ until grep -q 'Using modifier' kmscube.out || [ $i -ge 1500 ]; do
 	i=$((i + 1))
 done
 # glmark2's frames at 1920x1080 take the host's llvmpipe long enough that
-# the GPU has jobs in flight whenever the crash comes (at its default
-# 800x600 its queue was empty at the crash in 3 of 7 runs).
+# the GPU has its jobs in flight often (at its default 800x600 its queue
+# was empty at the crash in 3 of 7 runs); the crash waits for one below.
 setsid stdbuf -oL glmark2-es2-drm --off-screen -s 1920x1080 -b build:duration=3600 > glmark2.out 2>&1 &
 echo "glmark2-es2-drm $!" >> clients.txt
 EOF
@@ -167,9 +167,9 @@ echo "$(cut -d' ' -f2 "$O/clients.txt" | sed 's/^/common_pid == /' | paste -sd'|
 echo 1 > $F/events/grtrace/grtrace_commit/enable
 echo 1 > $F/events/grtrace/grtrace_complete/enable
 sleep 2
-i=0
-until tail -n 1 $F/trace | grep -q ' grtrace_commit: ' || [ $i -ge 400 ]; do
+end=$(($(date +%s) + 20))
+while last=$(tail -n 1 $F/trace); [ "${last#* grtrace_commit: }" = "$last" ] &&
+	[ "$(date +%s)" -lt $end ]; do
 	usleep 50000
-	i=$((i + 1))
 done
-echo "crash: init exits while the clients render ($(tail -n 1 $F/trace | cut -c1-80))"
+echo "crash: init exits while the clients render ($(echo "$last" | cut -c1-80))"
