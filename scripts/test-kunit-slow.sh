@@ -29,12 +29,26 @@ out=$RUN/kunit-slow
 rm -rf "$out"
 mkdir -p "$out"
 
+# The tasks that wait uninterruptibly in a guest that timed out, with their
+# stacks, from the task list its kernel printed (run-qemu.sh
+# --dump-on-timeout): where a suite hung.
+blocked() {
+	sed 's/^\[ *[0-9.]*\] //' "$1" | awk '
+		/^task:/ { d = / state:D / }
+		/^ *(\? |<\/?NMI>|<\/?TASK>)|^R[A-Z0-9]*:|^Code:|^ *[A-Z] [^ ]+ +[0-9]+ / { next }
+		d' | head -60
+}
+
 # boot NAME APPEND: boot the guest with APPEND, check its serial log.
 boot() {
-	"$ROOT/scripts/guest/run-qemu.sh" --kernel "$BUILD/arch/x86/boot/bzImage" \
+	local rc
+
+	"$ROOT/scripts/guest/run-qemu.sh" --dump-on-timeout --kernel "$BUILD/arch/x86/boot/bzImage" \
 		--initrd "$INITRAMFS" --log "$out/$1.log" --timeout "${GUEST_TIMEOUT:-1200}" \
 		--append "grtrace.mode=kunit kunit.enable=1 $2" > "$OUT/err" 2>&1
-	result $? "$1: the guest booted and powered off"
+	rc=$?
+	[ $rc != 124 ] || blocked "$out/$1.log" >> "$OUT/err"
+	ERR_LINES=64 result $rc "$1: the guest booted and powered off"
 	checker "$1: kunit" python3 "$ROOT/scripts/ktap.py" leaves "$out/$1.log" kunit:
 	checker "$1: verdict" python3 "$ROOT/scripts/guest/verdict.py" --no-kunit "$out/$1.log"
 }

@@ -5,12 +5,13 @@ set -euo pipefail
 usage() {
 	echo "usage: run-qemu.sh --kernel BZIMAGE --initrd CPIO --log FILE [--share DIR]" \
 	     "[--timeout SECS] [--append 'CMDLINE'] [--gl | --no-gpu] [--host-trace FILE]" \
-	     "[--reboot] [--cpus N]" \
+	     "[--reboot] [--cpus N] [--dump-on-timeout]" \
 	     "[-- QEMU-ARGS...]" >&2
 	exit 2
 }
 
 kernel='' initrd='' share='' log='' timeout=600 append='' gl='' gpu=1 htrace= reboot= cpus=2
+dump=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2; shift 2 ;;
@@ -24,6 +25,7 @@ while [ $# -gt 0 ]; do
 	--host-trace) htrace=$2; shift 2 ;;
 	--reboot) reboot=1; shift ;;
 	--cpus) cpus=$2; shift 2 ;;
+	--dump-on-timeout) dump=1; shift ;;
 	--) shift; break ;;
 	*) usage ;;
 	esac
@@ -44,10 +46,16 @@ if [ -z "$kernel" ] || [ -z "$initrd" ] || [ -z "$log" ]; then usage; fi
 # makes such a guest several times slower.  --cpus 1: one vCPU, no other to
 # race with (the guests whose checks do not need two).
 # GRTRACE_QEMU_ACCEL=tcg: multi-threaded, for the control experiment.
+monitor=none
+if [ -n "$dump" ]; then
+	mon=$(mktemp -u /tmp/grtrace-mon.XXXXXX)
+	monitor="unix:$mon,server=on,wait=off"
+	append="$append unknown_nmi_panic panic_print=1"
+fi
 args=(-accel "${GRTRACE_QEMU_ACCEL:-tcg,thread=single}" -m 2G -smp "$cpus" -nodefaults
       -kernel "$kernel" -initrd "$initrd"
       -append "console=ttyS0 panic=-1 pci=noacpi $append"
-      -vga none -serial "file:$log" -monitor none)
+      -vga none -serial "file:$log" -monitor "$monitor")
 # --reboot: a guest reboot (panic=-1 after a panic) resets the machine
 # and boots the same kernel and command line again, the guest's memory
 # kept as it was (QEMU does not clear RAM at reset); else QEMU exits.
@@ -78,8 +86,32 @@ if [ -n "$share" ]; then
 	args+=(-virtfs "local,path=$share,mount_tag=host0,security_model=none")
 fi
 
+# --dump-on-timeout: a guest still running 30 s before the timeout gets an
+# NMI from QEMU's monitor; the kernel panics on it (unknown_nmi_panic) and
+# first prints every task with its stack (panic_print=1): where a hung
+# guest waits, in its serial log.  The run still ends as a timeout.
+wd=
+if [ -n "$dump" ]; then
+	(
+		sleep $((timeout > 60 ? timeout - 30 : timeout / 2))
+		[ -S "$mon" ] || exit 0
+		touch "$mon.fired"
+		python3 -c 'import socket, sys, time
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+s.sendall(b"nmi\n")
+time.sleep(1)' "$mon" 2> /dev/null
+	) &
+	wd=$!
+fi
+
 rc=0
 "${run[@]}" timeout -k 5 "$timeout" qemu-system-x86_64 "${args[@]}" "$@" || rc=$?
+if [ -n "$wd" ]; then
+	{ pkill -P "$wd"; kill "$wd"; wait "$wd"; } 2> /dev/null || :
+	[ ! -e "$mon.fired" ] || rc=124
+	rm -f "$mon" "$mon.fired"
+fi
 if [ $rc = 124 ] || [ $rc = 137 ]; then
 	echo GRTRACE-TIMEOUT >> "$log"
 	exit 124

@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
+#include <linux/magic.h>
 #include <unistd.h>
 #include <tracefs.h>
 
@@ -239,6 +241,21 @@ char **gr_input_list_events(const char *dir)
 char **gr_kernel_relay_files(void)
 {
 	return gr_input_list_events(gr_kernel_dir());
+}
+
+/*
+ * gr_kernel_relay_fd - whether @fd is open on a live relay file
+ *
+ * A relay file publishes whole writes, a file on disk may end in a part of
+ * one.
+ *
+ * Returns: true if @fd is a file of debugfs.
+ */
+bool gr_kernel_relay_fd(int fd)
+{
+	struct statfs sf;
+
+	return !fstatfs(fd, &sf) && sf.f_type == DEBUGFS_MAGIC;
 }
 
 /* ---- reading an input ---- */

@@ -35,6 +35,7 @@ char *gr_kernel_read(const char *file);
 int gr_kernel_write(const char *file, const char *buf);
 int gr_session_running(void);
 char **gr_kernel_relay_files(void);
+bool gr_kernel_relay_fd(int fd);
 char **gr_input_list_events(const char *dir);
 
 #endif /* __GRTRACE_INPUT_H */

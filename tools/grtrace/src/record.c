@@ -71,8 +71,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <linux/magic.h>
-#include <sys/vfs.h>
 
 #include "commands.h"
 #include "input.h"
@@ -952,14 +950,6 @@ static void record_cleanup(struct recorder *rc)
 		close(rc->out);
 }
 
-/* A relay file (debugfs) publishes whole writes: a part of one is damage. */
-static bool relay_file(const struct gr_reader *r)
-{
-	struct statfs sf;
-
-	return !fstatfs(r->fd, &sf) && sf.f_type == DEBUGFS_MAGIC;
-}
-
 static int record_finish(struct recorder *rc)
 {
 	bool running = false;
@@ -980,7 +970,8 @@ static int record_finish(struct recorder *rc)
 	 * end holds whole records unread.
 	 */
 	for (i = 0; i < rc->nr_files; i++)
-		if (rc->q[i].at_end && (!running || relay_file(&rc->q[i].rd)))
+		if (rc->q[i].at_end &&
+		    (!running || gr_kernel_relay_fd(rc->q[i].rd.fd)))
 			ret |= gr_reader_finish(&rc->q[i].rd);
 	stats = gr_kernel_read("stats");
 	if (stats)
