@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests of relay's read path: a reader on one CPU reads a channel
- * buffer that a writer on another CPU fills with relay_write(), through
- * the buffer's file and through relay_buf_read().  Every record must come
- * whole, once and in order, however the reads and the sub-buffer switches
- * fall.
+ * KUnit tests of relay's read path: a reader reads a channel buffer while
+ * a writer fills it, or once it stopped.  Every record must come whole,
+ * once and in order, however the reads and the sub-buffer switches fall.
  */
 
 #include <kunit/test.h>
@@ -136,7 +134,7 @@ static ssize_t rt_read_kernel(struct kunit *test, struct rchan_buf *buf,
 	return relay_buf_read(buf, dst, len);
 }
 
-/* @name: of the buffers' files; NULL: the buffers have none */
+/* @name: of the buffers' files, NULL for buffers without */
 static void rt_run(struct kunit *test, const char *name, rt_read_fn read_fn)
 {
 	struct rt_ctx *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
@@ -254,8 +252,212 @@ static void relay_test_kernel_read_no_file(struct kunit *test)
 	rt_run(test, NULL, rt_read_kernel);
 }
 
+/*
+ * The users in the tree reserve a slot with relay_reserve() and fill it,
+ * and their readers read the buffer's file: blktrace per CPU, a record
+ * per slot, dropping a record when the buffer is full; i915's GuC log in
+ * one global buffer, a whole sub-buffer per slot, filled before the slot
+ * is reserved, then a switch with relay_flush().  These two cases write
+ * as they do and read the file.
+ */
+struct rt_reserve {
+	struct rchan *chan;
+	unsigned int slots;	/* to reserve */
+	size_t size;		/* of a slot */
+	bool flush;		/* relay_flush() after each slot */
+	u64 seq;		/* of the last slot tried */
+	u64 written, dropped;
+	struct completion done;
+};
+
+/* Fills a slot with its number, once per u64. */
+static void rt_fill(void *slot, size_t size, u64 seq)
+{
+	u64 *w = slot;
+	size_t i;
+
+	for (i = 0; i < size / sizeof(u64); i++)
+		w[i] = seq + i;
+}
+
+static int rt_reserve_writer(void *data)
+{
+	struct rt_reserve *r = data;
+	unsigned long flags;
+	unsigned int i;
+	void *slot;
+
+	for (i = 0; i < r->slots; i++) {
+		r->seq++;
+		if (r->flush) {
+			/* The GuC log: fill the sub-buffer, then count it. */
+			slot = relay_reserve(r->chan, 0);
+			if (slot) {
+				rt_fill(slot, r->size, r->seq);
+				/* As the GuC log: the data, then the offset. */
+				smp_wmb();
+				relay_reserve(r->chan, r->size);
+				relay_flush(r->chan);
+			}
+		} else {
+			/* blktrace: reserve, fill, interrupts off. */
+			local_irq_save(flags);
+			slot = relay_reserve(r->chan, r->size);
+			if (slot)
+				rt_fill(slot, r->size, r->seq);
+			local_irq_restore(flags);
+		}
+		if (slot)
+			r->written++;
+		else
+			r->dropped++;
+		cond_resched();
+	}
+	complete(&r->done);
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	return 0;
+}
+
+static struct dentry *rt_create_global_file(const char *filename,
+					    struct dentry *parent,
+					    umode_t mode,
+					    struct rchan_buf *buf,
+					    int *is_global)
+{
+	*is_global = 1;
+	return rt_create_buf_file(filename, parent, mode, buf, is_global);
+}
+
+static const struct rchan_callbacks rt_global_callbacks = {
+	.subbuf_start		= rt_subbuf_start,
+	.create_buf_file	= rt_create_global_file,
+	.remove_buf_file	= rt_remove_buf_file,
+};
+
+/*
+ * Rounds of @slots slots of @size bytes, each read through the file while
+ * it is written (@flush: the slots are whole when reserved) or after it:
+ * the slots come whole, in order, each once; none is lost but those the
+ * full buffer refused.
+ */
+static void rt_reserve_run(struct kunit *test, size_t size, bool flush,
+			   unsigned int slots)
+{
+	struct rt_reserve *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	int cpu = cpu_online(RT_WRITER_CPU) ? RT_WRITER_CPU : 0;
+	u8 *part = kunit_kzalloc(test, size + RT_CHUNK, GFP_KERNEL);
+	struct task_struct *writer;
+	unsigned long deadline;
+	struct rt_file f;
+	unsigned long ubuf;
+	u64 got = 0, last = 0;
+	struct rt_ctx c = {};
+	bool stopped = false;
+	size_t have = 0;
+	int round;
+	ssize_t n;
+
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_ASSERT_NOT_NULL(test, part);
+	ubuf = kunit_vm_mmap(test, NULL, 0, PAGE_SIZE, PROT_READ | PROT_WRITE,
+			     MAP_ANONYMOUS | MAP_PRIVATE, 0);
+	KUNIT_ASSERT_NE_MSG(test, ubuf, 0, "no user memory");
+	f.ubuf = (char __user *)ubuf;
+	f.file = anon_inode_getfile("relay_test", &rt_fops, NULL, O_RDONLY);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(f.file));
+	test->priv = &f;
+	r->size = size;
+	r->flush = flush;
+	r->slots = slots;
+	r->chan = relay_open("relay_test", NULL, RT_SUBBUF, RT_N_SUBBUFS,
+			     flush ? &rt_global_callbacks : &rt_callbacks, &c);
+	KUNIT_ASSERT_NOT_NULL(test, r->chan);
+	f.file->private_data = *per_cpu_ptr(r->chan->buf, cpu);
+
+	for (round = 0; round < 3; round++) {
+		init_completion(&r->done);
+		writer = kthread_run_on_cpu(rt_reserve_writer, r, cpu,
+					    "relay_test/%u");
+		KUNIT_ASSERT_FALSE(test, IS_ERR(writer));
+		stopped = false;
+		if (!flush) {
+			wait_for_completion(&r->done);
+			stopped = true;
+		}
+		deadline = jiffies + 60 * HZ;
+		while (time_before(jiffies, deadline)) {
+			bool done = stopped ||
+				    (stopped = try_wait_for_completion(&r->done));
+
+			n = rt_read_file(test, NULL, part + have, RT_CHUNK);
+			if (n < 0) {
+				KUNIT_FAIL(test, "read: %zd", n);
+				break;
+			}
+			if (!n && done)
+				break;
+			have += n;
+			for (; have >= size; have -= size) {
+				u64 first, second, end;
+
+				memcpy(&first, part, sizeof(u64));
+				memcpy(&second, part + sizeof(u64), sizeof(u64));
+				memcpy(&end, part + size - sizeof(u64), sizeof(u64));
+				if (first <= last || first > r->seq ||
+				    second != first + 1 ||
+				    end != first + size / sizeof(u64) - 1) {
+					KUNIT_FAIL(test, "slot after %llu: %llu %llu .. %llu",
+						   last, first, second, end);
+					goto out;
+				}
+				last = first;
+				got++;
+				memmove(part, part + size, have - size);
+			}
+			if (!n)
+				cond_resched();
+		}
+		if (!stopped)
+			wait_for_completion(&r->done);
+		kthread_stop(writer);
+		KUNIT_EXPECT_EQ(test, have, 0);
+		KUNIT_EXPECT_EQ_MSG(test, got, r->written,
+				    "round %d: %llu slots read, %llu written, %llu dropped",
+				    round, got, r->written, r->dropped);
+	}
+	/* Sub-buffers read went back to the writer; blktrace's way fills it. */
+	KUNIT_EXPECT_GT(test, r->written, 2ULL * RT_N_SUBBUFS);
+	if (!flush)
+		KUNIT_EXPECT_GT(test, r->dropped, 0);
+	goto close;
+out:
+	if (!stopped)
+		wait_for_completion(&r->done);
+	kthread_stop(writer);
+close:
+	relay_close(r->chan);
+	test->priv = NULL;
+	fput(f.file);
+}
+
+/* blktrace's way: a record per slot, read once the writer stopped. */
+static void relay_test_reserve_records(struct kunit *test)
+{
+	/* 168 records fit: 200 fill the buffer each round. */
+	rt_reserve_run(test, 24, false, 200);
+}
+
+/* The GuC log's way: a sub-buffer per slot, read while written. */
+static void relay_test_reserve_subbufs(struct kunit *test)
+{
+	rt_reserve_run(test, RT_SUBBUF, true, 64);
+}
+
 static struct kunit_case relay_test_cases[] = {
 	KUNIT_CASE(relay_test_file_read),
+	KUNIT_CASE(relay_test_reserve_records),
+	KUNIT_CASE(relay_test_reserve_subbufs),
 	KUNIT_CASE(relay_test_kernel_read),
 	KUNIT_CASE(relay_test_kernel_read_no_file),
 	{}

@@ -13,7 +13,9 @@ import sys
 KINDS = [
     (r"original design's names", "The original design's names (optional)"),
     (r'^gpu: grtrace: Add GPU job tracepoints', 'Tracepoints and the driver API'),
+    (r'^drm/sched/tests', "Fixes and extensions of drm/sched's mock scheduler (posted apart, to drm-misc)"),
     (r'^drm/sched', 'DRM scheduler hooks and their tests'),
+    (r'^relay', 'relay (posted apart)'),
     (r'^drm/virtio', 'virtio-gpu hooks'),
     (r'^gpu: grtrace: (Add the relay stream|Add the config|Add the merged)',
      'The relay stream (drivers/gpu/grtrace)'),

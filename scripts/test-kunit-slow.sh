@@ -7,7 +7,7 @@
 # slow  the cases marked slow, which step guest leaves out
 #       (kunit.filter=speed>slow): this boot runs only them
 #       (kunit.filter=speed<normal).  Among them upstream's
-#       drm_sched_concurrent_tests, which kernel patch 5 fixes, and
+#       drm_sched_concurrent_tests, which kernel patch 3 fixes, and
 #       grtrace's cross-CPU start/stop test (grtrace_test_start_stop_atomic).
 # drm   DRM's tests of the atomic commit helpers (drm_atomic_commit_test.ko,
 #       loaded by init), of them the suite drm_atomic_helper_wait_for_vblanks:
