@@ -100,8 +100,8 @@ if [ -n "$dump" ]; then
 s = socket.socket(socket.AF_UNIX)
 s.connect(sys.argv[1])
 s.sendall(b"nmi\n")
-time.sleep(1)' "$mon" 2> /dev/null
-	) &
+time.sleep(1)' "$mon"
+	) 2> /dev/null &
 	wd=$!
 fi
 
