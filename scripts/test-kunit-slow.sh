@@ -29,14 +29,18 @@ out=$RUN/kunit-slow
 rm -rf "$out"
 mkdir -p "$out"
 
-# The tasks that wait uninterruptibly in a guest that timed out, with their
-# stacks, from the task list its kernel printed (run-qemu.sh
-# --dump-on-timeout): where a suite hung.
+# Where a guest that timed out hung, from what its kernel printed on the
+# NMI (run-qemu.sh --dump-on-timeout): the stack the NMI interrupted on
+# the CPU that took it, then the tasks that wait uninterruptibly, with
+# their stacks.
 blocked() {
 	sed 's/^\[ *[0-9.]*\] //' "$1" | awk '
+		/^Kernel panic - not syncing: NMI/ { p = 1 }
+		p && /^(Kernel Offset|---\[ end|task:)/ { p = 0 }
 		/^task:/ { d = / state:D / }
+		/^(Showing|Kernel Offset|---\[ end|INFO: lockdep)/ { d = 0 }
 		/^ *(\? |<\/?NMI>|<\/?TASK>)|^R[A-Z0-9]*:|^Code:|^ *[A-Z] [^ ]+ +[0-9]+ / { next }
-		d' | head -60
+		(p && n++ < 24) || d' | head -60
 }
 
 # boot NAME APPEND: boot the guest with APPEND, check its serial log.

@@ -95,20 +95,21 @@ if [ -n "$dump" ]; then
 	(
 		sleep $((timeout > 60 ? timeout - 30 : timeout / 2))
 		[ -S "$mon" ] || exit 0
-		touch "$mon.fired"
 		python3 -c 'import socket, sys, time
 s = socket.socket(socket.AF_UNIX)
 s.connect(sys.argv[1])
 s.sendall(b"nmi\n")
-time.sleep(1)' "$mon"
+open(sys.argv[2], "w").close()
+time.sleep(1)' "$mon" "$mon.fired"
 	) 2> /dev/null &
 	wd=$!
+	trap '{ kill "$wd"; pkill -P "$wd"; } 2> /dev/null || :; rm -f "$mon" "$mon.fired"' EXIT
 fi
 
 rc=0
 "${run[@]}" timeout -k 5 "$timeout" qemu-system-x86_64 "${args[@]}" "$@" || rc=$?
 if [ -n "$wd" ]; then
-	{ pkill -P "$wd"; kill "$wd"; wait "$wd"; } 2> /dev/null || :
+	{ kill "$wd"; pkill -P "$wd"; wait "$wd"; } 2> /dev/null || :
 	[ ! -e "$mon.fired" ] || rc=124
 	rm -f "$mon" "$mon.fired"
 fi
