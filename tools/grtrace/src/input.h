@@ -7,6 +7,8 @@
 #ifndef __GRTRACE_INPUT_H
 #define __GRTRACE_INPUT_H
 
+#include <stdbool.h>
+
 #include "events.h"
 
 /* An input naming an ftrace instance: "instance:NAME" */
