@@ -155,22 +155,21 @@ sync
 # Then nothing more on the share: the clients render on alone for 2 s
 # (a sync to 9p, the crash's own writes there, once left them 260 ms
 # without a SUBMIT), and the crash comes while a job of theirs is in
-# flight: right after one of glmark2's COMMITs, read as it comes from the
-# trace_pipe of an instance that holds only those.  glmark2's jobs, its
-# frames at 1920x1080 on the host's llvmpipe, took 89 ms or more in 9 of
-# 10 (median 125 ms), kmscube's 13 ms or more: polling the last line of
-# an instance for either client's COMMIT every 50 ms found only a
-# kworker's job in flight at the crash in 1 of 4 runs.
+# flight: when the last of their COMMITs and of the COMPLETEs, in an
+# instance of their own, is a COMMIT (virtio-gpu's one ring completes in
+# order; its jobs take 2 ms and more), or after 20 s.  At random, a crash
+# found none in flight in 2 of 3 runs (glmark2 renders its next frame on
+# the guest's CPU between its jobs).
 F=$T/instances/flying
-mkdir $F
-echo "common_pid == $(sed -n 's/^glmark2-es2-drm //p' "$O/clients.txt")" \
+mkdir $F && echo 0 > $F/options/pause-on-trace
+echo "$(cut -d' ' -f2 "$O/clients.txt" | sed 's/^/common_pid == /' | paste -sd'|' | sed 's/|/ || /g')" \
 	> $F/events/grtrace/grtrace_commit/filter
 echo 1 > $F/events/grtrace/grtrace_commit/enable
+echo 1 > $F/events/grtrace/grtrace_complete/enable
 sleep 2
-echo > $F/trace
-read -t 20 -r last < $F/trace_pipe
-# PID 1 exits on SIGUSR1 (init): what run_one does after this script
-# returns (copying its log to the share) took 2 s, enough for the job to
-# end.  If the signal is lost, init exits once this script has returned.
-kill -USR1 1
-echo "crash: init exits while the clients render ($last)"
+end=$(($(date +%s) + 20))
+while last=$(tail -n 1 $F/trace); [ "${last#* grtrace_commit: }" = "$last" ] &&
+	[ "$(date +%s)" -lt $end ]; do
+	usleep 50000
+done
+echo "crash: init exits while the clients render ($(echo "$last" | cut -c1-80))"
