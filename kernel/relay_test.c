@@ -220,21 +220,28 @@ static const struct file_operations rt_fops = {
 	.read	= rt_fop_read,
 };
 
+/* A file for rt_read_file() and user memory to read into, as test->priv. */
+static void rt_file_open(struct kunit *test, struct rt_file *f)
+{
+	unsigned long ubuf;
+
+	ubuf = kunit_vm_mmap(test, NULL, 0, PAGE_SIZE, PROT_READ | PROT_WRITE,
+			     MAP_ANONYMOUS | MAP_PRIVATE, 0);
+	KUNIT_ASSERT_NE_MSG(test, ubuf, 0, "no user memory");
+	f->ubuf = (char __user *)ubuf;
+	f->file = anon_inode_getfile("relay_test", &rt_fops, NULL, O_RDONLY);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(f->file));
+	test->priv = f;
+}
+
 /* read() of the buffer's file, into user memory. */
 static void relay_test_file_read(struct kunit *test)
 {
 	struct rt_file f;
-	unsigned long ubuf;
 
 	if (num_online_cpus() < 2 || !cpu_online(RT_WRITER_CPU))
 		kunit_skip(test, "needs CPU %d online", RT_WRITER_CPU);
-	ubuf = kunit_vm_mmap(test, NULL, 0, PAGE_SIZE, PROT_READ | PROT_WRITE,
-			     MAP_ANONYMOUS | MAP_PRIVATE, 0);
-	KUNIT_ASSERT_NE_MSG(test, ubuf, 0, "no user memory");
-	f.ubuf = (char __user *)ubuf;
-	f.file = anon_inode_getfile("relay_test", &rt_fops, NULL, O_RDONLY);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(f.file));
-	test->priv = &f;
+	rt_file_open(test, &f);
 	rt_run(test, "relay_test", rt_read_file);
 	test->priv = NULL;
 	fput(f.file);
@@ -352,7 +359,6 @@ static void rt_reserve_run(struct kunit *test, size_t size, bool flush,
 	struct task_struct *writer;
 	unsigned long deadline;
 	struct rt_file f;
-	unsigned long ubuf;
 	u64 got = 0, last = 0, written = 0;
 	struct rt_ctx c = {};
 	bool stopped = false;
@@ -362,13 +368,7 @@ static void rt_reserve_run(struct kunit *test, size_t size, bool flush,
 
 	KUNIT_ASSERT_NOT_NULL(test, r);
 	KUNIT_ASSERT_NOT_NULL(test, part);
-	ubuf = kunit_vm_mmap(test, NULL, 0, PAGE_SIZE, PROT_READ | PROT_WRITE,
-			     MAP_ANONYMOUS | MAP_PRIVATE, 0);
-	KUNIT_ASSERT_NE_MSG(test, ubuf, 0, "no user memory");
-	f.ubuf = (char __user *)ubuf;
-	f.file = anon_inode_getfile("relay_test", &rt_fops, NULL, O_RDONLY);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(f.file));
-	test->priv = &f;
+	rt_file_open(test, &f);
 	r->size = size;
 	r->flush = flush;
 	r->slots = slots;
