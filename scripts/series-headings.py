@@ -14,6 +14,7 @@ KINDS = [
     (r"original design's names", "The original design's names (optional)"),
     (r'^gpu: grtrace: Add GPU job tracepoints', 'Tracepoints and the driver API'),
     (r'^drm/sched/tests', "Fixes and extensions of drm/sched's mock scheduler (posted apart, to drm-misc)"),
+    (r'^drm/sched: Trace', "drm/sched: the events its stable set lacks (posted apart, to drm-misc)"),
     (r'^drm/sched', 'DRM scheduler hooks and their tests'),
     (r'^relay', 'relay (posted apart)'),
     (r'^drm/virtio', 'virtio-gpu hooks'),

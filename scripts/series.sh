@@ -146,8 +146,9 @@ part_branch() { echo "$BRANCH-$1"; }
 
 # The first commit of the user-space series on the branch, or nothing.
 tools_start() {
+	# awk reads to the end: git log killed by SIGPIPE fails under pipefail
 	git_edit log --reverse --format='%H %s' "$BASE_TAG..HEAD" |
-		awk '$2 ~ /^tools\// {print $1; exit}'
+		awk '!found && $2 ~ /^tools\// {print $1; found = 1}'
 }
 
 # check_split START: each commit stays in its half of the tree.

@@ -20,8 +20,7 @@
  * both joins job by job; its context is the entity's scheduled fence
  * context.  Each event is reported where the scheduler fires the matching
  * gpu_scheduler event, and grtrace adds what those do not say: the end of a
- * dependency wait, the error a job completes with, and a timeout as the
- * driver decided it.
+ * dependency wait, and a COMPLETE for every job, its error included.
  *
  * ================ =================================== ===========================
  * event            where                               gpu_scheduler event
@@ -40,10 +39,11 @@
  *                  the driver's run_job()
  * END              drm_sched_job_done(), if a          drm_sched_job_done (also
  *                  hardware fence signalled            for jobs without one)
- * COMPLETE         drm_sched_fence_finished(), on      none; with the finished
- *                  every path, killed jobs too         fence's error
- * ERROR(timeout),  drm_sched_job_timedout(), once      none
- * ERROR(reset)     the driver's timedout_job()
+ * COMPLETE         drm_sched_fence_finished(), on      drm_sched_job_error, for
+ *                  every path, killed jobs too         an error only; with the
+ *                                                      finished fence's error
+ * ERROR(timeout),  drm_sched_job_timedout(), once      drm_sched_job_timedout,
+ * ERROR(reset)     the driver's timedout_job()         for every verdict
  *                  returned, as below
  * ================ =================================== ===========================
  *
