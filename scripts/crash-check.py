@@ -187,7 +187,6 @@ def main():
     theirs = [j for j in flying if j.get('pid') in clients]
     out.result(theirs, 'the clients had jobs in flight at the crash, and the report names them',
                json.dumps(flying)[:500])
-    out.diag(next((l.strip() for l in log if 'init exits after' in l), 'PID 1 read no COMMIT'))
     for j in flying:
         out.diag(f'in flight: {j["ring"]} {j["fence"]} {j["comm"]}[{j["pid"]}] '
                  f'{j["stage"]} age {j["age_ns"] / 1e6:.3f} ms')

@@ -153,21 +153,16 @@ date > "$O/boot1.done"
 : > "$O/crash.now"
 sync
 # Then nothing more on the share.  PID 1 panics the kernel while a job of
-# glmark2's is in flight (scripts/guest/init): it reads the next COMMIT of
-# glmark2's from instance "flying" and exits at once.  glmark2's jobs take
-# 70 ms and more from COMMIT to COMPLETE; its gaps between them are long,
-# so a crash at random found none in flight in 2 of 3 runs, and one 2 s
-# after a COMMIT (this script's end, then init's copy of its log to the
-# share) in 1 of 5.
-# PID 1 and glmark2 share CPU 0 (init pins itself): under single-threaded
-# TCG a vCPU that was woken waits for the other's time slice to end, and
-# PID 1 on the other vCPU read a COMMIT 180-190 ms after it, when its job
-# had ended.
-pid=$(sed -n 's/^glmark2-es2-drm //p' "$O/clients.txt")
-for t in /proc/$pid/task/*; do
-	taskset -p 1 "${t##*/}" > /dev/null
-done
+# the clients' is in flight (scripts/guest/init): it follows their COMMITs
+# and every COMPLETE in instance "flying", and exits as soon as nothing
+# more is queued after a COMMIT of theirs.  Under single-threaded TCG the
+# other vCPU does not run meanwhile, so that job cannot complete before
+# the panic.  A wait for the COMMIT alone found the job ended by then
+# (180-190 ms later: a vCPU that was woken waits for the other's time
+# slice); a crash at random found none in flight in 2 of 3 runs.
 F=$T/instances/flying
 mkdir $F && echo 0 > $F/options/pause-on-trace
-echo "common_pid == $pid" > $F/events/grtrace/grtrace_commit/filter
+echo "$(cut -d' ' -f2 "$O/clients.txt" | sed 's/^/common_pid == /' | paste -sd'|' | sed 's/|/ || /g')" \
+	> $F/events/grtrace/grtrace_commit/filter
 echo 1 > $F/events/grtrace/grtrace_commit/enable
+echo 1 > $F/events/grtrace/grtrace_complete/enable
