@@ -155,9 +155,9 @@ sync
 # Then nothing more on the share.  PID 1 panics the kernel while a job of
 # the clients' is in flight (scripts/guest/init): it follows their COMMITs
 # and every COMPLETE in instance "flying", and exits as soon as nothing
-# more is queued after a COMMIT of theirs.  Under single-threaded TCG the
-# other vCPU does not run meanwhile, so that job cannot complete before
-# the panic.  A wait for the COMMIT alone found the job ended by then
+# more is queued after a COMMIT of theirs: that job can then only
+# complete in the microseconds before the panic.  A wait for the COMMIT
+# alone found the job ended by then
 # (180-190 ms later: a vCPU that was woken waits for the other's time
 # slice); a crash at random found none in flight in 2 of 3 runs.
 F=$T/instances/flying
