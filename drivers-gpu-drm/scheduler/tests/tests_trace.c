@@ -174,6 +174,8 @@ static void drm_sched_trace_job_error(struct kunit *test)
 	/* A killed job still waits for its dependencies to signal. */
 	KUNIT_ASSERT_EQ(test, drm_mock_sched_advance(other, 1), 1);
 	KUNIT_ASSERT_GT(test, dma_fence_wait_timeout(f_waits, false, HZ), 0);
+	/* The killed job is freed after its fence signalled, by its work. */
+	flush_work(&waits->base.work);
 
 	KUNIT_EXPECT_EQ(test, f_ok->error, 0);
 	KUNIT_EXPECT_EQ(test, f_fails->error, -EIO);
@@ -190,6 +192,9 @@ static void drm_sched_trace_job_error(struct kunit *test)
 	dma_fence_put(f_blocks);
 	drm_mock_sched_entity_free(entity);
 	drm_mock_sched_entity_free(blocker);
+	/* Finished before KUnit frees the jobs, which its free_job() uses. */
+	kunit_release_action(test, sched_trace_fini, other);
+	kunit_release_action(test, sched_trace_fini, sched);
 }
 
 #define MOCK_TIMEOUT (HZ / 5)
@@ -244,7 +249,7 @@ static void drm_sched_trace_job_timedout(struct kunit *test)
 
 	f_slow = sched_trace_submit(slow);
 	KUNIT_ASSERT_EQ(test, dma_fence_wait_timeout(f_slow, false, 3 * MOCK_TIMEOUT), 0);
-	KUNIT_EXPECT_TRUE(test, slow->flags & DRM_MOCK_SCHED_JOB_RESET_SKIPPED);
+	KUNIT_EXPECT_TRUE(test, READ_ONCE(slow->flags) & DRM_MOCK_SCHED_JOB_RESET_SKIPPED);
 	/* The hung job took the mock timeline's first seqno. */
 	KUNIT_ASSERT_EQ(test, drm_mock_sched_advance(sched, 2), 1);
 	KUNIT_ASSERT_GT(test, dma_fence_wait_timeout(f_slow, false, HZ), 0);
@@ -260,6 +265,7 @@ static void drm_sched_trace_job_timedout(struct kunit *test)
 	dma_fence_put(f_hangs);
 	dma_fence_put(f_slow);
 	drm_mock_sched_entity_free(entity);
+	kunit_release_action(test, sched_trace_fini, sched);
 }
 
 static struct kunit_case drm_sched_trace_tests[] = {
