@@ -841,8 +841,8 @@ int gr_top_main(int argc, char *argv[])
 	struct top_params params;
 	struct top tp = { .p = &params };
 	int ret = EXIT_FAILURE;
-	__u64 n = 0, mark = 0, next;
-	bool shown = false;
+	__u64 n = 0, mark = 0, next, marked;
+	bool shown = false, failed;
 	size_t k;
 	__u32 i;
 
@@ -855,17 +855,20 @@ int gr_top_main(int argc, char *argv[])
 	if (tp.tty)
 		term_raw(&tp);
 	/*
-	 * Refresh at fixed deadlines, one period apart; a refresh whose marker
-	 * was lost (a full buffer) is tried again a tenth of a period later.
-	 * The interval shown stays whole until the next refresh starts: a key
-	 * shows it again, in the new order.
+	 * Refresh a period after the last marker was written, so that no
+	 * interval is shorter than the period, however late a refresh ran; a
+	 * refresh whose marker was lost (a full buffer) is tried again a tenth
+	 * of a period later.  The interval shown stays whole until the next
+	 * refresh starts: a key shows it again, in the new order.
 	 */
 	next = gr_now_ns() + params.period;
 	while (top_wait(&tp, next)) {
 		if (shown)
 			next_interval(&tp);
 		shown = false;
-		if (top_mark(&tp, ++mark) ||
+		failed = top_mark(&tp, ++mark);
+		marked = gr_now_ns();
+		if (failed ||
 		    tracefs_iterate_raw_events(tp.tep, tp.inst, NULL, 0, top_record, &tp) < 0) {
 			gr_err_msg("%s: reading the events failed\n", tp.name);
 			break;
@@ -887,9 +890,7 @@ int gr_top_main(int argc, char *argv[])
 		shown = true;
 		if (params.iterations && ++n >= params.iterations)
 			break;
-		next += params.period;
-		if (next < gr_now_ns())	/* a refresh took longer: no catching up */
-			next = gr_now_ns() + params.period;
+		next = marked + params.period;
 	}
 	ret = EXIT_SUCCESS;
 	if (tp.tty)
