@@ -879,6 +879,15 @@ int gr_top_main(int argc, char *argv[])
 			next = gr_now_ns() + params.period / 10;
 			continue;
 		}
+		/*
+		 * Short in the trace clock, which need not run at
+		 * CLOCK_MONOTONIC's rate (sched_clock): marked again once the
+		 * period is over there too.
+		 */
+		if (tp.to - tp.from < (__u64)params.period) {
+			next = gr_now_ns() + params.period - (tp.to - tp.from);
+			continue;
+		}
 		count_events(&tp);
 		for (i = 0; i < tp.nr_ring; i++)
 			if (tp.ring[i].in_dev && tp.to > tp.ring[i].busy_from)
