@@ -111,18 +111,6 @@ sched_trace_sched_new(struct kunit *test, long timeout)
 	return sched;
 }
 
-/* Arm and push @job; its finished fence, taken before the push. */
-static struct dma_fence *sched_trace_submit(struct drm_mock_sched_job *job)
-{
-	struct dma_fence *finished;
-
-	drm_sched_job_arm(&job->base);
-	finished = dma_fence_get(&job->base.s_fence->finished);
-	drm_sched_entity_push_job(&job->base);
-
-	return finished;
-}
-
 /*
  * drm_sched_job_error fires once for each job whose finished fence signals
  * with an error, with that error: one whose run_job() fails (-EIO), and one
@@ -158,12 +146,12 @@ static void drm_sched_trace_job_error(struct kunit *test)
 	ret = kunit_add_action_or_reset(test, sched_trace_unregister_job_error, seen);
 	KUNIT_ASSERT_EQ(test, ret, 0);
 
-	f_blocks = sched_trace_submit(blocks);
+	f_blocks = drm_mock_sched_job_submit_get_finished(blocks);
 	ret = drm_sched_job_add_dependency(&waits->base, dma_fence_get(f_blocks));
 	KUNIT_ASSERT_EQ(test, ret, 0);
-	f_waits = sched_trace_submit(waits);
-	f_ok = sched_trace_submit(ok);
-	f_fails = sched_trace_submit(fails);
+	f_waits = drm_mock_sched_job_submit_get_finished(waits);
+	f_ok = drm_mock_sched_job_submit_get_finished(ok);
+	f_fails = drm_mock_sched_job_submit_get_finished(fails);
 
 	KUNIT_ASSERT_GT(test, dma_fence_wait_timeout(f_fails, false, HZ), 0);
 	KUNIT_ASSERT_EQ(test, drm_mock_sched_advance(sched, 1), 1);
@@ -240,14 +228,14 @@ static void drm_sched_trace_job_timedout(struct kunit *test)
 	ret = kunit_add_action_or_reset(test, sched_trace_unregister_job_timedout, seen);
 	KUNIT_ASSERT_EQ(test, ret, 0);
 
-	f_hangs = sched_trace_submit(hangs);
+	f_hangs = drm_mock_sched_job_submit_get_finished(hangs);
 	KUNIT_ASSERT_GT(test, dma_fence_wait_timeout(f_hangs, false, 4 * MOCK_TIMEOUT), 0);
 	KUNIT_EXPECT_EQ(test, f_hangs->error, -ETIMEDOUT);
 	KUNIT_ASSERT_EQ(test, sched_trace_wait_count(seen, 1), 1);
 	KUNIT_EXPECT_EQ(test, seen->seqno[0], f_hangs->seqno);
 	KUNIT_EXPECT_EQ(test, seen->value[0], DRM_GPU_SCHED_STAT_RESET);
 
-	f_slow = sched_trace_submit(slow);
+	f_slow = drm_mock_sched_job_submit_get_finished(slow);
 	KUNIT_ASSERT_EQ(test, dma_fence_wait_timeout(f_slow, false, 3 * MOCK_TIMEOUT), 0);
 	KUNIT_EXPECT_TRUE(test, READ_ONCE(slow->flags) & DRM_MOCK_SCHED_JOB_RESET_SKIPPED);
 	/* The hung job took the mock timeline's first seqno. */
