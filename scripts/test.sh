@@ -37,6 +37,7 @@
 #   beside them, on the host:
 # series       patches/, folders, $SRC (tree)    -: git am of patches/ = quilt = folders
 # verdict-selftest                               -
+# harness-selftest  $SRC (tree): ktap_helpers.sh   -: the count fails what it must
 # checkpatch   patches/, $SRC (tree)             -
 # maintainers  patches/, $SRC (tree)             -
 # kernel-doc   $SRC (tree)                       -
@@ -149,13 +150,14 @@ step initramfs "$ROOT/scripts/guest/build.sh"
 
 # The host's lane, beside the guests.  configs: the =m kernel step modules
 # boots (make check: the =n and no-debugfs kernels too).
-host_steps=(series verdict-selftest checkpatch maintainers kernel-doc htmldocs layering configs
+host_steps=(series verdict-selftest harness-selftest checkpatch maintainers kernel-doc htmldocs layering configs
 	    cli fuzz correlate plugin kernelshark)
 configs="m"
 [ "$tier" = check ] && configs="m n nodebugfs"
 (
 	bg_step series "$ROOT/scripts/series.sh" check
 	bg_step verdict-selftest "$ROOT/scripts/guest/test-verdict.sh"
+	bg_step harness-selftest "$ROOT/scripts/test-harness.sh"
 	bg_step checkpatch "$ROOT/scripts/checkpatch.sh"
 	bg_step maintainers "$ROOT/scripts/maintainers-check.sh"
 	bg_step kernel-doc "$ROOT/scripts/kernel-doc-check.sh"
