@@ -8,7 +8,7 @@
 # one good input of each kind must pass, so that a harness failing
 # everything fails here too.  KTAP; host only, seconds.
 . "$(dirname "$0")/lib.sh"
-ktap_begin 18
+ktap_begin 20
 OUT=$(mktemp -d /tmp/grtrace-harness.XXXXXX)
 trap 'rm -rf "$OUT"' EXIT
 CHECK=harness-selftest
@@ -121,4 +121,28 @@ rc=$?
 rc=$?
 [ $rc = 0 ] || cp "$OUT/ks" "$OUT/err"
 result $rc "a step whose tools are missing fails: kernelshark without kernelshark"
+
+# Step demo's checks of report.txt (results 4-6) fail on a report without
+# the clients and the plugin's lines, and pass on one with them: the step
+# runs on a results directory made here, with a make that does nothing.
+mkdir -p "$OUT/run/demo" "$OUT/fake"
+printf '#!/bin/sh\nexit 0\n' > "$OUT/fake/make"
+chmod +x "$OUT/fake/make"
+demo_report() {
+	local want=$1 name=$2 rc n
+
+	printf "%b" "$3" > "$OUT/run/demo/report.txt"
+	PATH=$OUT/fake:$PATH GRTRACE_RUN=$OUT/run "$ROOT/scripts/test-demo.sh" > "$OUT/demo" 2>&1
+	rc=0
+	for n in 4 5 6; do
+		grep -q "^$want $n demo: report.txt: " "$OUT/demo" || rc=1
+	done
+	[ $rc = 0 ] || cp "$OUT/demo" "$OUT/err"
+	result $rc "step demo, report.txt $name: results 4-6 $want"
+}
+plugin=$(for i in $(seq 12); do echo "kmscube-141 [000] 1.0: grtrace_complete: ring=$i"; done)
+demo_report "not ok" "of the kernel's jobs alone" \
+	'per process:\nkworker/0:0[8] 1318\n\nper context:\nkworker/0:0[8]\n\n## trace-cmd report with plugin_grtrace\n'
+demo_report ok "of both clients" \
+	"per process:\nglmark2-es2-drm[198] 56\nkmscube[141] 737\n\nper context:\n2 glmark2-es2-drm[198]\n3 kmscube[141]\n\n## trace-cmd report with plugin_grtrace\n$plugin\n"
 finish
