@@ -112,6 +112,18 @@ result() {
 	[ -z "${OUT:-}" ] || : > "$OUT/err"
 	[ "$1" = 0 ]
 }
+# tools_present CMD...: one result, that every command is on the PATH.  A
+# missing one fails the step and ends it: make deps installs them, and a
+# check skipped for want of a tool would hide what it checks.
+tools_present() {
+	local c missing=
+	for c in "$@"; do
+		command -v "$c" > /dev/null || missing+=" $c"
+	done
+	[ -z "$missing" ] || echo "missing:$missing (make deps installs them)" > "$OUT/err"
+	[ -z "$missing" ]
+	result $? "tools present ($*)" || finish
+}
 # skip NAME REASON: a check that cannot run here.
 skip() { ktap_test_skip "$CHECK: $1 ($2)"; }
 # build_check NAME -x|-f FILE MAKE-ARGS...: "make V=1 MAKE-ARGS" succeeds

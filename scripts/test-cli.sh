@@ -8,15 +8,18 @@
 # The tool's own tests run from the tree of step tree (they source the
 # kernel's ktap_helpers.sh).
 source "$(dirname "$0")/lib.sh"
-# build, install, the tool's tests, the golden outputs, five checks of the
-# guest's recording, four of the demo's
-ktap_begin 13
+# the tools its tests need, build, install, the tool's tests, the golden
+# outputs, five checks of the guest's recording, four of the demo's
+ktap_begin 14
 
 OUT=$(mktemp -d /tmp/grtrace-cli.XXXXXX)
 trap 'rm -rf "$OUT"' EXIT
 G=$OUT/build/grtrace
 CHECK=cli
 
+# What the tool's tests would skip without (valgrind, strace, trace-cmd,
+# setpriv): here, where make deps installed them, none may be missing.
+tools_present valgrind strace trace-cmd setpriv
 build_check "build (make O=, -Wall -Wextra, no warnings)" -x "$G" \
 	-C "$ROOT/tools/grtrace" O="$OUT/build" UAPI_INCLUDE="$ROOT"
 [ -x "$G" ] || finish

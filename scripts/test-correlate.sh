@@ -7,7 +7,7 @@
 # and check again on the host what the guest's 50-correlate test recorded.
 # KTAP; exits non-zero on any failure.  Reads the guest step's share.
 source "$(dirname "$0")/lib.sh"
-ktap_begin 7
+ktap_begin 8
 
 OUT=$(mktemp -d /tmp/grtrace-correlate.XXXXXX)
 trap 'rm -rf "$OUT"' EXIT
@@ -15,6 +15,8 @@ G=$OUT/build/grtrace
 A=$OUT/bpf/grtrace-bpf-annotate
 CHECK=correlate
 
+# What the tests would skip without: none may be missing (make deps).
+tools_present valgrind clang setpriv
 build_check "build grtrace (merge, timeline), no warnings" -x "$G" \
 	-C "$ROOT/tools/grtrace" O="$OUT/build" UAPI_INCLUDE="$ROOT"
 build_check "build grtrace-bpf-annotate (clang, libbpf), no warnings" -x "$A" \

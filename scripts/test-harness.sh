@@ -8,7 +8,7 @@
 # one good input of each kind must pass, so that a harness failing
 # everything fails here too.  KTAP; host only, seconds.
 . "$(dirname "$0")/lib.sh"
-ktap_begin 20
+ktap_begin 22
 OUT=$(mktemp -d /tmp/grtrace-harness.XXXXXX)
 trap 'rm -rf "$OUT"' EXIT
 CHECK=harness-selftest
@@ -106,21 +106,30 @@ summed "1 passed, 0 failed, 0 skipped, 1 cached" "a cached build is counted as c
 	'TAP version 13\n1..2\nok 1 a\nok 2 b (cached: passed before with identical inputs)\n'
 summed "0 passed, 1 failed, 0 skipped, 0 cached" "an empty log, why: no KTAP results" ''
 
-# A step whose tools are missing fails, and says which (make deps installs
-# them): step kernelshark with kernelshark not on its PATH.
+# A step whose tools are missing fails at once, and says which (make deps
+# installs them): each step that checks its tools, run with one of them
+# taken off its PATH.
 mkdir -p "$OUT/bin"
-# Every command of the PATH but kernelshark (ln refuses the names met twice).
+# Every command of the PATH (ln refuses the names met twice).
 find /usr/local/bin /usr/bin /bin -maxdepth 1 ! -type d -print0 |
 	xargs -0 ln -s -t "$OUT/bin" 2> /dev/null
-rm -f "$OUT/bin/kernelshark"
-PATH=$OUT/bin "$ROOT/scripts/test-kernelshark.sh" > "$OUT/ks" 2>&1
-rc=$?
-[ $rc != 0 ] && grep -q '^not ok 1 kernelshark: tools present' "$OUT/ks" &&
-	grep -q 'missing: kernelshark' "$OUT/ks" &&
-	[ "$(python3 "$ROOT/scripts/ktap.py" sum "kernelshark=$OUT/ks" 2> /dev/null | tail -1 | cut -d, -f2)" != " 0 failed" ]
-rc=$?
-[ $rc = 0 ] || cp "$OUT/ks" "$OUT/err"
-result $rc "a step whose tools are missing fails: kernelshark without kernelshark"
+without() {
+	local step=$1 tool=$2 rc
+
+	mv "$OUT/bin/$tool" "$OUT/bin/.$tool"
+	PATH=$OUT/bin "$ROOT/scripts/test-$step.sh" > "$OUT/step" 2>&1
+	rc=$?
+	mv "$OUT/bin/.$tool" "$OUT/bin/$tool"
+	[ $rc != 0 ] && grep -q "^not ok 1 $step: tools present" "$OUT/step" &&
+		grep -q "missing: $tool" "$OUT/step" &&
+		[ "$(grep -c '^\(not \)\?ok ' "$OUT/step")" = 1 ]
+	rc=$?
+	[ $rc = 0 ] || cp "$OUT/step" "$OUT/err"
+	result $rc "a step whose tools are missing fails at once: $step without $tool"
+}
+without kernelshark kernelshark
+without cli valgrind
+without correlate valgrind
 
 # Step demo's checks of report.txt (results 4-6) fail on a report without
 # the clients and the plugin's lines, and pass on one with them: the step

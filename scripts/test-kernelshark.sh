@@ -32,15 +32,7 @@ cleanup() {
 trap cleanup EXIT
 CHECK=kernelshark ERR_LINES=8
 
-missing=
-for c in kernelshark Xvfb xwininfo xdotool import identify trace-cmd; do
-	command -v $c > /dev/null || missing+=" $c"
-done
-# A missing tool fails the step (make deps installs them), and ends it.
-[ -z "$missing" ]
-rc=$?
-[ $rc = 0 ] || echo "missing:$missing (make deps installs them)" > "$OUT/err"
-result $rc "tools present (kernelshark, Xvfb, xwininfo, xdotool, imagemagick)" || finish
+tools_present kernelshark Xvfb xwininfo xdotool import identify trace-cmd
 
 G=$OUT/grtrace/grtrace
 PLUG=$OUT/plugins
