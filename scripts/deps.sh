@@ -8,7 +8,7 @@ pkgs=(linux-source-7.3 linux-source-6.12 build-essential flex bison bc libelf-de
       dwarves kmod cpio rsync xz-utils python3 quilt sparse ccache patch git
       qemu-system-x86 qemu-system-data busybox-static
       trace-cmd libtracefs-dev libtraceevent-dev libtracecmd-dev pkg-config
-      valgrind clang libbpf-dev time
+      valgrind strace clang libbpf-dev time
       kernelshark xvfb x11-utils xdotool imagemagick
       qemu-system-gui kmscube glmark2-es2-drm libgl1-mesa-dri bpftrace linux-perf tmux
       python3-sphinx python3-sphinx-rtd-theme)
