@@ -74,8 +74,6 @@ run report -i "$V" -f json --per-ring --per-context --per-process &&
 result $? "report --per-ring --per-context --per-process"
 run report -i "$V" -f json --per-ctx && $C named - "$W/out" 2> "$W/err"
 result $? "report --per-ctx: contexts named after their processes"
-run report -i "$V" -f json && $C sums - "$W/out" 2> "$W/err"
-result $? "report: host + device + complete = latency"
 run report -i "$V" --per-ring -f csv && [ "$(grep -c . "$W/out")" = 4 ]
 result $? "report --per-ring csv"
 run report -i "$V" -f json --topn 2 && $C fences "$E" "$W/out" 100:3,300:1 2> "$W/err"
