@@ -78,22 +78,25 @@ static void sched_trace_job(struct sched_trace_seen *seen, int event,
 }
 
 /* Queued in the task that pushes the job: the test's. */
-static void sched_trace_queue(void *data, struct drm_sched_job *job,
-			      struct drm_sched_entity *entity)
+static void sched_trace_on_drm_sched_job_queue(void *data,
+					       struct drm_sched_job *job,
+					       struct drm_sched_entity *entity)
 {
 	struct sched_trace_seen *seen = data;
 
 	sched_trace_job(seen, SCHED_TRACE_QUEUE, job, NULL, current == seen->task);
 }
 
-static void sched_trace_run(void *data, struct drm_sched_job *job,
-			    struct drm_sched_entity *entity)
+static void sched_trace_on_drm_sched_job_run(void *data,
+					     struct drm_sched_job *job,
+					     struct drm_sched_entity *entity)
 {
 	sched_trace_job(data, SCHED_TRACE_RUN, job, NULL, 0);
 }
 
 /* Done with or without a hardware fence. */
-static void sched_trace_done(void *data, struct drm_sched_fence *fence)
+static void sched_trace_on_drm_sched_job_done(void *data,
+					      struct drm_sched_fence *fence)
 {
 	struct sched_trace_seen *seen = data;
 
@@ -102,19 +105,22 @@ static void sched_trace_done(void *data, struct drm_sched_fence *fence)
 				     NULL, !!READ_ONCE(fence->parent));
 }
 
-static void sched_trace_add_dep(void *data, struct drm_sched_job *job,
-				struct dma_fence *fence)
+static void sched_trace_on_drm_sched_job_add_dep(void *data,
+						 struct drm_sched_job *job,
+						 struct dma_fence *fence)
 {
 	sched_trace_job(data, SCHED_TRACE_ADD_DEP, job, fence, 0);
 }
 
-static void sched_trace_unschedulable(void *data, struct drm_sched_job *job,
-				      struct dma_fence *fence)
+static void sched_trace_on_drm_sched_job_unschedulable(void *data,
+						       struct drm_sched_job *job,
+						       struct dma_fence *fence)
 {
 	sched_trace_job(data, SCHED_TRACE_UNSCHEDULABLE, job, fence, 0);
 }
 
-static void sched_trace_signaled(void *data, struct dma_fence *fence)
+static void sched_trace_on_dma_fence_signaled(void *data,
+					      struct dma_fence *fence)
 {
 	struct sched_trace_seen *seen = data;
 
@@ -123,7 +129,8 @@ static void sched_trace_signaled(void *data, struct dma_fence *fence)
 				     fence->error);
 }
 
-static void sched_trace_job_error(void *data, struct drm_sched_fence *fence)
+static void sched_trace_on_drm_sched_job_error(void *data,
+					       struct drm_sched_fence *fence)
 {
 	struct sched_trace_seen *seen = data;
 
@@ -132,8 +139,9 @@ static void sched_trace_job_error(void *data, struct drm_sched_fence *fence)
 				     NULL, fence->finished.error);
 }
 
-static void sched_trace_job_timedout(void *data, struct drm_sched_fence *fence,
-				     enum drm_gpu_sched_stat status)
+static void sched_trace_on_drm_sched_job_timedout(void *data,
+						  struct drm_sched_fence *fence,
+						  enum drm_gpu_sched_stat status)
 {
 	struct sched_trace_seen *seen = data;
 
@@ -143,20 +151,20 @@ static void sched_trace_job_timedout(void *data, struct drm_sched_fence *fence,
 }
 
 /*
- * sched_trace_attach_<event>() attaches the probe of <event> for the rest of
- * the test; the probe is detached, and done running, when the test ends.
+ * sched_trace_attach_<event>() attaches sched_trace_on_<event>() for the rest
+ * of the test; the probe is detached, and done running, when the test ends.
  */
-#define SCHED_TRACE_PROBE(tp, probe)					\
+#define SCHED_TRACE_PROBE(tp)						\
 static void sched_trace_detach_##tp(void *data)				\
 {									\
-	unregister_trace_##tp(probe, data);				\
+	unregister_trace_##tp(sched_trace_on_##tp, data);		\
 	tracepoint_synchronize_unregister();				\
 }									\
 									\
 static void sched_trace_attach_##tp(struct kunit *test,			\
 				    struct sched_trace_seen *seen)	\
 {									\
-	int ret = register_trace_##tp(probe, seen);			\
+	int ret = register_trace_##tp(sched_trace_on_##tp, seen);	\
 									\
 	KUNIT_ASSERT_EQ(test, ret, 0);					\
 	ret = kunit_add_action_or_reset(test, sched_trace_detach_##tp,	\
@@ -164,14 +172,14 @@ static void sched_trace_attach_##tp(struct kunit *test,			\
 	KUNIT_ASSERT_EQ(test, ret, 0);					\
 }
 
-SCHED_TRACE_PROBE(drm_sched_job_queue, sched_trace_queue)
-SCHED_TRACE_PROBE(drm_sched_job_run, sched_trace_run)
-SCHED_TRACE_PROBE(drm_sched_job_done, sched_trace_done)
-SCHED_TRACE_PROBE(drm_sched_job_add_dep, sched_trace_add_dep)
-SCHED_TRACE_PROBE(drm_sched_job_unschedulable, sched_trace_unschedulable)
-SCHED_TRACE_PROBE(dma_fence_signaled, sched_trace_signaled)
-SCHED_TRACE_PROBE(drm_sched_job_error, sched_trace_job_error)
-SCHED_TRACE_PROBE(drm_sched_job_timedout, sched_trace_job_timedout)
+SCHED_TRACE_PROBE(drm_sched_job_queue)
+SCHED_TRACE_PROBE(drm_sched_job_run)
+SCHED_TRACE_PROBE(drm_sched_job_done)
+SCHED_TRACE_PROBE(drm_sched_job_add_dep)
+SCHED_TRACE_PROBE(drm_sched_job_unschedulable)
+SCHED_TRACE_PROBE(dma_fence_signaled)
+SCHED_TRACE_PROBE(drm_sched_job_error)
+SCHED_TRACE_PROBE(drm_sched_job_timedout)
 
 static const char *const sched_trace_names[] = {
 	[SCHED_TRACE_QUEUE] = "queue",
@@ -517,7 +525,6 @@ static void drm_sched_trace_job_timedout(struct kunit *test)
 	drm_mock_sched_entity_free(entity);
 	kunit_release_action(test, sched_trace_fini, sched);
 }
-
 
 static struct kunit_case drm_sched_trace_tests[] = {
 	KUNIT_CASE(drm_sched_trace_job_lifecycle),
