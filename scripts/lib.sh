@@ -17,6 +17,15 @@ export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
 export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$CACHE}
 export CCACHE_NOHASHDIR=1
 JOBS=${JOBS:-$(nproc)}
+# Debian's python3, for which make deps installs the modules, before any
+# other on the PATH: pyenv's shim, a bash script, takes a second and more
+# to start python3 on a loaded machine, which the timed checks of the
+# tool's tests (a feeder that runs beside the program) cannot afford.
+if [ "$(command -v python3)" != /usr/bin/python3 ] && [ -x /usr/bin/python3 ]; then
+	mkdir -p "$CACHE/python"
+	[ -L "$CACHE/python/python3" ] || ln -s /usr/bin/python3 "$CACHE/python/python3" 2> /dev/null
+	[ -L "$CACHE/python/python3" ] && export PATH=$CACHE/python:$PATH
+fi
 # scripts/config options that drop the guest kernel's debug info (there for
 # BTF, which bpftrace reads) from the prefix builds, which only compile.
 NO_DEBUG_INFO="-e DEBUG_INFO_NONE -d DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT -d DEBUG_INFO_BTF"

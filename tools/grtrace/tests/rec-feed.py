@@ -7,10 +7,11 @@
                                     events0, events1
   rec-feed.py gaps DIR OUT          feed DIR's events<N> on the schedule of
                                     GAPS, its clock starting when grtrace
-                                    record creates OUT
+                                    record creates OUT (OUT.ready once the
+                                    first records are in)
   rec-feed.py stream DIR OUT SECS   feed both files alternately, 500 records
                                     every 10 ms, for SECS seconds after OUT
-                                    appears
+                                    appears (OUT.ready once it waits)
   rec-feed.py partial DIR N         N whole records in events0 and the
                                     first half of the next: a writer
                                     caught in the middle of its write
@@ -75,11 +76,17 @@ def setup(fakefs, d):
     open(os.path.join(d, "control"), "w").write("running\n")
 
 
+def ready(out):
+    """The feeder runs: the recorder may start."""
+    open(out + ".ready", "w").close()
+
+
 def gaps(d, out):
     t0 = None
     for ms, cpu, gseqs in GAPS:
         if t0 is None:
             append(d, cpu, b"".join(rec(cpu, g) for g in gseqs))
+            ready(out)
             t0 = wait_for(out)
             continue
         time.sleep(max(0, t0 + ms / 1000 - time.monotonic()))
@@ -87,6 +94,7 @@ def gaps(d, out):
 
 
 def stream(d, out, secs):
+    ready(out)
     t0 = wait_for(out)
     gseq = 0
     while time.monotonic() < t0 + secs:

@@ -367,9 +367,24 @@ fi
 # A live session: plain files that rec-feed.py appends to stand in for the
 # relay files.  The gaps: see GAPS in rec-feed.py.
 F=$TESTS/rec-feed.py
+# feed gaps|stream DIR OUT [SECS]: rec-feed.py in the background ($feeder),
+# returning once it runs (OUT.ready): a recorder started before it would
+# lose the feeder's schedule to python's start on a loaded machine.
+feed() {
+	local i
+
+	rm -f "$3.ready"
+	python3 "$F" "$@" 2> "$W/feed.err" &
+	feeder=$!
+	for i in $(seq 400); do
+		[ -e "$3.ready" ] && return 0
+		sleep 0.05
+	done
+	echo "rec-feed.py $1: not running after 20 s" >> "$W/feed.err"
+	return 1
+}
 python3 "$F" setup "$W/gen/fakefs" "$W/live" && rm -f "$W/rec-gaps.bin"
-python3 "$F" gaps "$W/live" "$W/rec-gaps.bin" 2> "$W/feed.err" &
-feeder=$!
+feed gaps "$W/live" "$W/rec-gaps.bin"
 GRTRACE_DIR=$W/live timeout 20 "$G" record -D -q -d 3 -o "$W/rec-gaps.bin" > "$W/out" 2> "$W/err"
 rc=$?
 wait $feeder && [ $rc = 0 ] && python3 "$F" check "$W/rec-gaps.bin" 1-7,9-11,13,14 2>> "$W/err"
@@ -385,8 +400,7 @@ result $? "record live: gap lost after 500 ms (quiet CPU) or at once (all past i
 record_under_writer() {
 	python3 "$F" setup "$W/gen/fakefs" "$W/live" && rm -f "$W/rec-stream.bin" &&
 		{ [ -z "$1" ] || echo "$1" > "$W/live/buffer_size"; }
-	python3 "$F" stream "$W/live" "$W/rec-stream.bin" 2.5 2> "$W/feed.err" &
-	feeder=$!
+	feed stream "$W/live" "$W/rec-stream.bin" 2.5
 	t0=$(date +%s%N)
 	GRTRACE_DIR=$W/live timeout 20 "$G" record -q -d 1 -o "$W/rec-stream.bin" \
 		> "$W/out" 2> "$W/err"
@@ -414,8 +428,7 @@ python3 "$F" setup "$W/gen/fakefs" "$W/live" && python3 "$F" partial "$W/live" 1
 	python3 "$F" check "$W/rec-part.bin" 1-10 2>> "$W/err"
 result $? "record live: a record half written at the end, the session running: the ones before it"
 python3 "$F" setup "$W/gen/fakefs" "$W/live" && rm -f "$W/rec-stream.bin"
-python3 "$F" stream "$W/live" "$W/rec-stream.bin" 2.5 2> "$W/feed.err" &
-feeder=$!
+feed stream "$W/live" "$W/rec-stream.bin" 2.5
 GRTRACE_DIR=$W/live timeout 20 "$G" record -q -o "$W/rec-stream.bin" > "$W/out" 2> "$W/err" &
 rec=$!
 sleep 1.5
@@ -669,8 +682,7 @@ if [ "${VALGRIND:-1}" != 0 ] && command -v valgrind > /dev/null; then
 	GRTRACE_DIR=$W/fs vg record -q -o "$W/rec3.bin"
 	result $? "valgrind: record"
 	python3 "$F" setup "$W/gen/fakefs" "$W/live" && rm -f "$W/rec5.bin"
-	python3 "$F" gaps "$W/live" "$W/rec5.bin" 2> "$W/feed.err" &
-	feeder=$!
+	feed gaps "$W/live" "$W/rec5.bin"
 	GRTRACE_DIR=$W/live vg record -q -d 3 -o "$W/rec5.bin"
 	rc=$?
 	wait $feeder
