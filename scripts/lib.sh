@@ -21,7 +21,8 @@ JOBS=${JOBS:-$(nproc)}
 # other on the PATH: pyenv's shim, a bash script, takes a second and more
 # to start python3 on a loaded machine, which the timed checks of the
 # tool's tests (a feeder that runs beside the program) cannot afford.
-if [ "$(command -v python3)" != /usr/bin/python3 ] && [ -x /usr/bin/python3 ]; then
+if [ "$(command -v python3)" != /usr/bin/python3 ] && [ -x /usr/bin/python3 ] &&
+	[ "$(command -v python3)" != "$CACHE/python/python3" ]; then
 	mkdir -p "$CACHE/python"
 	[ -L "$CACHE/python/python3" ] || ln -s /usr/bin/python3 "$CACHE/python/python3" 2> /dev/null
 	[ -L "$CACHE/python/python3" ] && export PATH=$CACHE/python:$PATH

@@ -29,12 +29,14 @@ enum sched_trace_event {
 /**
  * struct sched_trace_rec - one event as a probe saw it
  * @event: enum sched_trace_event
+ * @context: the job's finished fence context; 0 for %SCHED_TRACE_SIGNALED
  * @seqno: the job's finished fence seqno; 0 for %SCHED_TRACE_SIGNALED
  * @fence: the fence the event names besides the job's own, or NULL
  * @value: what the test checks of the event, as its probe says
  */
 struct sched_trace_rec {
 	int event;
+	u64 context;
 	u64 seqno;
 	const struct dma_fence *fence;
 	int value;
@@ -51,8 +53,8 @@ struct sched_trace_seen {
 };
 
 static void sched_trace_seen_add(struct sched_trace_seen *seen, int event,
-				 u64 seqno, const struct dma_fence *fence,
-				 int value)
+				 const struct dma_fence *job,
+				 const struct dma_fence *fence, int value)
 {
 	unsigned long flags;
 
@@ -60,7 +62,8 @@ static void sched_trace_seen_add(struct sched_trace_seen *seen, int event,
 	if (seen->count < TRACE_TEST_MAX)
 		seen->rec[seen->count] = (struct sched_trace_rec) {
 			.event = event,
-			.seqno = seqno,
+			.context = job ? job->context : 0,
+			.seqno = job ? job->seqno : 0,
 			.fence = fence,
 			.value = value,
 		};
@@ -73,8 +76,8 @@ static void sched_trace_job(struct sched_trace_seen *seen, int event,
 			    const struct dma_fence *fence, int value)
 {
 	if (job->sched == seen->sched)
-		sched_trace_seen_add(seen, event, job->s_fence->finished.seqno,
-				     fence, value);
+		sched_trace_seen_add(seen, event, &job->s_fence->finished, fence,
+				     value);
 }
 
 /* Queued in the task that pushes the job: the test's. */
@@ -101,7 +104,7 @@ static void sched_trace_on_drm_sched_job_done(void *data,
 	struct sched_trace_seen *seen = data;
 
 	if (fence->sched == seen->sched)
-		sched_trace_seen_add(seen, SCHED_TRACE_DONE, fence->finished.seqno,
+		sched_trace_seen_add(seen, SCHED_TRACE_DONE, &fence->finished,
 				     NULL, !!READ_ONCE(fence->parent));
 }
 
@@ -124,8 +127,8 @@ static void sched_trace_on_dma_fence_signaled(void *data,
 {
 	struct sched_trace_seen *seen = data;
 
-	if (fence == seen->watch)
-		sched_trace_seen_add(seen, SCHED_TRACE_SIGNALED, 0, fence,
+	if (fence == READ_ONCE(seen->watch))
+		sched_trace_seen_add(seen, SCHED_TRACE_SIGNALED, NULL, fence,
 				     fence->error);
 }
 
@@ -135,7 +138,7 @@ static void sched_trace_on_drm_sched_job_error(void *data,
 	struct sched_trace_seen *seen = data;
 
 	if (fence->sched == seen->sched)
-		sched_trace_seen_add(seen, SCHED_TRACE_ERROR, fence->finished.seqno,
+		sched_trace_seen_add(seen, SCHED_TRACE_ERROR, &fence->finished,
 				     NULL, fence->finished.error);
 }
 
@@ -146,8 +149,8 @@ static void sched_trace_on_drm_sched_job_timedout(void *data,
 	struct sched_trace_seen *seen = data;
 
 	if (fence->sched == seen->sched)
-		sched_trace_seen_add(seen, SCHED_TRACE_TIMEDOUT,
-				     fence->finished.seqno, NULL, status);
+		sched_trace_seen_add(seen, SCHED_TRACE_TIMEDOUT, &fence->finished,
+				     NULL, status);
 }
 
 /*
@@ -195,12 +198,14 @@ static const char *const sched_trace_names[] = {
 #define SCHED_TRACE_STORY_SIZE 256
 
 /*
- * The events of job @seqno and of the watched fence, in order, as text: a
- * name each, and in brackets the probe's value, or for a dependency whether
- * it is the watched fence.  Allocated for the test.
+ * The events of the job whose finished fence is @job and of the watched
+ * fence, in order, as text: a name each, and in brackets the probe's
+ * value, or for a dependency whether it is the watched fence.  Allocated
+ * for the test.
  */
 static const char *sched_trace_story(struct kunit *test,
-				     struct sched_trace_seen *seen, u64 seqno)
+				     struct sched_trace_seen *seen,
+				     const struct dma_fence *job)
 {
 	char *buf = kunit_kzalloc(test, SCHED_TRACE_STORY_SIZE, GFP_KERNEL);
 	size_t len = 0, size = SCHED_TRACE_STORY_SIZE;
@@ -212,7 +217,8 @@ static const char *sched_trace_story(struct kunit *test,
 	spin_lock_irqsave(&seen->lock, flags);
 	for (i = 0; i < min(seen->count, TRACE_TEST_MAX); i++) {
 		rec = &seen->rec[i];
-		if (rec->event != SCHED_TRACE_SIGNALED && rec->seqno != seqno)
+		if (rec->event != SCHED_TRACE_SIGNALED &&
+		    (rec->context != job->context || rec->seqno != job->seqno))
 			continue;
 		len += scnprintf(buf + len, size - len, "%s%s", len ? " " : "",
 				 sched_trace_names[rec->event]);
@@ -277,23 +283,40 @@ static bool sched_trace_wait_event(struct sched_trace_seen *seen, int event)
 	return false;
 }
 
+/* Whether a callback waits on @f, waiting for one up to a second. */
+static bool sched_trace_wait_callback(struct dma_fence *f)
+{
+	unsigned long end = jiffies + HZ, flags;
+	bool armed;
+
+	do {
+		dma_fence_lock_irqsave(f, flags);
+		armed = !test_bit(DMA_FENCE_FLAG_SIGNALED_BIT, &f->flags) &&
+			!list_empty(&f->cb_list);
+		dma_fence_unlock_irqrestore(f, flags);
+		if (armed)
+			return true;
+		usleep_range(1000, 2000);
+	} while (time_before(jiffies, end));
+
+	return false;
+}
+
 KUNIT_DEFINE_ACTION_WRAPPER(sched_trace_fini, drm_mock_sched_fini,
 			    struct drm_mock_scheduler *);
 
 /*
- * A mock scheduler finished when the test ends, also when it fails half
- * way: its timeout work must not outlive it.
+ * Finish @sched when the test ends, also when it fails half way, and
+ * before KUnit frees what the test made before this call (it releases in
+ * reverse order): the scheduler's workers and timeout use the test's
+ * entities and jobs, and must not outlive them.  Called once they are made.
  */
-static struct drm_mock_scheduler *
-sched_trace_sched_new(struct kunit *test, long timeout)
+static void sched_trace_fini_at_exit(struct kunit *test,
+				     struct drm_mock_scheduler *sched)
 {
-	struct drm_mock_scheduler *sched = drm_mock_sched_new(test, timeout);
-	int ret;
+	int ret = kunit_add_action_or_reset(test, sched_trace_fini, sched);
 
-	ret = kunit_add_action_or_reset(test, sched_trace_fini, sched);
 	KUNIT_ASSERT_EQ(test, ret, 0);
-
-	return sched;
 }
 
 /*
@@ -304,7 +327,7 @@ sched_trace_sched_new(struct kunit *test, long timeout)
  */
 static void drm_sched_trace_job_lifecycle(struct kunit *test)
 {
-	struct drm_mock_scheduler *sched = sched_trace_sched_new(test, MAX_SCHEDULE_TIMEOUT);
+	struct drm_mock_scheduler *sched = drm_mock_sched_new(test, MAX_SCHEDULE_TIMEOUT);
 	struct sched_trace_seen *seen = sched_trace_seen_new(test, sched);
 	struct drm_mock_sched_entity *entity;
 	struct drm_mock_sched_job *ok, *fails;
@@ -314,6 +337,7 @@ static void drm_sched_trace_job_lifecycle(struct kunit *test)
 	ok = drm_mock_sched_job_new(test, entity);
 	fails = drm_mock_sched_job_new(test, entity);
 	fails->flags |= DRM_MOCK_SCHED_JOB_RUN_FAILS;
+	sched_trace_fini_at_exit(test, sched);
 
 	sched_trace_attach_drm_sched_job_queue(test, seen);
 	sched_trace_attach_drm_sched_job_run(test, seen);
@@ -325,9 +349,9 @@ static void drm_sched_trace_job_lifecycle(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, drm_mock_sched_advance(sched, 1), 1);
 	KUNIT_ASSERT_GT(test, dma_fence_wait_timeout(f_ok, false, HZ), 0);
 
-	KUNIT_EXPECT_STREQ(test, sched_trace_story(test, seen, f_ok->seqno),
+	KUNIT_EXPECT_STREQ(test, sched_trace_story(test, seen, f_ok),
 			   "queue(1) run done(1)");
-	KUNIT_EXPECT_STREQ(test, sched_trace_story(test, seen, f_fails->seqno),
+	KUNIT_EXPECT_STREQ(test, sched_trace_story(test, seen, f_fails),
 			   "queue(1) run done(0)");
 	KUNIT_EXPECT_EQ(test, sched_trace_count(seen), 6);
 
@@ -340,15 +364,15 @@ static void drm_sched_trace_job_lifecycle(struct kunit *test)
 /*
  * A job whose dependency has not signalled: drm_sched_job_add_dep names the
  * fence when the job is pushed, drm_sched_job_unschedulable when the
- * scheduler finds that the job cannot run yet, and the fence's own
- * dma_fence_signaled, which ends the wait, comes before the job runs.  The
- * dependency is a job of another scheduler, waited for by its finished
- * fence.
+ * scheduler finds that the job cannot run yet, and once the job waits
+ * for it, the fence's own dma_fence_signaled, which ends the wait, comes
+ * before the job runs.  The dependency is a job of another scheduler,
+ * waited for by its finished fence.
  */
 static void drm_sched_trace_job_dependency(struct kunit *test)
 {
-	struct drm_mock_scheduler *sched = sched_trace_sched_new(test, MAX_SCHEDULE_TIMEOUT);
-	struct drm_mock_scheduler *other = sched_trace_sched_new(test, MAX_SCHEDULE_TIMEOUT);
+	struct drm_mock_scheduler *sched = drm_mock_sched_new(test, MAX_SCHEDULE_TIMEOUT);
+	struct drm_mock_scheduler *other = drm_mock_sched_new(test, MAX_SCHEDULE_TIMEOUT);
 	struct sched_trace_seen *seen = sched_trace_seen_new(test, sched);
 	struct drm_mock_sched_entity *entity, *blocker;
 	struct drm_mock_sched_job *waits, *blocks;
@@ -359,9 +383,11 @@ static void drm_sched_trace_job_dependency(struct kunit *test)
 	blocker = drm_mock_sched_entity_new(test, DRM_SCHED_PRIORITY_NORMAL, other);
 	waits = drm_mock_sched_job_new(test, entity);
 	blocks = drm_mock_sched_job_new(test, blocker);
+	sched_trace_fini_at_exit(test, sched);
+	sched_trace_fini_at_exit(test, other);
 
 	f_blocks = drm_mock_sched_job_submit_get_finished(blocks);
-	seen->watch = f_blocks;
+	WRITE_ONCE(seen->watch, f_blocks);
 	sched_trace_attach_drm_sched_job_queue(test, seen);
 	sched_trace_attach_drm_sched_job_run(test, seen);
 	sched_trace_attach_drm_sched_job_done(test, seen);
@@ -373,15 +399,23 @@ static void drm_sched_trace_job_dependency(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, ret, 0);
 	f_waits = drm_mock_sched_job_submit_get_finished(waits);
 	KUNIT_ASSERT_TRUE(test, sched_trace_wait_event(seen, SCHED_TRACE_UNSCHEDULABLE));
+	/*
+	 * The job waits once the scheduler's callback is on the fence: had
+	 * the fence signalled between the event and the callback, the job
+	 * would run at once, not wait, and could run before the signal's
+	 * event.
+	 */
+	KUNIT_ASSERT_TRUE(test, sched_trace_wait_callback(f_blocks));
 	KUNIT_ASSERT_TRUE(test, drm_mock_sched_job_wait_scheduled(blocks, HZ));
 	KUNIT_ASSERT_EQ(test, drm_mock_sched_advance(other, 1), 1);
 	KUNIT_ASSERT_TRUE(test, drm_mock_sched_job_wait_scheduled(waits, HZ));
 	KUNIT_ASSERT_EQ(test, drm_mock_sched_advance(sched, 1), 1);
 	KUNIT_ASSERT_GT(test, dma_fence_wait_timeout(f_waits, false, HZ), 0);
 
-	KUNIT_EXPECT_STREQ(test, sched_trace_story(test, seen, f_waits->seqno),
+	KUNIT_EXPECT_STREQ(test, sched_trace_story(test, seen, f_waits),
 			   "queue(1) add_dep(watched) unschedulable(watched) signaled(0) run done(1)");
 
+	WRITE_ONCE(seen->watch, NULL);
 	dma_fence_put(f_waits);
 	dma_fence_put(f_blocks);
 	drm_mock_sched_entity_free(entity);
@@ -403,8 +437,8 @@ static void drm_sched_trace_job_dependency(struct kunit *test)
  */
 static void drm_sched_trace_job_error(struct kunit *test)
 {
-	struct drm_mock_scheduler *sched = sched_trace_sched_new(test, MAX_SCHEDULE_TIMEOUT);
-	struct drm_mock_scheduler *other = sched_trace_sched_new(test, MAX_SCHEDULE_TIMEOUT);
+	struct drm_mock_scheduler *sched = drm_mock_sched_new(test, MAX_SCHEDULE_TIMEOUT);
+	struct drm_mock_scheduler *other = drm_mock_sched_new(test, MAX_SCHEDULE_TIMEOUT);
 	struct drm_mock_sched_entity *entity, *killed, *blocker;
 	struct drm_mock_sched_job *ok, *fails, *waits, *blocks;
 	struct dma_fence *f_ok, *f_fails, *f_waits, *f_blocks;
@@ -419,6 +453,8 @@ static void drm_sched_trace_job_error(struct kunit *test)
 	fails->flags |= DRM_MOCK_SCHED_JOB_RUN_FAILS;
 	waits = drm_mock_sched_job_new(test, killed);
 	blocks = drm_mock_sched_job_new(test, blocker);
+	sched_trace_fini_at_exit(test, sched);
+	sched_trace_fini_at_exit(test, other);
 
 	sched_trace_attach_drm_sched_job_error(test, seen);
 
@@ -436,6 +472,7 @@ static void drm_sched_trace_job_error(struct kunit *test)
 
 	drm_sched_entity_fini(&killed->base);
 	/* A killed job still waits for its dependencies to signal. */
+	KUNIT_ASSERT_TRUE(test, drm_mock_sched_job_wait_scheduled(blocks, HZ));
 	KUNIT_ASSERT_EQ(test, drm_mock_sched_advance(other, 1), 1);
 	KUNIT_ASSERT_GT(test, dma_fence_wait_timeout(f_waits, false, HZ), 0);
 	/* The killed job is freed after its fence signalled, by its work. */
@@ -445,8 +482,8 @@ static void drm_sched_trace_job_error(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, f_fails->error, -EIO);
 	KUNIT_EXPECT_EQ(test, f_waits->error, -ESRCH);
 	KUNIT_EXPECT_EQ(test, sched_trace_count(seen), 2);
-	KUNIT_EXPECT_STREQ(test, sched_trace_story(test, seen, f_fails->seqno), "error(-5)");
-	KUNIT_EXPECT_STREQ(test, sched_trace_story(test, seen, f_waits->seqno), "error(-3)");
+	KUNIT_EXPECT_STREQ(test, sched_trace_story(test, seen, f_fails), "error(-5)");
+	KUNIT_EXPECT_STREQ(test, sched_trace_story(test, seen, f_waits), "error(-3)");
 
 	dma_fence_put(f_ok);
 	dma_fence_put(f_fails);
@@ -484,7 +521,7 @@ static unsigned int sched_trace_wait_count(struct sched_trace_seen *seen,
  */
 static void drm_sched_trace_job_timedout(struct kunit *test)
 {
-	struct drm_mock_scheduler *sched = sched_trace_sched_new(test, MOCK_TIMEOUT);
+	struct drm_mock_scheduler *sched = drm_mock_sched_new(test, MOCK_TIMEOUT);
 	struct sched_trace_seen *seen = sched_trace_seen_new(test, sched);
 	struct drm_mock_sched_entity *entity;
 	struct drm_mock_sched_job *hangs, *slow;
@@ -495,6 +532,7 @@ static void drm_sched_trace_job_timedout(struct kunit *test)
 	hangs = drm_mock_sched_job_new(test, entity);
 	slow = drm_mock_sched_job_new(test, entity);
 	slow->flags |= DRM_MOCK_SCHED_JOB_DONT_RESET;
+	sched_trace_fini_at_exit(test, sched);
 
 	sched_trace_attach_drm_sched_job_timedout(test, seen);
 

@@ -378,9 +378,10 @@ feed() {
 	feeder=$!
 	for i in $(seq 400); do
 		[ -e "$3.ready" ] && return 0
+		kill -0 "$feeder" 2> /dev/null || break
 		sleep 0.05
 	done
-	echo "rec-feed.py $1: not running after 20 s" >> "$W/feed.err"
+	echo "rec-feed.py $1: not running" >> "$W/feed.err"
 	return 1
 }
 python3 "$F" setup "$W/gen/fakefs" "$W/live" && rm -f "$W/rec-gaps.bin"
