@@ -17,13 +17,16 @@
  * its functions see (the address of the driver's command buffer), that is
  * used here and written nowhere: a submit event with a key begins a job;
  * the events of a job are held until one of them gives the seqno; a
- * complete event ends it.  An event whose key begins no job is not one of
- * the driver's (another device's buffer) and is ignored, unless a submit
- * with that key follows: each read takes what every CPU's buffer holds at
- * that moment, so the end of a job on one CPU can be read one read before
- * its submit on another.  Such events wait (EARLY_MAX of them) for the
- * submit of their key, are taken by it unless they are older than it, and
- * are ignored at the end if none came.
+ * complete event ends it.  Each read takes what every CPU's buffer holds
+ * at that moment, so one CPU's events can be read a read later than the
+ * other's newer ones.  An ended job is kept until the next job of its key
+ * ends: an event of its key stamped between its submit and its complete,
+ * read after that complete, is its own.  An event whose key begins no job
+ * is not one of the driver's (another device's buffer) and is ignored,
+ * unless a submit with that key follows: the end of a job on one CPU can be
+ * read one read before its submit on another.  Such events wait (EARLY_MAX
+ * of them) for the submit of their key, are taken by it unless they are
+ * older than it, and are ignored at the end if none came.
  *
  * The kprobes and the instance are removed on every exit path, SIGINT and
  * SIGTERM included.
@@ -89,10 +92,16 @@ struct held_event {
 	__s32 status;
 };
 
-/* A job known by its key, until its complete event. */
+/*
+ * A job known by its key, until its complete event; then, as done, until
+ * the next job of its key completes, for its events read late.
+ */
 struct key_job {
 	struct key_job *next;
 	__u64 key;
+	__u64 submit_ts;
+	bool done;
+	__u64 done_ts;
 	__u32 ring_id;
 	__u64 ctx;
 	bool has_seqno;
@@ -155,6 +164,7 @@ struct prober {
 	__u64 jobs;
 	__u64 contexts;
 	__u64 foreign;		/* keyed events of no job: not the driver's */
+	__u64 late;		/* keyed events read after their job completed */
 	__u64 unresolved;	/* keyed jobs that ended without a seqno */
 	__u64 overflow;		/* events of a job beyond HELD_MAX */
 	__u64 bad_hits;		/* records whose fields could not be read */
@@ -530,11 +540,12 @@ static void put_job(struct prober *pb, __u16 type, __u64 ts, __u64 order, __u32 
 		pb->jobs++;
 }
 
-static struct key_job **key_slot(struct prober *pb, __u64 key)
+/* The job of @key that runs (@done false) or that completed last. */
+static struct key_job **key_slot(struct prober *pb, __u64 key, bool done)
 {
 	struct key_job **pp = &pb->keys[(key ^ (key >> 12)) % KEY_HASH];
 
-	while (*pp && (*pp)->key != key)
+	while (*pp && ((*pp)->key != key || (*pp)->done != done))
 		pp = &(*pp)->next;
 	return pp;
 }
@@ -608,7 +619,8 @@ static void job_keyed(struct prober *pb, const struct gr_prof_action *a,
 		      const struct hit *h)
 {
 	__s32 status = a->status != GR_PROF_NONE ? (__s32)h->val[a->status] : 0;
-	struct key_job **pp = key_slot(pb, h->val[a->key]);
+	__u64 key = h->val[a->key];
+	struct key_job **pp = key_slot(pb, key, false), **dp;
 	struct held_event *e;
 	struct key_job *j;
 	unsigned int t;
@@ -620,12 +632,32 @@ static void job_keyed(struct prober *pb, const struct gr_prof_action *a,
 			key_drop(pp);
 		}
 		j = gr_zalloc(sizeof(*j));
-		j->key = h->val[a->key];
+		j->key = key;
+		j->submit_ts = h->ts;
 		j->ring_id = ring_of(pb, a, h);
 		job_from_hit(j, h);
+		j->next = *pp;
 		*pp = j;
 	}
 	j = *pp;
+	/*
+	 * An event of the job of this key that completed last, stamped
+	 * between its submit and its complete: read after that complete, or
+	 * after the next job's submit, because its CPU's buffer was read one
+	 * read later than the other CPU's (a read merges the CPUs by time only
+	 * as far as each had events when it was read).  A job's events follow
+	 * its submit on one clock: the buffer's next job begins after it.
+	 */
+	dp = key_slot(pb, key, true);
+	if (!(a->types & BIT(GRTRACE_EV_SUBMIT)) && *dp &&
+	    h->ts >= (*dp)->submit_ts && h->ts <= (*dp)->done_ts) {
+		for (t = 0; t < GRTRACE_EV_NR; t++)
+			if (a->types & BIT(t) && (*dp)->has_seqno)
+				put_job(pb, t, h->ts, h->order, h->cpu, *dp, status);
+		pb->late += (*dp)->has_seqno;
+		pb->foreign += !(*dp)->has_seqno;
+		return;
+	}
 	if (!j) {
 		if (pb->nr_early == EARLY_MAX) {	/* the oldest is foreign */
 			pb->foreign++;
@@ -668,7 +700,10 @@ static void job_keyed(struct prober *pb, const struct gr_prof_action *a,
 	}
 	if (a->types & BIT(GRTRACE_EV_COMPLETE)) {
 		pb->unresolved += !j->has_seqno;
-		key_drop(pp);
+		if (*dp)
+			key_drop(dp);
+		j->done = true;
+		j->done_ts = h->ts;
 	} else if (a->types & BIT(GRTRACE_EV_SUBMIT)) {
 		take_early(pb, h->val[a->key], h->ts);
 	}
@@ -854,7 +889,7 @@ static void print_totals(struct prober *pb, __u64 lost)
 
 	for (i = 0; i < KEY_HASH; i++)
 		for (j = pb->keys[i]; j; j = j->next)
-			pending++;
+			pending += !j->done;
 	pb->foreign += pb->nr_early;
 	pb->nr_early = 0;
 	printf("grtrace probe: %llu hits, %llu jobs, %llu context events, %zu records in %s\n",
@@ -867,6 +902,9 @@ static void print_totals(struct prober *pb, __u64 lost)
 	printf("  ignored: %llu keyed events of no job, %llu jobs without a seqno, %llu open\n",
 	       (unsigned long long)pb->foreign, (unsigned long long)pb->unresolved,
 	       (unsigned long long)pending);
+	if (pb->late)
+		printf("  %llu events read after their job completed, given to it\n",
+		       (unsigned long long)pb->late);
 	if (lost || pb->overflow || pb->bad_hits)
 		printf("  lost: %llu overwritten (-b), %llu beyond %d held per job, %llu bad\n",
 		       (unsigned long long)lost, (unsigned long long)pb->overflow, HELD_MAX,
