@@ -596,9 +596,13 @@ static void job_keyed(struct prober *pb, const struct gr_prof_action *a,
 static void take_early(struct prober *pb, __u64 key, __u64 ts)
 {
 	struct early e;
-	int i = 0;
+	int i = 0, n = pb->nr_early;
 
-	while (i < pb->nr_early) {
+	/*
+	 * Only the events that waited: job_keyed() puts one back at the end
+	 * when the job ended before it (there is room: it was taken off).
+	 */
+	while (i < n) {
 		e = pb->early[i];
 		if (e.h.val[e.a->key] != key) {
 			i++;
@@ -606,6 +610,7 @@ static void take_early(struct prober *pb, __u64 key, __u64 ts)
 		}
 		memmove(pb->early + i, pb->early + i + 1,
 			(--pb->nr_early - i) * sizeof(pb->early[0]));
+		n--;
 		if (e.h.ts + EARLY_SKEW_NS < ts) {
 			pb->foreign++;
 			continue;
