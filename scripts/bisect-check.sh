@@ -1,21 +1,27 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Every prefix of the series builds, in the tree of step "tree" ($SRC):
-# walk it back to the base with quilt and forward one patch at a time.
+# Every prefix of the series builds: in a tree of its own (the base
+# tarball unpacked, or brought back to it with quilt), the walk applies the
+# series one patch at a time.  The other steps, which read $SRC, run
+# beside it.
 #
-# Build directories (seeded from the guest kernel's, $BUILD, the first
-# time) with the guest configuration plus scripts/config/vendor.config
-# (amdgpu, i915, nouveau as modules with their hooks) and CONFIG_GRTRACE=y,
-# =m or =n.  The targets: drivers/gpu/grtrace/, drivers/gpu/drm/scheduler/,
+# Build directories with the guest kernel's configuration ($BUILD/.config)
+# plus scripts/config/vendor.config (amdgpu, i915, nouveau as modules with
+# their hooks), without debug info and sanitizers (lib.sh,
+# vendor_configure ... lean), and CONFIG_GRTRACE=y, =m or =n; those of =m
+# and =n start as copies of =y's after the base.  The targets:
+# drivers/gpu/grtrace/, drivers/gpu/drm/scheduler/,
 # drivers/gpu/drm/virtio/ and every vendor driver C file the series
 # touches, as far as it exists at that prefix.
 #
-#   prefix 0 (no patch)   =y: the targets with sparse (C=1) and W=1: the
-#                         warnings the tree has without the series
-#   prefix k < N          =y (=m and =n too with BISECT_MODES="y m n"),
-#                         for a patch that touches kernel sources; a patch under tools/ builds what it
-#                         touches there instead; one that touches neither
-#                         (Documentation/) leaves the kernel of prefix k-1
+#   prefix 0 (no patch)   =y, and =y with sparse (C=1) and W=1 (in a
+#                         directory of its own): the warnings the tree
+#                         has without the series
+#   prefix k < N          =y, =m and =n (BISECT_MODES), for a patch that
+#                         touches kernel sources; a patch under tools/
+#                         builds what it touches there instead; one that
+#                         touches neither (Documentation/) leaves the
+#                         kernel of prefix k-1
 #   prefix N (the series) =y with C=1 W=1: no warning the base lacks;
 #                         the vendor objects with =m and =n (the
 #                         directories are in the whole =m and =n kernels
@@ -29,17 +35,15 @@
 # again (lib.sh, result_cached; GRTRACE_REBUILD=1 builds all).
 #
 # The builds of one prefix in different build directories run at once:
-# much of a build of a few targets is make's own serial work.  $SRC is
-# left as it was, file times included, so that the other build
-# directories see no change.  KTAP: one result per build.
+# much of a build of a few targets is make's own serial work.  KTAP: one
+# result per build.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-# The configurations of a prefix before the last: =y only unless
-# BISECT_MODES says otherwise ("y m n": every prefix in all three, about
-# three times the walk's time on 7.3, which CI's time limit does not
-# leave room for; the last prefix is always built in all of them).
-BISECT_MODES=${BISECT_MODES:-y}
+# The configurations of a prefix before the last (the last is built in
+# all of them and the hook variants): =y, =m and =n, unless BISECT_MODES
+# says otherwise.
+BISECT_MODES=${BISECT_MODES:-y m n}
 mapfile -t patches < <(series_patches)
 N=${#patches[@]}
 export QUILT_PATCHES=$ROOT/patches QUILT_PC=.pc
@@ -52,10 +56,11 @@ created=$(cat_patches "${patches[@]}" |
 vendor=$(series_vendor_objects)
 dirs=$HOOKED_DIRS
 
-# The plan, by the rules of the walk below: the base; per prefix before
+# The plan, by the rules of the walk below: the base, and its warnings;
+# per prefix before
 # the last, a build per mode when it changes kernel source, one per tool
 # it changes; at the last, y-on and its warnings, m, n, nohooks,
-# nobridge; the tree applied again at the end.
+# nobridge.
 plan=2
 for ((k = 1; k < N; k++)); do
 	files=$(touched_by "${patches[$((k - 1))]}")
@@ -67,14 +72,11 @@ done
 [ "$N" -gt 0 ] && plan=$((plan + 6))
 ktap_begin $plan
 CHECK=bisect
+# The walk's own tree, from here on $SRC (vendor_configure builds in it).
+SRC=$CACHE/prefix-src/$(basename "$TARBALL" .tar.xz)
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
-[ -f "$BUILD/.config" ] || { result 1 "the guest kernel is built (step kernel)"; finish; }
-[ "$(cat "$SRC/.grtrace-stamp" 2>/dev/null)" = "$(series_stamp)" ] ||
-	{ result 1 "$SRC holds the series (step tree)"; finish; }
-
-# The file times of the applied tree, restored at the end.
-(cd "$SRC" && for f in $all_touched; do [ -e "$f" ] && stat -c '%Y %n' "$f"; done) > "$OUT/times"
+[ -f "$BUILD/.config" ] || { result 1 "the guest kernel is configured (step kernel)"; finish; }
 
 # build K MODE [FLAGS]: build the targets as they exist at prefix K; the
 # result, "RC NAME", in $OUT/res-MODE, the errors in $OUT/err-MODE.
@@ -83,7 +85,11 @@ build() {
 	rm -f "$OUT/res-$mode" "$OUT/warn-$mode"
 	# One directory per CONFIG_GRTRACE value; the hook variants of =y
 	# share =y's, rebuilding only what their options change.
-	case $mode in m | n) dir=$CACHE/bisect-$mode ;; *) dir=$CACHE/bisect-y ;; esac
+	case $mode in
+	m | n) dir=$CACHE/prefix-$mode ;;
+	y-base | y-on) dir=$CACHE/prefix-w ;;
+	*) dir=$CACHE/prefix-y ;;
+	esac
 	name="$(printf '%02d' "$k") $mode"
 	[ "$k" -gt 0 ] && name+=" (${patches[$((k - 1))]%.patch})"
 	key=$({ echo "bisect $mode $flags"; patch_diffs "${patches[@]:0:k}"; } |
@@ -108,7 +114,7 @@ build() {
 	# whole kernels; the vendor objects, which that configuration lacks,
 	# are what is left.
 	[ "$k" = "$N" ] && case $mode in m | n) t="" ;; esac
-	if ! vendor_configure "$dir" "${mode%%-*}" > "$OUT/err-$mode" 2>&1; then
+	if ! vendor_configure "$dir" "${mode%%-*}" lean > "$OUT/err-$mode" 2>&1; then
 		echo "1 $name: configuration" > "$OUT/res-$mode"
 		return 1
 	fi
@@ -151,6 +157,7 @@ builds() {
 	local k=$1 mode
 
 	shift
+	for mode in "$@"; do seed "$mode"; done
 	for mode in "$@"; do build "$k" "$mode" & done
 	wait
 	report "$@"
@@ -169,6 +176,15 @@ tool_check() {
 	fi
 }
 
+# seed MODE: the build directory of =m or =n, the first time, as a copy of
+# =y's (built at the base, whose objects no CONFIG_GRTRACE changes).
+seed() {
+	local dir=$CACHE/prefix-$1
+
+	case $1 in m | n) ;; *) return 0 ;; esac
+	[ ! -f "$dir/.config" ] && [ -f "$CACHE/prefix-y/.config" ] || return 0
+	rm -rf "$dir" && cp -a "$CACHE/prefix-y" "$dir"
+}
 # warnings DIR: the distinct warnings of a C=1 W=1 build, without line
 # numbers and directories: a header's warning repeats per object.
 warnings() {
@@ -176,12 +192,21 @@ warnings() {
 		sed -E 's#^(\.\./)*##; s#^'"$SRC"'/##; s#:[0-9]+(:[0-9]+)?:#:#' | sort -u
 }
 
-log "bisect: back to the base tree"
-(cd "$SRC" && quilt pop -a -f -q > "$OUT/err" 2>&1) || { result 1 "quilt pop -a"; finish; }
-# quilt restores the old files with their old times: make must see them.
-(cd "$SRC" && for f in $all_touched; do [ -e "$f" ] && touch "$f"; done)
+log "bisect: the base tree in $SRC"
+if [ -d "$SRC/.pc" ]; then
+	(cd "$SRC" && quilt pop -a -f -q > "$OUT/err" 2>&1) || { result 1 "quilt pop -a"; finish; }
+	# quilt restores the old files with their old times: make must see them.
+	(cd "$SRC" && for f in $all_touched; do [ -e "$f" ] && touch "$f"; done)
+elif [ ! -f "$SRC/.grtrace-unpacked" ]; then
+	rm -rf "$SRC" && mkdir -p "$SRC" &&
+		tar -C "$SRC" --strip-components=1 -xf "$TARBALL" > "$OUT/err" 2>&1 &&
+		touch "$SRC/.grtrace-unpacked" || { result 1 "unpacking $TARBALL"; finish; }
+fi
 
-build 0 y-base "C=1 W=1"
+build 0 y &
+build 0 y-base "C=1 W=1" &
+wait
+report y
 report y-base && cp "$OUT/warn-y-base" "$OUT/base-warnings"
 
 for ((k = 1; k <= N; k++)); do
@@ -209,7 +234,11 @@ for ((k = 1; k <= N; k++)); do
 		fi
 		continue
 	fi
-	# y-on, nohooks and nobridge share bisect-y.
+	# nohooks and nobridge share prefix-y; y-on, with its warnings, the
+	# base's directory (sparse's and W=1's flags are another compiler
+	# command: the prefixes' builds would compile everything again).
+	seed m
+	seed n
 	build "$k" y-on "C=1 W=1" &
 	build "$k" m &
 	build "$k" n &
@@ -225,12 +254,4 @@ for ((k = 1; k <= N; k++)); do
 	builds "$k" nohooks
 	builds "$k" nobridge
 done
-
-# Back to the applied series with its old file times.
-(cd "$SRC" && while [ "$(quilt applied 2> /dev/null | wc -l)" -lt "$N" ]; do
-	quilt push -q > /dev/null 2>&1 || break
-done)
-(cd "$SRC" && while read -r t f; do touch -d "@$t" "$f"; done) < "$OUT/times"
-[ "$(cd "$SRC" && quilt applied 2> /dev/null | wc -l)" = "$N" ]
-result $? "$SRC is the applied series again"
 finish

@@ -300,25 +300,56 @@ seed_build_dir() {
 	(cd "$BUILD" && tar --exclude=./modroot --exclude=./hdr -cf - .) | (cd "$1" && tar -xf -)
 	rm -f "$1/.config.in"
 }
-# vendor_configure DIR MODE: DIR (seeded from $BUILD the first time)
-# configured as the guest kernel plus scripts/config/vendor.config, without
-# debug info, with CONFIG_GRTRACE=MODE and MODE's hook options
-# (grtrace_opts).  Needs $OUT.
+# scripts/config options that drop KASAN and UBSAN from the builds that are
+# only compiled (the prefix walk's): a sanitizer finds its bugs when the
+# code runs, which the guest kernels do, and its instrumentation makes the
+# walk's targets of the last prefix build in 76 s instead of 54 s (cold,
+# 2 cores).
+NO_SANITIZERS="-d KASAN -d KASAN_GENERIC -d UBSAN"
+# kconfig_newer FILE: a Kconfig file the series touches is newer than FILE.
+kconfig_newer() {
+	local f
+
+	for f in $(series_touched | grep 'Kconfig'); do
+		[ "$SRC/$f" -nt "$1" ] && return 0
+	done
+	return 1
+}
+# vendor_configure DIR MODE [lean]: DIR configured as the guest kernel plus
+# scripts/config/vendor.config, without debug info, with CONFIG_GRTRACE=MODE
+# and MODE's hook options (grtrace_opts).  DIR starts as a copy of $BUILD
+# (its objects are those of the same flags); "lean" also drops the
+# sanitizers (NO_SANITIZERS), and DIR starts empty.  Needs $OUT.
 vendor_configure() {
-	local dir=$1 mode=$2 tmp=$OUT/config-$2
-	seed_build_dir "$dir"
+	local dir=$1 mode=$2 lean=${3:-} tmp=$OUT/config-$2
+	if [ -n "$lean" ]; then
+		mkdir -p "$dir"
+	else
+		seed_build_dir "$dir"
+	fi
 	mkdir -p "$tmp"
 	cp "$BUILD/.config" "$tmp/config"
 	"$SRC/scripts/kconfig/merge_config.sh" -m -O "$tmp" "$tmp/config" \
 		"$ROOT/scripts/config/vendor.config" > /dev/null 2>&1
 	mv "$tmp/.config" "$tmp/config" 2> /dev/null
 	# shellcheck disable=SC2046,SC2086
-	"$SRC/scripts/config" --file "$tmp/config" $(grtrace_opts "$mode") $NO_DEBUG_INFO
+	"$SRC/scripts/config" --file "$tmp/config" $(grtrace_opts "$mode") $NO_DEBUG_INFO \
+		${lean:+$NO_SANITIZERS}
 	# Always from the fragment: a symbol that an earlier prefix lacked
 	# (olddefconfig dropped it) must come back.  Kconfig rewrites only what
-	# changed, so an unchanged configuration rebuilds nothing.
-	cp "$tmp/config" "$dir/.config"
-	make -C "$SRC" O="$dir" -s olddefconfig || return 1
+	# changed, so an unchanged configuration rebuilds nothing; but a new
+	# .config costs olddefconfig and make's syncconfig (13 s of a prefix's
+	# build of 4 s when nothing changed), so it is skipped when the
+	# fragment is the last one's and no Kconfig file the series touches
+	# is newer than the configuration (quilt gives a file it changes the
+	# time of the change).
+	if [ ! -f "$dir/.config" ] || ! cmp -s "$tmp/config" "$dir/.config.frag" ||
+		kconfig_newer "$dir/.config"; then
+		rm -f "$dir/.config.frag"
+		cp "$tmp/config" "$dir/.config"
+		make -C "$SRC" O="$dir" -s olddefconfig || return 1
+		cp "$tmp/config" "$dir/.config.frag"
+	fi
 	# Once drivers/gpu/grtrace exists, CONFIG_GRTRACE must be what MODE says.
 	[ -f "$SRC/drivers/gpu/grtrace/Kconfig" ] || return 0
 	grtrace_mode_stuck "$dir" "$mode" ||

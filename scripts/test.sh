@@ -49,8 +49,9 @@
 # correlate    $RUN/guest/share (guest)          -
 # plugin       $RUN/guest/share (guest)          -
 # kernelshark  $RUN/guest/share, $RUN/demo       -
-#   make check, after both lanes:
-# bisect       patches/, $SRC, $BUILD (kernel)   every prefix built; $SRC as before
+#   make check: from step kernel on, in the background (idle policy):
+# bisect       patches/, $BUILD/.config (kernel) every prefix built, in a tree of its own
+#   from the start, in the background (idle policy), then after the lanes:
 # kernel-6.12  patches-6.12/ (background, from    $CACHE/linux-source-6.12: the backport applied;
 #              the start: see below)              $CACHE/backport-6.12/guest: its guest kernel
 # backport     patches-6.12/, kernel-6.12 (bg.)   =y, =m, =n built
@@ -132,7 +133,7 @@ case $tier in test | check) ;; *) die "usage: test.sh [test|check]" ;; esac
 mkdir -p "$RUN/6.12"
 log "make $tier"
 # The lanes end with the run, whatever ends it.
-trap 'kill ${bg:-} ${host:-} ${guests:-} 2> /dev/null' EXIT
+trap 'kill ${bg:-} ${walk:-} ${host:-} ${guests:-} ${demo612:-} 2> /dev/null' EXIT
 trap 'exit 130' INT TERM
 
 step tree "$ROOT/scripts/tree.sh"
@@ -146,6 +147,15 @@ if [ "$tier" = check ]; then
 	bg=$!
 fi
 step kernel "$ROOT/scripts/kernel.sh"
+if [ "$tier" = check ]; then
+	# Every prefix, in a tree of its own, with the idle scheduling policy
+	# (as the 6.12 base's lane): the CPU the guests leave.
+	(
+		chrt --idle -p 0 "$BASHPID" > /dev/null
+		bg_step bisect "$ROOT/scripts/bisect-check.sh"
+	) &
+	walk=$!
+fi
 step initramfs "$ROOT/scripts/guest/build.sh"
 
 # The host's lane, beside the guests.  configs: the =m kernel step modules
@@ -194,16 +204,18 @@ for s in "${host_steps[@]}"; do
 done
 
 if [ "$tier" = check ]; then
-	# Every prefix, in the tree the other steps have finished with.
-	step bisect "$ROOT/scripts/bisect-check.sh"
 	# The 6.12 backport, booted: its guest kernel (the mainline guest's
 	# configuration), an initramfs of its kselftests and the mainline
-	# tree's tool, the guest tests and "make demo" with its checks.
+	# tree's tool, the guest tests and "make demo" with its checks, the
+	# two guests at once.
 	bg_wait kernel-6.12
 	bg_wait backport
 	step initramfs-6.12 b612 "$ROOT/scripts/guest/build.sh"
+	bg_step demo-6.12 b612 "$ROOT/scripts/test-demo.sh" &
+	demo612=$!
 	step guest-6.12 b612 "$ROOT/scripts/guest/test.sh"
-	step demo-6.12 b612 "$ROOT/scripts/test-demo.sh"
+	bg_wait demo-6.12 $demo612
+	bg_wait bisect "$walk"
 fi
 
 log "logs in $RUN"
