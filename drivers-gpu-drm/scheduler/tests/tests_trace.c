@@ -80,6 +80,14 @@ static void sched_trace_job(struct sched_trace_seen *seen, int event,
 				     value);
 }
 
+static void sched_trace_fence(struct sched_trace_seen *seen, int event,
+			      struct drm_sched_fence *fence, int value)
+{
+	if (fence->sched == seen->sched)
+		sched_trace_seen_add(seen, event, &fence->finished, NULL,
+				     value);
+}
+
 /* Queued in the task that pushes the job: the test's. */
 static void sched_trace_on_drm_sched_job_queue(void *data,
 					       struct drm_sched_job *job,
@@ -101,11 +109,8 @@ static void sched_trace_on_drm_sched_job_run(void *data,
 static void sched_trace_on_drm_sched_job_done(void *data,
 					      struct drm_sched_fence *fence)
 {
-	struct sched_trace_seen *seen = data;
-
-	if (fence->sched == seen->sched)
-		sched_trace_seen_add(seen, SCHED_TRACE_DONE, &fence->finished,
-				     NULL, !!READ_ONCE(fence->parent));
+	sched_trace_fence(data, SCHED_TRACE_DONE, fence,
+			  !!READ_ONCE(fence->parent));
 }
 
 static void sched_trace_on_drm_sched_job_add_dep(void *data,
@@ -135,22 +140,15 @@ static void sched_trace_on_dma_fence_signaled(void *data,
 static void sched_trace_on_drm_sched_job_error(void *data,
 					       struct drm_sched_fence *fence)
 {
-	struct sched_trace_seen *seen = data;
-
-	if (fence->sched == seen->sched)
-		sched_trace_seen_add(seen, SCHED_TRACE_ERROR, &fence->finished,
-				     NULL, fence->finished.error);
+	sched_trace_fence(data, SCHED_TRACE_ERROR, fence,
+			  fence->finished.error);
 }
 
 static void sched_trace_on_drm_sched_job_timedout(void *data,
 						  struct drm_sched_fence *fence,
 						  enum drm_gpu_sched_stat status)
 {
-	struct sched_trace_seen *seen = data;
-
-	if (fence->sched == seen->sched)
-		sched_trace_seen_add(seen, SCHED_TRACE_TIMEDOUT, &fence->finished,
-				     NULL, status);
+	sched_trace_fence(data, SCHED_TRACE_TIMEDOUT, fence, status);
 }
 
 /*
