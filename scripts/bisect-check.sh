@@ -84,7 +84,8 @@ build() {
 	local k=$1 mode=$2 flags=${3:-} dir objs="" o t start=$SECONDS name key
 	rm -f "$OUT/res-$mode" "$OUT/warn-$mode"
 	# One directory per CONFIG_GRTRACE value; the hook variants of =y
-	# share =y's, rebuilding only what their options change.
+	# share =y's, rebuilding only what their options change; the builds
+	# with sparse and W=1 have one of their own.
 	case $mode in
 	m | n) dir=$CACHE/prefix-$mode ;;
 	y-base | y-on) dir=$CACHE/prefix-w ;;
@@ -193,14 +194,20 @@ warnings() {
 }
 
 log "bisect: the base tree in $SRC"
-if [ -d "$SRC/.pc" ]; then
-	(cd "$SRC" && quilt pop -a -f -q > "$OUT/err" 2>&1) || { result 1 "quilt pop -a"; finish; }
-	# quilt restores the old files with their old times: make must see them.
-	(cd "$SRC" && for f in $all_touched; do [ -e "$f" ] && touch "$f"; done)
-elif [ ! -f "$SRC/.grtrace-unpacked" ]; then
-	rm -rf "$SRC" && mkdir -p "$SRC" &&
+unpacked_from=$(stat -c '%n %s %Y' "$TARBALL")
+if [ "$(cat "$SRC/.grtrace-unpacked" 2> /dev/null)" != "$unpacked_from" ]; then
+	# A new tree: the objects of another one are not its own.
+	rm -rf "$SRC" "$CACHE"/prefix-[ymnw] && mkdir -p "$SRC" &&
 		tar -C "$SRC" --strip-components=1 -xf "$TARBALL" > "$OUT/err" 2>&1 &&
-		touch "$SRC/.grtrace-unpacked" || { result 1 "unpacking $TARBALL"; finish; }
+		echo "$unpacked_from" > "$SRC/.grtrace-unpacked" || { result 1 "unpacking $TARBALL"; finish; }
+elif [ -f "$SRC/.pc/applied-patches" ]; then
+	# The files an earlier walk's patches touched, whatever its series.
+	old=$(cd "$SRC/.pc" && find . -mindepth 2 -type f | cut -d/ -f3- | sort -u)
+	(cd "$SRC" && quilt pop -a -f -q > "$OUT/err" 2>&1) || { result 1 "quilt pop -a"; finish; }
+	# quilt restores the old files with their old times: make must see
+	# them, and the configurations be made again (vendor_configure).
+	(cd "$SRC" && for f in $old $all_touched; do [ -e "$f" ] && touch "$f"; done)
+	rm -f "$CACHE"/prefix-[ymnw]/.config.frag
 fi
 
 build 0 y &

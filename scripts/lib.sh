@@ -321,7 +321,7 @@ kconfig_newer() {
 # (its objects are those of the same flags); "lean" also drops the
 # sanitizers (NO_SANITIZERS), and DIR starts empty.  Needs $OUT.
 vendor_configure() {
-	local dir=$1 mode=$2 lean=${3:-} tmp=$OUT/config-$2
+	local dir=$1 mode=$2 lean=${3:-} tmp=$OUT/config-${1##*/}
 	if [ -n "$lean" ]; then
 		mkdir -p "$dir"
 	else
@@ -337,12 +337,12 @@ vendor_configure() {
 		${lean:+$NO_SANITIZERS}
 	# Always from the fragment: a symbol that an earlier prefix lacked
 	# (olddefconfig dropped it) must come back.  Kconfig rewrites only what
-	# changed, so an unchanged configuration rebuilds nothing; but a new
-	# .config costs olddefconfig and make's syncconfig (13 s of a prefix's
-	# build of 4 s when nothing changed), so it is skipped when the
-	# fragment is the last one's and no Kconfig file the series touches
-	# is newer than the configuration (quilt gives a file it changes the
-	# time of the change).
+	# changed, so an unchanged configuration rebuilds nothing.  But a new
+	# .config costs olddefconfig and make's syncconfig: a build that
+	# compiles nothing took 13 s instead of 4 s.  So it is skipped when
+	# the fragment is the last one's and no Kconfig file the series
+	# touches is newer than the configuration (quilt gives a file it
+	# changes the time of the change).
 	if [ ! -f "$dir/.config" ] || ! cmp -s "$tmp/config" "$dir/.config.frag" ||
 		kconfig_newer "$dir/.config"; then
 		rm -f "$dir/.config.frag"

@@ -132,8 +132,22 @@ tier=${1:-test}
 case $tier in test | check) ;; *) die "usage: test.sh [test|check]" ;; esac
 mkdir -p "$RUN/6.12"
 log "make $tier"
+# kill_tree PID...: end each PID and every process under it (a lane's
+# steps, their make or QEMU: a background job ignores the SIGINT of a
+# Ctrl-C).
+kill_tree() {
+	local p
+
+	for p in "$@"; do
+		kill -STOP "$p" 2> /dev/null || continue
+		# shellcheck disable=SC2046
+		kill_tree $(pgrep -P "$p")
+		kill "$p" 2> /dev/null
+		kill -CONT "$p" 2> /dev/null
+	done
+}
 # The lanes end with the run, whatever ends it.
-trap 'kill ${bg:-} ${walk:-} ${host:-} ${guests:-} ${demo612:-} 2> /dev/null' EXIT
+trap 'kill_tree ${bg:-} ${walk:-} ${host:-} ${guests:-} ${demo612:-}' EXIT
 trap 'exit 130' INT TERM
 
 step tree "$ROOT/scripts/tree.sh"
