@@ -17,7 +17,9 @@
 #   prefix 0 (no patch)   =y, and =y with sparse (C=1) and W=1 (in a
 #                         directory of its own): the warnings the tree
 #                         has without the series
-#   prefix k < N          =y, =m and =n (BISECT_MODES), for a patch that
+#   prefix k < N          =y, =m and =n (BISECT_MODES; =y alone before the
+#                         patch that adds CONFIG_GRTRACE, until which the
+#                         three are one configuration), for a patch that
 #                         touches kernel sources; a patch under tools/
 #                         builds what it touches there instead; one that
 #                         touches neither (Documentation/) leaves the
@@ -51,6 +53,16 @@ cat_patches() { local p; for p in "$@"; do cat "$ROOT/patches/$p"; done; }
 touched_by() { cat_patches "$@" | sed -n 's#^diff --git a/\([^ ]*\) b/.*#\1#p' | sort -u; }
 
 all_touched=$(touched_by "${patches[@]}")
+# The first prefix with CONFIG_GRTRACE (N + 1 if none has it); before it,
+# =m and =n are =y's configuration, and a prefix builds =y alone.
+grtrace_at=$((N + 1))
+for ((k = 1; k <= N; k++)); do
+	if grep -q '^+++ b/drivers/gpu/grtrace/Kconfig$' "$ROOT/patches/${patches[$((k - 1))]}"; then
+		grtrace_at=$k
+		break
+	fi
+done
+modes_at() { if [ "$1" -lt "$grtrace_at" ]; then echo y; else echo "$BISECT_MODES"; fi; }
 created=$(cat_patches "${patches[@]}" |
 	awk '/^diff --git/ {f=$3; sub("^a/", "", f)} /^new file mode/ {print f}' | sort -u)
 vendor=$(series_vendor_objects)
@@ -65,7 +77,7 @@ plan=2
 for ((k = 1; k < N; k++)); do
 	files=$(touched_by "${patches[$((k - 1))]}")
 	# shellcheck disable=SC2086
-	grep -qvE '^(Documentation/|tools/|MAINTAINERS$)' <<<"$files" && plan=$((plan + $(wc -w <<<"$BISECT_MODES")))
+	grep -qvE '^(Documentation/|tools/|MAINTAINERS$)' <<<"$files" && plan=$((plan + $(modes_at "$k" | wc -w)))
 	grep -q '^tools/grtrace/' <<<"$files" && plan=$((plan + 1))
 	grep -q '^tools/tracing/grtrace-plugin/' <<<"$files" && plan=$((plan + 1))
 done
@@ -225,7 +237,8 @@ for ((k = 1; k <= N; k++)); do
 	if [ "$k" -lt "$N" ]; then
 		if grep -qvE '^(Documentation/|tools/|MAINTAINERS$)' <<<"$files"; then
 			# shellcheck disable=SC2086
-			builds "$k" $BISECT_MODES
+			# shellcheck disable=SC2046
+			builds "$k" $(modes_at "$k")
 		else
 			echo "# $(printf '%02d' "$k") ($p): no kernel source; its kernel is that of prefix $((k - 1))"
 		fi
