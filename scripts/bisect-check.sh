@@ -266,9 +266,9 @@ for ((k = 1; k <= N; k++)); do
 	if report y-on; then
 		cp "$OUT/warn-y-on" "$OUT/warnings"
 		comm -13 "$OUT/base-warnings" "$OUT/warnings" > "$OUT/err"
-		result "$([ ! -s "$OUT/err" ]; echo $?)" "sparse+W=1: no warning the tree without the series lacks ($(wc -l < "$OUT/warnings") distinct, $(wc -l < "$OUT/base-warnings") in the base)"
+		result "$([ ! -s "$OUT/err" ]; echo $?)" "C=1 W=1: no warning the tree without the series lacks ($(wc -l < "$OUT/warnings") distinct, $(wc -l < "$OUT/base-warnings") in the base)"
 	else
-		result 1 "sparse+W=1: no warning the tree without the series lacks (the build failed)"
+		result 1 "C=1 W=1: no warning the tree without the series lacks (the build failed)"
 	fi
 	# The kernel runs sparse only if scripts/checker-valid.sh accepts it
 	# (7.3 needs __typeof_unqual__, which Debian 12's sparse 0.6.4 does
