@@ -69,10 +69,9 @@ vendor=$(series_vendor_objects)
 dirs=$HOOKED_DIRS
 
 # The plan, by the rules of the walk below: the base, and its warnings;
-# per prefix before
-# the last, a build per mode when it changes kernel source, one per tool
-# it changes; at the last, y-on and its warnings, whether sparse ran, m,
-# n, nohooks, nobridge.
+# per prefix before the last, a build per mode when it changes kernel
+# source, one per tool it changes; at the last, y-on and its warnings,
+# whether sparse ran, m, n, nohooks, nobridge.
 plan=2
 for ((k = 1; k < N; k++)); do
 	files=$(touched_by "${patches[$((k - 1))]}")
@@ -189,8 +188,9 @@ tool_check() {
 	fi
 }
 
-# seed MODE: the build directory of =m or =n, the first time, as a copy of
-# =y's (built at the base, whose objects no CONFIG_GRTRACE changes).
+# seed MODE: the build directory of =m or =n, the first time it is needed
+# (the prefix that adds CONFIG_GRTRACE), as a copy of =y's, whose objects
+# until then are those of every configuration.
 seed() {
 	local dir=$CACHE/prefix-$1
 
@@ -236,7 +236,6 @@ for ((k = 1; k <= N; k++)); do
 	files=$(touched_by "$p")
 	if [ "$k" -lt "$N" ]; then
 		if grep -qvE '^(Documentation/|tools/|MAINTAINERS$)' <<<"$files"; then
-			# shellcheck disable=SC2086
 			# shellcheck disable=SC2046
 			builds "$k" $(modes_at "$k")
 		else
