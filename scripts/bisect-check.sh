@@ -11,8 +11,10 @@
 # vendor_configure ... lean), and CONFIG_GRTRACE=y, =m or =n; those of =m
 # and =n start as copies of =y's after the base.  The targets:
 # drivers/gpu/grtrace/, drivers/gpu/drm/scheduler/,
-# drivers/gpu/drm/virtio/ and every vendor driver C file the series
-# touches, as far as it exists at that prefix.
+# drivers/gpu/drm/virtio/, every vendor driver C file the series touches
+# and every other kernel C file the prefix's patches touch (relay,
+# drm_atomic_helper, their tests), as far as it exists at that prefix.
+# A build fails on a compiler warning that the base's build lacks.
 #
 #   prefix 0 (no patch)   =y, and =y with sparse (C=1) and W=1 (in a
 #                         directory of its own): the warnings the tree
@@ -67,6 +69,16 @@ created=$(cat_patches "${patches[@]}" |
 	awk '/^diff --git/ {f=$3; sub("^a/", "", f)} /^new file mode/ {print f}' | sort -u)
 vendor=$(series_vendor_objects)
 dirs=$HOOKED_DIRS
+# The objects of the other kernel C files the series touches (outside
+# the directories and vendor objects above): each prefix builds those
+# that exist at it, the base included, whose warnings the others' are
+# compared with.
+others=$(for f in $(grep '\.c$' <<<"$all_touched" | grep -vE '^(Documentation|tools|scripts|samples)/'); do
+	skip=
+	for d in $dirs; do [ "${f#"$d"}" = "$f" ] || skip=1; done
+	for o in $vendor; do [ "$o" != "${f%.c}.o" ] || skip=1; done
+	[ -n "$skip" ] || echo "${f%.c}.o"
+done)
 
 # The plan, by the rules of the walk below: the base, and its warnings;
 # per prefix before the last, a build per mode when it changes kernel
@@ -108,7 +120,8 @@ build() {
 		inputs_key "$0" "$ROOT/scripts/config/vendor.config")
 	if o=$(result_cached "$key"); then
 		echo "0 $name: $o" > "$OUT/res-$mode"
-		[ -z "$flags" ] || cp "$RESULT_CACHE/$key.warnings" "$OUT/warn-$mode"
+		cp "$RESULT_CACHE/$key.warnings" "$OUT/warn-$mode" 2> /dev/null || : > "$OUT/warn-$mode"
+		[ "$k$flags" != 0 ] || cp "$OUT/warn-$mode" "$OUT/base-y-warnings"
 		: > "$OUT/err-$mode"
 		return 0
 	fi
@@ -119,6 +132,9 @@ build() {
 			case $mode in n | nohooks | nobridge) continue ;; esac
 		fi
 		objs+=" $o"
+	done
+	for o in $others; do
+		[ -f "$SRC/${o%.o}.c" ] && objs+=" $o"
 	done
 	t=""
 	for o in $dirs; do [ -d "$SRC/$o" ] && t+=" $o"; done
@@ -140,11 +156,21 @@ build() {
 	make -C "$SRC" O="$dir" CC="ccache gcc" -j"$JOBS" -s $flags $t $objs > "$dir/log" 2>&1
 	local rc=$?
 	grep -E 'error|Error' "$dir/log" | head -20 > "$OUT/err-$mode"
-	[ -z "$flags" ] || warnings "$dir" > "$OUT/warn-$mode"
+	warnings "$dir" > "$OUT/warn-$mode"
+	# Without C=1 W=1, no warning the base's =y build lacks (that build
+	# writes the list the others compare with).
+	if [ -z "$flags" ] && [ "$rc" = 0 ]; then
+		if [ "$k" = 0 ]; then
+			cp "$OUT/warn-$mode" "$OUT/base-y-warnings"
+		elif comm -13 "$OUT/base-y-warnings" "$OUT/warn-$mode" | grep . >> "$OUT/err-$mode"; then
+			rc=1
+			sed -i '1i warnings the base lacks:' "$OUT/err-$mode"
+		fi
+	fi
 	echo "$rc $name: $(wc -w <<<"$t $objs") targets ($((SECONDS - start)) s)" > "$OUT/res-$mode"
 	if [ "$rc" = 0 ]; then
 		result_keep "$key" "$(wc -w <<<"$t $objs") targets"
-		[ -z "$flags" ] || cp "$OUT/warn-$mode" "$RESULT_CACHE/$key.warnings"
+		cp "$OUT/warn-$mode" "$RESULT_CACHE/$key.warnings"
 	fi
 	return $rc
 }
@@ -202,7 +228,7 @@ seed() {
 # numbers and directories: a header's warning repeats per object.
 warnings() {
 	grep -E '(warning|error):' "$1/log" |
-		sed -E 's#^(\.\./)*##; s#^'"$SRC"'/##; s#:[0-9]+(:[0-9]+)?:#:#' | sort -u
+		sed -E 's#^(\.\./)*##; s#^'"$SRC"'/##; s#^[^ :]*/'"${SRC##*/}"'/##; s#:[0-9]+(:[0-9]+)?:#:#' | sort -u
 }
 
 log "bisect: the base tree in $SRC"
