@@ -121,7 +121,6 @@ build() {
 	if o=$(result_cached "$key"); then
 		echo "0 $name: $o" > "$OUT/res-$mode"
 		cp "$RESULT_CACHE/$key.warnings" "$OUT/warn-$mode" 2> /dev/null || : > "$OUT/warn-$mode"
-		[ "$k$flags" != 0 ] || cp "$OUT/warn-$mode" "$OUT/base-y-warnings"
 		: > "$OUT/err-$mode"
 		return 0
 	fi
@@ -157,15 +156,11 @@ build() {
 	local rc=$?
 	grep -E 'error|Error' "$dir/log" | head -20 > "$OUT/err-$mode"
 	warnings "$dir" > "$OUT/warn-$mode"
-	# Without C=1 W=1, no warning the base's =y build lacks (that build
-	# writes the list the others compare with).
-	if [ -z "$flags" ] && [ "$rc" = 0 ]; then
-		if [ "$k" = 0 ]; then
-			cp "$OUT/warn-$mode" "$OUT/base-y-warnings"
-		elif comm -13 "$OUT/base-y-warnings" "$OUT/warn-$mode" | grep . >> "$OUT/err-$mode"; then
-			rc=1
-			sed -i '1i warnings the base lacks:' "$OUT/err-$mode"
-		fi
+	# Without C=1 W=1, no warning the base's =y build lacks.
+	if [ -z "$flags" ] && [ "$rc" = 0 ] && [ "$k" -gt 0 ] &&
+		comm -13 "$OUT/base-y-warnings" "$OUT/warn-$mode" | grep . >> "$OUT/err-$mode"; then
+		rc=1
+		sed -i '1i warnings the base lacks:' "$OUT/err-$mode"
 	fi
 	echo "$rc $name: $(wc -w <<<"$t $objs") targets ($((SECONDS - start)) s)" > "$OUT/res-$mode"
 	if [ "$rc" = 0 ]; then
@@ -251,7 +246,8 @@ fi
 build 0 y &
 build 0 y-base "C=1 W=1" &
 wait
-report y
+# The base's warnings, which every later build is compared with.
+report y && cp "$OUT/warn-y" "$OUT/base-y-warnings"
 report y-base && cp "$OUT/warn-y-base" "$OUT/base-warnings"
 
 for ((k = 1; k <= N; k++)); do
