@@ -65,15 +65,17 @@ def read_relay(directory):
     return [(ts, t, f) for _g, ts, t, f in jobs], rings
 
 
-def check_jobs(sink, queued, answered, jobs, prog_pid):
+def check_jobs(sink, queued, answered, jobs, prog_pid, cut=()):
     """jobs: list of (ts, type, seqno, pid, comm) of the control ring.
 
     answered: the commands whose response the device gave while the
-    recording ran; only those can have completed.
+    recording ran; only those can have completed.  cut: the commands the
+    start of the recording may have cut, their SUBMIT before it.
     """
     by_seq = collections.defaultdict(lambda: collections.defaultdict(list))
     for ts, typ, seq, pid, comm in jobs:
         by_seq[seq][typ].append((ts, pid, comm))
+    queued = [q for q in queued if q not in cut or 'submit' in by_seq.get(q, {})]
     bad_count, bad_order = [], []
     for seq in queued:
         ev = by_seq.get(seq, {})
@@ -156,7 +158,16 @@ def main():
         seq = int(f['fence'].split(':')[1])
         ftrace_jobs.append((ts, name[len('grtrace_'):], seq, int(f.get('pid', 0)),
                             f.get('comm', '')))
-    check_jobs('tracepoints', queued, answered, ftrace_jobs, prog_pid)
+    # The driver fires grtrace_submit, then virtio_gpu_cmd_queue once the
+    # command is on the virtqueue, both under the queue's lock: when the
+    # recording starts, one command at most can have its SUBMIT before the
+    # start and its virtio_gpu_cmd_queue after it, before any grtrace event.
+    first = min((ts for ts, name, _f in events if name.startswith('grtrace_')),
+                default=float('inf'))
+    cut = [int(f['seqno']) for ts, name, f in events
+           if name == 'virtio_gpu_cmd_queue' and f.get('name') == 'control' and ts < first]
+    check_jobs('tracepoints', queued, answered, ftrace_jobs, prog_pid,
+               cut[:1] if len(cut) == 1 else ())
 
     control = {rid for rid, (_dev, name) in rings.items() if name == 'control'}
     check('relay: METADATA names the control ring', len(control) == 1, str(rings))
