@@ -6,7 +6,9 @@ For every command the virtio_gpu_cmd_queue tracepoint saw on the control
 queue, the grtrace tracepoints (trace.dat) and, separately, the relay stream
 (events<N>.bin) must hold exactly one SUBMIT and one COMPLETE of that
 command, with SUBMIT <= COMMIT <= END <= COMPLETE in time, and the jobs of
-the dumb-buffer program must carry its pid and comm.
+the dumb-buffer program must carry its pid and comm.  The tracepoints may
+lack the SUBMIT of one command, the one whose virtio_gpu_cmd_queue comes
+before any grtrace event: the start of the recording fell between the two.
 
 usage: e2e-check.py DIR      (prints KTAP)
 """
