@@ -242,6 +242,10 @@ elif [ -f "$SRC/.pc/applied-patches" ]; then
 	(cd "$SRC" && for f in $old $all_touched; do [ -e "$f" ] && touch "$f"; done)
 	rm -f "$CACHE"/prefix-[ymnw]/.config.frag
 fi
+# quilt takes the patches directory from .pc/.quilt_patches once a tree has
+# one, before QUILT_PATCHES: a tree first walked from another checkout
+# would push that checkout's series.
+mkdir -p "$SRC/.pc" && echo "$QUILT_PATCHES" > "$SRC/.pc/.quilt_patches"
 
 build 0 y &
 build 0 y-base "C=1 W=1" &
