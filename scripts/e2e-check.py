@@ -169,7 +169,7 @@ def main():
     cut = [int(f['seqno']) for ts, name, f in events
            if name == 'virtio_gpu_cmd_queue' and f.get('name') == 'control' and ts < first]
     check_jobs('tracepoints', queued, answered, ftrace_jobs, prog_pid,
-               cut[:1] if len(cut) == 1 else ())
+               cut if len(cut) == 1 else ())
 
     control = {rid for rid, (_dev, name) in rings.items() if name == 'control'}
     check('relay: METADATA names the control ring', len(control) == 1, str(rings))
