@@ -24,6 +24,7 @@
 #include <trace/events/grtrace.h>
 
 #include "grtrace_core.h"
+#include "grtrace_sched.h"
 
 const char * const grtrace_level_names[GRTRACE_LEVEL_NR] = {
 	[GRTRACE_LEVEL_OFF]	= "off",
@@ -205,6 +206,14 @@ int grtrace_session_start(void)
 		grtrace_stream_stop();
 		return ret;
 	}
+	/* The scheduler's jobs from its first one in the session on. */
+	ret = grtrace_sched_get();
+	if (ret) {
+		grtrace_unregister_probes(ARRAY_SIZE(grtrace_tps));
+		grtrace_govern_stop();
+		grtrace_stream_stop();
+		return ret;
+	}
 
 	WRITE_ONCE(grtrace_running, true);
 	pr_debug("session %016llx started\n", grtrace_stream_session_id());
@@ -229,6 +238,7 @@ int grtrace_session_stop(void)
 		return -EINVAL;
 
 	WRITE_ONCE(grtrace_running, false);
+	grtrace_sched_put();
 	grtrace_unregister_probes(ARRAY_SIZE(grtrace_tps));
 	/* Decide on the events still held back, now that none can come. */
 	grtrace_govern_stop();

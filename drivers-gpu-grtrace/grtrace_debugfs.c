@@ -838,6 +838,9 @@ static int grtrace_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "frozen_gseq=%llu\n", f.gseq);
 	/* Since boot, and never offered: these rings have no id. */
 	seq_printf(m, "events_no_ring=%llu\n", grtrace_no_ring_events());
+	if (IS_ENABLED(CONFIG_GRTRACE_DRM_SCHED))
+		seq_printf(m, "sched_waits_untracked=%llu\n",
+			   grtrace_sched_waits_untracked());
 	grtrace_stats_show_seed_names(m, &t);
 	grtrace_govern_show_stats(m);
 	return 0;
@@ -1023,6 +1026,7 @@ static int __init grtrace_init(void)
 	if (IS_ENABLED(CONFIG_GRTRACE_AGGREGATOR))
 		debugfs_create_file("aggregator_stats", 0400, grtrace_dir, NULL,
 				    &grtrace_aggregator_stats_fops);
+	grtrace_sched_init();
 	return 0;
 
 err_stream:
@@ -1037,6 +1041,7 @@ err:
 static void __exit grtrace_exit(void)
 {
 	grtrace_core_exit();
+	grtrace_sched_exit();
 	/* Removes the events<N> files: before their directory. */
 	grtrace_stream_exit();
 	debugfs_remove_recursive(grtrace_dir);

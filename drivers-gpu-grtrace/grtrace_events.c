@@ -4,6 +4,7 @@
  * enabled so that drivers never depend on the (possibly modular) core.
  */
 
+#include <linux/cleanup.h>
 #include <linux/ctype.h>
 #include <linux/export.h>
 #include <linux/grtrace.h>
@@ -11,6 +12,7 @@
 #include <linux/sched.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
+#include <linux/workqueue.h>
 
 #define CREATE_TRACE_POINTS
 #include <trace/events/grtrace.h>
@@ -98,10 +100,66 @@ static atomic64_t grtrace_no_ring;
 #define GRTRACE_STAMP_NEW		GRTRACE_STAMP(U32_MAX - 2, 0)
 #define GRTRACE_STAMP_GONE		GRTRACE_STAMP(U32_MAX, 0)
 
+/*
+ * The grtrace module follows the consumers of the tracepoints with a hook:
+ * it records the DRM scheduler's jobs from the scheduler's own tracepoints
+ * while something consumes grtrace events, and cannot attach to them from
+ * grtrace_tp_reg(), which runs under tracepoints_mutex.  A work item calls
+ * the hook with whether any grtrace tracepoint has a consumer now; it may
+ * see several changes at once, or none.  No work is queued before the
+ * hook is set, which the module does once workqueues run: a tracepoint
+ * enabled from the kernel command line may get its first consumer before.
+ */
+static DEFINE_MUTEX(grtrace_consumers_lock);
+static grtrace_consumers_fn grtrace_consumers_hook; /* writes: consumers_lock */
+
+static void grtrace_consumers_work_fn(struct work_struct *work)
+{
+	guard(mutex)(&grtrace_consumers_lock);
+	if (grtrace_consumers_hook)
+		grtrace_consumers_hook(static_key_enabled(&grtrace_active_key));
+}
+
+static DECLARE_WORK(grtrace_consumers_work, grtrace_consumers_work_fn);
+
+/* After a change of the static key: tell the hook, if there is one. */
+static void grtrace_consumers_changed(void)
+{
+	/* Pairs with the barrier of grtrace_set_consumers_hook(). */
+	smp_mb();
+	if (READ_ONCE(grtrace_consumers_hook))
+		schedule_work(&grtrace_consumers_work);
+}
+
+/**
+ * grtrace_set_consumers_hook - follow the consumers of the tracepoints
+ * @fn: called in process context, with whether any grtrace tracepoint has
+ *	a consumer, after that changed; NULL to stop
+ *
+ * @fn is called before this returns with the state of now.  Once this
+ * returns with NULL, the previous @fn is not running and will not be
+ * called.  Context: process context; may sleep.
+ */
+void grtrace_set_consumers_hook(grtrace_consumers_fn fn)
+{
+	guard(mutex)(&grtrace_consumers_lock);
+	WRITE_ONCE(grtrace_consumers_hook, fn);
+	/*
+	 * Pairs with grtrace_consumers_changed(): the hook is read after a
+	 * change of the key there, the key after the hook here, so a change
+	 * is seen by one of both.
+	 */
+	smp_mb();
+	if (fn)
+		fn(static_key_enabled(&grtrace_active_key));
+}
+EXPORT_SYMBOL_GPL(grtrace_set_consumers_hook);
+
 /* Called by the tracepoint core, under tracepoints_mutex, on the first probe. */
 int grtrace_tp_reg(void)
 {
 	static_branch_inc(&grtrace_active_key);
+	grtrace_consumers_changed();
 	return 0;
 }
 
@@ -118,6 +176,7 @@ void grtrace_tp_unreg(void)
 	static_branch_dec(&grtrace_active_key);
 	if (static_key_enabled(&grtrace_active_key))
 		return;
+	grtrace_consumers_changed();
 	raw_spin_lock_irqsave(&grtrace_rings_lock, flags);
 	list_for_each_entry_safe(ring, tmp, &grtrace_rings, node)
 		list_del_init(&ring->node);

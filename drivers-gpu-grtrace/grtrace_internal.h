@@ -21,6 +21,7 @@
 #include "grtrace_stream.h"
 #include "grtrace_govern.h"
 #include "grtrace_core.h"
+#include "grtrace_sched.h"
 
 /* ---- grtrace_debugfs.c ---- */
 

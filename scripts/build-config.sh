@@ -56,9 +56,10 @@ for variant in $variants; do
 	fi
 	if [ "$variant" = nodebugfs ]; then
 		grep -qx 'CONFIG_GRTRACE_EVENTS=y' "$dir/.config" &&
-			grep -qx 'CONFIG_GRTRACE_DRM_BRIDGE=y' "$dir/.config" &&
-			! grep -q '^CONFIG_GRTRACE_STREAM=' "$dir/.config"
-		result $? "CONFIG_GRTRACE=nodebugfs: tracepoints and hooks on, the stream off" || continue
+			grep -qx 'CONFIG_GRTRACE_VIRTIO_GPU=y' "$dir/.config" &&
+			! grep -q '^CONFIG_GRTRACE_STREAM=' "$dir/.config" &&
+			! grep -q '^CONFIG_GRTRACE_DRM_SCHED=' "$dir/.config"
+		result $? "CONFIG_GRTRACE=nodebugfs: tracepoints and hooks on, the stream and the scheduler's probes off" || continue
 	fi
 	# The kernel series alone: the tools series builds nothing here.
 	# shellcheck disable=SC2046

@@ -3,7 +3,8 @@
 # The layers of the series' code call one way only.
 #
 # Kernel (the objects of step kernel, $BUILD/drivers/gpu/grtrace): from the
-# bottom, grtrace_events (tracepoints, rings), grtrace_stream (relay,
+# bottom, grtrace_events (tracepoints, rings), grtrace_sched (probes on the
+# DRM scheduler's tracepoints), grtrace_stream (relay,
 # per-CPU counters, METADATA), grtrace_govern (verdicts, job table,
 # aggregates), grtrace_core (session: state, probe, emit, config commit),
 # grtrace_debugfs (files, the key table).  No object may use a symbol that
@@ -20,7 +21,7 @@ CHECK=layering
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 
-layers=(grtrace_events grtrace_stream grtrace_govern grtrace_core grtrace_debugfs)
+layers=(grtrace_events grtrace_sched grtrace_stream grtrace_govern grtrace_core grtrace_debugfs)
 obj=$BUILD/drivers/gpu/grtrace
 for l in "${layers[@]}"; do
 	[ -f "$obj/$l.o" ] || echo "$obj/$l.o missing (step kernel)" >> "$OUT/err"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests for the DRM GPU scheduler hooks of grtrace: a real
+ * KUnit tests of grtrace on the DRM GPU scheduler's tracepoints: a real
  * drm_gpu_scheduler with a fake hardware backend whose fences signal from
  * hrtimers (softirq: a fence's spinlock_t is no lock for hard interrupt
  * context), two entities with dependencies between
@@ -96,11 +96,11 @@ static struct dma_fence *fake_run_job(struct drm_sched_job *sched_job)
 
 	/*
 	 * A driver reports what the scheduler cannot see, such as the start
-	 * of execution, on the scheduler's ring, and nothing else.
+	 * of execution, and nothing else; here on the scheduler's own ring.
 	 */
 	if (grtrace_enabled()) {
 		struct grtrace_job gj = {
-			.ring = drm_sched_grtrace_ring(sched_job->sched),
+			.ring = grtrace_sched_ring(sched_job->sched),
 			.ctx_id = sched_job->s_fence->scheduled.context,
 			.fence_context = sched_job->s_fence->finished.context,
 			.fence_seqno = sched_job->s_fence->finished.seqno,
@@ -282,6 +282,11 @@ static struct capture *capture_start(struct kunit *test)
 	spin_lock_init(&c->lock);
 	for (i = 0; i < ARRAY_SIZE(tps); i++)
 		KUNIT_ASSERT_EQ(test, tps[i].reg(capture_probe, c), 0);
+	/*
+	 * A work item attaches grtrace to the scheduler's tracepoints now
+	 * that its own have a consumer: attach at once instead.
+	 */
+	KUNIT_ASSERT_EQ(test, grtrace_sched_get(), 0);
 	return c;
 }
 
@@ -289,6 +294,7 @@ static void capture_stop(struct capture *c)
 {
 	int i;
 
+	grtrace_sched_put();
 	for (i = 0; i < ARRAY_SIZE(tps); i++)
 		tps[i].unreg(capture_probe, c);
 	tracepoint_synchronize_unregister();
@@ -507,7 +513,7 @@ static void grtrace_sched_test_lifecycle(struct kunit *test)
 	for (i = 0; i < 2; i++)
 		drm_sched_entity_destroy(&e[i]);
 
-	ring_id = grtrace_ring_last_id(&gpu->sched.grtrace_ring);
+	ring_id = grtrace_ring_last_id(grtrace_sched_ring(&gpu->sched));
 	check_jobs(test, "tracepoint", c->ev, c->n, ids, NR_JOBS, ring_id);
 
 	KUNIT_ASSERT_EQ(test, grtrace_walk_records(relay_one, r), 0);
@@ -826,7 +832,7 @@ static void grtrace_sched_test_flight(struct kunit *test)
 	KUNIT_EXPECT_GE(test, t.dropped[GRTRACE_DROP_FROZEN], 1 + 5 * NR_JOBS);
 
 	w->session_id = grtrace_stream_session_id();
-	w->ring_id = grtrace_ring_last_id(&gpu->sched.grtrace_ring);
+	w->ring_id = grtrace_ring_last_id(grtrace_sched_ring(&gpu->sched));
 	w->cpu = -1;
 	w->min_gseq = U64_MAX;
 	KUNIT_ASSERT_EQ(test, grtrace_walk_records(flight_one, w), 0);
@@ -904,9 +910,9 @@ static void grtrace_sched_test_reset_sibling(struct kunit *test)
 		    c->ev[i].job.fence_seqno == seqno) {
 			job_resets++;
 			KUNIT_EXPECT_EQ(test, c->ev[i].job.ring_id,
-					grtrace_ring_last_id(&a->sched.grtrace_ring));
+					grtrace_ring_last_id(grtrace_sched_ring(&a->sched)));
 		}
-		if (c->ev[i].job.ring_id == grtrace_ring_last_id(&b->sched.grtrace_ring))
+		if (c->ev[i].job.ring_id == grtrace_ring_last_id(grtrace_sched_ring(&b->sched)))
 			b_resets++;
 	}
 	KUNIT_EXPECT_EQ_MSG(test, job_resets, 1, "resets naming the job");
@@ -1058,11 +1064,14 @@ static void grtrace_sched_test_kill(struct kunit *test)
 	ext = find(c->ev, c->n, GRTRACE_EV_SYNC_WAIT_EXIT, done[0]->context,
 		   done[0]->seqno);
 	if (ext >= 0) {
-		KUNIT_EXPECT_EQ(test, c->ev[ext].job.status, -ESRCH);
+		/* Ended when the dependency signalled, before the job was. */
+		KUNIT_EXPECT_EQ(test, c->ev[ext].job.status, 0);
+		KUNIT_EXPECT_LT(test, ext, find(c->ev, c->n, GRTRACE_EV_COMPLETE,
+						done[0]->context, done[0]->seqno));
 		KUNIT_EXPECT_EQ(test, c->ev[ext].job.aux_context, dep->base.context);
 		KUNIT_EXPECT_EQ(test, c->ev[ext].job.aux_seqno, 1);
 		KUNIT_EXPECT_EQ(test, c->ev[ext].job.ring_id,
-				grtrace_ring_last_id(&gpu->sched.grtrace_ring));
+				grtrace_ring_last_id(grtrace_sched_ring(&gpu->sched)));
 	}
 	for (i = 0; i < 2; i++) {
 		u64 ctx = done[i]->context, seqno = done[i]->seqno;
@@ -1082,23 +1091,25 @@ static void grtrace_sched_test_kill(struct kunit *test)
 }
 
 /*
- * The scheduler is a registered ring, its class guessed from its name.  It
- * has no id until it reports while something consumes events.
+ * A scheduler is a ring named after its device and name, its class guessed
+ * from its name, with an id once it reported while events are consumed.
  */
 static void grtrace_sched_test_ring(struct kunit *test)
 {
 	struct fake_gpu *gpu = fake_gpu_create(test, "sdma_kunit", MAX_SCHEDULE_TIMEOUT);
-	struct grtrace_job gj = { .ring = &gpu->sched.grtrace_ring };
+	const struct grtrace_ring *ring;
+	struct grtrace_job gj = {};
 
-	KUNIT_EXPECT_EQ(test, grtrace_ring_last_id(&gpu->sched.grtrace_ring), 0);
 	KUNIT_ASSERT_EQ(test, grtrace_session_start(), 0);
+	ring = grtrace_sched_ring(&gpu->sched);
+	KUNIT_ASSERT_NOT_NULL(test, ring);
+	gj.ring = ring;
 	grtrace_irq(&gj);
 	KUNIT_ASSERT_EQ(test, grtrace_session_stop(), 0);
-	KUNIT_EXPECT_GE(test, grtrace_ring_last_id(&gpu->sched.grtrace_ring),
-			GRTRACE_FIRST_RING_ID);
-	KUNIT_EXPECT_EQ(test, gpu->sched.grtrace_ring.engine, GRTRACE_ENGINE_COPY);
-	KUNIT_EXPECT_STREQ(test, gpu->sched.grtrace_ring.name, "sdma_kunit");
-	KUNIT_EXPECT_STREQ(test, gpu->sched.grtrace_ring.dev, "drm_sched");
+	KUNIT_EXPECT_GE(test, grtrace_ring_last_id(ring), GRTRACE_FIRST_RING_ID);
+	KUNIT_EXPECT_EQ(test, ring->engine, GRTRACE_ENGINE_COPY);
+	KUNIT_EXPECT_STREQ(test, ring->name, "sdma_kunit");
+	KUNIT_EXPECT_STREQ(test, ring->dev, "drm_sched");
 	fake_gpu_destroy(gpu);
 }
 
@@ -1157,52 +1168,52 @@ static void grtrace_sched_test_ring_unregistered(struct kunit *test)
 }
 
 /*
- * A scheduler torn down in the middle of a session, and one created after
- * it: the new ring gets a new id and its own METADATA, the stream says the
- * old ring went away, and an event reported late for the old ring is
- * counted and not written under any ring.
+ * A scheduler torn down in the middle of a session, one created after it
+ * with the same name and one with another name: the first two are one
+ * ring, with one id and one METADATA, as their device and name identify
+ * them; the third is a new ring.  No ring is said to go away: the ring
+ * outlives its schedulers.
  */
 static void grtrace_sched_test_ring_removed(struct kunit *test)
 {
 	struct ring_seen *a = kunit_kzalloc(test, sizeof(*a), GFP_KERNEL);
 	struct ring_seen *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	struct fake_gpu *ga, *ga2, *gb;
 	struct grtrace_job gj = {};
-	struct fake_gpu *ga, *gb;
-	u64 no_ring[2];
 
 	KUNIT_ASSERT_NOT_NULL(test, a);
 	KUNIT_ASSERT_NOT_NULL(test, b);
 	KUNIT_ASSERT_EQ(test, grtrace_session_start(), 0);
 
 	ga = fake_gpu_create(test, "gfx_removed", MAX_SCHEDULE_TIMEOUT);
-	gj.ring = &ga->sched.grtrace_ring;
+	gj.ring = grtrace_sched_ring(&ga->sched);
 	grtrace_irq(&gj);
-	a->id = grtrace_ring_last_id(&ga->sched.grtrace_ring);
-	/* drm_sched_fini() unregisters; the memory of @ga stays. */
+	a->id = grtrace_ring_last_id(gj.ring);
 	fake_gpu_destroy(ga);
 
-	gb = fake_gpu_create(test, "sdma_added", MAX_SCHEDULE_TIMEOUT);
-	no_ring[0] = grtrace_no_ring_events();
-	grtrace_irq(&gj);		/* late, for the ring that went away */
-	no_ring[1] = grtrace_no_ring_events();
-	gj.ring = &gb->sched.grtrace_ring;
+	ga2 = fake_gpu_create(test, "gfx_removed", MAX_SCHEDULE_TIMEOUT);
+	gj.ring = grtrace_sched_ring(&ga2->sched);
 	grtrace_irq(&gj);
-	b->id = grtrace_ring_last_id(&gb->sched.grtrace_ring);
+	KUNIT_EXPECT_EQ(test, grtrace_ring_last_id(gj.ring), a->id);
+	gb = fake_gpu_create(test, "sdma_added", MAX_SCHEDULE_TIMEOUT);
+	gj.ring = grtrace_sched_ring(&gb->sched);
+	grtrace_irq(&gj);
+	b->id = grtrace_ring_last_id(gj.ring);
 	KUNIT_EXPECT_NE(test, b->id, a->id);
 	KUNIT_ASSERT_EQ(test, grtrace_session_stop(), 0);
-	KUNIT_EXPECT_EQ(test, no_ring[1] - no_ring[0], 1);
 
 	KUNIT_ASSERT_EQ(test, grtrace_walk_records(ring_one, a), 0);
 	KUNIT_ASSERT_EQ(test, grtrace_walk_records(ring_one, b), 0);
-	KUNIT_EXPECT_EQ(test, a->events, 1);
+	KUNIT_EXPECT_EQ(test, a->events, 2);
 	KUNIT_EXPECT_EQ(test, a->metadata, 1);
 	KUNIT_EXPECT_STREQ(test, a->name, "gfx_removed");
-	KUNIT_EXPECT_EQ(test, a->removed, 1);
+	KUNIT_EXPECT_EQ(test, a->removed, 0);
 	KUNIT_EXPECT_EQ(test, b->events, 1);
 	KUNIT_EXPECT_EQ(test, b->metadata, 1);
 	KUNIT_EXPECT_STREQ(test, b->name, "sdma_added");
 	KUNIT_EXPECT_EQ(test, b->removed, 0);
 
+	fake_gpu_destroy(ga2);
 	fake_gpu_destroy(gb);
 }
 
@@ -1365,6 +1376,6 @@ static struct kunit_suite grtrace_sched_test_suite = {
 
 kunit_test_suite(grtrace_sched_test_suite);
 
-MODULE_DESCRIPTION("KUnit tests for the grtrace DRM scheduler hooks");
+MODULE_DESCRIPTION("KUnit tests of grtrace on the DRM scheduler's tracepoints");
 MODULE_LICENSE("GPL");
 MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING");

@@ -11,19 +11,20 @@
 /**
  * DOC: grtrace
  *
- * With CONFIG_GRTRACE_AMDGPU, amdgpu adds to the events the DRM scheduler
- * reports for its jobs (SUBMIT, COMMIT, END, COMPLETE, dependency waits,
- * timeouts and resets, see drivers/gpu/drm/scheduler/sched_grtrace.c) what
- * only amdgpu knows, on the scheduler's own grtrace ring, so that every
- * event of a job is recorded once:
+ * With CONFIG_GRTRACE_AMDGPU, amdgpu adds to the events grtrace records of
+ * its jobs from the DRM scheduler's tracepoints (SUBMIT, COMMIT, END,
+ * COMPLETE, dependency waits, timeouts and resets, see
+ * drivers/gpu/grtrace/grtrace_sched.c) what only amdgpu knows, on a ring of
+ * its own with the device and name of the scheduler's ring, so that every
+ * event of a job is recorded once.  The two rings have ids of their own
+ * in a recording, under one name:
  *
  * ============= ============================== ============================
  * event         where                          why there
  * ============= ============================== ============================
  * (ring class)  amdgpu_device_init_schedulers() the engine class of the ring
  *                                              from its &amdgpu_ring_funcs
- *                                              type instead of a guess from
- *                                              the scheduler's name
+ *                                              type
  * IRQ           amdgpu_fence_process()         an IP block's end-of-pipe
  *                                              interrupt handler processes
  *                                              the ring's fences; the
@@ -72,13 +73,18 @@ static u16 amdgpu_grtrace_engine(const struct amdgpu_ring *ring)
  * amdgpu_grtrace_ring_init - trace a ring whose scheduler was initialized
  * @ring: the ring, right after drm_sched_init() succeeded on it
  *
- * Sets the engine class of the scheduler's grtrace ring from the ring type;
- * no job can be on the ring yet.
+ * Registers the ring, named as its scheduler is, with the engine class of
+ * its type; no interrupt of the ring is handled yet.
  */
 void amdgpu_grtrace_ring_init(struct amdgpu_ring *ring)
 {
-	WRITE_ONCE(ring->sched.grtrace_ring.engine, amdgpu_grtrace_engine(ring));
-	ring->grtrace = drm_sched_grtrace_ring(&ring->sched);
+	ring->grtrace = (struct grtrace_ring) {
+		.dev = dev_name(ring->adev->dev),
+		.name = ring->name,
+		.engine = amdgpu_grtrace_engine(ring),
+	};
+	grtrace_ring_register(&ring->grtrace);
+	WRITE_ONCE(ring->grtrace_on, true);
 }
 
 /**
@@ -87,7 +93,10 @@ void amdgpu_grtrace_ring_init(struct amdgpu_ring *ring)
  */
 void amdgpu_grtrace_ring_fini(struct amdgpu_ring *ring)
 {
-	ring->grtrace = NULL;
+	if (!ring->grtrace_on)
+		return;
+	WRITE_ONCE(ring->grtrace_on, false);
+	grtrace_ring_unregister(&ring->grtrace);
 }
 
 /**
@@ -96,9 +105,9 @@ void amdgpu_grtrace_ring_fini(struct amdgpu_ring *ring)
  */
 void amdgpu_grtrace_irq(struct amdgpu_ring *ring)
 {
-	struct grtrace_job gj = { .ring = ring->grtrace };
+	struct grtrace_job gj = { .ring = &ring->grtrace };
 
-	if (gj.ring)
+	if (READ_ONCE(ring->grtrace_on))
 		grtrace_irq(&gj);
 }
 
@@ -115,11 +124,11 @@ void amdgpu_grtrace_error(struct amdgpu_ring *ring,
 			  struct drm_sched_job *s_job, s32 code)
 {
 	struct grtrace_job gj = {
-		.ring = ring->grtrace,
+		.ring = &ring->grtrace,
 		.status = code,
 	};
 
-	if (!gj.ring)
+	if (!READ_ONCE(ring->grtrace_on))
 		return;
 	if (s_job && s_job->s_fence) {
 		gj.ctx_id = s_job->s_fence->scheduled.context;

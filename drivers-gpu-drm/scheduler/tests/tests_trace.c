@@ -144,11 +144,16 @@ static void sched_trace_on_drm_sched_job_error(void *data,
 			  fence->finished.error);
 }
 
+/* The verdict, and SCHED_TRACE_WAS_DONE if the job had finished before. */
+#define SCHED_TRACE_WAS_DONE	0x100
+
 static void sched_trace_on_drm_sched_job_timedout(void *data,
 						  struct drm_sched_fence *fence,
-						  enum drm_gpu_sched_stat status)
+						  enum drm_gpu_sched_stat status,
+						  bool done)
 {
-	sched_trace_fence(data, SCHED_TRACE_TIMEDOUT, fence, status);
+	sched_trace_fence(data, SCHED_TRACE_TIMEDOUT, fence,
+			  status | (done ? SCHED_TRACE_WAS_DONE : 0));
 }
 
 /*
@@ -515,7 +520,8 @@ static unsigned int sched_trace_wait_count(struct sched_trace_seen *seen,
  * drm_sched_job_timedout gives the verdict of each call of timedout_job():
  * once "reset" for a job that hung, after which the mock scheduler has
  * cleaned it up and cleared its s_fence; and "no_hang" at each expiry for
- * a job that still runs, until it completes.
+ * a job that still runs, until it completes.  Neither job was done when
+ * its timeout was handled.
  */
 static void drm_sched_trace_job_timedout(struct kunit *test)
 {
