@@ -244,8 +244,10 @@ elif [ -f "$SRC/.pc/applied-patches" ]; then
 fi
 # quilt takes the patches directory from .pc/.quilt_patches once a tree has
 # one, before QUILT_PATCHES: a tree first walked from another checkout
-# would push that checkout's series.
-mkdir -p "$SRC/.pc" && echo "$QUILT_PATCHES" > "$SRC/.pc/.quilt_patches"
+# would push that checkout's series.  A new tree has no .pc: quilt makes
+# it whole at the first push (a .pc without .version it refuses as made
+# by an older quilt).
+[ -f "$SRC/.pc/.version" ] && echo "$QUILT_PATCHES" > "$SRC/.pc/.quilt_patches"
 
 build 0 y &
 build 0 y-base "C=1 W=1" &
