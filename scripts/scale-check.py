@@ -41,9 +41,9 @@ def stats(path):
 
 def trace_rings(path):
     """Per ring id: its dev, per type per fence counts, fence contexts,
-    last event, removes; and the count of events with ring id 0."""
+    removes; and the count of events with ring id 0."""
     rings = collections.defaultdict(lambda: {
-        'dev': set(), 'ev': collections.Counter(), 'ctx': set(), 'last': -1,
+        'dev': set(), 'ev': collections.Counter(), 'ctx': set(),
         'remove': [], 'events': 0})
     zero = 0
     for i, (_, name, f) in enumerate(read_trace(path)):
@@ -61,7 +61,6 @@ def trace_rings(path):
             r['ev'][(event, f['fence'])] += 1
             r['ctx'].add(f['fence'].split(':')[0])
             r['events'] += 1
-            r['last'] = i
     return rings, zero
 
 
