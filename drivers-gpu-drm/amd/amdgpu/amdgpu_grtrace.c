@@ -31,11 +31,20 @@
  *                                              scheduler's END and COMPLETE
  *                                              of the jobs it completes
  *                                              follow
- * ERROR(reset)  amdgpu_job_timedout()          soft recovery killed the
- *                                              waves of a timed out job:
- *                                              the job ends without the
- *                                              scheduler being stopped
+ * ERROR(reset)  amdgpu_job_timedout()          a per-queue reset, an IP
+ *                                              block soft reset or a full
+ *                                              GPU recovery succeeded for
+ *                                              a timed out job
  * ============= ============================== ============================
+ *
+ * amdgpu's timeout handler returns %DRM_GPU_SCHED_STAT_NO_HANG whatever it
+ * did, and resets without drm_sched_stop(), so the scheduler cannot tell a
+ * reset: it reports the job's ERROR(timeout) from the error amdgpu puts on
+ * the job's hardware fence (-ETIME for a reset, -ENODATA for soft
+ * recovery), and amdgpu reports the reset, naming the job: the reset
+ * comes first, from the handler, the timeout once it returned.  Soft recovery
+ * kills the job's waves and resets nothing: the job's ERROR(timeout) and
+ * its COMPLETE with -ENODATA tell it.
  *
  * Submission (amdgpu_cs_ioctl() pushing the job to its entity, in the
  * submitting task) and the doorbell (amdgpu_ring_commit(), called from the
