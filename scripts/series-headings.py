@@ -19,6 +19,7 @@ KINDS = [
     (r'^gpu: grtrace: Record the DRM scheduler',
      "The DRM scheduler's jobs, from its tracepoints, and their test"),
     (r'^drm/sched: Test grtrace', "The DRM scheduler's jobs, from its tracepoints, and their test"),
+    (r'^drm/sched: Report jobs to grtrace', 'DRM scheduler hooks and their tests'),
     (r'^relay', 'relay (posted apart)'),
     (r'^drm/virtio', 'virtio-gpu hooks'),
     (r'^gpu: grtrace: (Add the relay stream|Add the config|Add the merged)',
