@@ -58,11 +58,13 @@
  *
  * A timeout is reported as the driver decided it: nothing for a job that
  * was done when its timeout was handled, nor for one the driver found
- * running (%DRM_GPU_SCHED_STAT_NO_HANG, its hardware fence without error);
+ * running (%DRM_GPU_SCHED_STAT_NO_HANG, its fences without error);
  * ERROR(timeout) alone for one it failed itself and handed back
  * (%DRM_GPU_SCHED_STAT_NO_HANG with an error on its hardware fence, as xe
- * does) and for a device that is gone (%DRM_GPU_SCHED_STAT_ENODEV);
- * ERROR(timeout) then ERROR(reset) for a hang the driver reset.
+ * does, or on its finished fence, as amdgpu does when it leaves the
+ * recovery to another path) and for a device that is gone
+ * (%DRM_GPU_SCHED_STAT_ENODEV); ERROR(timeout) then ERROR(reset) for a
+ * hang the driver reset.
  *
  * A dependency wait ends when its fence signals: the probe on
  * dma_fence_signaled looks the fence up in a table of the open waits.  The
@@ -262,7 +264,8 @@ static void grtrace_sched_timedout(void *data, struct drm_sched_fence *s_fence,
 		return;
 	if (status == DRM_GPU_SCHED_STAT_NO_HANG) {
 		parent = READ_ONCE(s_fence->parent);
-		if (!parent || !READ_ONCE(parent->error))
+		if (!(parent && READ_ONCE(parent->error)) &&
+		    !READ_ONCE(s_fence->finished.error))
 			return;
 	}
 	grtrace_sched_fill(&gj, s_fence);

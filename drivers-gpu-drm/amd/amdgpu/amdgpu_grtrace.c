@@ -38,13 +38,17 @@
  * ============= ============================== ============================
  *
  * amdgpu's timeout handler returns %DRM_GPU_SCHED_STAT_NO_HANG whatever it
- * did, and resets without drm_sched_stop(), so the scheduler cannot tell a
- * reset: it reports the job's ERROR(timeout) from the error amdgpu puts on
- * the job's hardware fence (-ETIME for a reset, -ENODATA for soft
- * recovery), and amdgpu reports the reset, naming the job: the reset
- * comes first, from the handler, the timeout once it returned.  Soft recovery
- * kills the job's waves and resets nothing: the job's ERROR(timeout) and
- * its COMPLETE with -ENODATA tell it.
+ * did (but for an unplugged device), and resets without drm_sched_stop(),
+ * so the scheduler cannot tell a reset: it reports the job's
+ * ERROR(timeout) from the error amdgpu puts on the job's fences (-ETIME
+ * for a reset, -ENODATA for soft recovery), and amdgpu reports the reset,
+ * naming the job: the reset comes first, from the handler, the timeout
+ * once it returned.  A full recovery is reported only if it ended the
+ * job's hardware fence with an error: amdgpu_device_gpu_recover() also
+ * returns 0 when RAS recovery takes over, or when the job ended meanwhile
+ * and nothing was reset.  Soft recovery kills the job's waves and resets
+ * nothing: the job's ERROR(timeout) and its COMPLETE with -ENODATA tell
+ * it.
  *
  * Submission (amdgpu_cs_ioctl() pushing the job to its entity, in the
  * submitting task) and the doorbell (amdgpu_ring_commit(), called from the

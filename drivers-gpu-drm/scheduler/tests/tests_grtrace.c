@@ -714,6 +714,58 @@ static void drm_sched_grtrace_timeout_no_hang_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, gt_count(c, GRTRACE_EV_ERROR, id), 0);
 }
 
+/*
+ * A timeout the driver handles without a reset and hands back
+ * (DRM_GPU_SCHED_STAT_NO_HANG) with the job failed: on its hardware fence
+ * (xe), or on its finished fence alone (amdgpu, when another recovery
+ * takes over).  ERROR(timeout) alone, and COMPLETE with that error once
+ * the job ends.
+ */
+static void drm_sched_grtrace_timeout_failed_test(struct kunit *test)
+{
+	struct drm_mock_scheduler *sched = drm_mock_sched_new(test, GT_TIMEOUT);
+	unsigned long end = jiffies + GT_TIMEOUT + GT_WAIT;
+	struct drm_mock_sched_entity *entity;
+	struct drm_mock_sched_job *job[2];
+	struct gt_capture *c;
+	struct gt_id id[2];
+	u32 ring_id;
+	int i, err;
+
+	entity = drm_mock_sched_entity_new(test, DRM_SCHED_PRIORITY_NORMAL, sched);
+	c = gt_capture_start(test, GT_MAX_EVENTS);
+	for (i = 0; i < 2; i++) {
+		job[i] = gt_job(test, entity, 0);
+		job[i]->flags = DRM_MOCK_SCHED_JOB_DONT_RESET;
+		id[i] = gt_submit(job[i], NULL);
+		/* Run: its hardware fence is set up.  Failed before its timeout. */
+		KUNIT_ASSERT_TRUE(test, drm_mock_sched_job_wait_scheduled(job[i], GT_WAIT));
+		dma_fence_set_error(i ? &job[i]->base.s_fence->finished : &job[i]->hw_fence,
+				    -ETIME);
+		while (!(READ_ONCE(job[i]->flags) & DRM_MOCK_SCHED_JOB_RESET_SKIPPED) &&
+		       time_before(jiffies, end))
+			msleep(20);
+		KUNIT_EXPECT_TRUE(test, READ_ONCE(job[i]->flags) &
+					DRM_MOCK_SCHED_JOB_RESET_SKIPPED);
+		KUNIT_EXPECT_EQ(test, drm_mock_sched_advance(sched, 1), 1);
+		KUNIT_EXPECT_TRUE(test, drm_mock_sched_job_wait_finished(job[i], GT_WAIT));
+		/* The handler's ERROR follows its return. */
+		KUNIT_EXPECT_TRUE(test, gt_wait_event(c, GRTRACE_EV_ERROR, id[i], 1));
+	}
+	gt_capture_stop(test, c);
+	ring_id = gt_ring_id(c, &sched->base);
+	drm_mock_sched_entity_free(entity);
+	drm_mock_sched_fini(sched);
+
+	for (i = 0; i < 2; i++) {
+		gt_expect_job(test, c, &sched->base, ring_id, id[i], GT_RAN, -ETIME);
+		KUNIT_EXPECT_EQ(test, gt_count(c, GRTRACE_EV_ERROR, id[i]), 1);
+		err = gt_find(c, GRTRACE_EV_ERROR, id[i], 0);
+		if (err >= 0)
+			KUNIT_EXPECT_EQ(test, c->ev[err].job.status, GRTRACE_ERROR_TIMEOUT);
+	}
+}
+
 #define GT_NR_RESET	2
 
 /*
@@ -1059,6 +1111,7 @@ static struct kunit_case drm_sched_grtrace_tests[] = {
 	KUNIT_CASE(drm_sched_grtrace_dependency_test),
 	KUNIT_CASE(drm_sched_grtrace_timeout_reset_test),
 	KUNIT_CASE(drm_sched_grtrace_timeout_no_hang_test),
+	KUNIT_CASE(drm_sched_grtrace_timeout_failed_test),
 	KUNIT_CASE(drm_sched_grtrace_reset_test),
 	KUNIT_CASE(drm_sched_grtrace_run_fails_test),
 	KUNIT_CASE(drm_sched_grtrace_kill_test),
