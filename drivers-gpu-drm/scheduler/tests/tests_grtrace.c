@@ -742,12 +742,14 @@ static void drm_sched_grtrace_timeout_failed_test(struct kunit *test)
 		KUNIT_ASSERT_TRUE(test, drm_mock_sched_job_wait_scheduled(job[i], GT_WAIT));
 		dma_fence_set_error(i ? &job[i]->base.s_fence->finished : &job[i]->hw_fence,
 				    -ETIME);
-		mod_delayed_work(sched->base.timeout_wq, &sched->base.work_tdr, 0);
+		drm_sched_fault(&sched->base);
 		flush_delayed_work(&sched->base.work_tdr);
 		KUNIT_EXPECT_TRUE(test, READ_ONCE(job[i]->flags) &
 					DRM_MOCK_SCHED_JOB_RESET_SKIPPED);
 		KUNIT_EXPECT_EQ(test, drm_mock_sched_advance(sched, 1), 1);
 		KUNIT_EXPECT_TRUE(test, drm_mock_sched_job_wait_finished(job[i], GT_WAIT));
+		/* Off the pending list: the next timeout is the next job's. */
+		flush_work(&sched->base.work_free_job);
 		/* The handler's ERROR follows its return. */
 		KUNIT_EXPECT_TRUE(test, gt_wait_event(c, GRTRACE_EV_ERROR, id[i], 1));
 	}

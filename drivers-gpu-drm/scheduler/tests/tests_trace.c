@@ -560,7 +560,7 @@ static void drm_sched_trace_job_timedout(struct kunit *test)
 	KUNIT_ASSERT_GT(test, dma_fence_wait_timeout(f_slow, false, HZ), 0);
 	KUNIT_EXPECT_EQ(test, f_slow->error, 0);
 
-	count = sched_trace_count(seen);
+	count = sched_trace_wait_count(seen, 2);
 	KUNIT_EXPECT_GE(test, count, 2);
 	for (i = 1; i < min(count, TRACE_TEST_MAX); i++) {
 		KUNIT_EXPECT_EQ(test, seen->rec[i].seqno, f_slow->seqno);
