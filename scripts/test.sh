@@ -5,6 +5,7 @@
 #   test.sh test     the newcomer's tier (make test): the series on
 #                    mainline, the guest kernel (KASAN, lockdep, UBSAN),
 #                    every guest suite, demo, crash, modules, scale,
+#                    Debian's own kernel (stock),
 #                    patch-race, the slow KUnit cases, the tool's tests,
 #                    fuzz, checkpatch, docs
 #   test.sh check    make test, and every patch prefix (bisect), the =n and
@@ -34,6 +35,7 @@
 # patch-race   $BUILD, initramfs                 $RUN/patch-race: text patching under load
 # kunit-slow   $BUILD, initramfs                 $RUN/kunit-slow: the KUnit cases marked slow
 # modules      the =m kernel (configs), initramfs $RUN/modules: grtrace.ko loaded and unloaded
+# stock        Debian's kernel image, initramfs  $RUN/stock: the tool on the kernel's own events
 #   beside them, on the host:
 # series       patches/, folders, $SRC (tree)    -: git am of patches/ = quilt = folders
 # verdict-selftest                               -
@@ -211,6 +213,7 @@ touch "$RUN/demo.done"
 step patch-race "$ROOT/scripts/test-patch-race.sh"
 bg_wait configs $host
 step modules "$ROOT/scripts/test-modules.sh"
+step stock "$ROOT/scripts/test-stock.sh"
 bg_wait crash $guests
 bg_wait kunit-slow $guests
 for s in "${host_steps[@]}"; do

@@ -41,7 +41,7 @@ wait $main
 # KTAP: each serial log's KUnit results (the kernel's KTAP parser) and
 # verdict (guest tests, kernel reports: scripts/guest/verdict.py), the
 # end-to-end checks of the recordings, the vCPUs, the tool's JSON.
-ktap_begin 10
+ktap_begin 12
 export SRC
 CHECK=guest
 OUT=$(mktemp -d)
@@ -50,6 +50,16 @@ checker kunit python3 "$ROOT/scripts/ktap.py" leaves "$out/serial.log" kunit:
 checker verdict python3 "$ROOT/scripts/guest/verdict.py" --no-kunit --expect "$tests" \
 	"$out/serial.log"
 checker e2e-check python3 "$ROOT/scripts/e2e-check.py" "$out/share/e2e"
+# The jobs of the kernel's own events against grtrace's: virtio-gpu's
+# (the end-to-end test's recording) and the mock scheduler's.
+checker "kernel events: virtio" python3 "$ROOT/scripts/kernel-events-check.py" \
+	"$CACHE/grtrace-tool/grtrace" "$out/share/e2e/e2e.dat" virtio
+if [ -n "$mock" ]; then
+	checker "kernel events: sched" python3 "$ROOT/scripts/kernel-events-check.py" \
+		"$CACHE/grtrace-tool/grtrace" "$out/share/kevents/kevents.dat" sched
+else
+	skip "kernel events: sched" "no mock scheduler in this kernel"
+fi
 checker probe-check python3 "$ROOT/scripts/probe-check.py" "$CACHE/grtrace-tool/grtrace" \
 	"$out/share/probe/hooks.grt" "$out/share/probe/probe.grt"
 if [ -n "$mock" ]; then

@@ -150,6 +150,18 @@ __u32 gr_ring_local(struct gr_trace *t, __u32 id)
 	return n;
 }
 
+/* gr_rings_rehash - after the rings' ids changed: find them by the new ones */
+void gr_rings_rehash(struct gr_trace *t)
+{
+	__u32 k;
+
+	if (!t->ring_hash_size)
+		return;
+	memset(t->ring_hash, 0, t->ring_hash_size * sizeof(*t->ring_hash));
+	for (k = 1; k < t->nr_rings; k++)
+		ring_hash_put(t, k);
+}
+
 static const struct gr_trace *sort_rings;
 
 static int cmp_ring_id(const void *a, const void *b)
@@ -376,4 +388,20 @@ void gr_ring_label(const struct gr_trace *t, __u32 id, char *buf, size_t len)
 		snprintf(buf, len, "%s/%s", r->dev, r->name);
 	else
 		snprintf(buf, len, "ring%u", r->id);
+}
+
+/* Returns: 0 with *@use set to the value @s names, or -1 */
+int gr_use_parse(const char *s, enum gr_use *use)
+{
+	static const char * const names[] = {
+		[GR_USE_AUTO] = "auto", [GR_USE_GRTRACE] = "grtrace", [GR_USE_UPSTREAM] = "kernel",
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		if (!strcmp(s, names[i])) {
+			*use = i;
+			return 0;
+		}
+	return -1;
 }

@@ -73,6 +73,33 @@ struct gr_tool_ctx {
 #define GR_REC_MIN		((unsigned int)sizeof(struct grtrace_record))
 #define GR_REC_MAX		0xfff8U		/* largest size a u16 allows */
 
+/* Where a record comes from */
+enum gr_origin {
+	GR_ORIGIN_GRTRACE,	/* grtrace's relay stream or events */
+	GR_ORIGIN_UPSTREAM,	/* the kernel's own tracepoints (upstream.c) */
+};
+
+/* The kernel's own events that upstream.c reads, in gr_upstream_names[] */
+enum gr_up_event {
+	GR_UP_QUEUE,		/* gpu_scheduler:drm_sched_job_queue */
+	GR_UP_RUN,		/* gpu_scheduler:drm_sched_job_run */
+	GR_UP_DONE,		/* gpu_scheduler:drm_sched_job_done */
+	GR_UP_UNSCHEDULABLE,	/* gpu_scheduler:drm_sched_job_unschedulable */
+	GR_UP_ERROR,		/* gpu_scheduler:drm_sched_job_error */
+	GR_UP_TIMEDOUT,		/* gpu_scheduler:drm_sched_job_timedout */
+	GR_UP_SIGNALED,		/* dma_fence:dma_fence_signaled */
+	GR_UP_VCMD_QUEUE,	/* virtio_gpu:virtio_gpu_cmd_queue */
+	GR_UP_VCMD_RESPONSE,	/* virtio_gpu:virtio_gpu_cmd_response */
+	GR_UP_NR,
+};
+
+/* Which events a trace.dat's jobs are made of (gr_trace.use) */
+enum gr_use {
+	GR_USE_AUTO,		/* grtrace's if it has any, else the kernel's own */
+	GR_USE_GRTRACE,
+	GR_USE_UPSTREAM,
+};
+
 /* One record of a known or unknown type, header decoded. */
 struct gr_event {
 	__u64 ts;
@@ -83,6 +110,8 @@ struct gr_event {
 	__u16 type;
 	__u16 size;
 	__u32 file;		/* index in gr_trace.files */
+	__u8 origin;		/* enum gr_origin */
+	__u8 cannot;		/* stages (BIT(type)) its job's events cannot tell */
 	struct grtrace_job_payload job;	/* types below GRTRACE_EV_NR */
 };
 
@@ -181,6 +210,11 @@ struct gr_trace {
 	size_t ctx_hash_size;
 	__u64 ctx_records;	/* GR_TOOL_CTX records taken */
 	__u64 ctx_gseq;		/* the last one: a second pass takes none again */
+	enum gr_use use;	/* trace.dat: the events to make jobs of */
+	__u64 upstream[GR_UP_NR];	/* trace.dat: the kernel's own events read */
+	__u64 upstream_recs;	/* records made of them */
+	__u64 grtrace_recs;	/* records of grtrace's events */
+	__u64 unused_recs;	/* records of the events not used (gr_trace.use) */
 	struct gr_vcmd *vcmd;	/* trace.dat: the virtio-gpu commands queued */
 	size_t nr_vcmd;
 	size_t cap_vcmd;
@@ -189,6 +223,7 @@ struct gr_trace {
 struct gr_event *gr_trace_add(struct gr_trace *t);
 __u32 gr_ring_local(struct gr_trace *t, __u32 id);
 __u32 *gr_rings_by_id(const struct gr_trace *t);
+void gr_rings_rehash(struct gr_trace *t);
 const char *gr_where(const struct gr_trace *t, const struct gr_event *ev);
 int gr_trace_merge(struct gr_trace *t);
 void gr_trace_free(struct gr_trace *t);
@@ -200,6 +235,7 @@ const char *gr_type_name(unsigned int type);
 const char *gr_engine_name(unsigned int engine);
 const char *gr_ctx_what_name(unsigned int what);
 int gr_engine_parse(const char *s);
+int gr_use_parse(const char *s, enum gr_use *use);
 const struct gr_ring *gr_ring(const struct gr_trace *t, __u32 id);
 void gr_ring_label(const struct gr_trace *t, __u32 id, char *buf, size_t len);
 

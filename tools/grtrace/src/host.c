@@ -44,7 +44,7 @@
 static const char qemu_hint[] =
 	"qemu -trace 'enable=virtio_gpu_*,file=FILE' -msg timestamp=on";
 static const char dat_hint[] =
-	"the guest's trace.dat of trace-cmd record -e grtrace -e virtio_gpu (fence ids)";
+	"the guest's trace.dat of its virtio_gpu events (fence ids), with grtrace's or not";
 #define NS_PER_SEC	1000000000ULL
 
 /*
@@ -342,15 +342,17 @@ static int guest_side(struct gside *g, const struct gr_trace *t, const char *pat
 		     ev->type != GRTRACE_EV_END))
 			continue;
 		j = gjob_get(g, ev);
-		if (ev->type == GRTRACE_EV_SUBMIT) {
+		/* Without a SUBMIT (the kernel's own events), the COMMIT's thread */
+		if (ev->type == GRTRACE_EV_SUBMIT ||
+		    (ev->type == GRTRACE_EV_COMMIT && !j->pid && ev->job.pid)) {
 			j->pid = ev->job.pid;
 			memcpy(j->comm, ev->job.comm, sizeof(ev->job.comm));
 			j->comm[sizeof(j->comm) - 1] = '\0';
-		} else if (ev->type == GRTRACE_EV_COMMIT) {
-			j->commit = ev->ts;
-		} else {
-			j->end = ev->ts;
 		}
+		if (ev->type == GRTRACE_EV_COMMIT)
+			j->commit = ev->ts;
+		else if (ev->type == GRTRACE_EV_END)
+			j->end = ev->ts;
 	}
 	return 0;
 }

@@ -469,9 +469,11 @@ char *gr_input_last_boot(const char *name)
 int gr_input_find(struct gr_trace *t, const char *path)
 {
 	int session = t->session;
+	enum gr_use use = t->use;
 
 	memset(t, 0, sizeof(*t));
 	t->session = session;
+	t->use = use;
 	if (path && !strncmp(path, GR_INSTANCE_PREFIX, strlen(GR_INSTANCE_PREFIX)))
 		return find_instance(t, path);
 	if (find_files(t, path))

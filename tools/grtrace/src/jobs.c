@@ -62,6 +62,17 @@ const char * const gr_label_names[GR_L_NR] = {
 };
 
 #define SEEN(j, type)	((j)->seen & (1U << (type)))
+#define CANNOT(j, type)	((j)->cannot & (1U << (type)))
+
+/*
+ * gr_job_done - whether a job has its last stage: COMPLETE, or END when
+ * its events cannot tell COMPLETE
+ */
+bool gr_job_done(const struct gr_job *j)
+{
+	return SEEN(j, GRTRACE_EV_COMPLETE) ||
+	       (CANNOT(j, GRTRACE_EV_COMPLETE) && SEEN(j, GRTRACE_EV_END));
+}
 
 static size_t fence_hash(const struct gr_jobs *jobs, __u64 fctx, __u64 fseq)
 {
@@ -331,6 +342,7 @@ static void job_event(struct gr_jobs *jobs, const struct gr_event *ev)
 		return;
 	j = &jobs->job[i];
 	j->seen |= 1U << ev->type;
+	j->cannot |= ev->cannot;
 	j->last_ts = ev->ts;
 	if (ev->type < GR_STAGES)
 		j->ts[ev->type] = ev->ts;
@@ -343,6 +355,18 @@ static void job_event(struct gr_jobs *jobs, const struct gr_event *ev)
 		j->depth = p->depth;
 		memcpy(j->comm, p->comm, sizeof(p->comm));
 		bind_waits(jobs, i, ev);
+		break;
+	case GRTRACE_EV_COMMIT:
+		/* A job whose SUBMIT no event tells: its thread queued it */
+		if (!SEEN(j, GRTRACE_EV_SUBMIT) && p->pid) {
+			j->pid = p->pid;
+			j->tgid = p->tgid;
+			memcpy(j->comm, p->comm, sizeof(p->comm));
+		}
+		break;
+	case GRTRACE_EV_END:
+		if (CANNOT(j, GRTRACE_EV_COMPLETE))
+			j->done_at = jobs->events;
 		break;
 	case GRTRACE_EV_COMPLETE:
 		j->status = p->status;
@@ -372,15 +396,19 @@ static void job_event(struct gr_jobs *jobs, const struct gr_event *ev)
  * (END to COMPLETE) cover the latency (SUBMIT to COMPLETE) end to end: a
  * missing COMMIT is taken at SUBMIT (HOST 0), a missing END at COMPLETE
  * (COMPLETE 0).  With a START, QUEUE (COMMIT to START) and EXEC (START to
- * END) cover DEVICE.
+ * END) cover DEVICE.  A stage that the job's events cannot tell (a job
+ * rebuilt from the kernel's own tracepoints, upstream.c) is unknown, not
+ * taken at another: the phases that need it are unknown.
  *
  * Returns: true with *@from and *@to set when the job has the events the
  * phase needs.
  */
 bool gr_job_phase(const struct gr_job *j, int metric, __u64 *from, __u64 *to)
 {
-	int commit = SEEN(j, GRTRACE_EV_COMMIT) ? GRTRACE_EV_COMMIT : GRTRACE_EV_SUBMIT;
-	int end = SEEN(j, GRTRACE_EV_END) ? GRTRACE_EV_END : GRTRACE_EV_COMPLETE;
+	int commit = SEEN(j, GRTRACE_EV_COMMIT) || CANNOT(j, GRTRACE_EV_SUBMIT) ?
+		     GRTRACE_EV_COMMIT : GRTRACE_EV_SUBMIT;
+	int end = SEEN(j, GRTRACE_EV_END) || CANNOT(j, GRTRACE_EV_COMPLETE) ?
+		  GRTRACE_EV_END : GRTRACE_EV_COMPLETE;
 	int a, b;
 
 	switch (metric) {
@@ -418,7 +446,7 @@ bool gr_job_phase(const struct gr_job *j, int metric, __u64 *from, __u64 *to)
 	default:
 		return false;
 	}
-	if (!SEEN(j, a) || !SEEN(j, b))
+	if (!SEEN(j, a) || !SEEN(j, b) || CANNOT(j, a) || CANNOT(j, b))
 		return false;
 	*from = j->ts[a];
 	*to = j->ts[b];
@@ -519,7 +547,9 @@ static void label_job(struct gr_job *j)
 		j->labels |= GR_L_PREEMPTED;
 	if (j->errors || (SEEN(j, GRTRACE_EV_COMPLETE) && j->status < 0))
 		j->labels |= GR_L_ERROR;
-	if (!SEEN(j, GRTRACE_EV_SUBMIT) || !SEEN(j, GRTRACE_EV_COMPLETE))
+	if (!(SEEN(j, GRTRACE_EV_SUBMIT) ||
+	      (CANNOT(j, GRTRACE_EV_SUBMIT) && SEEN(j, GRTRACE_EV_COMMIT))) ||
+	    !gr_job_done(j))
 		j->labels |= GR_L_INCOMPLETE;
 }
 
@@ -611,7 +641,7 @@ void gr_jobs_event(struct gr_jobs *jobs, const struct gr_event *ev)
 	while (jobs->fifo_len) {
 		j = &jobs->job[jobs->fifo[jobs->fifo_head]];
 		if (jobs->fifo_len <= OPEN_MAX &&
-		    (!SEEN(j, GRTRACE_EV_COMPLETE) || jobs->events - j->done_at < RETIRE_LAG))
+		    (!gr_job_done(j) || jobs->events - j->done_at < RETIRE_LAG))
 			break;
 		retire_oldest(jobs);
 	}
@@ -666,7 +696,7 @@ const char *gr_job_status(const struct gr_job *j, char *buf, size_t len)
 		s = j->error_code >= 0 && j->error_code < (int)ARRAY_SIZE(codes) ?
 		    codes[j->error_code] : "error";
 	else
-		s = SEEN(j, GRTRACE_EV_COMPLETE) ? "ok" : "pending";
+		s = gr_job_done(j) ? "ok" : "pending";
 	snprintf(buf, len, "%s", s);
 	return buf;
 }

@@ -46,6 +46,7 @@ struct gr_job {
 	__u64 client_id;	/* DRM client of SUBMIT, 0 if unknown */
 	__u32 ring_id;
 	__u32 seen;		/* bit N: an event of type N was seen */
+	__u32 cannot;		/* bit N: its events cannot tell stage N (unknown) */
 	__u64 ts[GR_STAGES];	/* SUBMIT .. COMPLETE */
 	__u64 first_ts;
 	__u64 last_ts;
@@ -134,6 +135,7 @@ __s64 gr_label_thresh(__s64 median);
 void gr_jobs_free(struct gr_jobs *jobs);
 bool gr_job_phase(const struct gr_job *j, int metric, __u64 *from, __u64 *to);
 bool gr_job_metric(const struct gr_job *j, int metric, __s64 *val);
+bool gr_job_done(const struct gr_job *j);
 const char *gr_job_status(const struct gr_job *j, char *buf, size_t len);
 void gr_job_labels(const struct gr_job *j, char *buf, size_t len);
 

@@ -77,6 +77,8 @@
 #include "stream.h"
 #include "utils.h"
 
+#include <tracefs.h>
+
 #define MSEC_NS		(1000 * 1000ULL)
 
 /*
@@ -106,7 +108,10 @@ struct record_params {
 	__u64 duration;
 	bool start;
 	bool quiet;
+	enum gr_use use;
 };
+
+enum { OPT_EVENTS = 256 };
 
 /* One CPU's events<N> file and the records read from it, not yet written. */
 struct cpu_queue {
@@ -162,6 +167,7 @@ static void record_usage(const char *err)
 	static const char * const msg[] = {
 		"",
 		"  usage: grtrace record [-h] [-D] -o FILE [-d DURATION] [-s] [-q]",
+		"         [--events grtrace|kernel]",
 		"",
 		"  Read the relay files of all CPUs into FILE, in gseq order, until",
 		"  Ctrl-C, SIGTERM, the duration, or the end of the session.  On a",
@@ -174,6 +180,10 @@ static void record_usage(const char *err)
 		"    -s/--start: reset the kernel counters and start a session if none",
 		"                runs; stop it at the end",
 		"    -q/--quiet: no live status line",
+		"       --events grtrace|kernel: kernel: record the kernel's own GPU",
+		"                job events (gpu_scheduler, dma_fence_signaled,",
+		"                virtio_gpu) into a trace.dat with trace-cmd, as on a",
+		"                kernel without grtrace (the default there)",
 		"    -D/--debug: print debug messages (gaps, late records)",
 		"    -h/--help: print this help",
 		NULL,
@@ -191,6 +201,7 @@ static void record_parse_args(int argc, char *argv[], struct record_params *p)
 		{ "quiet",	no_argument,		NULL, 'q' },
 		{ "debug",	no_argument,		NULL, 'D' },
 		{ "help",	no_argument,		NULL, 'h' },
+		{ "events",	required_argument,	NULL, OPT_EVENTS },
 		{ NULL, 0, NULL, 0 }
 	};
 	int c;
@@ -216,6 +227,10 @@ static void record_parse_args(int argc, char *argv[], struct record_params *p)
 			break;
 		case 'h':
 			record_usage(NULL);
+			break;
+		case OPT_EVENTS:
+			if (gr_use_parse(optarg, &p->use) || p->use == GR_USE_AUTO)
+				record_usage("invalid --events: grtrace or kernel");
 			break;
 		default:
 			record_usage(gr_invalid_option(argv));
@@ -986,6 +1001,75 @@ static int record_finish(struct recorder *rc)
 	return ret ? -1 : 0;
 }
 
+/* Returns: whether the running kernel has GPU job events of its own. */
+static bool kernel_gpu_events(void)
+{
+	return tracefs_event_file_exists(NULL, "gpu_scheduler", NULL, NULL) ||
+	       tracefs_event_file_exists(NULL, "virtio_gpu", NULL, NULL);
+}
+
+/*
+ * The kernel's own GPU job events, on a kernel without grtrace or when
+ * asked: trace-cmd records them into a trace.dat (the format every reader
+ * of ftrace recordings takes), system-wide, for @p->duration seconds or
+ * until Ctrl-C; report, export and dump read it (upstream.c).  An event
+ * system is asked for only if the running kernel has it: gpu_scheduler
+ * and virtio_gpu come with their modules.
+ *
+ * Returns: only on failure, with the problem printed.
+ */
+static int record_kernel_events(const struct record_params *p)
+{
+	static const char * const events[][2] = {
+		{ "gpu_scheduler", "gpu_scheduler" },
+		{ "dma_fence", "dma_fence:dma_fence_signaled" },
+		{ "virtio_gpu", "virtio_gpu" },
+	};
+	const char *argv[4 + 2 * ARRAY_SIZE(events) + 4], *dir = tracefs_tracing_dir();
+	char path[PATH_MAX], secs[32];
+	bool gpu = false;
+	size_t i;
+	int n = 0;
+
+	if (!dir) {
+		gr_err_msg("tracefs is not mounted (mount -t tracefs none /sys/kernel/tracing)\n");
+		return -1;
+	}
+	if (!strcmp(p->output, "-")) {
+		gr_err_msg("-o -: the kernel's events go to a trace.dat file, not to stdout\n");
+		return -1;
+	}
+	argv[n++] = "trace-cmd";
+	argv[n++] = "record";
+	argv[n++] = "-o";
+	argv[n++] = p->output;
+	for (i = 0; i < ARRAY_SIZE(events); i++) {
+		snprintf(path, sizeof(path), "%s/events/%s", dir, events[i][0]);
+		if (access(path, F_OK))
+			continue;
+		argv[n++] = "-e";
+		argv[n++] = events[i][1];
+		gpu |= i != 1;
+	}
+	if (!gpu) {
+		gr_err_msg("%s/events: no gpu_scheduler, no virtio_gpu: is a GPU driver loaded?\n",
+			   dir);
+		return -1;
+	}
+	if (p->duration) {
+		snprintf(secs, sizeof(secs), "%llu", (unsigned long long)p->duration);
+		argv[n++] = "sleep";
+		argv[n++] = secs;
+	}
+	argv[n] = NULL;
+	if (!p->quiet)
+		fprintf(stderr, "grtrace: the kernel's own GPU job events, into %s\n", p->output);
+	execvp(argv[0], (char **)argv);
+	gr_err_msg("trace-cmd: %s (it records the kernel's events: install trace-cmd)\n",
+		   strerror(errno));
+	return -1;
+}
+
 int gr_record_main(int argc, char *argv[])
 {
 	struct sigaction sa = { .sa_handler = on_signal };
@@ -994,6 +1078,14 @@ int gr_record_main(int argc, char *argv[])
 	int running, ret = EXIT_FAILURE;
 
 	record_parse_args(argc, argv, &params);
+	/* Without grtrace, the kernel's own events if it has some to record */
+	if (params.use == GR_USE_AUTO)
+		params.use = (!gr_kernel_dir() || access(gr_kernel_dir(), F_OK)) &&
+			     kernel_gpu_events() ? GR_USE_UPSTREAM : GR_USE_GRTRACE;
+	if (params.use == GR_USE_UPSTREAM) {
+		record_kernel_events(&params);
+		return EXIT_FAILURE;
+	}
 	if (gr_kernel_check())
 		return EXIT_FAILURE;
 	running = record_start(&rc);

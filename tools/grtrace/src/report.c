@@ -20,6 +20,7 @@
 #include "source.h"
 #include "stat.h"
 #include "table.h"
+#include "upstream.h"
 #include "utils.h"
 
 enum hist_kind {
@@ -48,6 +49,7 @@ struct report_params {
 	bool in_flight;
 	char *last_boot;	/* --last-boot: "instance:NAME" (allocated) */
 	int session;		/* --session N, from 1; 0: every one (text) */
+	enum gr_use use;	/* --events */
 };
 
 #define NR_STATS	3		/* latency, device, exec of the groups */
@@ -156,6 +158,7 @@ static void report_usage(const char *err)
 		"         [--since T] [--until T] [--limit N]",
 		"         [--queue-thresh T] [--exec-thresh T] [--host FILE]",
 		"         [--in-flight] [--last-boot[=INSTANCE]] [--session N]",
+		"         [--events auto|grtrace|kernel]",
 		"",
 		"  Report the GPU jobs of a grtrace stream: a session header, then one",
 		"  line per job with its times, submitter, status and labels.  The",
@@ -199,6 +202,10 @@ static void report_usage(const char *err)
 		"       --session N: the Nth session of a file holding several",
 		"                         (recordings end to end); text reports each",
 		"                         in turn without it",
+		"       --events auto|grtrace|kernel: the events of a trace.dat to make",
+		"                         the jobs of: grtrace's, or the kernel's own",
+		"                         (gpu_scheduler, dma_fence, virtio_gpu: any",
+		"                         kernel); default grtrace's if it has any",
 		"    -D/--debug: print debug messages",
 		"    -h/--help: print this help",
 		NULL,
@@ -223,6 +230,7 @@ enum {
 	OPT_IN_FLIGHT,
 	OPT_LAST_BOOT,
 	OPT_SESSION,
+	OPT_EVENTS,
 };
 
 static int parse_engines(const char *arg, __u32 *mask)
@@ -272,6 +280,7 @@ static void report_parse_args(int argc, char *argv[], struct report_params *p)
 		{ "in-flight",	no_argument,		NULL, OPT_IN_FLIGHT },
 		{ "last-boot",	optional_argument,	NULL, OPT_LAST_BOOT },
 		{ "session",	required_argument,	NULL, OPT_SESSION },
+		{ "events",	required_argument,	NULL, OPT_EVENTS },
 		{ NULL, 0, NULL, 0 }
 	};
 	bool last_boot = false;
@@ -365,6 +374,10 @@ static void report_parse_args(int argc, char *argv[], struct report_params *p)
 			if (gr_parse_u64(optarg, &n) || !n || n > INT_MAX)
 				report_usage("invalid --session: a number above 0");
 			p->session = n;
+			break;
+		case OPT_EVENTS:
+			if (gr_use_parse(optarg, &p->use))
+				report_usage("invalid --events: auto, grtrace or kernel");
 			break;
 		default:
 			report_usage(gr_invalid_option(argv));
@@ -600,6 +613,43 @@ static void device_desc(FILE *f, const char *config, const char *dev)
 		fprintf(f, " %s", dev);
 }
 
+/*
+ * What a recording of the kernel's own events holds, and what that leaves
+ * unknown (upstream.c)
+ */
+static void upstream_header(FILE *f, const struct gr_trace *t)
+{
+	bool sched = t->upstream[GR_UP_QUEUE] || t->upstream[GR_UP_RUN] ||
+		     t->upstream[GR_UP_DONE];
+	bool virtio = t->upstream[GR_UP_VCMD_QUEUE] || t->upstream[GR_UP_VCMD_RESPONSE];
+	bool signaled = t->upstream[GR_UP_SIGNALED];
+	const char *indent = "            ";
+	int k, n = 0;
+
+	fprintf(f, "  kernel   ");
+	for (k = 0; k < GR_UP_NR; k++)
+		if (t->upstream[k])
+			fprintf(f, "%s %s %llu", n++ ? "," : "", gr_upstream_names[k],
+				(unsigned long long)t->upstream[k]);
+	fprintf(f, "%s\n", n ? "" : " none");
+	/* One item a line: what is unknown, and why */
+	fprintf(f, "  unknown   START, CTX_SWITCH, IRQ: no kernel event sees the GPU\n");
+	if (sched && !signaled)
+		fprintf(f, "%sCOMPLETE of scheduler jobs: no dma_fence_signaled\n", indent);
+	if (sched && !t->upstream[GR_UP_ERROR])
+		fprintf(f, "%serrors: no drm_sched_job_error (the series adds it)\n", indent);
+	if (virtio)
+		fprintf(f, "%sSUBMIT, HOST, LAT of virtio-gpu commands: queued is COMMIT\n",
+			indent);
+	if (virtio)
+		fprintf(f, "%sCOMPLETE of virtio-gpu commands %s\n", indent,
+			signaled ? "without a fence" : "(no dma_fence_signaled)");
+	fprintf(f, "%sthe process: the events give the thread\n", indent);
+	if (t->unused_recs)
+		fprintf(f, "  unused    %llu records of grtrace's events (--events grtrace)\n",
+			(unsigned long long)t->unused_recs);
+}
+
 static void header_text(struct report *rp)
 {
 	static const char newer[] = " (newer than this tool: new fields ignored)";
@@ -630,8 +680,14 @@ static void header_text(struct report *rp)
 	} else if (t->instance) {
 		fprintf(f, "  session   ftrace instance %s: its grtrace events, in its clock\n",
 			t->instance);
+	} else if (t->is_tracedat && t->use == GR_USE_UPSTREAM) {
+		fprintf(f, "  session   a trace-cmd recording: the kernel's events, its clock\n");
+		upstream_header(f, t);
 	} else if (t->is_tracedat) {
 		fprintf(f, "  session   a trace-cmd recording: its grtrace events, in its clock\n");
+		if (t->unused_recs)
+			fprintf(f, "  unused    %llu records of kernel events (--events kernel)\n",
+				(unsigned long long)t->unused_recs);
 	} else {
 		fprintf(f, "  session   unknown: no STREAM_INFO (the input starts mid-session)\n");
 	}
@@ -748,7 +804,17 @@ static void header_json(struct report *rp)
 	fputs("\"events_by_type\": {", f);
 	for (k = 0; k < GRTRACE_EV_NR; k++)
 		json_u64(f, gr_type_name(k), t->by_type[k], k < GRTRACE_EV_NR - 1);
-	fputs("}, \"kernel_stats\": ", f);
+	fputs("}, ", f);
+	if (t->is_tracedat) {
+		/* Which events the jobs are made of, and the kernel's own read */
+		fprintf(f, "\"jobs_from\": \"%s\", \"unused_records\": %llu, \"kernel_events\": {",
+			t->use == GR_USE_UPSTREAM ? "kernel" : "grtrace",
+			(unsigned long long)t->unused_recs);
+		for (k = 0; k < GR_UP_NR; k++)
+			json_u64(f, gr_upstream_names[k], t->upstream[k], k < GR_UP_NR - 1);
+		fputs("}, ", f);
+	}
+	fputs("\"kernel_stats\": ", f);
 	json_stats(f, t->stats);
 	recorded_under(t->config, under, sizeof(under));
 	if (*under) {
@@ -1298,7 +1364,7 @@ static void flight_push(struct gr_job **arr, size_t *nr, const struct gr_job *j)
 static void flight_add(struct report *rp, const struct gr_job *j)
 {
 	size_t keep = rp->p->limit ? rp->p->limit : LAST_DONE, i, min = 0;
-	bool done = j->seen & (1U << GRTRACE_EV_COMPLETE);
+	bool done = gr_job_done(j);
 
 	if (!done)
 		flight_push(&rp->flying, &rp->nr_flying, j);
@@ -2028,6 +2094,7 @@ static int report_session(struct report_params *params, int session)
 	int k;
 
 	rp.t.session = session;
+	rp.t.use = params->use;
 	if (gr_src_open(&rp.src, &rp.t, params->input))
 		goto out;
 	if (params->host) {

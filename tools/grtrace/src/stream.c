@@ -316,6 +316,8 @@ int gr_stream_decode(struct gr_trace *t, int file, const struct grtrace_record *
 	ev->size = rec->size;
 	ev->file = file;
 	ev->off = off;
+	ev->origin = GR_ORIGIN_GRTRACE;
+	ev->cannot = 0;
 
 	if (!ev->gseq) {
 		gr_err_msg("%s: record with gseq 0 (the kernel starts at 1)\n",

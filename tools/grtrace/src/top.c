@@ -40,6 +40,7 @@
 #include "events.h"
 #include "input.h"
 #include "tracedat.h"
+#include "upstream.h"
 #include "utils.h"
 
 struct top_params {
@@ -47,6 +48,7 @@ struct top_params {
 	__u64 iterations;	/* 0: until q */
 	bool batch;
 	bool summary;
+	enum gr_use use;	/* --events */
 };
 
 /* A job in flight, by ring and fence */
@@ -54,6 +56,7 @@ struct top_job {
 	__u64 fctx, fseq;
 	__u32 ring;		/* local index */
 	bool used;
+	bool open;		/* counted in flight, its submitter known */
 	bool on_dev;		/* between COMMIT and END */
 	__u64 submit, commit, end;
 	size_t proc;		/* its submitter, in tp->proc */
@@ -95,6 +98,7 @@ struct top {
 	struct top_params *p;
 	struct gr_trace t;
 	struct tep_handle *tep;
+	struct gr_upstream *up;	/* the kernel's own events, on a kernel without grtrace */
 	struct tracefs_instance *inst;
 	char name[64];
 	__u64 gseq;
@@ -129,17 +133,22 @@ static void top_usage(const char *err)
 	static const char * const msg[] = {
 		"",
 		"  usage: grtrace top [-h] [-D] [-d SECS] [-n N] [-b] [--summary]",
+		"         [--events grtrace|kernel]",
 		"",
 		"  Show, refreshed every second, what each GPU ring does (BUSY%, jobs",
 		"  per second, jobs in flight, latency p50/p99, errors), what each",
 		"  process asks of them (jobs, GPU time), and the events lost, from",
-		"  the grtrace tracepoints of every driver with hooks.",
+		"  the grtrace tracepoints of every driver with hooks; on a kernel",
+		"  without grtrace, from its own GPU job events (gpu_scheduler,",
+		"  virtio_gpu, dma_fence_signaled).",
 		"",
 		"    -d/--delay SECS: the interval (default 1; 0.5, 2...)",
 		"    -n/--iterations N: stop after N intervals",
 		"    -b/--batch: print each interval as text, no keys (not a terminal)",
 		"       --summary: the relay stream's aggregate_only windows per ring",
 		"                         (grtrace_summary) instead of the jobs",
+		"       --events grtrace|kernel: the events to read (default grtrace's",
+		"                         if the kernel has them, else its own)",
 		"    -D/--debug: print debug messages",
 		"    -h/--help: print this help",
 		"",
@@ -157,6 +166,7 @@ static void top_parse_args(int argc, char *argv[], struct top_params *p)
 		{ "iterations",	required_argument,	NULL, 'n' },
 		{ "batch",	no_argument,		NULL, 'b' },
 		{ "summary",	no_argument,		NULL, 'S' },
+		{ "events",	required_argument,	NULL, 'E' },
 		{ "debug",	no_argument,		NULL, 'D' },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -184,6 +194,10 @@ static void top_parse_args(int argc, char *argv[], struct top_params *p)
 			break;
 		case 'S':
 			p->summary = true;
+			break;
+		case 'E':
+			if (gr_use_parse(optarg, &p->use) || p->use == GR_USE_AUTO)
+				top_usage("invalid --events: grtrace or kernel");
 			break;
 		case 'D':
 			gr_debug = 1;
@@ -341,6 +355,37 @@ static bool was_unseen(const struct top *tp, const struct grtrace_job_payload *p
 	return false;
 }
 
+/* Job @j in flight on ring @r, submitted by @p's task */
+static void job_open(struct top *tp, struct top_ring *r, struct top_job *j,
+		     const struct grtrace_job_payload *p)
+{
+	j->open = true;
+	j->proc = top_proc(tp, p->tgid ? p->tgid : p->pid, p->comm);
+	r->flying++;
+	if (r->flying > r->peak)
+		r->peak = r->flying;
+}
+
+/* Job @j done at @ev: its latency, if its SUBMIT was seen */
+static void job_done(struct top *tp, struct top_ring *r, struct top_job *j,
+		     const struct gr_event *ev, __u64 ts)
+{
+	if (j->on_dev)
+		on_device(r, &tp->proc[j->proc], false, ts);
+	r->jobs++;
+	if (j->submit) {
+		if (r->nr_lat == r->cap_lat) {
+			r->cap_lat = r->cap_lat ? 2 * r->cap_lat : 64;
+			r->lat = gr_realloc(r->lat, r->cap_lat, sizeof(*r->lat));
+		}
+		r->lat[r->nr_lat++] = ev->ts - j->submit;
+	}
+	tp->proc[j->proc].jobs++;
+	if (r->flying)
+		r->flying--;
+	job_remove(tp, j);
+}
+
 /* One job event, in time order */
 static void top_event(struct top *tp, const struct gr_event *ev)
 {
@@ -358,13 +403,14 @@ static void top_event(struct top *tp, const struct gr_event *ev)
 		if (j->submit)
 			break;
 		j->submit = ev->ts;
-		j->proc = top_proc(tp, p->tgid ? p->tgid : p->pid, p->comm);
-		r->flying++;
-		if (r->flying > r->peak)
-			r->peak = r->flying;
+		job_open(tp, r, j, p);
 		break;
 	case GRTRACE_EV_COMMIT:
-		j = job_find(tp, p->ring_id, p->fence_context, p->fence_seqno, false);
+		/* A job whose events cannot tell its SUBMIT starts here */
+		j = job_find(tp, p->ring_id, p->fence_context, p->fence_seqno,
+			     ev->cannot & BIT(GRTRACE_EV_SUBMIT));
+		if (j && !j->open)
+			job_open(tp, r, j, p);
 		if (j && !j->commit) {
 			j->commit = ev->ts;
 			j->on_dev = true;
@@ -378,6 +424,9 @@ static void top_event(struct top *tp, const struct gr_event *ev)
 			j->on_dev = false;
 			on_device(r, &tp->proc[j->proc], false, ts);
 		}
+		/* ...and one whose events cannot tell its COMPLETE ends here */
+		if (j && (ev->cannot & BIT(GRTRACE_EV_COMPLETE)))
+			job_done(tp, r, j, ev, ts);
 		break;
 	case GRTRACE_EV_ERROR:
 		r->errors++;
@@ -393,20 +442,9 @@ static void top_event(struct top *tp, const struct gr_event *ev)
 			tp->lost_unseen++;
 			break;
 		}
-		if (j->on_dev)
-			on_device(r, &tp->proc[j->proc], false, ts);
 		if (p->status < 0)
 			r->errors++;
-		r->jobs++;
-		if (r->nr_lat == r->cap_lat) {
-			r->cap_lat = r->cap_lat ? 2 * r->cap_lat : 64;
-			r->lat = gr_realloc(r->lat, r->cap_lat, sizeof(*r->lat));
-		}
-		r->lat[r->nr_lat++] = ev->ts - j->submit;
-		tp->proc[j->proc].jobs++;
-		if (r->flying)
-			r->flying--;
-		job_remove(tp, j);
+		job_done(tp, r, j, ev, ts);
 		break;
 	}
 }
@@ -465,7 +503,7 @@ static void top_marker(struct top *tp, struct tep_event *e, struct tep_record *r
 static int top_record(struct tep_event *e, struct tep_record *rec, int cpu, void *data)
 {
 	struct top *tp = data;
-	size_t n = tp->t.nr_ev;
+	size_t n = 0;
 
 	if (!e)
 		return 0;
@@ -477,8 +515,8 @@ static int top_record(struct tep_event *e, struct tep_record *rec, int cpu, void
 		top_summary(tp, e, rec);
 		return 0;
 	}
-	gr_tep_event(&tp->t, tp->tep, &tp->gseq, e, rec, cpu);
-	if (tp->t.nr_ev > n) {
+	gr_tep_event(&tp->t, tp->tep, tp->up, &tp->gseq, e, rec, cpu);
+	for (; n < tp->t.nr_ev; n++) {
 		if (tp->nr_pending == tp->cap_pending) {
 			tp->cap_pending = tp->cap_pending ? 2 * tp->cap_pending : 256;
 			tp->pending = gr_realloc(tp->pending, tp->cap_pending,
@@ -750,10 +788,41 @@ static void on_signal(int sig)
 	atomic_store(&top_quit, 1);
 }
 
+/*
+ * On a kernel without grtrace: the kernel's own GPU job events, those of
+ * its systems the kernel has (gpu_scheduler and virtio_gpu come with their
+ * modules), and dma_fence_signaled for the COMPLETE of scheduler jobs.
+ */
+static int top_kernel_events(struct top *tp)
+{
+	static const char * const systems[] = {
+		"gpu_scheduler", "virtio_gpu", "dma_fence", "ftrace", NULL
+	};
+	int gpu = 0;
+
+	if (tp->p->summary) {
+		gr_err_msg("--summary: this kernel has no grtrace aggregator\n");
+		return -1;
+	}
+	tp->tep = tracefs_local_events_system(NULL, systems);
+	if (tp->tep) {
+		gpu += !tracefs_event_enable(tp->inst, "gpu_scheduler", NULL);
+		gpu += !tracefs_event_enable(tp->inst, "virtio_gpu", NULL);
+	}
+	if (!gpu || tracefs_event_enable(tp->inst, "dma_fence", "dma_fence_signaled") < 0) {
+		gr_err_msg("%s: no gpu_scheduler, no virtio_gpu events: is a GPU driver loaded?\n",
+			   tp->name);
+		return -1;
+	}
+	tp->up = gr_upstream_new();
+	return 0;
+}
+
 static int top_open(struct top *tp)
 {
 	static const char * const systems[] = { "grtrace", "ftrace", NULL };
 	const char *event = tp->p->summary ? "grtrace_summary" : NULL;
+	bool kernel = tp->p->use == GR_USE_UPSTREAM;
 
 	snprintf(tp->name, sizeof(tp->name), "grtrace_top_%d", getpid());
 	tp->inst = tracefs_instance_create(tp->name);
@@ -761,6 +830,13 @@ static int top_open(struct top *tp)
 		gr_err_msg("cannot make the ftrace instance %s: %s (root? tracefs?)\n", tp->name,
 			   strerror(errno));
 		return -1;
+	}
+	if (tp->p->use == GR_USE_AUTO)
+		kernel = !tracefs_event_file_exists(NULL, "grtrace", NULL, NULL);
+	if (kernel) {
+		if (top_kernel_events(tp))
+			return -1;
+		return top_mark(tp, 0);
 	}
 	tp->tep = tracefs_local_events_system(NULL, systems);
 	if (!tp->tep || tracefs_event_enable(tp->inst, "grtrace", event) < 0) {
@@ -780,6 +856,7 @@ static void top_close(struct top *tp)
 		tracefs_instance_free(tp->inst);
 	}
 	tep_free(tp->tep);
+	gr_upstream_free(tp->up);
 }
 
 static void term_raw(struct top *tp)

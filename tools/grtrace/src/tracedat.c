@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "tracedat.h"
+#include "upstream.h"
 #include "utils.h"
 
 #include <event-parse.h>
@@ -55,6 +56,7 @@ bool gr_is_tracedat(const char *path)
 struct dat_loader {
 	struct gr_trace *t;
 	struct tep_handle *tep;
+	struct gr_upstream *up;	/* NULL: grtrace's events only (grtrace top) */
 	__u64 gseq;
 	int err;
 };
@@ -138,12 +140,14 @@ static int dat_event(struct dat_loader *l, struct tep_event *event,
 
 	if (cpu >= l->t->dat_cpus)
 		l->t->dat_cpus = cpu + 1;
-	if (event && !strcmp(event->system, "virtio_gpu") &&
-	    !strcmp(event->name, "virtio_gpu_cmd_queue")) {
-		vcmd_record(l, event, rec);
+	if (!event)
 		return 0;
-	}
-	if (!event || strcmp(event->system, "grtrace"))
+	if (!strcmp(event->system, "virtio_gpu") &&
+	    !strcmp(event->name, "virtio_gpu_cmd_queue"))
+		vcmd_record(l, event, rec);
+	if (l->up && gr_upstream_event(l->up, l->t, l->tep, event, rec, cpu, &l->gseq))
+		return 0;
+	if (strcmp(event->system, "grtrace"))
 		return 0;
 	type = dat_type(event->name);
 	/* Ids are not reused within a recording: nothing to undo. */
@@ -197,15 +201,69 @@ static int dat_event(struct dat_loader *l, struct tep_event *event,
 }
 
 /*
+ * The records of the events a trace.dat's jobs are made of (gr_trace.use):
+ * by default grtrace's if it has any, else those made of the kernel's own
+ * events.  The others are dropped and counted, and the rings and counts
+ * are those of what is left.
+ */
+static void dat_choose(struct dat_loader *l)
+{
+	struct gr_trace *t = l->t;
+	enum gr_origin keep;
+	size_t i, n = 0;
+	__u32 k;
+
+	gr_upstream_finish(l->up, t);
+	for (i = 0; i < t->nr_ev; i++) {
+		if (t->ev[i].origin == GR_ORIGIN_UPSTREAM)
+			t->upstream_recs++;
+		else
+			t->grtrace_recs++;
+	}
+	if (t->use == GR_USE_UPSTREAM || (t->use == GR_USE_AUTO && !t->grtrace_recs))
+		keep = GR_ORIGIN_UPSTREAM;
+	else
+		keep = GR_ORIGIN_GRTRACE;
+	t->use = keep == GR_ORIGIN_UPSTREAM ? GR_USE_UPSTREAM : GR_USE_GRTRACE;
+	t->unused_recs = keep == GR_ORIGIN_UPSTREAM ? t->grtrace_recs : t->upstream_recs;
+	if (keep == GR_ORIGIN_UPSTREAM)
+		gr_upstream_number(l->up, t);
+	if (!t->unused_recs)
+		return;
+	memset(t->by_type, 0, sizeof(t->by_type));
+	for (k = 0; k < t->nr_rings; k++) {
+		t->rings[k].used = false;
+		memset(t->rings[k].by_type, 0, sizeof(t->rings[k].by_type));
+	}
+	for (i = 0; i < t->nr_ev; i++) {
+		struct gr_event *ev = &t->ev[i];
+
+		if (ev->origin != keep)
+			continue;
+		t->ev[n++] = *ev;
+		t->rings[ev->job.ring_id].used = true;
+		t->rings[ev->job.ring_id].by_type[ev->type]++;
+		t->by_type[ev->type]++;
+	}
+	t->nr_ev = n;
+	/* A ring that none of the records kept names is not described */
+	for (k = 0; k < t->nr_rings; k++)
+		if (!t->rings[k].used)
+			t->rings[k].known = false;
+}
+
+/*
  * gr_tep_event - one ftrace event, read by the caller (grtrace top), into @t
+ * @up: the state of the kernel's own events (upstream.c), or NULL for
+ *	grtrace's events alone
  * @gseq: the sequence number of the last event, for the next one
  *
- * Returns: 0; a grtrace job event is added to @t->ev.
+ * Returns: 0; the records the event makes are added to @t->ev.
  */
-int gr_tep_event(struct gr_trace *t, struct tep_handle *tep, __u64 *gseq,
-		 struct tep_event *event, struct tep_record *rec, int cpu)
+int gr_tep_event(struct gr_trace *t, struct tep_handle *tep, struct gr_upstream *up,
+		 __u64 *gseq, struct tep_event *event, struct tep_record *rec, int cpu)
 {
-	struct dat_loader l = { .t = t, .tep = tep, .gseq = *gseq };
+	struct dat_loader l = { .t = t, .tep = tep, .up = up, .gseq = *gseq };
 	int ret = dat_event(&l, event, rec, cpu);
 
 	*gseq = l.gseq;
@@ -272,6 +330,19 @@ int gr_instance_load(struct gr_trace *t, const char *name)
 	return -1;
 }
 
+/* Why a recording gave no job events */
+static void dat_none(const struct gr_trace *t, const char *path)
+{
+	if (t->use == GR_USE_UPSTREAM && t->grtrace_recs)
+		gr_err_msg("%s: none of the kernel's own GPU job events, only grtrace's\n", path);
+	else if (t->use == GR_USE_GRTRACE && t->upstream_recs)
+		gr_err_msg("%s: no grtrace events, only the kernel's own (--events kernel)\n",
+			   path);
+	else
+		gr_err_msg("%s: no GPU job events in this recording (see grtrace record)\n",
+			   path);
+}
+
 #ifdef HAVE_LIBTRACECMD
 
 static int dat_record(struct tracecmd_input *handle, struct tep_record *rec,
@@ -309,14 +380,17 @@ int gr_tracedat_load(struct gr_trace *t, const char *path)
 		return -1;
 	}
 	l.tep = tracecmd_get_tep(handle);
+	l.up = gr_upstream_new();
 	if (tracecmd_iterate_events(handle, NULL, 0, dat_record, &l) < 0 && !l.err) {
 		gr_err_msg("%s: reading the events failed\n", path);
 		l.err = -1;
 	}
+	dat_choose(&l);
+	gr_upstream_free(l.up);
 	tracecmd_close(handle);
 	if (l.err || t->nr_ev)
 		return l.err;
-	gr_err_msg("%s: no grtrace events in this recording (trace-cmd record -e grtrace)\n", path);
+	dat_none(t, path);
 	return -1;
 }
 

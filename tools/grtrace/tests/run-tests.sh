@@ -285,6 +285,11 @@ expect_fail "export of two sessions: refused at the second" \
 	"offset 4240: a second session 0000000000000007, after session" \
 	export -i "$T2" --chrome "$W/x.json"
 expect_fail "report: bad --session" "invalid --session" report --session 0
+expect_fail "report: bad --events" "invalid --events: auto, grtrace or kernel" \
+	report --events upstream
+expect_fail "record: bad --events" "invalid --events: grtrace or kernel" \
+	record --events auto -o "$W/x.dat"
+expect_fail "top: bad --events" "invalid --events: grtrace or kernel" top --events all
 
 # ---- corrupt input: exit 1 with the byte offset, no crash, no hang ----
 corrupt=$(python3 -c 'import json, sys

@@ -1,0 +1,45 @@
+#!/bin/sh
+# Step stock's guest: Debian's own kernel, unmodified, with no grtrace in
+# it.  "grtrace record" there records the kernel's own GPU job events (it
+# runs trace-cmd: gpu_scheduler, dma_fence_signaled, virtio_gpu) while
+# Debian's kmscube renders on virtio-gpu-gl; the host reads trace.dat
+# (scripts/stock-check.py).
+#
+# usage: stock.sh OUTDIR
+O=${1:-${GRTRACE_OUT:-/tmp}}
+T=/sys/kernel/tracing
+C=/tmp/virgl			# work directory, inside the chroot
+mkdir -p "$O"
+uname -r > "$O/uname.txt"
+[ ! -e /sys/kernel/debug/grtrace ] || { echo "stock: this kernel has grtrace"; exit 1; }
+. /tests/virgl.lib
+virgl_mount || exit 1
+mkdir -p $H$C
+
+/opt/grtrace/bin/grtrace record -o /tmp/trace.dat > /tmp/record.out 2>&1 &
+rec=$!
+i=0
+until [ "$(cat $T/events/virtio_gpu/virtio_gpu_cmd_queue/enable 2>/dev/null)" = 1 ] ||
+      [ $i -ge 600 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+[ $i -lt 600 ] || { echo "stock: the recording did not start"; cat /tmp/record.out; exit 1; }
+
+# grtrace top in batch mode meanwhile, on the same events: six
+# intervals of a second, while kmscube renders.  kmscube stops at end of
+# file on its stdin: a FIFO held open, 150 frames.
+/opt/grtrace/bin/grtrace top -b -n 6 > /tmp/top-batch.txt 2>&1 &
+top=$!
+chroot $H /bin/sh -c "cd $C && mkfifo in && exec 3<> in &&
+	kmscube -A -D /dev/dri/card0 -c 150 <&3 > kmscube.out 2>&1"
+k=$?
+wait $top
+t=$?
+kill -INT $rec
+wait $rec
+r=$?
+cp $H$C/kmscube.out /tmp/record.out /tmp/top-batch.txt "$O/"
+cp /tmp/trace.dat "$O/trace.dat"
+echo "stock: kmscube exit $k, grtrace record exit $r, grtrace top exit $t"
+[ $k = 0 ] && [ $r = 0 ] && [ $t = 0 ] && [ -s "$O/trace.dat" ]

@@ -1,0 +1,192 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Check grtrace's jobs made of a kernel's own events, on Debian's kernel.
+
+usage: stock-check.py GRTRACE TRACE.DAT QEMU-TRACE.LOG TOP-BATCH.TXT
+
+TRACE.DAT is "grtrace record" of a kernel without grtrace (step stock:
+virtio_gpu and dma_fence events) while kmscube rendered; QEMU-TRACE.LOG
+QEMU's own trace of the same run, TOP-BATCH.TXT what "grtrace top -b" printed
+meanwhile, reading the same events through an ftrace instance of its own.
+Each check sets the tool's answer ("grtrace report -f json", top's
+intervals) against another reader: trace-cmd's report of the same events,
+and QEMU.  Prints KTAP; exits 1 if a check fails.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ktap import Ktap                   # pylint: disable=wrong-import-position
+
+MIN_JOBS = 50           # kmscube's 150 frames make about 400 commands
+MIN_FENCED = 20
+FLAG_FENCE = 1          # VIRTIO_GPU_FLAG_FENCE
+# An event is stamped by each instance apart, microseconds apart (up to
+# milliseconds when the vCPU is descheduled between the two): only a job
+# whose COMMIT or end is that close to an interval's boundary may land in
+# another interval in top than in the recording (scripts/top-check.py).
+SKEW_NS = 20_000_000
+INTERVAL = re.compile(r'^grtrace top - ([\d.]+)-([\d.]+) s,')
+RING = re.compile(r'^(\S+/control)\s+[\d.]+\s+([\d.]+)\s')
+EVENT = re.compile(r'^\s*(\S.*?)-(\d+)\s+\[\d+\]\s+([\d.]+): (\w+):\s+(.*)$')
+
+
+def tracecmd_events(path):
+    """The virtio_gpu and dma_fence events, as trace-cmd reads them."""
+    out = subprocess.run(['trace-cmd', 'report', '-i', path], check=True,
+                         capture_output=True, text=True).stdout
+    events = []
+    for line in out.splitlines():
+        m = EVENT.match(line)
+        if not m:
+            continue
+        f = dict(w.split('=', 1) for w in m.group(5).split() if '=' in w)
+        ts = round(float(m.group(3)) * 1e9)
+        events.append((m.group(4), m.group(1).strip(), int(m.group(2)), ts, f))
+    return events
+
+
+def top_intervals(path):
+    """(from_ns, to_ns, jobs of the control ring, processes) per interval."""
+    out = []
+    with open(path, errors='replace') as f:
+        for line in f:
+            m = INTERVAL.match(line)
+            if m:
+                out.append([round(float(m.group(1)) * 1e9), round(float(m.group(2)) * 1e9),
+                            None, set()])
+                continue
+            m = RING.match(line)
+            if m and out:
+                span = (out[-1][1] - out[-1][0]) / 1e9
+                out[-1][2] = round(float(m.group(2)) * span)
+            w = line.split()
+            if out and len(w) == 4 and w[0].isdigit():
+                out[-1][3].add(w[1])
+    return out
+
+
+def top_check(k, path, queued, events):
+    """Each interval's jobs of the control ring as the recording has them:
+    those top saw queued (after its first interval began) that ended in the
+    interval, at their fence's signal (fenced) or their answer."""
+    try:
+        iv = top_intervals(path)
+    except OSError as e:
+        k.result(False, 'grtrace top: its intervals', e)
+        return
+    signal = {int(f['seqno']): ts for name, ts, f in events
+              if name == 'dma_fence_signaled' and f.get('driver') == 'virtio_gpu'}
+    answer = {int(f['seqno']): ts for name, ts, f in events
+              if name == 'virtio_gpu_cmd_response' and f.get('vq') == '0'}
+    ends = []
+    for s, (_, _, f, commit) in queued.items():
+        fenced = int(f['flags'], 0) & FLAG_FENCE and int(f['fence_id'])
+        end = signal.get(int(f['fence_id'])) if fenced else answer.get(s)
+        if end is not None:
+            ends.append((commit, end))
+    bad = []
+    for lo, hi, jobs, _ in iv:
+        t0 = iv[0][0]
+        want = sum(1 for c, e in ends if c >= t0 and lo <= e < hi)
+        near = sum(1 for c, e in ends if abs(c - t0) < SKEW_NS or
+                   min(abs(e - lo), abs(e - hi)) < SKEW_NS)
+        if jobs is None or abs(jobs - want) > near:
+            bad.append((lo, hi, jobs, want, near))
+    kms = [x for x in iv if 'kmscube' in x[3]]
+    k.result(len(iv) >= 3 and kms and not bad,
+             "grtrace top: each interval's jobs as the recording has them; kmscube in one",
+             f"{len(iv)} intervals, kmscube in {len(kms)}; (from, to, top, recording, "
+             f"near a boundary) differing: {bad[:3]}")
+
+
+def main():
+    grtrace, dat, qemu, top = sys.argv[1:5]
+    k = Ktap('stock:', 8)
+    try:
+        rep = json.loads(subprocess.run([grtrace, 'report', '-i', dat, '-f', 'json'],
+                                        check=True, capture_output=True, text=True).stdout)
+        procs = json.loads(subprocess.run(
+            [grtrace, 'report', '-i', dat, '-f', 'json', '--per-process'],
+            check=True, capture_output=True, text=True).stdout)
+        events = tracecmd_events(dat)
+    except (OSError, ValueError, subprocess.CalledProcessError) as e:
+        k.result(False, 'grtrace report and trace-cmd report read the recording', e)
+        return k.finish()
+    sess = rep['session']
+    k.result(sess.get('jobs_from') == 'kernel' and sess['jobs'] >= MIN_JOBS,
+             f"grtrace report: at least {MIN_JOBS} jobs, from the kernel's own events",
+             f"jobs_from {sess.get('jobs_from')}, {sess['jobs']} jobs")
+
+    # One job per command queued on the control queue, by seqno.
+    queued = {int(f['seqno']): (comm, pid, f, ts) for name, comm, pid, ts, f in events
+              if name == 'virtio_gpu_cmd_queue' and f.get('vq') == '0'}
+    jobs = {int(j['fence'].split(':')[1]): j for j in rep['jobs']
+            if j['ring'].endswith('/control')}
+    k.result(set(jobs) == set(queued) and len(jobs) == len(rep['jobs']),
+             'one job per command trace-cmd shows queued, and no other',
+             f"{len(jobs)} jobs, {len(queued)} queued; only in jobs "
+             f"{sorted(set(jobs) - set(queued))[:5]}, only queued "
+             f"{sorted(set(queued) - set(jobs))[:5]}")
+
+    # Named as trace-cmd names the task that queued it.
+    kms = sum(1 for comm, _, _, _ in queued.values() if comm == 'kmscube')
+    groups = {g['group'].split('[')[0]: g['jobs'] for g in procs.get('per_process', [])}
+    wrong = [s for s, (comm, pid, _, _) in queued.items()
+             if s in jobs and (jobs[s]['comm'] != comm or jobs[s]['pid'] != pid)]
+    k.result(kms > 0 and groups.get('kmscube') == kms and not wrong,
+             "each job named by its task; kmscube's jobs per process",
+             f"kmscube: {groups.get('kmscube')} in --per-process, {kms} queued; "
+             f"{len(wrong)} named otherwise, first {wrong[:5]}")
+
+    # What the events cannot tell is unknown, not zero.
+    told = [s for s, j in jobs.items() if j['submit_ns'] is not None or
+            j['t_submit_host'] is not None or j['latency'] is not None]
+    k.result(not told, 'SUBMIT, HOST and LATENCY unknown (null) for every job',
+             f"{len(told)} jobs with one, first {told[:5]}")
+
+    # The phases in order, DEVICE from COMMIT to END.
+    bad = []
+    for s, j in jobs.items():
+        c, e, d = j['commit_ns'], j['end_ns'], j['complete_ns']
+        if c is None or (e is not None and (e < c or j['t_device'] != e - c)) or \
+           (d is not None and (e is None or d < e)):
+            bad.append(s)
+    k.result(not bad, 'COMMIT <= END <= COMPLETE, DEVICE = END - COMMIT',
+             f"{len(bad)} jobs not, first {bad[:5]}: {[jobs[s] for s in bad[:1]]}")
+
+    # A COMPLETE for each fenced command whose fence trace-cmd saw signal.
+    signaled = {int(f['seqno']) for name, _, _, _, f in events
+                if name == 'dma_fence_signaled' and f.get('driver') == 'virtio_gpu'}
+    fenced = {s: int(f['fence_id']) for s, (_, _, f, _) in queued.items()
+              if int(f['flags'], 0) & FLAG_FENCE}
+    want = {s for s, fid in fenced.items() if fid in signaled}
+    have = {s for s, j in jobs.items() if j['complete_ns'] is not None}
+    k.result(len(want) >= MIN_FENCED and want == have,
+             f"COMPLETE exactly for the fenced commands whose fence signalled "
+             f"(at least {MIN_FENCED})",
+             f"{len(want)} signalled, {len(have)} with COMPLETE; "
+             f"differ {sorted(want ^ have)[:5]}")
+
+    # QEMU's own trace answers every fenced command whole in the recording.
+    whole = {s for s in fenced if jobs.get(s, {}).get('end_ns') is not None}
+    try:
+        host = subprocess.run([grtrace, 'report', '-i', dat, '--host', qemu, '--limit', '1'],
+                              capture_output=True, text=True, check=False)
+        m = re.search(r'(\d+) of the guest\'s (\d+) fenced virtio-gpu commands joined',
+                      host.stdout)
+    except OSError as e:
+        m, host = None, e
+    k.result(host.returncode == 0 and m and int(m.group(1)) == int(m.group(2)) == len(whole),
+             "QEMU's trace has each fenced command, joined by fence id",
+             f"{m.group(0) if m else 'no join line'}; {len(whole)} fenced and whole; "
+             f"{getattr(host, 'stderr', host)}")
+    top_check(k, top, queued, [(name, ts, f) for name, _, _, ts, f in events])
+    return k.finish()
+
+
+if __name__ == '__main__':
+    sys.exit(main())

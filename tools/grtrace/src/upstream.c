@@ -1,0 +1,631 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * grtrace: GPU jobs from the kernel's own tracepoints.
+ *
+ * A kernel without grtrace still traces its GPU jobs: drm/sched's stable
+ * gpu_scheduler events (every scheduler-based driver), dma_fence's
+ * signals, and virtio-gpu's commands.  This file turns those events of a
+ * trace.dat into records of the job model (events.h), as grtrace's own
+ * probes would have written them, so that report, export, dump and the
+ * others read either recording:
+ *
+ *   event                              record    the job
+ *   gpu_scheduler:drm_sched_job_queue  SUBMIT    finished fence context:seqno
+ *   gpu_scheduler:drm_sched_job_run    COMMIT
+ *   gpu_scheduler:drm_sched_job_done   END
+ *   dma_fence:dma_fence_signaled       COMPLETE  of its finished fence
+ *   gpu_scheduler:..._unschedulable    SYNC_WAIT_ENTER, and _EXIT at the
+ *                                      dma_fence_signaled of that fence
+ *   gpu_scheduler:drm_sched_job_error  the status of its COMPLETE
+ *   gpu_scheduler:..._timedout         ERROR(timeout), (reset)
+ *   virtio_gpu:virtio_gpu_cmd_queue    COMMIT    ring (virtqueue), seqno
+ *   virtio_gpu:virtio_gpu_cmd_response END
+ *   dma_fence:dma_fence_signaled       COMPLETE  of a fenced command
+ *
+ * A ring is a device and a name, as the events name it: a scheduler's
+ * device and name; a virtio device "virtio<N>" and its virtqueue.  A
+ * virtio-gpu command is job 0:seqno of its ring (no fence context is 0).
+ * The rings are numbered from 1 as they are met (gr_upstream_finish()),
+ * and while the recording is read, above the ids the kernel gives
+ * grtrace rings, whose events the recording may hold too.
+ *
+ * What the events cannot tell is unknown, never zero: each record says
+ * which stages of its job its events lack (gr_event.cannot), and the job
+ * model leaves out the phases that need them.  virtio_gpu_cmd_queue fires
+ * once a command is on the virtqueue, where the device may already take
+ * it: that is a COMMIT, and the command's SUBMIT (and so HOST and the
+ * latency) is unknown.  A COMPLETE needs dma_fence_signaled in the
+ * recording, and for virtio-gpu a fenced command.  The events carry a
+ * thread, not its process: a job's tgid is its pid.
+ *
+ * drm_sched_job_error and drm_sched_job_timedout are the kernel series'
+ * additions to gpu_scheduler_trace.h; a recording without them has no
+ * errors.  A timeout the driver found harmless (no_hang) is taken as
+ * grtrace's probe takes a no_hang without an error on the job's fences:
+ * no ERROR; the event does not carry those errors.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <event-parse.h>
+
+#include "tracedat.h"
+#include "upstream.h"
+#include "utils.h"
+
+/* Ids of the rings met here: above any the kernel gives a grtrace ring */
+#define UP_RING_BASE		0x80000000U
+
+const char * const gr_upstream_names[GR_UP_NR] = {
+	[GR_UP_QUEUE]		= "drm_sched_job_queue",
+	[GR_UP_RUN]		= "drm_sched_job_run",
+	[GR_UP_DONE]		= "drm_sched_job_done",
+	[GR_UP_UNSCHEDULABLE]	= "drm_sched_job_unschedulable",
+	[GR_UP_ERROR]		= "drm_sched_job_error",
+	[GR_UP_TIMEDOUT]	= "drm_sched_job_timedout",
+	[GR_UP_SIGNALED]	= "dma_fence_signaled",
+	[GR_UP_VCMD_QUEUE]	= "virtio_gpu_cmd_queue",
+	[GR_UP_VCMD_RESPONSE]	= "virtio_gpu_cmd_response",
+};
+
+static const char * const up_systems[GR_UP_NR] = {
+	[GR_UP_QUEUE ... GR_UP_TIMEDOUT] = "gpu_scheduler",
+	[GR_UP_SIGNALED]	= "dma_fence",
+	[GR_UP_VCMD_QUEUE ... GR_UP_VCMD_RESPONSE] = "virtio_gpu",
+};
+
+/* The statuses of drm_sched_job_timedout (enum drm_gpu_sched_stat) */
+enum { STAT_NONE, STAT_RESET, STAT_ENODEV, STAT_NO_HANG };
+
+/*
+ * A map of (a, b) keys to values, open addressing with linear probing;
+ * an entry is removed by moving the later ones of its run back.
+ */
+struct fmap_ent {
+	__u64 a, b;
+	__u32 val;
+	bool used;
+};
+
+struct fmap {
+	struct fmap_ent *e;
+	size_t size;		/* a power of two */
+	size_t nr;
+};
+
+static size_t fmap_hash(const struct fmap *m, __u64 a, __u64 b)
+{
+	__u64 h = (a * 0x9e3779b97f4a7c15ULL) ^ (b * 0xc2b2ae3d27d4eb4fULL);
+
+	return (h ^ (h >> 31)) & (m->size - 1);
+}
+
+static struct fmap_ent *fmap_find(const struct fmap *m, __u64 a, __u64 b)
+{
+	size_t h;
+
+	if (!m->size)
+		return NULL;
+	for (h = fmap_hash(m, a, b); m->e[h].used; h = (h + 1) & (m->size - 1))
+		if (m->e[h].a == a && m->e[h].b == b)
+			return &m->e[h];
+	return NULL;
+}
+
+static void fmap_put(struct fmap *m, __u64 a, __u64 b, __u32 val);
+
+static void fmap_grow(struct fmap *m)
+{
+	struct fmap old = *m;
+	size_t i;
+
+	m->size = old.size ? 2 * old.size : 256;
+	m->e = gr_zalloc(m->size * sizeof(*m->e));
+	m->nr = 0;
+	for (i = 0; i < old.size; i++)
+		if (old.e[i].used)
+			fmap_put(m, old.e[i].a, old.e[i].b, old.e[i].val);
+	free(old.e);
+}
+
+/* Set the value of (a, b), added if new. */
+static void fmap_put(struct fmap *m, __u64 a, __u64 b, __u32 val)
+{
+	struct fmap_ent *e = fmap_find(m, a, b);
+	size_t h;
+
+	if (e) {
+		e->val = val;
+		return;
+	}
+	if (2 * (m->nr + 1) > m->size)
+		fmap_grow(m);
+	for (h = fmap_hash(m, a, b); m->e[h].used; h = (h + 1) & (m->size - 1))
+		;
+	m->e[h] = (struct fmap_ent){ .a = a, .b = b, .val = val, .used = true };
+	m->nr++;
+}
+
+static void fmap_del(struct fmap *m, struct fmap_ent *e)
+{
+	size_t i = e - m->e, j = i, k;
+
+	m->e[i].used = false;
+	m->nr--;
+	for (;;) {
+		j = (j + 1) & (m->size - 1);
+		if (!m->e[j].used)
+			return;
+		k = fmap_hash(m, m->e[j].a, m->e[j].b);
+		/* Entry j stays if its home k lies cyclically in (i, j]. */
+		if (i <= j ? (i < k && k <= j) : (i < k || k <= j))
+			continue;
+		m->e[i] = m->e[j];
+		m->e[j].used = false;
+		i = j;
+	}
+}
+
+/* A scheduler job between its first event and its COMPLETE */
+struct up_job {
+	__u32 ring;		/* local index */
+	__s32 status;		/* of drm_sched_job_error */
+	__u32 next_free;	/* free: the next free one, index + 1 */
+};
+
+/* A job waiting for a fence (drm_sched_job_unschedulable) */
+struct up_wait {
+	__u64 fctx, fseq;	/* the job */
+	__u32 ring;
+	__u32 next;		/* the next wait for the same fence: index + 1 */
+};
+
+/* A fenced virtio-gpu command, until its fence signals */
+struct up_vcmd {
+	__u32 seqno;
+	__u32 ring;
+	__u32 ctx_id;
+	__u32 next_free;	/* free: the next free one, index + 1 */
+};
+
+struct up_ring {
+	char dev[33];
+	char name[33];
+	__u32 local;
+};
+
+struct gr_upstream {
+	struct up_ring *ring;
+	size_t nr_ring;
+	struct fmap jobs;	/* finished fence -> index in job */
+	struct up_job *job;
+	size_t nr_job, cap_job;
+	__u32 free_job;		/* the first free slot: index + 1 */
+	struct fmap waits;	/* fence waited for -> first wait: index + 1 */
+	struct up_wait *wait;
+	size_t nr_wait, cap_wait;
+	__u32 free_wait;
+	struct fmap vcmds;	/* (0, fence id) -> index in vcmd */
+	struct up_vcmd *vcmd;
+	size_t nr_vcmd, cap_vcmd;
+	__u32 free_vcmd;
+	size_t first_rec;	/* t->nr_ev when the first record was made */
+	bool any;
+};
+
+struct gr_upstream *gr_upstream_new(void)
+{
+	return gr_zalloc(sizeof(struct gr_upstream));
+}
+
+void gr_upstream_free(struct gr_upstream *u)
+{
+	if (!u)
+		return;
+	free(u->ring);
+	free(u->jobs.e);
+	free(u->job);
+	free(u->waits.e);
+	free(u->wait);
+	free(u->vcmds.e);
+	free(u->vcmd);
+	free(u);
+}
+
+/* The class of a scheduler's ring from its name, as the kernel guesses it */
+static __u16 engine_from_name(const char *name)
+{
+	static const struct {
+		const char *prefix;
+		__u16 engine;
+	} prefixes[] = {
+		{ "gfx", GRTRACE_ENGINE_GRAPHICS }, { "rcs", GRTRACE_ENGINE_GRAPHICS },
+		{ "render", GRTRACE_ENGINE_GRAPHICS }, { "comp", GRTRACE_ENGINE_COMPUTE },
+		{ "ccs", GRTRACE_ENGINE_COMPUTE }, { "sdma", GRTRACE_ENGINE_COPY },
+		{ "bcs", GRTRACE_ENGINE_COPY }, { "blit", GRTRACE_ENGINE_COPY },
+		{ "copy", GRTRACE_ENGINE_COPY }, { "dma", GRTRACE_ENGINE_COPY },
+		{ "vcn_enc", GRTRACE_ENGINE_VIDEO_ENCODE },
+		{ "uvd_enc", GRTRACE_ENGINE_VIDEO_ENCODE },
+		{ "vce", GRTRACE_ENGINE_VIDEO_ENCODE }, { "vecs", GRTRACE_ENGINE_VIDEO_ENCODE },
+		{ "enc", GRTRACE_ENGINE_VIDEO_ENCODE }, { "vcn", GRTRACE_ENGINE_VIDEO_DECODE },
+		{ "uvd", GRTRACE_ENGINE_VIDEO_DECODE }, { "jpeg", GRTRACE_ENGINE_VIDEO_DECODE },
+		{ "vcs", GRTRACE_ENGINE_VIDEO_DECODE }, { "dec", GRTRACE_ENGINE_VIDEO_DECODE },
+		{ "video", GRTRACE_ENGINE_VIDEO_DECODE },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(prefixes); i++)
+		if (!strncasecmp(name, prefixes[i].prefix, strlen(prefixes[i].prefix)))
+			return prefixes[i].engine;
+	return GRTRACE_ENGINE_OTHER;
+}
+
+/* The local index of the ring @dev, @name, described the first time. */
+static __u32 up_ring(struct gr_upstream *u, struct gr_trace *t, const char *dev,
+		     const char *name, __u16 engine)
+{
+	struct gr_ring *r;
+	size_t i;
+	__u32 local;
+
+	for (i = 0; i < u->nr_ring; i++)
+		if (!strcmp(u->ring[i].dev, dev) && !strcmp(u->ring[i].name, name))
+			return u->ring[i].local;
+	u->ring = gr_realloc(u->ring, u->nr_ring + 1, sizeof(*u->ring));
+	local = gr_ring_local(t, UP_RING_BASE + u->nr_ring);
+	snprintf(u->ring[u->nr_ring].dev, sizeof(u->ring[0].dev), "%s", dev);
+	snprintf(u->ring[u->nr_ring].name, sizeof(u->ring[0].name), "%s", name);
+	u->ring[u->nr_ring++].local = local;
+	r = &t->rings[local];
+	r->known = true;
+	r->engine = engine;
+	snprintf(r->dev, sizeof(r->dev), "%s", dev);
+	snprintf(r->name, sizeof(r->name), "%s", name);
+	return local;
+}
+
+/* A new record of @type on ring @ring for job @fctx:@fseq */
+static struct gr_event *up_rec(struct gr_upstream *u, struct gr_trace *t, __u64 *gseq,
+			       struct tep_record *rec, int cpu, int type, __u32 ring,
+			       __u64 fctx, __u64 fseq)
+{
+	struct gr_ring *r = &t->rings[ring];
+	struct gr_event *ev;
+
+	if (!u->any) {
+		u->any = true;
+		u->first_rec = t->nr_ev;
+	}
+	ev = gr_trace_add(t);
+	ev->ts = rec->ts;
+	ev->gseq = ++*gseq;
+	ev->cseq = ev->gseq;
+	ev->cpu = cpu;
+	ev->type = type;
+	ev->size = GR_REC_MIN + sizeof(ev->job);
+	ev->off = rec->offset;
+	ev->origin = GR_ORIGIN_UPSTREAM;
+	ev->job.ring_id = ring;
+	ev->job.engine = r->engine;
+	ev->job.fence_context = fctx;
+	ev->job.fence_seqno = fseq;
+	r->used = true;
+	r->by_type[type]++;
+	t->by_type[type]++;
+	return ev;
+}
+
+/* The submitting thread of @rec, as the recording names it */
+static void up_task(struct gr_event *ev, struct tep_handle *tep, struct tep_record *rec)
+{
+	const char *comm;
+
+	ev->job.pid = tep_data_pid(tep, rec);
+	ev->job.tgid = ev->job.pid;
+	comm = tep_data_comm_from_pid(tep, ev->job.pid);
+	if (comm && strcmp(comm, "<...>"))
+		snprintf(ev->job.comm, sizeof(ev->job.comm), "%.*s",
+			 (int)sizeof(ev->job.comm) - 1, comm);
+	if (!ev->job.pid)
+		memset(ev->job.comm, 0, sizeof(ev->job.comm));
+}
+
+/* The open job of a finished fence, made at its first event */
+static struct up_job *up_job(struct gr_upstream *u, __u64 fctx, __u64 fseq, __u32 ring,
+			     bool create)
+{
+	struct fmap_ent *e = fmap_find(&u->jobs, fctx, fseq);
+	__u32 i;
+
+	if (e)
+		return &u->job[e->val];
+	if (!create)
+		return NULL;
+	if (u->free_job) {
+		i = u->free_job - 1;
+		u->free_job = u->job[i].next_free;
+	} else {
+		if (u->nr_job == u->cap_job) {
+			u->cap_job = u->cap_job ? 2 * u->cap_job : 256;
+			u->job = gr_realloc(u->job, u->cap_job, sizeof(*u->job));
+		}
+		i = u->nr_job++;
+	}
+	u->job[i] = (struct up_job){ .ring = ring };
+	fmap_put(&u->jobs, fctx, fseq, i);
+	return &u->job[i];
+}
+
+static void up_job_end(struct gr_upstream *u, __u64 fctx, __u64 fseq)
+{
+	struct fmap_ent *e = fmap_find(&u->jobs, fctx, fseq);
+	__u32 i;
+
+	if (!e)
+		return;
+	i = e->val;
+	fmap_del(&u->jobs, e);
+	u->job[i].next_free = u->free_job;
+	u->free_job = i + 1;
+}
+
+/* The ring of a gpu_scheduler event that names it (queue, run, error...) */
+static __u32 sched_ring(struct gr_upstream *u, struct gr_trace *t, struct tep_event *event,
+			struct tep_record *rec)
+{
+	char dev[64], name[64];
+
+	gr_tep_str(event, rec, "dev", dev, sizeof(dev));
+	gr_tep_str(event, rec, "name", name, sizeof(name));
+	if (!*dev)
+		snprintf(dev, sizeof(dev), "drm_sched");
+	return up_ring(u, t, dev, name, engine_from_name(name));
+}
+
+static void sched_event(struct gr_upstream *u, struct gr_trace *t, struct tep_handle *tep,
+			struct tep_event *event, struct tep_record *rec, int cpu,
+			__u64 *gseq, int which)
+{
+	__u64 fctx = gr_tep_num(event, rec, "fence_context");
+	__u64 fseq = gr_tep_num(event, rec, "fence_seqno");
+	struct gr_event *ev;
+	struct up_job *j;
+	struct up_wait *w;
+	struct fmap_ent *e;
+	__u32 ring, i;
+	int status;
+
+	switch (which) {
+	case GR_UP_QUEUE:
+	case GR_UP_RUN:
+		ring = sched_ring(u, t, event, rec);
+		j = up_job(u, fctx, fseq, ring, true);
+		j->ring = ring;
+		ev = up_rec(u, t, gseq, rec, cpu,
+			    which == GR_UP_QUEUE ? GRTRACE_EV_SUBMIT : GRTRACE_EV_COMMIT,
+			    ring, fctx, fseq);
+		/* The entity's scheduled fence precedes its finished one */
+		ev->job.ctx_id = fctx ? fctx - 1 : 0;
+		if (which == GR_UP_QUEUE) {
+			up_task(ev, tep, rec);
+			ev->job.client_id = gr_tep_num(event, rec, "client_id");
+			/* job_count is read before the job is pushed */
+			ev->job.depth = gr_tep_num(event, rec, "job_count") + 1;
+		}
+		break;
+	case GR_UP_DONE:
+		j = up_job(u, fctx, fseq, 0, false);
+		if (!j)
+			break;
+		ev = up_rec(u, t, gseq, rec, cpu, GRTRACE_EV_END, j->ring, fctx, fseq);
+		ev->job.ctx_id = fctx - 1;
+		break;
+	case GR_UP_ERROR:
+		j = up_job(u, fctx, fseq, sched_ring(u, t, event, rec), true);
+		j->status = (__s32)gr_tep_num(event, rec, "error");
+		break;
+	case GR_UP_TIMEDOUT:
+		status = (int)gr_tep_num(event, rec, "status");
+		if (gr_tep_num(event, rec, "done") || status == STAT_NO_HANG)
+			break;
+		ring = sched_ring(u, t, event, rec);
+		ev = up_rec(u, t, gseq, rec, cpu, GRTRACE_EV_ERROR, ring, fctx, fseq);
+		ev->job.ctx_id = fctx ? fctx - 1 : 0;
+		ev->job.status = GRTRACE_ERROR_TIMEOUT;
+		if (status != STAT_RESET)
+			break;
+		ev = up_rec(u, t, gseq, rec, cpu, GRTRACE_EV_ERROR, ring, fctx, fseq);
+		ev->job.ctx_id = fctx ? fctx - 1 : 0;
+		ev->job.status = GRTRACE_ERROR_RESET;
+		break;
+	case GR_UP_UNSCHEDULABLE:
+		j = up_job(u, fctx, fseq, 0, false);
+		if (!j)
+			break;
+		ev = up_rec(u, t, gseq, rec, cpu, GRTRACE_EV_SYNC_WAIT_ENTER, j->ring, fctx, fseq);
+		ev->job.ctx_id = fctx - 1;
+		ev->job.aux_context = gr_tep_num(event, rec, "ctx");
+		ev->job.aux_seqno = gr_tep_num(event, rec, "seqno");
+		if (u->free_wait) {
+			i = u->free_wait - 1;
+			u->free_wait = u->wait[i].next;
+		} else {
+			if (u->nr_wait == u->cap_wait) {
+				u->cap_wait = u->cap_wait ? 2 * u->cap_wait : 64;
+				u->wait = gr_realloc(u->wait, u->cap_wait, sizeof(*u->wait));
+			}
+			i = u->nr_wait++;
+		}
+		w = &u->wait[i];
+		*w = (struct up_wait){ .fctx = fctx, .fseq = fseq, .ring = j->ring };
+		e = fmap_find(&u->waits, ev->job.aux_context, ev->job.aux_seqno);
+		w->next = e ? e->val : 0;
+		fmap_put(&u->waits, ev->job.aux_context, ev->job.aux_seqno, i + 1);
+		break;
+	}
+}
+
+/* dma_fence_signaled: the end of the waits for it, the COMPLETE of its job */
+static void signaled(struct gr_upstream *u, struct gr_trace *t, struct tep_event *event,
+		     struct tep_record *rec, int cpu, __u64 *gseq)
+{
+	/* The event's context and seqno are 32-bit: a fence's low halves */
+	__u32 ctx = gr_tep_num(event, rec, "context");
+	__u32 seq = gr_tep_num(event, rec, "seqno");
+	struct gr_event *ev;
+	struct fmap_ent *e;
+	struct up_vcmd *v;
+	char driver[32];
+	__u32 i, next;
+	size_t k;
+
+	e = fmap_find(&u->waits, ctx, seq);
+	if (e) {
+		for (i = e->val; i; i = next) {
+			struct up_wait *w = &u->wait[i - 1];
+
+			next = w->next;
+			ev = up_rec(u, t, gseq, rec, cpu, GRTRACE_EV_SYNC_WAIT_EXIT, w->ring,
+				    w->fctx, w->fseq);
+			ev->job.ctx_id = w->fctx - 1;
+			ev->job.aux_context = ctx;
+			ev->job.aux_seqno = seq;
+			w->next = u->free_wait;
+			u->free_wait = i;
+		}
+		fmap_del(&u->waits, e);
+	}
+	e = fmap_find(&u->jobs, ctx, seq);
+	if (e) {
+		struct up_job *j = &u->job[e->val];
+
+		ev = up_rec(u, t, gseq, rec, cpu, GRTRACE_EV_COMPLETE, j->ring, ctx, seq);
+		ev->job.ctx_id = ctx - 1;
+		ev->job.status = j->status;
+		up_job_end(u, ctx, seq);
+		return;
+	}
+	gr_tep_str(event, rec, "driver", driver, sizeof(driver));
+	if (strcmp(driver, "virtio_gpu"))
+		return;
+	/* A virtio-gpu fence's seqno is its fence id; one signal may end several */
+	e = fmap_find(&u->vcmds, 0, seq);
+	if (!e)
+		return;
+	v = &u->vcmd[e->val];
+	ev = up_rec(u, t, gseq, rec, cpu, GRTRACE_EV_COMPLETE, v->ring, 0, v->seqno);
+	ev->job.ctx_id = v->ctx_id;
+	k = e->val;
+	fmap_del(&u->vcmds, e);
+	v->next_free = u->free_vcmd;
+	u->free_vcmd = k + 1;
+}
+
+static void vcmd_event(struct gr_upstream *u, struct gr_trace *t, struct tep_handle *tep,
+		       struct tep_event *event, struct tep_record *rec, int cpu,
+		       __u64 *gseq, int which)
+{
+	__u32 vq = gr_tep_num(event, rec, "vq");
+	__u32 seqno = gr_tep_num(event, rec, "seqno");
+	__u64 fence_id = gr_tep_num(event, rec, "fence_id");
+	__u32 flags = gr_tep_num(event, rec, "flags");
+	char dev[33], name[33];
+	struct gr_event *ev;
+	struct up_vcmd *v;
+	__u32 ring;
+	size_t k;
+
+	snprintf(dev, sizeof(dev), "virtio%d", (int)(__s32)gr_tep_num(event, rec, "dev"));
+	gr_tep_str(event, rec, "name", name, sizeof(name));
+	if (!*name)
+		snprintf(name, sizeof(name), "vq%u", vq);
+	ring = up_ring(u, t, dev, name, vq ? GRTRACE_ENGINE_OTHER : GRTRACE_ENGINE_GRAPHICS);
+	/* No fence context is a kernel's 0: a command is 0:seqno of its ring */
+	ev = up_rec(u, t, gseq, rec, cpu,
+		    which == GR_UP_VCMD_QUEUE ? GRTRACE_EV_COMMIT : GRTRACE_EV_END,
+		    ring, 0, seqno);
+	ev->job.ctx_id = gr_tep_num(event, rec, "ctx_id");
+	/*
+	 * Queued, not submitted: its SUBMIT is unknown; and its COMPLETE
+	 * unless it has a fence (VIRTIO_GPU_FLAG_FENCE), which the device
+	 * echoes in the response of a fenced command only.
+	 */
+	ev->cannot = BIT(GRTRACE_EV_SUBMIT);
+	if (!(flags & 1) || !fence_id)
+		ev->cannot |= BIT(GRTRACE_EV_COMPLETE);
+	if (which == GR_UP_VCMD_RESPONSE)
+		return;
+	up_task(ev, tep, rec);
+	if (ev->cannot & BIT(GRTRACE_EV_COMPLETE))
+		return;
+	if (u->free_vcmd) {
+		k = u->free_vcmd - 1;
+		u->free_vcmd = u->vcmd[k].next_free;
+	} else {
+		if (u->nr_vcmd == u->cap_vcmd) {
+			u->cap_vcmd = u->cap_vcmd ? 2 * u->cap_vcmd : 256;
+			u->vcmd = gr_realloc(u->vcmd, u->cap_vcmd, sizeof(*u->vcmd));
+		}
+		k = u->nr_vcmd++;
+	}
+	v = &u->vcmd[k];
+	*v = (struct up_vcmd){ .seqno = seqno, .ring = ring, .ctx_id = ev->job.ctx_id };
+	fmap_put(&u->vcmds, 0, (__u32)fence_id, k);
+}
+
+/*
+ * gr_upstream_event - one event of a recording, in time order
+ *
+ * Returns: true if it is one of gr_upstream_names[] (counted in
+ * @t->upstream), with the records it makes added to @t.
+ */
+bool gr_upstream_event(struct gr_upstream *u, struct gr_trace *t, struct tep_handle *tep,
+		       struct tep_event *event, struct tep_record *rec, int cpu,
+		       __u64 *gseq)
+{
+	int which;
+
+	for (which = 0; which < GR_UP_NR; which++)
+		if (!strcmp(event->name, gr_upstream_names[which]) &&
+		    !strcmp(event->system, up_systems[which]))
+			break;
+	if (which == GR_UP_NR)
+		return false;
+	t->upstream[which]++;
+	if (which == GR_UP_SIGNALED)
+		signaled(u, t, event, rec, cpu, gseq);
+	else if (which >= GR_UP_VCMD_QUEUE)
+		vcmd_event(u, t, tep, event, rec, cpu, gseq, which);
+	else
+		sched_event(u, t, tep, event, rec, cpu, gseq, which);
+	return true;
+}
+
+/*
+ * gr_upstream_finish - after the last event: without dma_fence_signaled in
+ * the recording, no scheduler job has a COMPLETE to wait for
+ */
+void gr_upstream_finish(struct gr_upstream *u, struct gr_trace *t)
+{
+	size_t i;
+
+	if (!u->any || t->upstream[GR_UP_SIGNALED])
+		return;
+	for (i = u->first_rec; i < t->nr_ev; i++)
+		if (t->ev[i].origin == GR_ORIGIN_UPSTREAM)
+			t->ev[i].cannot |= BIT(GRTRACE_EV_COMPLETE);
+}
+
+/*
+ * gr_upstream_number - the rings met here numbered from 1, in the order
+ * they were met, once the jobs are made of their records alone
+ */
+void gr_upstream_number(struct gr_upstream *u, struct gr_trace *t)
+{
+	size_t i;
+
+	for (i = 0; i < u->nr_ring; i++)
+		t->rings[u->ring[i].local].id = i + 1;
+	gr_rings_rehash(t);
+}
