@@ -161,7 +161,7 @@ def main():
                f'{len(bad)} jobs, e.g. (seqno, report us, from the stamps) {bad[:3]}')
 
     # Bad input: a clear error, and no report
-    for inp, host, want in ((demo, log, 'trace-cmd record -e grtrace -e virtio_gpu'),
+    for inp, host, want in ((demo, log, "trace.dat of its virtio_gpu events (fence ids)"),
                             (dat, '/dev/null', 'no timed QEMU virtio_gpu events')):
         r = subprocess.run([grtrace, 'report', '-i', inp, '--host', host],
                            capture_output=True, text=True, check=False)

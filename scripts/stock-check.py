@@ -49,6 +49,27 @@ def tracecmd_events(path):
     return events
 
 
+def command_signals(events):
+    """fence id -> when its fence signalled: virtio-gpu's fences of commands
+    are on its "controlq" timeline, seqno the fence id (its CRTCs' fences,
+    also the driver's, count from 1 too)."""
+    return {int(f['seqno']): ts for name, ts, f in events
+            if name == 'dma_fence_signaled' and f.get('driver') == 'virtio_gpu'
+            and f.get('timeline') == 'controlq'}
+
+
+def fenced(f):
+    return bool(int(f['flags'], 0) & FLAG_FENCE and int(f['fence_id']))
+
+
+def command_key(f):
+    """A command's job is 0:seqno; before the events had a seqno (Linux
+    6.1), 0:fence id, and a command without a fence has none (None)."""
+    if 'seqno' in f:
+        return int(f['seqno'])
+    return int(f['fence_id']) if fenced(f) else None
+
+
 def top_intervals(path):
     """(from_ns, to_ns, jobs of the control ring, processes) per interval."""
     out = []
@@ -57,7 +78,7 @@ def top_intervals(path):
             m = INTERVAL.match(line)
             if m:
                 out.append([round(float(m.group(1)) * 1e9), round(float(m.group(2)) * 1e9),
-                            None, set()])
+                            0, set()])        # no ring line: no job
                 continue
             m = RING.match(line)
             if m and out:
@@ -78,9 +99,8 @@ def top_check(k, path, queued, events):
     except OSError as e:
         k.result(False, 'grtrace top: its intervals', e)
         return
-    signal = {int(f['seqno']): ts for name, ts, f in events
-              if name == 'dma_fence_signaled' and f.get('driver') == 'virtio_gpu'}
-    answer = {int(f['seqno']): ts for name, ts, f in events
+    signal = command_signals(events)
+    answer = {command_key(f): ts for name, ts, f in events
               if name == 'virtio_gpu_cmd_response' and f.get('vq') == '0'}
     ends = []
     for s, (_, _, f, commit) in queued.items():
@@ -94,7 +114,7 @@ def top_check(k, path, queued, events):
         want = sum(1 for c, e in ends if c >= t0 and lo <= e < hi)
         near = sum(1 for c, e in ends if abs(c - t0) < SKEW_NS or
                    min(abs(e - lo), abs(e - hi)) < SKEW_NS)
-        if jobs is None or abs(jobs - want) > near:
+        if abs(jobs - want) > near:
             bad.append((lo, hi, jobs, want, near))
     kms = [x for x in iv if 'kmscube' in x[3]]
     k.result(len(iv) >= 3 and kms and not bad,
@@ -105,7 +125,7 @@ def top_check(k, path, queued, events):
 
 def main():
     grtrace, dat, qemu, top = sys.argv[1:5]
-    k = Ktap('stock:', 8)
+    k = Ktap('stock:', 9)
     try:
         rep = json.loads(subprocess.run([grtrace, 'report', '-i', dat, '-f', 'json'],
                                         check=True, capture_output=True, text=True).stdout)
@@ -121,22 +141,41 @@ def main():
              f"grtrace report: at least {MIN_JOBS} jobs, from the kernel's own events",
              f"jobs_from {sess.get('jobs_from')}, {sess['jobs']} jobs")
 
-    # One job per command queued on the control queue, by seqno.
-    queued = {int(f['seqno']): (comm, pid, f, ts) for name, comm, pid, ts, f in events
+    # One job per command queued on the control queue, by seqno (by fence
+    # id, of the fenced commands, when the events have no seqno); those of
+    # the others counted as unpaired.
+    cmds = [(name, comm, pid, ts, f) for name, comm, pid, ts, f in events
+            if name in ('virtio_gpu_cmd_queue', 'virtio_gpu_cmd_response')]
+    queued = {command_key(f): (comm, pid, f, ts) for name, comm, pid, ts, f in cmds
               if name == 'virtio_gpu_cmd_queue' and f.get('vq') == '0'}
+    queued.pop(None, None)
+    unpaired = sum(1 for *_, f in cmds if command_key(f) is None)
+    k.result(sess.get('unpaired_commands') == unpaired,
+             "events of commands the kernel's events cannot pair (no seqno, no fence) "
+             "counted, and only those",
+             f"{sess.get('unpaired_commands')} counted, {unpaired} in the recording; "
+             f"seqno in the events: {all('seqno' in f for *_, f in cmds)}")
     jobs = {int(j['fence'].split(':')[1]): j for j in rep['jobs']
             if j['ring'].endswith('/control')}
-    k.result(set(jobs) == set(queued) and len(jobs) == len(rep['jobs']),
-             'one job per command trace-cmd shows queued, and no other',
-             f"{len(jobs)} jobs, {len(queued)} queued; only in jobs "
+    # A command queued before trace-cmd's events were on, answered after:
+    # a job with no COMMIT, before the first queued, labelled incomplete.
+    before = {s for s in set(jobs) - set(queued)
+              if queued and s < min(queued) and jobs[s]['commit_ns'] is None
+              and 'incomplete' in jobs[s]['labels']}
+    k.result(set(jobs) - before == set(queued) and len(jobs) == len(rep['jobs']),
+             'one job per command trace-cmd shows queued, and no other '
+             '(but those answered before their first)',
+             f"{len(jobs)} jobs, {len(queued)} queued, {len(before)} before; only in jobs "
              f"{sorted(set(jobs) - set(queued))[:5]}, only queued "
              f"{sorted(set(queued) - set(jobs))[:5]}")
 
     # Named as trace-cmd names the task that queued it.
     kms = sum(1 for comm, _, _, _ in queued.values() if comm == 'kmscube')
     groups = {g['group'].split('[')[0]: g['jobs'] for g in procs.get('per_process', [])}
+    # trace-cmd prints "<...>" for a thread its saved names lack, grtrace ""
     wrong = [s for s, (comm, pid, _, _) in queued.items()
-             if s in jobs and (jobs[s]['comm'] != comm or jobs[s]['pid'] != pid)]
+             if s in jobs and (jobs[s]['comm'] != comm.replace('<...>', '') or
+                               jobs[s]['pid'] != pid)]
     k.result(kms > 0 and groups.get('kmscube') == kms and not wrong,
              "each job named by its task; kmscube's jobs per process",
              f"kmscube: {groups.get('kmscube')} in --per-process, {kms} queued; "
@@ -152,6 +191,8 @@ def main():
     bad = []
     for s, j in jobs.items():
         c, e, d = j['commit_ns'], j['end_ns'], j['complete_ns']
+        if s in before:
+            continue
         if c is None or (e is not None and (e < c or j['t_device'] != e - c)) or \
            (d is not None and (e is None or d < e)):
             bad.append(s)
@@ -159,17 +200,19 @@ def main():
              f"{len(bad)} jobs not, first {bad[:5]}: {[jobs[s] for s in bad[:1]]}")
 
     # A COMPLETE for each fenced command whose fence trace-cmd saw signal.
-    signaled = {int(f['seqno']) for name, _, _, _, f in events
-                if name == 'dma_fence_signaled' and f.get('driver') == 'virtio_gpu'}
+    # A COMPLETE for each fenced command whose fence trace-cmd saw signal,
+    # at that signal (trace-cmd prints microseconds).
+    signaled = command_signals([(name, ts, f) for name, _, _, ts, f in events])
     fenced = {s: int(f['fence_id']) for s, (_, _, f, _) in queued.items()
               if int(f['flags'], 0) & FLAG_FENCE}
-    want = {s for s, fid in fenced.items() if fid in signaled}
-    have = {s for s, j in jobs.items() if j['complete_ns'] is not None}
-    k.result(len(want) >= MIN_FENCED and want == have,
+    want = {s: signaled[fid] for s, fid in fenced.items() if fid in signaled}
+    have = {s: j['complete_ns'] for s, j in jobs.items() if j['complete_ns'] is not None}
+    off = sorted(s for s in want.keys() & have.keys() if abs(want[s] - have[s]) > 1000)
+    k.result(len(want) >= MIN_FENCED and want.keys() == have.keys() and not off,
              f"COMPLETE exactly for the fenced commands whose fence signalled "
-             f"(at least {MIN_FENCED})",
+             f"(at least {MIN_FENCED}), at the signal",
              f"{len(want)} signalled, {len(have)} with COMPLETE; "
-             f"differ {sorted(want ^ have)[:5]}")
+             f"differ {sorted(want.keys() ^ have.keys())[:5]}; at another time {off[:5]}")
 
     # QEMU's own trace answers every fenced command whole in the recording.
     whole = {s for s in fenced if jobs.get(s, {}).get('end_ns') is not None}

@@ -5,7 +5,7 @@
 #   test.sh test     the newcomer's tier (make test): the series on
 #                    mainline, the guest kernel (KASAN, lockdep, UBSAN),
 #                    every guest suite, demo, crash, modules, scale,
-#                    Debian's own kernel (stock),
+#                    Debian's own kernels (stock: 7.3, 6.1),
 #                    patch-race, the slow KUnit cases, the tool's tests,
 #                    fuzz, checkpatch, docs
 #   test.sh check    make test, and every patch prefix (bisect), the =n and
@@ -35,7 +35,7 @@
 # patch-race   $BUILD, initramfs                 $RUN/patch-race: text patching under load
 # kunit-slow   $BUILD, initramfs                 $RUN/kunit-slow: the KUnit cases marked slow
 # modules      the =m kernel (configs), initramfs $RUN/modules: grtrace.ko loaded and unloaded
-# stock        Debian's kernel image, initramfs  $RUN/stock: the tool on the kernel's own events
+# stock        Debian's kernel images, initramfs $RUN/stock: the tool on the kernels' own events
 #   beside them, on the host:
 # series       patches/, folders, $SRC (tree)    -: git am of patches/ = quilt = folders
 # verdict-selftest                               -

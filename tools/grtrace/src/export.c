@@ -1538,6 +1538,8 @@ static void on_retire(void *arg, const struct gr_jobs *jobs, struct gr_job *j)
 		depth_push(r, j->ts[GRTRACE_EV_SUBMIT], 1);
 		if (j->seen & (1U << GRTRACE_EV_COMPLETE))
 			depth_push(r, j->ts[GRTRACE_EV_COMPLETE], -1);
+		else if (gr_job_done(j))	/* at END: no event tells its COMPLETE */
+			depth_push(r, j->ts[GRTRACE_EV_END], -1);
 		depth_flush(c, j->ring_id, false, j->ts[GRTRACE_EV_SUBMIT]);
 	}
 }

@@ -75,6 +75,7 @@
 #include "commands.h"
 #include "input.h"
 #include "stream.h"
+#include "upstream.h"
 #include "utils.h"
 
 #include <tracefs.h>
@@ -1004,8 +1005,7 @@ static int record_finish(struct recorder *rc)
 /* Returns: whether the running kernel has GPU job events of its own. */
 static bool kernel_gpu_events(void)
 {
-	return tracefs_event_file_exists(NULL, "gpu_scheduler", NULL, NULL) ||
-	       tracefs_event_file_exists(NULL, "virtio_gpu", NULL, NULL);
+	return gr_tracefs_system("gpu_scheduler") || gr_tracefs_system("virtio_gpu");
 }
 
 /*
@@ -1032,7 +1032,7 @@ static int record_kernel_events(const struct record_params *p)
 	int n = 0;
 
 	if (!dir) {
-		gr_err_msg("tracefs is not mounted (mount -t tracefs none /sys/kernel/tracing)\n");
+		gr_err_msg("tracefs is not mounted (mount -t tracefs none MOUNTPOINT)\n");
 		return -1;
 	}
 	if (!strcmp(p->output, "-")) {
@@ -1078,9 +1078,12 @@ int gr_record_main(int argc, char *argv[])
 	int running, ret = EXIT_FAILURE;
 
 	record_parse_args(argc, argv, &params);
-	/* Without grtrace, the kernel's own events if it has some to record */
+	/*
+	 * On a kernel without grtrace (no grtrace events, as top decides),
+	 * its own events if it has some to record
+	 */
 	if (params.use == GR_USE_AUTO)
-		params.use = (!gr_kernel_dir() || access(gr_kernel_dir(), F_OK)) &&
+		params.use = !gr_tracefs_system("grtrace") &&
 			     kernel_gpu_events() ? GR_USE_UPSTREAM : GR_USE_GRTRACE;
 	if (params.use == GR_USE_UPSTREAM) {
 		record_kernel_events(&params);

@@ -644,6 +644,10 @@ static void upstream_header(FILE *f, const struct gr_trace *t)
 	if (virtio)
 		fprintf(f, "%sCOMPLETE of virtio-gpu commands %s\n", indent,
 			signaled ? "without a fence" : "(no dma_fence_signaled)");
+	if (t->vcmd_unpaired)
+		fprintf(f, "%s%llu events of virtio-gpu commands without a fence: %s\n",
+			indent, (unsigned long long)t->vcmd_unpaired,
+			"no seqno in this kernel's events pairs them");
 	fprintf(f, "%sthe process: the events give the thread\n", indent);
 	if (t->unused_recs)
 		fprintf(f, "  unused    %llu records of grtrace's events (--events grtrace)\n",
@@ -807,9 +811,11 @@ static void header_json(struct report *rp)
 	fputs("}, ", f);
 	if (t->is_tracedat) {
 		/* Which events the jobs are made of, and the kernel's own read */
-		fprintf(f, "\"jobs_from\": \"%s\", \"unused_records\": %llu, \"kernel_events\": {",
-			t->use == GR_USE_UPSTREAM ? "kernel" : "grtrace",
-			(unsigned long long)t->unused_recs);
+		fprintf(f, "\"jobs_from\": \"%s\", ",
+			t->use == GR_USE_UPSTREAM ? "kernel" : "grtrace");
+		json_u64(f, "unused_records", t->unused_recs, true);
+		json_u64(f, "unpaired_commands", t->vcmd_unpaired, true);
+		fputs("\"kernel_events\": {", f);
 		for (k = 0; k < GR_UP_NR; k++)
 			json_u64(f, gr_upstream_names[k], t->upstream[k], k < GR_UP_NR - 1);
 		fputs("}, ", f);

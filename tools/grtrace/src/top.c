@@ -516,6 +516,8 @@ static int top_record(struct tep_event *e, struct tep_record *rec, int cpu, void
 		return 0;
 	}
 	gr_tep_event(&tp->t, tp->tep, tp->up, &tp->gseq, e, rec, cpu);
+	/* The host join's table of virtio-gpu commands: not top's */
+	tp->t.nr_vcmd = 0;
 	for (; n < tp->t.nr_ev; n++) {
 		if (tp->nr_pending == tp->cap_pending) {
 			tp->cap_pending = tp->cap_pending ? 2 * tp->cap_pending : 256;
@@ -832,7 +834,7 @@ static int top_open(struct top *tp)
 		return -1;
 	}
 	if (tp->p->use == GR_USE_AUTO)
-		kernel = !tracefs_event_file_exists(NULL, "grtrace", NULL, NULL);
+		kernel = !gr_tracefs_system("grtrace");
 	if (kernel) {
 		if (top_kernel_events(tp))
 			return -1;

@@ -61,38 +61,7 @@ struct dat_loader {
 	int err;
 };
 
-static __u64 num_field(struct tep_event *event, struct tep_record *rec,
-		       const char *name)
-{
-	struct tep_format_field *f = tep_find_field(event, name);
-	unsigned long long val;
 
-	if (!f || (unsigned int)(f->offset + f->size) > (unsigned int)rec->size ||
-	    tep_read_number_field(f, rec->data, &val))
-		return 0;
-	return val;
-}
-
-/* A string or char array field into @buf (NUL terminated), or "". */
-static void str_field(struct tep_event *event, struct tep_record *rec,
-		      const char *name, char *buf, size_t len)
-{
-	struct tep_format_field *f = tep_find_field(event, name);
-	const char *p = NULL;
-	int n = 0;
-
-	*buf = '\0';
-	/* The field, and the string a __data_loc field points to, in @rec */
-	if (f && (unsigned int)(f->offset + f->size) <= (unsigned int)rec->size)
-		p = tep_get_field_raw(NULL, event, name, rec, &n, 0);
-	if (!p || n <= 0 || p < (const char *)rec->data ||
-	    p + n > (const char *)rec->data + rec->size)
-		return;
-	if ((size_t)n >= len)
-		n = len - 1;
-	memcpy(buf, p, n);
-	buf[n] = '\0';
-}
 
 static int dat_type(const char *name)
 {
@@ -119,13 +88,14 @@ static void vcmd_record(struct dat_loader *l, struct tep_event *event,
 	}
 	v = &t->vcmd[t->nr_vcmd++];
 	v->ts = rec->ts;
-	v->fence_id = num_field(event, rec, "fence_id");
-	v->seqno = num_field(event, rec, "seqno");
-	v->type = num_field(event, rec, "type");
-	v->flags = num_field(event, rec, "flags");
-	v->ctx_id = num_field(event, rec, "ctx_id");
-	v->vq = num_field(event, rec, "vq");
-	v->dev = (__s32)num_field(event, rec, "dev");
+	v->fence_id = gr_tep_num(event, rec, "fence_id");
+	/* Before the seqno field, a fenced command is job 0:fence id (upstream.c) */
+	v->seqno = tep_find_field(event, "seqno") ? gr_tep_num(event, rec, "seqno") : v->fence_id;
+	v->type = gr_tep_num(event, rec, "type");
+	v->flags = gr_tep_num(event, rec, "flags");
+	v->ctx_id = gr_tep_num(event, rec, "ctx_id");
+	v->vq = gr_tep_num(event, rec, "vq");
+	v->dev = (__s32)gr_tep_num(event, rec, "dev");
 }
 
 /* One ftrace event of CPU @cpu, in time order: a record if it is grtrace's */
@@ -166,27 +136,27 @@ static int dat_event(struct dat_loader *l, struct tep_event *event,
 	ev->size = GR_REC_MIN + sizeof(*p);
 	ev->off = rec->offset;
 	p = &ev->job;
-	p->ctx_id = num_field(event, rec, "ctx_id");
-	p->fence_context = num_field(event, rec, "fence_context");
-	p->fence_seqno = num_field(event, rec, "fence_seqno");
-	p->aux_context = num_field(event, rec, "aux_context");
-	p->aux_seqno = num_field(event, rec, "aux_seqno");
-	p->ring_id = num_field(event, rec, "ring_id");
-	p->engine = num_field(event, rec, "engine");
-	p->flags = num_field(event, rec, "flags");
-	p->status = (__s32)num_field(event, rec, "status");
-	p->depth = num_field(event, rec, "depth");
-	p->pid = num_field(event, rec, "pid");
-	p->tgid = num_field(event, rec, "tgid");
-	str_field(event, rec, "comm", p->comm, sizeof(p->comm));
+	p->ctx_id = gr_tep_num(event, rec, "ctx_id");
+	p->fence_context = gr_tep_num(event, rec, "fence_context");
+	p->fence_seqno = gr_tep_num(event, rec, "fence_seqno");
+	p->aux_context = gr_tep_num(event, rec, "aux_context");
+	p->aux_seqno = gr_tep_num(event, rec, "aux_seqno");
+	p->ring_id = gr_tep_num(event, rec, "ring_id");
+	p->engine = gr_tep_num(event, rec, "engine");
+	p->flags = gr_tep_num(event, rec, "flags");
+	p->status = (__s32)gr_tep_num(event, rec, "status");
+	p->depth = gr_tep_num(event, rec, "depth");
+	p->pid = gr_tep_num(event, rec, "pid");
+	p->tgid = gr_tep_num(event, rec, "tgid");
+	gr_tep_str(event, rec, "comm", p->comm, sizeof(p->comm));
 	/* A wait of no job names its thread: the one that recorded it */
 	if (!p->pid && (type == GRTRACE_EV_SYNC_WAIT_ENTER || type == GRTRACE_EV_SYNC_WAIT_EXIT))
 		p->pid = tep_data_pid(l->tep, rec);
 	p->ring_id = gr_ring_local(l->t, p->ring_id);
 	r = &l->t->rings[p->ring_id];
 	if (!r->known) {
-		str_field(event, rec, "dev", dev, sizeof(dev));
-		str_field(event, rec, "ring", ring, sizeof(ring));
+		gr_tep_str(event, rec, "dev", dev, sizeof(dev));
+		gr_tep_str(event, rec, "ring", ring, sizeof(ring));
 		if (*dev && *ring) {
 			r->known = true;
 			memcpy(r->dev, dev, sizeof(dev));
@@ -246,6 +216,11 @@ static void dat_choose(struct dat_loader *l)
 		t->by_type[ev->type]++;
 	}
 	t->nr_ev = n;
+	/* In the order read, numbered again: the records left out are no gap */
+	for (i = 0; i < n; i++) {
+		t->ev[i].gseq = i + 1;
+		t->ev[i].cseq = i + 1;
+	}
 	/* A ring that none of the records kept names is not described */
 	for (k = 0; k < t->nr_rings; k++)
 		if (!t->rings[k].used)
@@ -268,19 +243,6 @@ int gr_tep_event(struct gr_trace *t, struct tep_handle *tep, struct gr_upstream 
 
 	*gseq = l.gseq;
 	return ret;
-}
-
-/* gr_tep_num - a number field of an ftrace event, or 0 (for grtrace top) */
-__u64 gr_tep_num(struct tep_event *event, struct tep_record *rec, const char *name)
-{
-	return num_field(event, rec, name);
-}
-
-/* gr_tep_str - a string field of an ftrace event into @buf, or "" */
-void gr_tep_str(struct tep_event *event, struct tep_record *rec, const char *name,
-		char *buf, size_t len)
-{
-	str_field(event, rec, name, buf, len);
 }
 
 static int inst_record(struct tep_event *event, struct tep_record *rec, int cpu,

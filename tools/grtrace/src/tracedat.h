@@ -20,8 +20,5 @@ struct tep_record;
 struct gr_upstream;
 int gr_tep_event(struct gr_trace *t, struct tep_handle *tep, struct gr_upstream *up,
 		 __u64 *gseq, struct tep_event *event, struct tep_record *rec, int cpu);
-__u64 gr_tep_num(struct tep_event *event, struct tep_record *rec, const char *name);
-void gr_tep_str(struct tep_event *event, struct tep_record *rec, const char *name,
-		char *buf, size_t len);
 
 #endif /* __GRTRACE_TRACEDAT_H */

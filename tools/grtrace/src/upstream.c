@@ -49,8 +49,11 @@
 #include <strings.h>
 
 #include <event-parse.h>
+#include <limits.h>
+#include <stdio.h>
+#include <tracefs.h>
+#include <unistd.h>
 
-#include "tracedat.h"
 #include "upstream.h"
 #include "utils.h"
 
@@ -167,8 +170,16 @@ static void fmap_del(struct fmap *m, struct fmap_ent *e)
 	}
 }
 
+/*
+ * The maps of fences are keyed by the low 32 bits of context and seqno,
+ * all that dma_fence_signaled gives; the whole values are kept for the
+ * records.
+ */
+#define FKEY(v)		((__u64)(__u32)(v))
+
 /* A scheduler job between its first event and its COMPLETE */
 struct up_job {
+	__u64 fctx, fseq;	/* its finished fence */
 	__u32 ring;		/* local index */
 	__s32 status;		/* of drm_sched_job_error */
 	__u32 next_free;	/* free: the next free one, index + 1 */
@@ -177,6 +188,7 @@ struct up_job {
 /* A job waiting for a fence (drm_sched_job_unschedulable) */
 struct up_wait {
 	__u64 fctx, fseq;	/* the job */
+	__u64 dctx, dseq;	/* the fence it waits for */
 	__u32 ring;
 	__u32 next;		/* the next wait for the same fence: index + 1 */
 };
@@ -189,9 +201,10 @@ struct up_vcmd {
 	__u32 next_free;	/* free: the next free one, index + 1 */
 };
 
+/* A ring by its whole names; gr_ring keeps them cut to its size */
 struct up_ring {
-	char dev[33];
-	char name[33];
+	char dev[64];
+	char name[64];
 	__u32 local;
 };
 
@@ -231,6 +244,55 @@ void gr_upstream_free(struct gr_upstream *u)
 	free(u->vcmds.e);
 	free(u->vcmd);
 	free(u);
+}
+
+/* gr_tep_num - a number field of an ftrace event, or 0 */
+__u64 gr_tep_num(struct tep_event *event, struct tep_record *rec, const char *name)
+{
+	struct tep_format_field *f = tep_find_field(event, name);
+	unsigned long long val;
+
+	if (!f || (unsigned int)(f->offset + f->size) > (unsigned int)rec->size ||
+	    tep_read_number_field(f, rec->data, &val))
+		return 0;
+	return val;
+}
+
+/* gr_tep_str - a string or char array field of an ftrace event into @buf, or "" */
+void gr_tep_str(struct tep_event *event, struct tep_record *rec, const char *name,
+		char *buf, size_t len)
+{
+	struct tep_format_field *f = tep_find_field(event, name);
+	const char *p = NULL;
+	int n = 0;
+
+	*buf = '\0';
+	/*
+	 * A string field, and the string a __data_loc field points to, in
+	 * @rec; never a pointer field's value (Linux 6.1's virtio_gpu name)
+	 */
+	if (f && (f->flags & TEP_FIELD_IS_STRING) &&
+	    (unsigned int)(f->offset + f->size) <= (unsigned int)rec->size)
+		p = tep_get_field_raw(NULL, event, name, rec, &n, 0);
+	if (!p || n <= 0 || p < (const char *)rec->data ||
+	    p + n > (const char *)rec->data + rec->size)
+		return;
+	if ((size_t)n >= len)
+		n = len - 1;
+	memcpy(buf, p, n);
+	buf[n] = '\0';
+}
+
+/* gr_tracefs_system - whether the running kernel has event system @system */
+bool gr_tracefs_system(const char *system)
+{
+	const char *dir = tracefs_tracing_dir();
+	char path[PATH_MAX];
+
+	if (!dir)
+		return false;
+	snprintf(path, sizeof(path), "%s/events/%s", dir, system);
+	return !access(path, F_OK);
 }
 
 /* The class of a scheduler's ring from its name, as the kernel guesses it */
@@ -335,7 +397,7 @@ static void up_task(struct gr_event *ev, struct tep_handle *tep, struct tep_reco
 static struct up_job *up_job(struct gr_upstream *u, __u64 fctx, __u64 fseq, __u32 ring,
 			     bool create)
 {
-	struct fmap_ent *e = fmap_find(&u->jobs, fctx, fseq);
+	struct fmap_ent *e = fmap_find(&u->jobs, FKEY(fctx), FKEY(fseq));
 	__u32 i;
 
 	if (e)
@@ -352,14 +414,14 @@ static struct up_job *up_job(struct gr_upstream *u, __u64 fctx, __u64 fseq, __u3
 		}
 		i = u->nr_job++;
 	}
-	u->job[i] = (struct up_job){ .ring = ring };
-	fmap_put(&u->jobs, fctx, fseq, i);
+	u->job[i] = (struct up_job){ .fctx = fctx, .fseq = fseq, .ring = ring };
+	fmap_put(&u->jobs, FKEY(fctx), FKEY(fseq), i);
 	return &u->job[i];
 }
 
 static void up_job_end(struct gr_upstream *u, __u64 fctx, __u64 fseq)
 {
-	struct fmap_ent *e = fmap_find(&u->jobs, fctx, fseq);
+	struct fmap_ent *e = fmap_find(&u->jobs, FKEY(fctx), FKEY(fseq));
 	__u32 i;
 
 	if (!e)
@@ -458,10 +520,11 @@ static void sched_event(struct gr_upstream *u, struct gr_trace *t, struct tep_ha
 			i = u->nr_wait++;
 		}
 		w = &u->wait[i];
-		*w = (struct up_wait){ .fctx = fctx, .fseq = fseq, .ring = j->ring };
-		e = fmap_find(&u->waits, ev->job.aux_context, ev->job.aux_seqno);
+		*w = (struct up_wait){ .fctx = fctx, .fseq = fseq, .ring = j->ring,
+				       .dctx = ev->job.aux_context, .dseq = ev->job.aux_seqno };
+		e = fmap_find(&u->waits, FKEY(w->dctx), FKEY(w->dseq));
 		w->next = e ? e->val : 0;
-		fmap_put(&u->waits, ev->job.aux_context, ev->job.aux_seqno, i + 1);
+		fmap_put(&u->waits, FKEY(w->dctx), FKEY(w->dseq), i + 1);
 		break;
 	}
 }
@@ -470,13 +533,13 @@ static void sched_event(struct gr_upstream *u, struct gr_trace *t, struct tep_ha
 static void signaled(struct gr_upstream *u, struct gr_trace *t, struct tep_event *event,
 		     struct tep_record *rec, int cpu, __u64 *gseq)
 {
-	/* The event's context and seqno are 32-bit: a fence's low halves */
+	/* The event's context and seqno are 32-bit: a fence's low halves (FKEY) */
 	__u32 ctx = gr_tep_num(event, rec, "context");
 	__u32 seq = gr_tep_num(event, rec, "seqno");
 	struct gr_event *ev;
 	struct fmap_ent *e;
 	struct up_vcmd *v;
-	char driver[32];
+	char driver[32], timeline[32];
 	__u32 i, next;
 	size_t k;
 
@@ -489,8 +552,8 @@ static void signaled(struct gr_upstream *u, struct gr_trace *t, struct tep_event
 			ev = up_rec(u, t, gseq, rec, cpu, GRTRACE_EV_SYNC_WAIT_EXIT, w->ring,
 				    w->fctx, w->fseq);
 			ev->job.ctx_id = w->fctx - 1;
-			ev->job.aux_context = ctx;
-			ev->job.aux_seqno = seq;
+			ev->job.aux_context = w->dctx;
+			ev->job.aux_seqno = w->dseq;
 			w->next = u->free_wait;
 			u->free_wait = i;
 		}
@@ -500,16 +563,21 @@ static void signaled(struct gr_upstream *u, struct gr_trace *t, struct tep_event
 	if (e) {
 		struct up_job *j = &u->job[e->val];
 
-		ev = up_rec(u, t, gseq, rec, cpu, GRTRACE_EV_COMPLETE, j->ring, ctx, seq);
-		ev->job.ctx_id = ctx - 1;
+		ev = up_rec(u, t, gseq, rec, cpu, GRTRACE_EV_COMPLETE, j->ring, j->fctx, j->fseq);
+		ev->job.ctx_id = j->fctx - 1;
 		ev->job.status = j->status;
-		up_job_end(u, ctx, seq);
+		up_job_end(u, j->fctx, j->fseq);
 		return;
 	}
+	/*
+	 * A command's fence is on virtio-gpu's "controlq" timeline, its seqno
+	 * the fence id; the driver's other fences (a CRTC's out-fences) have
+	 * seqnos of their own.
+	 */
 	gr_tep_str(event, rec, "driver", driver, sizeof(driver));
-	if (strcmp(driver, "virtio_gpu"))
+	gr_tep_str(event, rec, "timeline", timeline, sizeof(timeline));
+	if (strcmp(driver, "virtio_gpu") || strcmp(timeline, "controlq"))
 		return;
-	/* A virtio-gpu fence's seqno is its fence id; one signal may end several */
 	e = fmap_find(&u->vcmds, 0, seq);
 	if (!e)
 		return;
@@ -526,19 +594,36 @@ static void vcmd_event(struct gr_upstream *u, struct gr_trace *t, struct tep_han
 		       struct tep_event *event, struct tep_record *rec, int cpu,
 		       __u64 *gseq, int which)
 {
+	static const char * const vq_names[] = { "control", "cursor" };
 	__u32 vq = gr_tep_num(event, rec, "vq");
 	__u32 seqno = gr_tep_num(event, rec, "seqno");
 	__u64 fence_id = gr_tep_num(event, rec, "fence_id");
 	__u32 flags = gr_tep_num(event, rec, "flags");
+	bool fenced = (flags & 1) && fence_id;
 	char dev[33], name[33];
 	struct gr_event *ev;
 	struct up_vcmd *v;
 	__u32 ring;
 	size_t k;
 
+	/*
+	 * Before the seqno field (Linux 6.1's events), a command and its
+	 * answer share nothing but a fence id: a fenced command is job
+	 * 0:fence id, and one without a fence is counted, not followed.
+	 */
+	if (!tep_find_field(event, "seqno")) {
+		if (!fenced) {
+			t->vcmd_unpaired++;
+			return;
+		}
+		seqno = fence_id;
+	}
 	snprintf(dev, sizeof(dev), "virtio%d", (int)(__s32)gr_tep_num(event, rec, "dev"));
+	/* Without the name (a pointer in 6.1's events), the queue's in the spec */
 	gr_tep_str(event, rec, "name", name, sizeof(name));
-	if (!*name)
+	if (!*name && vq < ARRAY_SIZE(vq_names))
+		snprintf(name, sizeof(name), "%s", vq_names[vq]);
+	else if (!*name)
 		snprintf(name, sizeof(name), "vq%u", vq);
 	ring = up_ring(u, t, dev, name, vq ? GRTRACE_ENGINE_OTHER : GRTRACE_ENGINE_GRAPHICS);
 	/* No fence context is a kernel's 0: a command is 0:seqno of its ring */
@@ -552,7 +637,7 @@ static void vcmd_event(struct gr_upstream *u, struct gr_trace *t, struct tep_han
 	 * echoes in the response of a fenced command only.
 	 */
 	ev->cannot = BIT(GRTRACE_EV_SUBMIT);
-	if (!(flags & 1) || !fence_id)
+	if (!fenced)
 		ev->cannot |= BIT(GRTRACE_EV_COMPLETE);
 	if (which == GR_UP_VCMD_RESPONSE)
 		return;

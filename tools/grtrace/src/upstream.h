@@ -26,4 +26,9 @@ bool gr_upstream_event(struct gr_upstream *u, struct gr_trace *t, struct tep_han
 void gr_upstream_finish(struct gr_upstream *u, struct gr_trace *t);
 void gr_upstream_number(struct gr_upstream *u, struct gr_trace *t);
 
+__u64 gr_tep_num(struct tep_event *event, struct tep_record *rec, const char *name);
+void gr_tep_str(struct tep_event *event, struct tep_record *rec, const char *name,
+		char *buf, size_t len);
+bool gr_tracefs_system(const char *system);
+
 #endif /* __GRTRACE_UPSTREAM_H */
