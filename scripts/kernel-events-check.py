@@ -81,7 +81,10 @@ def main():
     kl = [j for j in kj if kind == 'sched' or j['ring'].endswith('/control')]
     kern = {key(kind, j): j for j in kl}
     rings = {x[0] for x in kern}
-    gl = [j for j in gj if key(kind, j)[0] in rings]
+    # virtio: a command grtrace saw submitted that had not reached the
+    # virtqueue when the recording stopped has no kernel event yet.
+    gl = [j for j in gj if key(kind, j)[0] in rings and
+          (kind == 'sched' or j['commit_ns'] is not None or j['end_ns'] is not None)]
     grt = {key(kind, j): j for j in gl}
     # A job made twice (one job's events taken for two) is a duplicate key.
     k.result(set(kern) == set(grt) and kern and len(kern) == len(kl) and len(grt) == len(gl),

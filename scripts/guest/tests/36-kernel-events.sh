@@ -9,14 +9,19 @@
 K=/sys/kernel/debug/kunit
 O=${GRTRACE_OUT:-/tmp}/kevents
 mkdir -p "$O"
-if [ ! -d $K/drm_sched_basic_tests ]; then
-	echo "no mock scheduler in this kernel" > "$O/skipped"
-	echo "kernel-events: skipped, no mock scheduler in this kernel"
+# Without the mock scheduler (6.12), grtrace's scheduler suite drives
+# drm/sched, whose older events (drm_sched_job, drm_run_job,
+# drm_sched_process_job) scripts/old-sched-check.py reads.
+suites="drm_sched_basic_tests drm_sched_basic_cancel_tests drm_sched_basic_timeout_tests"
+[ -d $K/drm_sched_basic_tests ] || suites=grtrace_drm_sched
+if [ ! -d $K/${suites%% *} ]; then
+	echo "no scheduler suite in this kernel" > "$O/skipped"
+	echo "kernel-events: skipped, no scheduler suite in this kernel"
 	exit 0
 fi
 : > "$O/kunit.txt"
 cat > /tmp/kevents-suites.sh <<END
-for s in drm_sched_basic_tests drm_sched_basic_cancel_tests drm_sched_basic_timeout_tests; do
+for s in $suites; do
 	echo 1 > $K/\$s/run
 	cat $K/\$s/results >> $O/kunit.txt
 done

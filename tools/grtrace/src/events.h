@@ -87,6 +87,10 @@ enum gr_up_event {
 	GR_UP_UNSCHEDULABLE,	/* gpu_scheduler:drm_sched_job_unschedulable */
 	GR_UP_ERROR,		/* gpu_scheduler:drm_sched_job_error */
 	GR_UP_TIMEDOUT,		/* gpu_scheduler:drm_sched_job_timedout */
+	GR_UP_OLD_QUEUE,	/* gpu_scheduler:drm_sched_job (6.12, older) */
+	GR_UP_OLD_RUN,		/* gpu_scheduler:drm_run_job */
+	GR_UP_OLD_DONE,		/* gpu_scheduler:drm_sched_process_job */
+	GR_UP_OLD_WAIT,		/* gpu_scheduler:drm_sched_job_wait_dep */
 	GR_UP_SIGNALED,		/* dma_fence:dma_fence_signaled */
 	GR_UP_VCMD_QUEUE,	/* virtio_gpu:virtio_gpu_cmd_queue */
 	GR_UP_VCMD_RESPONSE,	/* virtio_gpu:virtio_gpu_cmd_response */

@@ -621,6 +621,8 @@ static void upstream_header(FILE *f, const struct gr_trace *t)
 {
 	bool sched = t->upstream[GR_UP_QUEUE] || t->upstream[GR_UP_RUN] ||
 		     t->upstream[GR_UP_DONE];
+	bool old = t->upstream[GR_UP_OLD_QUEUE] || t->upstream[GR_UP_OLD_RUN] ||
+		   t->upstream[GR_UP_OLD_DONE];
 	bool virtio = t->upstream[GR_UP_VCMD_QUEUE] || t->upstream[GR_UP_VCMD_RESPONSE];
 	bool signaled = t->upstream[GR_UP_SIGNALED];
 	const char *indent = "            ";
@@ -638,6 +640,12 @@ static void upstream_header(FILE *f, const struct gr_trace *t)
 		fprintf(f, "%sCOMPLETE of scheduler jobs: no dma_fence_signaled\n", indent);
 	if (sched && !t->upstream[GR_UP_ERROR])
 		fprintf(f, "%serrors: no drm_sched_job_error (the series adds it)\n", indent);
+	if (old) {
+		fprintf(f, "%sCOMPLETE, errors of scheduler jobs: older events (6.12's), %s\n",
+			indent, "a job is 0:id of its scheduler");
+		fprintf(f, "%sthe device of a scheduler: the older events name it alone\n",
+			indent);
+	}
 	if (virtio)
 		fprintf(f, "%sSUBMIT, HOST, LAT of virtio-gpu commands: queued is COMMIT\n",
 			indent);

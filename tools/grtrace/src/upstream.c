@@ -18,6 +18,10 @@
  *                                      dma_fence_signaled of that fence
  *   gpu_scheduler:drm_sched_job_error  the status of its COMPLETE
  *   gpu_scheduler:..._timedout         ERROR(timeout), (reset)
+ *   gpu_scheduler:drm_sched_job        SUBMIT    0:id of its ring (6.12 and
+ *   gpu_scheduler:drm_run_job          COMMIT    older: old_sched_event())
+ *   gpu_scheduler:drm_sched_process_job END
+ *   gpu_scheduler:..._wait_dep         SYNC_WAIT_ENTER, as _unschedulable
  *   virtio_gpu:virtio_gpu_cmd_queue    COMMIT    ring (virtqueue), seqno
  *   virtio_gpu:virtio_gpu_cmd_response END
  *   dma_fence:dma_fence_signaled       COMPLETE  of a fenced command
@@ -67,13 +71,17 @@ const char * const gr_upstream_names[GR_UP_NR] = {
 	[GR_UP_UNSCHEDULABLE]	= "drm_sched_job_unschedulable",
 	[GR_UP_ERROR]		= "drm_sched_job_error",
 	[GR_UP_TIMEDOUT]	= "drm_sched_job_timedout",
+	[GR_UP_OLD_QUEUE]	= "drm_sched_job",
+	[GR_UP_OLD_RUN]		= "drm_run_job",
+	[GR_UP_OLD_DONE]	= "drm_sched_process_job",
+	[GR_UP_OLD_WAIT]	= "drm_sched_job_wait_dep",
 	[GR_UP_SIGNALED]	= "dma_fence_signaled",
 	[GR_UP_VCMD_QUEUE]	= "virtio_gpu_cmd_queue",
 	[GR_UP_VCMD_RESPONSE]	= "virtio_gpu_cmd_response",
 };
 
 static const char * const up_systems[GR_UP_NR] = {
-	[GR_UP_QUEUE ... GR_UP_TIMEDOUT] = "gpu_scheduler",
+	[GR_UP_QUEUE ... GR_UP_OLD_WAIT] = "gpu_scheduler",
 	[GR_UP_SIGNALED]	= "dma_fence",
 	[GR_UP_VCMD_QUEUE ... GR_UP_VCMD_RESPONSE] = "virtio_gpu",
 };
@@ -176,6 +184,14 @@ static void fmap_del(struct fmap *m, struct fmap_ent *e)
  * records.
  */
 #define FKEY(v)		((__u64)(__u32)(v))
+/* The second key of a job of the older events, by its fence's address */
+#define OLD_KEY		(~0ULL)
+
+/*
+ * How many of the fences signalled last are remembered, for the older
+ * events' waits (old_sched_event()): a dependency is one of them
+ */
+#define UP_RECENT		4096
 
 /* A scheduler job between its first event and its COMPLETE */
 struct up_job {
@@ -219,6 +235,9 @@ struct gr_upstream {
 	struct up_wait *wait;
 	size_t nr_wait, cap_wait;
 	__u32 free_wait;
+	struct fmap recent;	/* the fences signalled last -> index in recent_key */
+	__u64 recent_key[UP_RECENT][2];
+	size_t nr_recent;
 	struct fmap vcmds;	/* (0, fence id) -> index in vcmd */
 	struct up_vcmd *vcmd;
 	size_t nr_vcmd, cap_vcmd;
@@ -241,6 +260,7 @@ void gr_upstream_free(struct gr_upstream *u)
 	free(u->job);
 	free(u->waits.e);
 	free(u->wait);
+	free(u->recent.e);
 	free(u->vcmds.e);
 	free(u->vcmd);
 	free(u);
@@ -393,11 +413,15 @@ static void up_task(struct gr_event *ev, struct tep_handle *tep, struct tep_reco
 		memset(ev->job.comm, 0, sizeof(ev->job.comm));
 }
 
-/* The open job of a finished fence, made at its first event */
-static struct up_job *up_job(struct gr_upstream *u, __u64 fctx, __u64 fseq, __u32 ring,
-			     bool create)
+/*
+ * The open job of key (@a, @b), made at its first event as job
+ * @fctx:@fseq: a finished fence's FKEYs, or (the older events) its
+ * address and OLD_KEY
+ */
+static struct up_job *job_at(struct gr_upstream *u, __u64 a, __u64 b, __u64 fctx,
+			     __u64 fseq, __u32 ring, bool create)
 {
-	struct fmap_ent *e = fmap_find(&u->jobs, FKEY(fctx), FKEY(fseq));
+	struct fmap_ent *e = fmap_find(&u->jobs, a, b);
 	__u32 i;
 
 	if (e)
@@ -415,13 +439,20 @@ static struct up_job *up_job(struct gr_upstream *u, __u64 fctx, __u64 fseq, __u3
 		i = u->nr_job++;
 	}
 	u->job[i] = (struct up_job){ .fctx = fctx, .fseq = fseq, .ring = ring };
-	fmap_put(&u->jobs, FKEY(fctx), FKEY(fseq), i);
+	fmap_put(&u->jobs, a, b, i);
 	return &u->job[i];
 }
 
-static void up_job_end(struct gr_upstream *u, __u64 fctx, __u64 fseq)
+/* The open job of a finished fence, made at its first event */
+static struct up_job *up_job(struct gr_upstream *u, __u64 fctx, __u64 fseq, __u32 ring,
+			     bool create)
 {
-	struct fmap_ent *e = fmap_find(&u->jobs, FKEY(fctx), FKEY(fseq));
+	return job_at(u, FKEY(fctx), FKEY(fseq), fctx, fseq, ring, create);
+}
+
+static void job_end_at(struct gr_upstream *u, __u64 a, __u64 b)
+{
+	struct fmap_ent *e = fmap_find(&u->jobs, a, b);
 	__u32 i;
 
 	if (!e)
@@ -430,6 +461,41 @@ static void up_job_end(struct gr_upstream *u, __u64 fctx, __u64 fseq)
 	fmap_del(&u->jobs, e);
 	u->job[i].next_free = u->free_job;
 	u->free_job = i + 1;
+}
+
+static void up_job_end(struct gr_upstream *u, __u64 fctx, __u64 fseq)
+{
+	job_end_at(u, FKEY(fctx), FKEY(fseq));
+}
+
+/*
+ * Job @ev's wait, from its SYNC_WAIT_ENTER, for fence @dctx:@dseq: ended
+ * at that fence's signal
+ */
+static void up_wait(struct gr_upstream *u, struct gr_event *ev, __u64 dctx, __u64 dseq)
+{
+	struct fmap_ent *e;
+	struct up_wait *w;
+	__u32 i;
+
+	ev->job.aux_context = dctx;
+	ev->job.aux_seqno = dseq;
+	if (u->free_wait) {
+		i = u->free_wait - 1;
+		u->free_wait = u->wait[i].next;
+	} else {
+		if (u->nr_wait == u->cap_wait) {
+			u->cap_wait = u->cap_wait ? 2 * u->cap_wait : 64;
+			u->wait = gr_realloc(u->wait, u->cap_wait, sizeof(*u->wait));
+		}
+		i = u->nr_wait++;
+	}
+	w = &u->wait[i];
+	*w = (struct up_wait){ .fctx = ev->job.fence_context, .fseq = ev->job.fence_seqno,
+			       .ring = ev->job.ring_id, .dctx = dctx, .dseq = dseq };
+	e = fmap_find(&u->waits, FKEY(dctx), FKEY(dseq));
+	w->next = e ? e->val : 0;
+	fmap_put(&u->waits, FKEY(dctx), FKEY(dseq), i + 1);
 }
 
 /* The ring of a gpu_scheduler event that names it (queue, run, error...) */
@@ -453,9 +519,7 @@ static void sched_event(struct gr_upstream *u, struct gr_trace *t, struct tep_ha
 	__u64 fseq = gr_tep_num(event, rec, "fence_seqno");
 	struct gr_event *ev;
 	struct up_job *j;
-	struct up_wait *w;
-	struct fmap_ent *e;
-	__u32 ring, i;
+	__u32 ring;
 	int status;
 
 	switch (which) {
@@ -507,29 +571,91 @@ static void sched_event(struct gr_upstream *u, struct gr_trace *t, struct tep_ha
 			break;
 		ev = up_rec(u, t, gseq, rec, cpu, GRTRACE_EV_SYNC_WAIT_ENTER, j->ring, fctx, fseq);
 		ev->job.ctx_id = fctx - 1;
-		ev->job.aux_context = gr_tep_num(event, rec, "ctx");
-		ev->job.aux_seqno = gr_tep_num(event, rec, "seqno");
-		if (u->free_wait) {
-			i = u->free_wait - 1;
-			u->free_wait = u->wait[i].next;
-		} else {
-			if (u->nr_wait == u->cap_wait) {
-				u->cap_wait = u->cap_wait ? 2 * u->cap_wait : 64;
-				u->wait = gr_realloc(u->wait, u->cap_wait, sizeof(*u->wait));
-			}
-			i = u->nr_wait++;
-		}
-		w = &u->wait[i];
-		*w = (struct up_wait){ .fctx = fctx, .fseq = fseq, .ring = j->ring,
-				       .dctx = ev->job.aux_context, .dseq = ev->job.aux_seqno };
-		e = fmap_find(&u->waits, FKEY(w->dctx), FKEY(w->dseq));
-		w->next = e ? e->val : 0;
-		fmap_put(&u->waits, FKEY(w->dctx), FKEY(w->dseq), i + 1);
+		up_wait(u, ev, gr_tep_num(event, rec, "ctx"), gr_tep_num(event, rec, "seqno"));
 		break;
 	}
 }
 
+/*
+ * The older gpu_scheduler events (Linux 6.12's and before) name a job by
+ * its scheduler's name, its id on that scheduler and its finished fence's
+ * address, which only keys the job here while it is open: a job is 0:id
+ * of its ring, the ring has no device, and the finished fence's signal
+ * cannot be told from the others, so that COMPLETE is unknown (it follows
+ * drm_sched_process_job, the END, at once).
+ */
+static void old_sched_event(struct gr_upstream *u, struct gr_trace *t, struct tep_handle *tep,
+			    struct tep_event *event, struct tep_record *rec, int cpu,
+			    __u64 *gseq, int which)
+{
+	__u64 fence = gr_tep_num(event, rec, "fence");
+	__u64 id = gr_tep_num(event, rec, "id");
+	struct gr_event *ev;
+	struct up_job *j;
+	__u32 ring;
+
+	switch (which) {
+	case GR_UP_OLD_QUEUE:
+	case GR_UP_OLD_RUN:
+		/*
+		 * A push is a new job: a job killed before it ran had no
+		 * process_job to end it, and its fence's memory is reused
+		 */
+		if (which == GR_UP_OLD_QUEUE)
+			job_end_at(u, fence, OLD_KEY);
+		ring = sched_ring(u, t, event, rec);
+		j = job_at(u, fence, OLD_KEY, 0, id, ring, true);
+		ev = up_rec(u, t, gseq, rec, cpu,
+			    which == GR_UP_OLD_QUEUE ? GRTRACE_EV_SUBMIT : GRTRACE_EV_COMMIT,
+			    j->ring, 0, j->fseq);
+		if (which == GR_UP_OLD_QUEUE) {
+			up_task(ev, tep, rec);
+			ev->job.depth = gr_tep_num(event, rec, "job_count") + 1;
+		}
+		break;
+	case GR_UP_OLD_DONE:
+		j = job_at(u, fence, OLD_KEY, 0, 0, 0, false);
+		if (!j)
+			return;
+		ev = up_rec(u, t, gseq, rec, cpu, GRTRACE_EV_END, j->ring, 0, j->fseq);
+		job_end_at(u, fence, OLD_KEY);
+		break;
+	case GR_UP_OLD_WAIT:
+		/*
+		 * The fence waited for, not the job's: the job by ring and id.
+		 * The event comes before the scheduler checks the fence: no
+		 * wait if it signalled already.
+		 */
+		if (fmap_find(&u->recent, FKEY(gr_tep_num(event, rec, "ctx")),
+			      FKEY(gr_tep_num(event, rec, "seqno"))))
+			return;
+		ring = sched_ring(u, t, event, rec);
+		ev = up_rec(u, t, gseq, rec, cpu, GRTRACE_EV_SYNC_WAIT_ENTER, ring, 0, id);
+		up_wait(u, ev, gr_tep_num(event, rec, "ctx"), gr_tep_num(event, rec, "seqno"));
+		break;
+	default:
+		return;
+	}
+	ev->cannot = BIT(GRTRACE_EV_COMPLETE);
+}
+
 /* dma_fence_signaled: the end of the waits for it, the COMPLETE of its job */
+/* Fence @ctx:@seq (FKEYs) signalled: one of the last UP_RECENT */
+static void recent_add(struct gr_upstream *u, __u64 ctx, __u64 seq)
+{
+	size_t k = u->nr_recent++ % UP_RECENT;
+	struct fmap_ent *e;
+
+	if (u->nr_recent > UP_RECENT) {
+		e = fmap_find(&u->recent, u->recent_key[k][0], u->recent_key[k][1]);
+		if (e && e->val == k)
+			fmap_del(&u->recent, e);
+	}
+	u->recent_key[k][0] = ctx;
+	u->recent_key[k][1] = seq;
+	fmap_put(&u->recent, ctx, seq, k);
+}
+
 static void signaled(struct gr_upstream *u, struct gr_trace *t, struct tep_event *event,
 		     struct tep_record *rec, int cpu, __u64 *gseq)
 {
@@ -543,6 +669,7 @@ static void signaled(struct gr_upstream *u, struct gr_trace *t, struct tep_event
 	__u32 i, next;
 	size_t k;
 
+	recent_add(u, ctx, seq);
 	e = fmap_find(&u->waits, ctx, seq);
 	if (e) {
 		for (i = e->val; i; i = next) {
@@ -551,7 +678,10 @@ static void signaled(struct gr_upstream *u, struct gr_trace *t, struct tep_event
 			next = w->next;
 			ev = up_rec(u, t, gseq, rec, cpu, GRTRACE_EV_SYNC_WAIT_EXIT, w->ring,
 				    w->fctx, w->fseq);
-			ev->job.ctx_id = w->fctx - 1;
+			/* A job of the older events is 0:id, its COMPLETE unknown */
+			ev->job.ctx_id = w->fctx ? w->fctx - 1 : 0;
+			if (!w->fctx)
+				ev->cannot = BIT(GRTRACE_EV_COMPLETE);
 			ev->job.aux_context = w->dctx;
 			ev->job.aux_seqno = w->dseq;
 			w->next = u->free_wait;
@@ -682,6 +812,8 @@ bool gr_upstream_event(struct gr_upstream *u, struct gr_trace *t, struct tep_han
 		signaled(u, t, event, rec, cpu, gseq);
 	else if (which >= GR_UP_VCMD_QUEUE)
 		vcmd_event(u, t, tep, event, rec, cpu, gseq, which);
+	else if (which >= GR_UP_OLD_QUEUE)
+		old_sched_event(u, t, tep, event, rec, cpu, gseq, which);
 	else
 		sched_event(u, t, tep, event, rec, cpu, gseq, which);
 	return true;

@@ -1,0 +1,154 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Check grtrace's jobs made of the older gpu_scheduler events (6.12's).
+
+usage: old-sched-check.py GRTRACE TRACE.DAT
+
+TRACE.DAT is a recording of drm/sched's older events (drm_sched_job at
+the push, drm_run_job, drm_sched_process_job, drm_sched_job_wait_dep),
+made in the 6.12 guest while grtrace's scheduler suite drove the
+scheduler (scripts/guest/tests/36-kernel-events.sh).  Those events name a
+job by its scheduler's name, its id there and its finished fence's
+address.  The check reads them with trace-cmd (its raw fields) and sets
+"grtrace report -f json --events kernel" against that reading:
+
+  - one job per pushed job (scheduler, id), and no other;
+  - its SUBMIT at the push, its COMMIT at its first run, its END at the
+    drm_sched_process_job of its fence's address (the last push with that
+    address before it), to the microsecond trace-cmd prints;
+  - COMPLETE unknown (null): no event says which fence signalled;
+  - a GPU wait on each job drm_sched_job_wait_dep names whose fence had
+    not signalled yet (the event comes before the scheduler looks), and
+    on no other job;
+  - no address of the recording in the tool's output, text or JSON.
+
+Prints KTAP; exits 1 if a check fails.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ktap import Ktap                   # pylint: disable=wrong-import-position
+
+MIN_JOBS = 20
+US = 1000
+LINE = re.compile(r'^\s*(\S.*?)-(\d+)\s+\[\d+\]\s+([\d.]+): (\w+):\s+(.*)$')
+NAMES = ('drm_sched_job', 'drm_run_job', 'drm_sched_process_job', 'drm_sched_job_wait_dep',
+         'dma_fence_signaled')
+
+
+def events(path):
+    """The older events, in time order: (name, ts_ns, raw fields)."""
+    out = subprocess.run(['trace-cmd', 'report', '-R', '-i', path], check=True,
+                         capture_output=True, text=True).stdout
+    evs = []
+    for line in out.splitlines():
+        m = LINE.match(line)
+        if not m or m.group(4) not in NAMES:
+            continue
+        f = dict(w.split('=', 1) for w in m.group(5).split() if '=' in w)
+        evs.append((m.group(4), round(float(m.group(3)) * 1e9), f))
+    return evs
+
+
+def expected(evs):
+    """(scheduler, id) -> {submit, commit, end}; the waits' jobs; addresses."""
+    want, by_fence, waits, addrs, signaled = {}, {}, set(), set(), set()
+    for name, ts, f in evs:
+        if name == 'dma_fence_signaled':
+            signaled.add((int(f['context'], 0), int(f['seqno'], 0)))
+            continue
+        for k in ('fence', 'entity'):
+            if k in f and int(f[k], 0):
+                addrs.add(int(f[k], 0))
+        if name in ('drm_sched_job', 'drm_run_job'):
+            key = (f['name'], int(f['id'], 0))
+            job = want.setdefault(key, {'submit': None, 'commit': None, 'end': None})
+            if name == 'drm_sched_job':
+                job['submit'] = ts
+                by_fence[int(f['fence'], 0)] = key
+            elif job['commit'] is None:
+                job['commit'] = ts
+        elif name == 'drm_sched_process_job':
+            key = by_fence.pop(int(f['fence'], 0), None)
+            if key:
+                want[key]['end'] = ts
+        elif (int(f['ctx'], 0), int(f['seqno'], 0)) not in signaled:
+            # the event precedes the scheduler's look at the fence: a
+            # fence that signalled already is no wait
+            waits.add((f['name'], int(f['id'], 0)))
+    return want, waits, addrs
+
+
+def main():
+    grtrace, dat = sys.argv[1:3]
+    k = Ktap('older sched:', 6)
+    try:
+        evs = events(dat)
+        rep = json.loads(subprocess.run([grtrace, 'report', '-i', dat, '-f', 'json', '--events', 'kernel'],
+                                        check=True, capture_output=True, text=True).stdout)
+        text = subprocess.run([grtrace, 'report', '-i', dat, '--events', 'kernel'], check=True,
+                              capture_output=True, text=True).stdout
+    except (OSError, ValueError, KeyError, subprocess.CalledProcessError) as e:
+        k.result(False, 'grtrace report and trace-cmd report read the recording', e)
+        return k.finish()
+    want, waits, addrs = expected(evs)
+    sess = rep['session']
+    k.result(sess.get('jobs_from') == 'kernel' and len(want) >= MIN_JOBS and
+             sess.get('kernel_events', {}).get('drm_sched_job', 0) > 0,
+             f"jobs from the older events, at least {MIN_JOBS} pushed",
+             f"jobs_from {sess.get('jobs_from')}, {len(want)} pushed, "
+             f"kernel_events {sess.get('kernel_events')}")
+
+    # A job is 0:id of its ring, drm_sched/NAME.
+    have = {}
+    for j in rep['jobs']:
+        dev, _, name = j['ring'].partition('/')
+        ctx, seq = j['fence'].split(':')
+        have[(name, int(seq))] = j if dev == 'drm_sched' and ctx == '0' else None
+    pushed = {key for key, w in want.items() if w['submit'] is not None}
+    k.result(set(have) == set(want) and None not in have.values() and pushed == set(want),
+             'one job per pushed job (scheduler, id), and no other',
+             f"{len(have)} jobs, {len(want)} in the events; only in jobs "
+             f"{sorted(set(have) - set(want))[:3]}, only in the events "
+             f"{sorted(set(want) - set(have))[:3]}")
+
+    off = []
+    for key, w in want.items():
+        j = have.get(key)
+        if not j:
+            continue
+        for stage, field in (('submit', 'submit_ns'), ('commit', 'commit_ns'),
+                             ('end', 'end_ns')):
+            a, b = w[stage], j[field]
+            if (a is None) != (b is None) or (a is not None and abs(a - b) > US):
+                off.append((key, stage, a, b))
+    ends = sum(1 for w in want.values() if w['end'] is not None)
+    k.result(not off and ends >= MIN_JOBS,
+             'SUBMIT at the push, COMMIT at the first run, END at its fence\'s process_job',
+             f"{len(off)} stages differ, first {off[:3]}; {ends} jobs ended")
+
+    told = [key for key, j in have.items() if j and j['complete_ns'] is not None]
+    k.result(not told, 'COMPLETE unknown (null): no event names the signalled fence',
+             f"{len(told)} jobs with one, first {told[:3]}")
+
+    waited = {key for key, j in have.items() if j and j['t_gpu_wait'] is not None}
+    k.result(waits and waits == waited,
+             'a GPU wait on each job drm_sched_job_wait_dep names with its fence '
+             'not yet signalled, and on no other',
+             f"{len(waits)} jobs waited, {len(waited)} with a wait in the report; only in "
+             f"the events {sorted(waits - waited)[:3]}, only in the report "
+             f"{sorted(waited - waits)[:3]}")
+
+    dump = text + json.dumps(rep)
+    seen = sorted(a for a in addrs if f'{a:x}' in dump or str(a) in dump)
+    k.result(addrs and not seen, 'no address of the recording in the tool\'s output',
+             f"{len(addrs)} addresses in the recording, {len(seen)} in the output")
+    return k.finish()
+
+
+if __name__ == '__main__':
+    sys.exit(main())
