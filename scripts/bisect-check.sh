@@ -101,6 +101,15 @@ OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 [ -f "$BUILD/.config" ] || { result 1 "the guest kernel is configured (step kernel)"; finish; }
 
+# kernel_diffs PATCH...: patch_diffs without the tool's and its plugin's
+# files, which no kernel build reads: a change to them alone leaves the
+# kernel builds' inputs, and so their cached results, as they were.
+kernel_diffs() {
+	patch_diffs "$@" | awk '
+		/^diff --git / { skip = $3 ~ "^a/tools/(grtrace|tracing/grtrace-plugin)/" }
+		!skip'
+}
+
 # build K MODE [FLAGS]: build the targets as they exist at prefix K; the
 # result, "RC NAME", in $OUT/res-MODE, the errors in $OUT/err-MODE.
 build() {
@@ -116,7 +125,7 @@ build() {
 	esac
 	name="$(printf '%02d' "$k") $mode"
 	[ "$k" -gt 0 ] && name+=" (${patches[$((k - 1))]%.patch})"
-	key=$({ echo "bisect $mode $flags"; patch_diffs "${patches[@]:0:k}"; } |
+	key=$({ echo "bisect $mode $flags"; kernel_diffs "${patches[@]:0:k}"; } |
 		inputs_key "$0" "$ROOT/scripts/config/vendor.config")
 	if o=$(result_cached "$key"); then
 		echo "0 $name: $o" > "$OUT/res-$mode"

@@ -19,7 +19,8 @@ address.  The check reads them with trace-cmd (its raw fields) and sets
   - COMPLETE unknown (null): no event says which fence signalled;
   - a GPU wait on each job drm_sched_job_wait_dep names whose fence had
     not signalled yet (the event comes before the scheduler looks), and
-    on no other job;
+    on no other job; on the same fences, ring by ring, as grtrace's own
+    probe (6.12's hooks) recorded in the same recording;
   - no address of the recording in the tool's output, text or JSON.
 
 Prints KTAP; exits 1 if a check fails.
@@ -92,6 +93,9 @@ def main():
                                         check=True, capture_output=True, text=True).stdout)
         text = subprocess.run([grtrace, 'report', '-i', dat, '--events', 'kernel'], check=True,
                               capture_output=True, text=True).stdout
+        grt = json.loads(subprocess.run([grtrace, 'report', '-i', dat, '-f', 'json',
+                                         '--events', 'grtrace'],
+                                        check=True, capture_output=True, text=True).stdout)['jobs']
     except (OSError, ValueError, KeyError, subprocess.CalledProcessError) as e:
         k.result(False, 'grtrace report and trace-cmd report read the recording', e)
         return k.finish()
@@ -110,7 +114,8 @@ def main():
         ctx, seq = j['fence'].split(':')
         have[(name, int(seq))] = j if dev == 'drm_sched' and ctx == '0' else None
     pushed = {key for key, w in want.items() if w['submit'] is not None}
-    k.result(set(have) == set(want) and None not in have.values() and pushed == set(want),
+    k.result(set(have) == set(want) and None not in have.values() and pushed == set(want)
+             and len(have) == len(rep['jobs']),
              'one job per pushed job (scheduler, id), and no other',
              f"{len(have)} jobs, {len(want)} in the events; only in jobs "
              f"{sorted(set(have) - set(want))[:3]}, only in the events "
@@ -135,13 +140,22 @@ def main():
     k.result(not told, 'COMPLETE unknown (null): no event names the signalled fence',
              f"{len(told)} jobs with one, first {told[:3]}")
 
+    # The waits: those trace-cmd's reading gives, and the same fences as
+    # grtrace's own probe saw waited for in the same recording (6.12's
+    # hooks), by ring.
     waited = {key for key, j in have.items() if j and j['t_gpu_wait'] is not None}
-    k.result(waits and waits == waited,
+    on = sorted((j['ring'], j['waits_on']) for j in have.values()
+                if j and j['t_gpu_wait'] is not None)
+    names = {name for name, _ in want}
+    probe = sorted((j['ring'], j['waits_on']) for j in grt
+                   if j['t_gpu_wait'] is not None and j['ring'].startswith('drm_sched/')
+                   and j['ring'].split('/', 1)[1] in names)
+    k.result(waits and waits == waited and on == probe,
              'a GPU wait on each job drm_sched_job_wait_dep names with its fence '
-             'not yet signalled, and on no other',
+             'not yet signalled, on the fences grtrace\'s probe saw, and on no other',
              f"{len(waits)} jobs waited, {len(waited)} with a wait in the report; only in "
              f"the events {sorted(waits - waited)[:3]}, only in the report "
-             f"{sorted(waited - waits)[:3]}")
+             f"{sorted(waited - waits)[:3]}; report {on[:4]}, probe {probe[:4]}")
 
     dump = text + json.dumps(rep)
     seen = sorted(a for a in addrs if f'{a:x}' in dump or str(a) in dump)

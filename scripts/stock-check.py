@@ -150,10 +150,10 @@ def main():
               if name == 'virtio_gpu_cmd_queue' and f.get('vq') == '0'}
     queued.pop(None, None)
     unpaired = sum(1 for *_, f in cmds if command_key(f) is None)
-    k.result(sess.get('unpaired_commands') == unpaired,
+    k.result(sess.get('unpaired_events') == unpaired,
              "events of commands the kernel's events cannot pair (no seqno, no fence) "
              "counted, and only those",
-             f"{sess.get('unpaired_commands')} counted, {unpaired} in the recording; "
+             f"{sess.get('unpaired_events')} counted, {unpaired} in the recording; "
              f"seqno in the events: {all('seqno' in f for *_, f in cmds)}")
     jobs = {int(j['fence'].split(':')[1]): j for j in rep['jobs']
             if j['ring'].endswith('/control')}

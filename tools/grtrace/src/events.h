@@ -219,7 +219,8 @@ struct gr_trace {
 	__u64 upstream_recs;	/* records made of them */
 	__u64 grtrace_recs;	/* records of grtrace's events */
 	__u64 unused_recs;	/* records of the events not used (gr_trace.use) */
-	__u64 vcmd_unpaired;	/* virtio-gpu commands no event pairs (upstream.c) */
+	__u64 vcmd_unpaired;	/* events of virtio-gpu commands nothing pairs (upstream.c) */
+	__u64 old_shared_ids;	/* older scheduler events: a (name, id) open twice */
 	struct gr_vcmd *vcmd;	/* trace.dat: the virtio-gpu commands queued */
 	size_t nr_vcmd;
 	size_t cap_vcmd;

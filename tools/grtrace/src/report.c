@@ -645,6 +645,10 @@ static void upstream_header(FILE *f, const struct gr_trace *t)
 			indent, "a job is 0:id of its scheduler");
 		fprintf(f, "%sthe device of a scheduler: the older events name it alone\n",
 			indent);
+		if (t->old_shared_ids)
+			fprintf(f, "%s%llu pushes of an id open on a scheduler of the %s\n",
+				indent, (unsigned long long)t->old_shared_ids,
+				"same name: their jobs may be mixed");
 	}
 	if (virtio)
 		fprintf(f, "%sSUBMIT, HOST, LAT of virtio-gpu commands: queued is COMMIT\n",
@@ -822,7 +826,8 @@ static void header_json(struct report *rp)
 		fprintf(f, "\"jobs_from\": \"%s\", ",
 			t->use == GR_USE_UPSTREAM ? "kernel" : "grtrace");
 		json_u64(f, "unused_records", t->unused_recs, true);
-		json_u64(f, "unpaired_commands", t->vcmd_unpaired, true);
+		json_u64(f, "unpaired_events", t->vcmd_unpaired, true);
+		json_u64(f, "shared_ids", t->old_shared_ids, true);
 		fputs("\"kernel_events\": {", f);
 		for (k = 0; k < GR_UP_NR; k++)
 			json_u64(f, gr_upstream_names[k], t->upstream[k], k < GR_UP_NR - 1);

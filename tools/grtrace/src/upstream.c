@@ -28,7 +28,8 @@
  *
  * A ring is a device and a name, as the events name it: a scheduler's
  * device and name; a virtio device "virtio<N>" and its virtqueue.  A
- * virtio-gpu command is job 0:seqno of its ring (no fence context is 0).
+ * virtio-gpu command is job 0:seqno of its ring (no fence context is 0;
+ * 0:fence id in 6.1's events, which have no seqno).
  * The rings are numbered from 1 as they are met (gr_upstream_finish()),
  * and while the recording is read, above the ids the kernel gives
  * grtrace rings, whose events the recording may hold too.
@@ -189,11 +190,12 @@ static void fmap_del(struct fmap *m, struct fmap_ent *e)
 
 /*
  * How many of the fences signalled last are remembered, for the older
- * events' waits (old_sched_event()): a dependency is one of them
+ * events' waits (old_sched_event()): a dependency signalled before them
+ * is taken for a wait, which its job's drm_run_job ends
  */
 #define UP_RECENT		4096
 
-/* A scheduler job between its first event and its COMPLETE */
+/* A scheduler job between its first event and its COMPLETE (older events: END) */
 struct up_job {
 	__u64 fctx, fseq;	/* its finished fence */
 	__u32 ring;		/* local index */
@@ -207,6 +209,7 @@ struct up_wait {
 	__u64 dctx, dseq;	/* the fence it waits for */
 	__u32 ring;
 	__u32 next;		/* the next wait for the same fence: index + 1 */
+	bool open;		/* not yet ended, its slot in use */
 };
 
 /* A fenced virtio-gpu command, until its fence signals */
@@ -227,7 +230,7 @@ struct up_ring {
 struct gr_upstream {
 	struct up_ring *ring;
 	size_t nr_ring;
-	struct fmap jobs;	/* finished fence -> index in job */
+	struct fmap jobs;	/* finished fence (older events: its address) -> index in job */
 	struct up_job *job;
 	size_t nr_job, cap_job;
 	__u32 free_job;		/* the first free slot: index + 1 */
@@ -235,6 +238,7 @@ struct gr_upstream {
 	struct up_wait *wait;
 	size_t nr_wait, cap_wait;
 	__u32 free_wait;
+	struct fmap ids;	/* older events: (ring, id) -> index in job */
 	struct fmap recent;	/* the fences signalled last -> index in recent_key */
 	__u64 recent_key[UP_RECENT][2];
 	size_t nr_recent;
@@ -261,6 +265,7 @@ void gr_upstream_free(struct gr_upstream *u)
 	free(u->waits.e);
 	free(u->wait);
 	free(u->recent.e);
+	free(u->ids.e);
 	free(u->vcmds.e);
 	free(u->vcmd);
 	free(u);
@@ -492,7 +497,8 @@ static void up_wait(struct gr_upstream *u, struct gr_event *ev, __u64 dctx, __u6
 	}
 	w = &u->wait[i];
 	*w = (struct up_wait){ .fctx = ev->job.fence_context, .fseq = ev->job.fence_seqno,
-			       .ring = ev->job.ring_id, .dctx = dctx, .dseq = dseq };
+			       .ring = ev->job.ring_id, .dctx = dctx, .dseq = dseq,
+			       .open = true };
 	e = fmap_find(&u->waits, FKEY(dctx), FKEY(dseq));
 	w->next = e ? e->val : 0;
 	fmap_put(&u->waits, FKEY(dctx), FKEY(dseq), i + 1);
@@ -577,12 +583,63 @@ static void sched_event(struct gr_upstream *u, struct gr_trace *t, struct tep_ha
 }
 
 /*
+ * End the open waits of job 0:@id of @ring at its drm_run_job: it runs
+ * once its dependencies are resolved, so that a wait whose fence's signal
+ * was not seen (before the recording, or among more than UP_RECENT
+ * signals since) ends there instead of never
+ */
+static void old_waits_end(struct gr_upstream *u, struct gr_trace *t, __u64 *gseq,
+			  struct tep_record *rec, int cpu, __u32 ring, __u64 id)
+{
+	struct fmap_ent *e;
+	struct gr_event *ev;
+	struct up_wait *w;
+	__u32 i, *link;
+
+	for (i = 0; i < u->nr_wait; i++) {
+		w = &u->wait[i];
+		if (!w->open || w->fctx || w->fseq != id || w->ring != ring)
+			continue;
+		ev = up_rec(u, t, gseq, rec, cpu, GRTRACE_EV_SYNC_WAIT_EXIT, ring, 0, id);
+		ev->job.aux_context = w->dctx;
+		ev->job.aux_seqno = w->dseq;
+		ev->cannot = BIT(GRTRACE_EV_COMPLETE);
+		/* Out of its fence's list of waits */
+		e = fmap_find(&u->waits, FKEY(w->dctx), FKEY(w->dseq));
+		for (link = e ? &e->val : NULL; link && *link; link = &u->wait[*link - 1].next)
+			if (*link == i + 1) {
+				*link = w->next;
+				break;
+			}
+		if (e && !e->val)
+			fmap_del(&u->waits, e);
+		w->open = false;
+		w->next = u->free_wait;
+		u->free_wait = i + 1;
+	}
+}
+
+/* The older events' job of @fence ends: its END, or a push that reuses it */
+static void old_job_end(struct gr_upstream *u, __u64 fence)
+{
+	struct up_job *j = job_at(u, fence, OLD_KEY, 0, 0, 0, false);
+	struct fmap_ent *e;
+
+	if (!j)
+		return;
+	e = fmap_find(&u->ids, j->ring, j->fseq);
+	if (e && &u->job[e->val] == j)
+		fmap_del(&u->ids, e);
+	job_end_at(u, fence, OLD_KEY);
+}
+
+/*
  * The older gpu_scheduler events (Linux 6.12's and before) name a job by
  * its scheduler's name, its id on that scheduler and its finished fence's
  * address, which only keys the job here while it is open: a job is 0:id
- * of its ring, the ring has no device, and the finished fence's signal
- * cannot be told from the others, so that COMPLETE is unknown (it follows
- * drm_sched_process_job, the END, at once).
+ * of its ring, the ring's device is "drm_sched", and the finished fence's
+ * signal cannot be told from the others, so that COMPLETE is unknown (it
+ * follows drm_sched_process_job, the END, at once).
  */
 static void old_sched_event(struct gr_upstream *u, struct gr_trace *t, struct tep_handle *tep,
 			    struct tep_event *event, struct tep_record *rec, int cpu,
@@ -602,9 +659,20 @@ static void old_sched_event(struct gr_upstream *u, struct gr_trace *t, struct te
 		 * process_job to end it, and its fence's memory is reused
 		 */
 		if (which == GR_UP_OLD_QUEUE)
-			job_end_at(u, fence, OLD_KEY);
+			old_job_end(u, fence);
 		ring = sched_ring(u, t, event, rec);
-		j = job_at(u, fence, OLD_KEY, 0, id, ring, true);
+		j = job_at(u, fence, OLD_KEY, 0, id, ring, false);
+		if (!j) {
+			/*
+			 * Schedulers of one name (xe's, panthor's queues) count
+			 * ids apart: another's open job of this id is counted
+			 */
+			t->old_shared_ids += !!fmap_find(&u->ids, ring, id);
+			j = job_at(u, fence, OLD_KEY, 0, id, ring, true);
+			fmap_put(&u->ids, ring, id, j - u->job);
+		}
+		if (which == GR_UP_OLD_RUN)
+			old_waits_end(u, t, gseq, rec, cpu, j->ring, j->fseq);
 		ev = up_rec(u, t, gseq, rec, cpu,
 			    which == GR_UP_OLD_QUEUE ? GRTRACE_EV_SUBMIT : GRTRACE_EV_COMMIT,
 			    j->ring, 0, j->fseq);
@@ -618,7 +686,7 @@ static void old_sched_event(struct gr_upstream *u, struct gr_trace *t, struct te
 		if (!j)
 			return;
 		ev = up_rec(u, t, gseq, rec, cpu, GRTRACE_EV_END, j->ring, 0, j->fseq);
-		job_end_at(u, fence, OLD_KEY);
+		old_job_end(u, fence);
 		break;
 	case GR_UP_OLD_WAIT:
 		/*
@@ -639,7 +707,6 @@ static void old_sched_event(struct gr_upstream *u, struct gr_trace *t, struct te
 	ev->cannot = BIT(GRTRACE_EV_COMPLETE);
 }
 
-/* dma_fence_signaled: the end of the waits for it, the COMPLETE of its job */
 /* Fence @ctx:@seq (FKEYs) signalled: one of the last UP_RECENT */
 static void recent_add(struct gr_upstream *u, __u64 ctx, __u64 seq)
 {
@@ -656,6 +723,7 @@ static void recent_add(struct gr_upstream *u, __u64 ctx, __u64 seq)
 	fmap_put(&u->recent, ctx, seq, k);
 }
 
+/* dma_fence_signaled: the end of the waits for it, the COMPLETE of its job */
 static void signaled(struct gr_upstream *u, struct gr_trace *t, struct tep_event *event,
 		     struct tep_record *rec, int cpu, __u64 *gseq)
 {
@@ -684,6 +752,7 @@ static void signaled(struct gr_upstream *u, struct gr_trace *t, struct tep_event
 				ev->cannot = BIT(GRTRACE_EV_COMPLETE);
 			ev->job.aux_context = w->dctx;
 			ev->job.aux_seqno = w->dseq;
+			w->open = false;
 			w->next = u->free_wait;
 			u->free_wait = i;
 		}
@@ -786,7 +855,7 @@ static void vcmd_event(struct gr_upstream *u, struct gr_trace *t, struct tep_han
 	}
 	v = &u->vcmd[k];
 	*v = (struct up_vcmd){ .seqno = seqno, .ring = ring, .ctx_id = ev->job.ctx_id };
-	fmap_put(&u->vcmds, 0, (__u32)fence_id, k);
+	fmap_put(&u->vcmds, 0, FKEY(fence_id), k);
 }
 
 /*
