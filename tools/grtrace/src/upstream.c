@@ -200,7 +200,6 @@ struct up_job {
 	__u64 fctx, fseq;	/* its finished fence */
 	__u32 ring;		/* local index */
 	__s32 status;		/* of drm_sched_job_error */
-	__u32 next_free;	/* free: the next free one, index + 1 */
 };
 
 /* A job waiting for a fence (drm_sched_job_unschedulable) */
@@ -217,7 +216,13 @@ struct up_vcmd {
 	__u32 seqno;
 	__u32 ring;
 	__u32 ctx_id;
-	__u32 next_free;	/* free: the next free one, index + 1 */
+};
+
+/* The slots of an array, and a list of the free ones */
+struct up_slots {
+	size_t nr, cap;
+	__u32 free;		/* the first free slot: index + 1 */
+	__u32 *next_free;	/* of a free slot: the next one, index + 1 */
 };
 
 /* A ring by its whole names; gr_ring keeps them cut to its size */
@@ -232,20 +237,17 @@ struct gr_upstream {
 	size_t nr_ring;
 	struct fmap jobs;	/* finished fence (older events: its address) -> index in job */
 	struct up_job *job;
-	size_t nr_job, cap_job;
-	__u32 free_job;		/* the first free slot: index + 1 */
+	struct up_slots job_slots;
 	struct fmap waits;	/* fence waited for -> first wait: index + 1 */
 	struct up_wait *wait;
-	size_t nr_wait, cap_wait;
-	__u32 free_wait;
+	struct up_slots wait_slots;
 	struct fmap ids;	/* older events: (ring, id) -> index in job */
 	struct fmap recent;	/* the fences signalled last -> index in recent_key */
 	__u64 recent_key[UP_RECENT][2];
 	size_t nr_recent;
 	struct fmap vcmds;	/* (0, fence id) -> index in vcmd */
 	struct up_vcmd *vcmd;
-	size_t nr_vcmd, cap_vcmd;
-	__u32 free_vcmd;
+	struct up_slots vcmd_slots;
 	size_t first_rec;	/* t->nr_ev when the first record was made */
 	bool any;
 };
@@ -262,12 +264,15 @@ void gr_upstream_free(struct gr_upstream *u)
 	free(u->ring);
 	free(u->jobs.e);
 	free(u->job);
+	free(u->job_slots.next_free);
 	free(u->waits.e);
 	free(u->wait);
+	free(u->wait_slots.next_free);
 	free(u->recent.e);
 	free(u->ids.e);
 	free(u->vcmds.e);
 	free(u->vcmd);
+	free(u->vcmd_slots.next_free);
 	free(u);
 }
 
@@ -418,6 +423,30 @@ static void up_task(struct gr_event *ev, struct tep_handle *tep, struct tep_reco
 		memset(ev->job.comm, 0, sizeof(ev->job.comm));
 }
 
+/* A slot of @s for an element of @size in *@arr: a free one, or a new one */
+static __u32 slot_get(struct up_slots *s, void **arr, size_t size)
+{
+	__u32 i;
+
+	if (s->free) {
+		i = s->free - 1;
+		s->free = s->next_free[i];
+		return i;
+	}
+	if (s->nr == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 64;
+		*arr = gr_realloc(*arr, s->cap, size);
+		s->next_free = gr_realloc(s->next_free, s->cap, sizeof(*s->next_free));
+	}
+	return s->nr++;
+}
+
+static void slot_put(struct up_slots *s, __u32 i)
+{
+	s->next_free[i] = s->free;
+	s->free = i + 1;
+}
+
 /*
  * The open job of key (@a, @b), made at its first event as job
  * @fctx:@fseq: a finished fence's FKEYs, or (the older events) its
@@ -433,16 +462,7 @@ static struct up_job *job_at(struct gr_upstream *u, __u64 a, __u64 b, __u64 fctx
 		return &u->job[e->val];
 	if (!create)
 		return NULL;
-	if (u->free_job) {
-		i = u->free_job - 1;
-		u->free_job = u->job[i].next_free;
-	} else {
-		if (u->nr_job == u->cap_job) {
-			u->cap_job = u->cap_job ? 2 * u->cap_job : 256;
-			u->job = gr_realloc(u->job, u->cap_job, sizeof(*u->job));
-		}
-		i = u->nr_job++;
-	}
+	i = slot_get(&u->job_slots, (void **)&u->job, sizeof(*u->job));
 	u->job[i] = (struct up_job){ .fctx = fctx, .fseq = fseq, .ring = ring };
 	fmap_put(&u->jobs, a, b, i);
 	return &u->job[i];
@@ -464,8 +484,7 @@ static void job_end_at(struct gr_upstream *u, __u64 a, __u64 b)
 		return;
 	i = e->val;
 	fmap_del(&u->jobs, e);
-	u->job[i].next_free = u->free_job;
-	u->free_job = i + 1;
+	slot_put(&u->job_slots, i);
 }
 
 static void up_job_end(struct gr_upstream *u, __u64 fctx, __u64 fseq)
@@ -485,16 +504,7 @@ static void up_wait(struct gr_upstream *u, struct gr_event *ev, __u64 dctx, __u6
 
 	ev->job.aux_context = dctx;
 	ev->job.aux_seqno = dseq;
-	if (u->free_wait) {
-		i = u->free_wait - 1;
-		u->free_wait = u->wait[i].next;
-	} else {
-		if (u->nr_wait == u->cap_wait) {
-			u->cap_wait = u->cap_wait ? 2 * u->cap_wait : 64;
-			u->wait = gr_realloc(u->wait, u->cap_wait, sizeof(*u->wait));
-		}
-		i = u->nr_wait++;
-	}
+	i = slot_get(&u->wait_slots, (void **)&u->wait, sizeof(*u->wait));
 	w = &u->wait[i];
 	*w = (struct up_wait){ .fctx = ev->job.fence_context, .fseq = ev->job.fence_seqno,
 			       .ring = ev->job.ring_id, .dctx = dctx, .dseq = dseq,
@@ -596,7 +606,7 @@ static void old_waits_end(struct gr_upstream *u, struct gr_trace *t, __u64 *gseq
 	struct up_wait *w;
 	__u32 i, *link;
 
-	for (i = 0; i < u->nr_wait; i++) {
+	for (i = 0; i < u->wait_slots.nr; i++) {
 		w = &u->wait[i];
 		if (!w->open || w->fctx || w->fseq != id || w->ring != ring)
 			continue;
@@ -614,8 +624,7 @@ static void old_waits_end(struct gr_upstream *u, struct gr_trace *t, __u64 *gseq
 		if (e && !e->val)
 			fmap_del(&u->waits, e);
 		w->open = false;
-		w->next = u->free_wait;
-		u->free_wait = i + 1;
+		slot_put(&u->wait_slots, i);
 	}
 }
 
@@ -753,8 +762,7 @@ static void signaled(struct gr_upstream *u, struct gr_trace *t, struct tep_event
 			ev->job.aux_context = w->dctx;
 			ev->job.aux_seqno = w->dseq;
 			w->open = false;
-			w->next = u->free_wait;
-			u->free_wait = i;
+			slot_put(&u->wait_slots, i - 1);
 		}
 		fmap_del(&u->waits, e);
 	}
@@ -785,8 +793,7 @@ static void signaled(struct gr_upstream *u, struct gr_trace *t, struct tep_event
 	ev->job.ctx_id = v->ctx_id;
 	k = e->val;
 	fmap_del(&u->vcmds, e);
-	v->next_free = u->free_vcmd;
-	u->free_vcmd = k + 1;
+	slot_put(&u->vcmd_slots, k);
 }
 
 static void vcmd_event(struct gr_upstream *u, struct gr_trace *t, struct tep_handle *tep,
@@ -802,6 +809,7 @@ static void vcmd_event(struct gr_upstream *u, struct gr_trace *t, struct tep_han
 	char dev[33], name[33];
 	struct gr_event *ev;
 	struct up_vcmd *v;
+	struct fmap_ent *e;
 	__u32 ring;
 	size_t k;
 
@@ -843,16 +851,9 @@ static void vcmd_event(struct gr_upstream *u, struct gr_trace *t, struct tep_han
 	up_task(ev, tep, rec);
 	if (ev->cannot & BIT(GRTRACE_EV_COMPLETE))
 		return;
-	if (u->free_vcmd) {
-		k = u->free_vcmd - 1;
-		u->free_vcmd = u->vcmd[k].next_free;
-	} else {
-		if (u->nr_vcmd == u->cap_vcmd) {
-			u->cap_vcmd = u->cap_vcmd ? 2 * u->cap_vcmd : 256;
-			u->vcmd = gr_realloc(u->vcmd, u->cap_vcmd, sizeof(*u->vcmd));
-		}
-		k = u->nr_vcmd++;
-	}
+	/* A fence id queued again (its first signal unseen) takes its slot */
+	e = fmap_find(&u->vcmds, 0, FKEY(fence_id));
+	k = e ? e->val : slot_get(&u->vcmd_slots, (void **)&u->vcmd, sizeof(*u->vcmd));
 	v = &u->vcmd[k];
 	*v = (struct up_vcmd){ .seqno = seqno, .ring = ring, .ctx_id = ev->job.ctx_id };
 	fmap_put(&u->vcmds, 0, FKEY(fence_id), k);
