@@ -516,8 +516,6 @@ static int top_record(struct tep_event *e, struct tep_record *rec, int cpu, void
 		return 0;
 	}
 	gr_tep_event(&tp->t, tp->tep, tp->up, &tp->gseq, e, rec, cpu);
-	/* The host join's table of virtio-gpu commands: not top's */
-	tp->t.nr_vcmd = 0;
 	for (; n < tp->t.nr_ev; n++) {
 		if (tp->nr_pending == tp->cap_pending) {
 			tp->cap_pending = tp->cap_pending ? 2 * tp->cap_pending : 256;

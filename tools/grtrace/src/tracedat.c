@@ -58,10 +58,9 @@ struct dat_loader {
 	struct tep_handle *tep;
 	struct gr_upstream *up;	/* NULL: grtrace's events only (grtrace top) */
 	__u64 gseq;
+	bool live;	/* grtrace top's events: no host join to keep commands for */
 	int err;
 };
-
-
 
 static int dat_type(const char *name)
 {
@@ -112,7 +111,7 @@ static int dat_event(struct dat_loader *l, struct tep_event *event,
 		l->t->dat_cpus = cpu + 1;
 	if (!event)
 		return 0;
-	if (!strcmp(event->system, "virtio_gpu") &&
+	if (!l->live && !strcmp(event->system, "virtio_gpu") &&
 	    !strcmp(event->name, "virtio_gpu_cmd_queue"))
 		vcmd_record(l, event, rec);
 	if (l->up && gr_upstream_event(l->up, l->t, l->tep, event, rec, cpu, &l->gseq))
@@ -233,12 +232,13 @@ static void dat_choose(struct dat_loader *l)
  *	grtrace's events alone
  * @gseq: the sequence number of the last event, for the next one
  *
- * Returns: 0; the records the event makes are added to @t->ev.
+ * Returns: 0; the records the event makes are added to @t->ev (no table
+ * of virtio-gpu commands for a host join: top has none).
  */
 int gr_tep_event(struct gr_trace *t, struct tep_handle *tep, struct gr_upstream *up,
 		 __u64 *gseq, struct tep_event *event, struct tep_record *rec, int cpu)
 {
-	struct dat_loader l = { .t = t, .tep = tep, .up = up, .gseq = *gseq };
+	struct dat_loader l = { .t = t, .tep = tep, .up = up, .gseq = *gseq, .live = true };
 	int ret = dat_event(&l, event, rec, cpu);
 
 	*gseq = l.gseq;
