@@ -22,7 +22,9 @@
 # scripts/guest/run-qemu.sh), two at a time (step guest's two boots; then
 # demo, patch-race, modules beside crash, kunit-slow), and the host's steps
 # run beside them.  A host step that reads a guest's recordings waits for
-# the guest step that makes them.
+# the guest step that makes them.  The guest steps that never run the tool
+# (kunit-slow, patch-race, modules) are taken from the result cache when
+# their kernel and scripts are those of a run that passed (kernel_step).
 #
 # step         reads (from step)                 produces
 # tree         patches/                          $SRC: the tree with the series (quilt)
@@ -51,7 +53,8 @@
 # correlate    $RUN/guest/share (guest)          -
 # plugin       $RUN/guest/share (guest)          -
 # kernelshark  $RUN/guest/share, $RUN/demo       -
-#   make check: from step kernel on, in the background (idle policy):
+#   make check: from step kernel on, in the background (its kernel builds
+#   with the idle policy):
 # bisect       patches/, $BUILD/.config (kernel) every prefix built, in a tree of its own
 #   from the start, in the background (idle policy), then after the lanes:
 # kernel-6.12  patches-6.12/ (background, from    $CACHE/linux-source-6.12: the backport applied;
@@ -130,6 +133,32 @@ b612() {
 	INITRAMFS=$CACHE/backport-6.12/initramfs.cpio.gz GRTRACE_TOOL_SRC=$SRC \
 	GRTRACE_RUN=$RUN/6.12 "$@"
 }
+# kernel_step NAME CMD...: CMD, a guest step that boots this run's kernel
+# (or step configs' =m one) with the guest's init, kselftests and helpers
+# but never the tool: when a run of the same kernel series, guest scripts,
+# QEMU and packages passed before, its log again, each result marked
+# cached (a change to the tools alone boots none of them again).
+kernel_step() {
+	local name=$1 key f rc
+	shift
+	# shellcheck disable=SC2046
+	key=$({
+		echo "kernel-step $name"
+		patch_diffs $(series_patches | grep '^kernel/')
+		cat "$ROOT"/scripts/guest/* "$ROOT"/scripts/guest/tests/* 2> /dev/null
+		qemu-system-x86_64 --version | head -1
+		dpkg-query -W -f '${Package} ${Version}\n'
+	} | inputs_key "$1" "$ROOT/scripts/ktap.py" "$ROOT/scripts/kernel.sh" "$ROOT/scripts/build-config.sh")
+	f=$RESULT_CACHE/kernel-step-$key.ktap
+	if [ -z "${GRTRACE_REBUILD:-}" ] && [ -f "$f" ]; then
+		sed -E 's/^( *ok [0-9]+ [^#]*[^# ])( +#.*)?$/\1 (cached: passed before with identical inputs)\2/' "$f"
+		return 0
+	fi
+	"$@" | tee "$RUN/$name.ktap"
+	rc=${PIPESTATUS[0]}
+	[ "$rc" = 0 ] && mkdir -p "$RESULT_CACHE" && cp "$RUN/$name.ktap" "$f"
+	return "$rc"
+}
 tier=${1:-test}
 case $tier in test | check) ;; *) die "usage: test.sh [test|check]" ;; esac
 mkdir -p "$RUN/6.12"
@@ -164,12 +193,10 @@ if [ "$tier" = check ]; then
 fi
 step kernel "$ROOT/scripts/kernel.sh"
 if [ "$tier" = check ]; then
-	# Every prefix, in a tree of its own, with the idle scheduling policy
-	# (as the 6.12 base's lane): the CPU the guests leave.
-	(
-		chrt --idle -p 0 "$BASHPID" > /dev/null
-		bg_step bisect "$ROOT/scripts/bisect-check.sh"
-	) &
+	# Every prefix, in a tree of its own, its kernel builds with the idle
+	# scheduling policy (as the 6.12 base's lane): the CPU the guests
+	# leave.
+	GRTRACE_IDLE=1 bg_step bisect "$ROOT/scripts/bisect-check.sh" &
 	walk=$!
 fi
 step initramfs "$ROOT/scripts/guest/build.sh"
@@ -205,14 +232,14 @@ step guest "$ROOT/scripts/guest/test.sh"
 # Two guests at a time from here: this lane, and crash and kunit-slow.
 (
 	bg_step crash "$ROOT/scripts/test-crash.sh"
-	bg_step kunit-slow "$ROOT/scripts/test-kunit-slow.sh"
+	bg_step kunit-slow kernel_step kunit-slow "$ROOT/scripts/test-kunit-slow.sh"
 ) &
 guests=$!
 step demo "$ROOT/scripts/test-demo.sh"
 touch "$RUN/demo.done"
-step patch-race "$ROOT/scripts/test-patch-race.sh"
+step patch-race kernel_step patch-race "$ROOT/scripts/test-patch-race.sh"
 bg_wait configs $host
-step modules "$ROOT/scripts/test-modules.sh"
+step modules kernel_step modules "$ROOT/scripts/test-modules.sh"
 step stock "$ROOT/scripts/test-stock.sh"
 bg_wait crash $guests
 bg_wait kunit-slow $guests

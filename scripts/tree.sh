@@ -22,9 +22,19 @@ if [ "$(cat .grtrace-stamp 2>/dev/null)" = "$stamp" ] && [ -f .pc/applied-patche
 	ktap_test_pass "tree: the series is applied to $SRC (unchanged)"
 	finish
 fi
+OUT=$(mktemp -d)
+trap 'rm -rf "$OUT"' EXIT
+: > "$OUT/kept"
 if [ -f .pc/applied-patches ]; then
 	log "series changed: removing the old one"
 	touched=$(cd .pc && find . -mindepth 2 -type f | cut -d/ -f3- | sort -u)
+	# Each file's content and time as the old series left it: a file the
+	# new series leaves as it was keeps its time, so that make rebuilds
+	# only what changed (a change to the tools alone, none of the kernel).
+	for f in $touched; do
+		[ -f "$f" ] && printf '%s %s\t%s\n' "$(sha1sum < "$f" | cut -c1-40)" \
+			"$(stat -c %.9Y "$f")" "$f"
+	done > "$OUT/kept"
 	quilt pop -a -f -q > /dev/null
 	# quilt restores the old files with their old times: make sees them.
 	for f in $touched; do [ -e "$f" ] && touch "$f"; done
@@ -32,10 +42,12 @@ fi
 rm -rf .pc .grtrace-stamp
 cmd=$(readme_cmd QUILT_PATCHES=)
 log "$cmd"
-OUT=$(mktemp -d)
-trap 'rm -rf "$OUT"' EXIT
 env -u QUILT_PC bash -c "$cmd -q" > "$OUT/err" 2>&1
 rc=$?
+while IFS=$'\t' read -r sum_time f; do
+	[ -f "$f" ] && [ "$(sha1sum < "$f" | cut -c1-40)" = "${sum_time% *}" ] &&
+		touch -d "@${sum_time#* }" "$f"
+done < "$OUT/kept"
 [ "$rc" = 0 ] && echo "$stamp" > .grtrace-stamp
 result "$rc" "README's quilt command applies the $(series_patches | wc -l) patches"
 finish
