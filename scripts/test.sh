@@ -148,15 +148,20 @@ kernel_step() {
 		cat "$ROOT"/scripts/guest/* "$ROOT"/scripts/guest/tests/* 2> /dev/null
 		qemu-system-x86_64 --version | head -1
 		dpkg-query -W -f '${Package} ${Version}\n'
+		# What the steps read from the environment, when set
+		[ -z "${PATCH_RACE_SECS:-}${GUEST_TIMEOUT:-}${KERNEL_SRC:-}" ] ||
+			echo "${PATCH_RACE_SECS:-} ${GUEST_TIMEOUT:-} ${KERNEL_SRC:-}"
 	} | inputs_key "$1" "$ROOT/scripts/ktap.py" "$ROOT/scripts/kernel.sh" "$ROOT/scripts/build-config.sh")
 	f=$RESULT_CACHE/kernel-step-$key.ktap
 	if [ -z "${GRTRACE_REBUILD:-}" ] && [ -f "$f" ]; then
-		sed -E 's/^( *ok [0-9]+ [^#]*[^# ])( +#.*)?$/\1 (cached: passed before with identical inputs)\2/' "$f"
+		# A subtest's header and its result line name it alike.
+		sed -E -e 's/^( *ok [0-9]+ [^#]*[^# ])( +#.*)?$/\1 (cached: passed before with identical inputs)\2/' \
+			-e 's/^( *# Subtest: .*[^ ])$/\1 (cached: passed before with identical inputs)/' "$f"
 		return 0
 	fi
 	"$@" | tee "$RUN/$name.ktap"
 	rc=${PIPESTATUS[0]}
-	[ "$rc" = 0 ] && mkdir -p "$RESULT_CACHE" && cp "$RUN/$name.ktap" "$f"
+	[ "$rc" = 0 ] && mkdir -p "$RESULT_CACHE" && cp "$RUN/$name.ktap" "$f.tmp" && mv "$f.tmp" "$f"
 	return "$rc"
 }
 tier=${1:-test}

@@ -27,7 +27,11 @@ trap 'rm -rf "$OUT"' EXIT
 : > "$OUT/kept"
 if [ -f .pc/applied-patches ]; then
 	log "series changed: removing the old one"
-	touched=$(cd .pc && find . -mindepth 2 -type f | cut -d/ -f3- | sort -u)
+	# .pc/PATCH/FILE for each applied PATCH (its name has a directory:
+	# kernel/..., tools/...): the files the old series touched.
+	touched=$(while read -r p; do
+		(cd ".pc/$p" && find . -type f ! -name .timestamp | cut -c3-)
+	done < .pc/applied-patches | sort -u)
 	# Each file's content and time as the old series left it: a file the
 	# new series leaves as it was keeps its time, so that make rebuilds
 	# only what changed (a change to the tools alone, none of the kernel).

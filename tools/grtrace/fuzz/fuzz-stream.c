@@ -3,14 +3,14 @@
  * grtrace-fuzz: a libFuzzer target of the grtrace tool's readers.
  *
  * Each input is a file for "-i", given to the commands as a user runs them:
- * report with a few option sets, export (Chrome and KernelShark), timeline
- * and dump.  The same input also goes in pieces to a directory of per-CPU
- * files, each record to events<cpu % 2>.bin, for the merges of report and
- * dump.  The readers tell the formats apart by their magic: an input that
- * starts like a trace.dat reaches the trace.dat reader (when grtrace is
- * built with libtracecmd) through the commands marked .dat, after
- * grtrace-dat-check (dat-check.c) has shown that libtracecmd itself
- * survives it.
+ * report with a few option sets, export (Chrome and KernelShark), timeline,
+ * dump, and merge with no ioctl to match.  The same input also goes in
+ * pieces to a directory of per-CPU files, each record to events<cpu % 2>.bin,
+ * for the merges of report and dump.  The readers tell the formats apart by
+ * their magic: an input that starts like a trace.dat reaches the trace.dat
+ * reader (when grtrace is built with libtracecmd) through the commands
+ * marked .dat, after grtrace-dat-check (dat-check.c) has shown that
+ * libtracecmd itself survives it.
  *
  * The input is a memfd, opened through /proc/self/fd/N; stdout goes to
  * /dev/null.  Only valid option sets: a usage() would exit().  Build and
@@ -60,6 +60,7 @@ static const struct {
 	{ gr_timeline_main, false, { "timeline", "-i", FILE_ARG, "-w", "80" } },
 	{ gr_timeline_main, false, { "timeline", "-i", FILE_ARG, "--latency", "--top", "3" } },
 	{ gr_dump_main, true, { "dump", "-i", FILE_ARG, "--raw" } },
+	{ gr_merge_main, false, { "merge", "-c", "/dev/null", "-i", FILE_ARG } },
 	{ gr_report_main, false, { "report", "-i", DIR_ARG, "--per-ring" } },
 	{ gr_dump_main, false, { "dump", "-i", DIR_ARG } },
 };

@@ -464,7 +464,8 @@ int gr_cpu_load(struct gr_cpu *c, const char *path)
 		gr_err_msg("%s:%u: no IOCTL_ENTER or IOCTL_EXIT line in this file%s\n",
 			   path, lineno ? lineno : 1, lineno ? "" : " (empty)");
 	c->lines = nr;
-	qsort(lines, nr, sizeof(*lines), cmp_line);
+	if (nr)		/* else lines is NULL, which qsort() must not get */
+		qsort(lines, nr, sizeof(*lines), cmp_line);
 	pair(c, lines, nr);
 	for (i = 0; i < nr; i++)
 		gr_debug_msg("%s:%u: %s tid %u\n", path, lines[i].line,

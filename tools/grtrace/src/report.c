@@ -184,7 +184,7 @@ static void report_usage(const char *err)
 		"       --ring NAME|ID: only jobs of this ring (id, name or dev/name)",
 		"       --since T, --until T: only jobs whose first event is in this",
 		"                         window, T from the session start (ns, or",
-		"                         with a unit: 10us, 5ms, 2s)",
+		"                         with a unit: 10us, 1.5ms, 2s)",
 		"       --limit N: print at most N jobs",
 		"       --queue-thresh T, --exec-thresh T: label long-queue, slow-exec",
 		"                         above T (default: 4x the ring's median, >= 10us)",
@@ -340,11 +340,11 @@ static void report_parse_args(int argc, char *argv[], struct report_params *p)
 			break;
 		case OPT_SINCE:
 			if (gr_parse_ns(optarg, &p->since))
-				report_usage("invalid --since: a time such as 1500000, 10us, 5ms");
+				report_usage("invalid --since: a time such as 10us, 1.5ms");
 			break;
 		case OPT_UNTIL:
 			if (gr_parse_ns(optarg, &p->until))
-				report_usage("invalid --until: a time such as 1500000, 10us, 5ms");
+				report_usage("invalid --until: a time such as 10us, 1.5ms");
 			break;
 		case OPT_LIMIT:
 			if (gr_parse_u64(optarg, &p->limit) || !p->limit)
@@ -666,6 +666,24 @@ static void upstream_header(FILE *f, const struct gr_trace *t)
 			(unsigned long long)t->unused_recs);
 }
 
+/* For cmp_dev_pos(): the trace and its rings in id order */
+static const struct gr_trace *dev_trace;
+static const __u32 *dev_by_id;
+
+static const char *pos_dev(__u32 pos)
+{
+	return dev_trace->rings[dev_by_id[pos]].dev;
+}
+
+/* Positions in id order of known rings, by device name, then position */
+static int cmp_dev_pos(const void *a, const void *b)
+{
+	__u32 pa = *(const __u32 *)a, pb = *(const __u32 *)b;
+	int d = strcmp(pos_dev(pa), pos_dev(pb));
+
+	return d ? d : (pa > pb) - (pa < pb);
+}
+
 static void header_text(struct report *rp)
 {
 	static const char newer[] = " (newer than this tool: new fields ignored)";
@@ -673,7 +691,8 @@ static void header_text(struct report *rp)
 	const struct grtrace_stream_info *si = &t->info;
 	FILE *f = rp->o.f;
 	char buf[512];
-	__u32 i, j, *by_id;
+	__u32 i, j, n, *by_id, *pos;
+	bool *first;
 	int k;
 
 	if (t->instance)
@@ -727,18 +746,29 @@ static void header_text(struct report *rp)
 	if (*buf)
 		fprintf(f, "  recorded  %s\n", buf);
 	fprintf(f, "  devices  ");
+	/*
+	 * Each device once, in the order of its first ring: the known rings
+	 * sorted by device, then by id, mark the first of each device (a
+	 * sort, not every name against every other: a stream may name
+	 * thousands of rings)
+	 */
 	by_id = gr_rings_by_id(t);
-	for (i = 0, k = 0; i < t->nr_rings; i++) {
-		const struct gr_ring *r = &t->rings[by_id[i]];
-
-		if (!r->known)
-			continue;
-		for (j = 0; j < i; j++)
-			if (t->rings[by_id[j]].known && !strcmp(t->rings[by_id[j]].dev, r->dev))
-				break;
-		if (j == i && ++k)
-			device_desc(f, t->config, r->dev);
-	}
+	pos = gr_zalloc((t->nr_rings + 1) * sizeof(*pos));
+	first = gr_zalloc(t->nr_rings + 1);
+	for (i = 0, n = 0; i < t->nr_rings; i++)
+		if (t->rings[by_id[i]].known)
+			pos[n++] = i;
+	dev_trace = t;
+	dev_by_id = by_id;
+	if (n)
+		qsort(pos, n, sizeof(*pos), cmp_dev_pos);
+	for (j = 0; j < n; j++)
+		first[pos[j]] = !j || strcmp(pos_dev(pos[j]), pos_dev(pos[j - 1]));
+	for (i = 0, k = 0; i < t->nr_rings; i++)
+		if (first[i] && ++k)
+			device_desc(f, t->config, t->rings[by_id[i]].dev);
+	free(first);
+	free(pos);
 	free(by_id);
 	fprintf(f, "%s\n", k ? "" : " none known");
 	if (rp->host)

@@ -144,12 +144,12 @@ static void timeline_parse_args(int argc, char *argv[], struct timeline_params *
 			break;
 		case OPT_SINCE:
 			if (gr_parse_ns(optarg, &p->since))
-				timeline_usage("invalid --since: N[ns|us|ms|s]");
+				timeline_usage("invalid --since: N[ns|us|ms|s], such as 1.5ms");
 			p->have_since = true;
 			break;
 		case OPT_UNTIL:
 			if (gr_parse_ns(optarg, &p->until))
-				timeline_usage("invalid --until: N[ns|us|ms|s]");
+				timeline_usage("invalid --until: N[ns|us|ms|s], such as 1.5ms");
 			p->have_until = true;
 			break;
 		case 'l':

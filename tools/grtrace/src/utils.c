@@ -127,7 +127,8 @@ int gr_parse_seconds(const char *s, __u64 *sec)
 }
 
 /*
- * gr_parse_ns - parse a time: N (ns), Nns, Nus, Nms or Ns, N an integer
+ * gr_parse_ns - parse a time: N (ns), Nns, Nus, Nms or Ns, N a number of
+ * whole ns in its unit: 1500000, 1500us, 1.5ms, 0.0015s
  */
 int gr_parse_ns(const char *s, long long *ns)
 {
@@ -136,7 +137,7 @@ int gr_parse_ns(const char *s, long long *ns)
 		long long mul;
 	} units[] = { { "", 1 }, { "ns", 1 }, { "us", 1000 }, { "ms", 1000000 },
 		      { "s", 1000000000 } };
-	unsigned long long v;
+	unsigned long long v, frac = 0, scale = 1, part;
 	char *end;
 	size_t i;
 
@@ -146,12 +147,29 @@ int gr_parse_ns(const char *s, long long *ns)
 	v = strtoull(s, &end, 10);
 	if (errno)
 		return -1;
+	/* A fraction of its unit ("1.5ms"), as long as it is whole ns */
+	if (*end == '.') {
+		if (end[1] < '0' || end[1] > '9')
+			return -1;
+		for (end++; *end >= '0' && *end <= '9'; end++) {
+			if (scale == 1000000000) {	/* past 1 ns in s */
+				if (*end != '0')
+					return -1;
+				continue;
+			}
+			frac = frac * 10 + (*end - '0');
+			scale *= 10;
+		}
+	}
 	for (i = 0; i < ARRAY_SIZE(units); i++) {
 		if (strcmp(end, units[i].unit))
 			continue;
-		if (v > (unsigned long long)__LONG_LONG_MAX__ / units[i].mul)
+		if (frac * units[i].mul % scale)
 			return -1;
-		*ns = v * units[i].mul;
+		part = frac * units[i].mul / scale;
+		if (v > ((unsigned long long)__LONG_LONG_MAX__ - part) / units[i].mul)
+			return -1;
+		*ns = v * units[i].mul + part;
 		return 0;
 	}
 	return -1;

@@ -429,12 +429,14 @@ def expected_jobs():
 MANY_RINGS = 66_000     # more than a u16 numbers
 
 
-def manyrings(n):
-    """manyrings.bin: one CPU, rings 1..n described, a job on each"""
+def manyrings(n, devs=False):
+    """manyrings.bin: one CPU, rings 1..n described, a job on each; devs:
+    each ring on a device of its own (manydevs.bin)"""
     recs = [record(STREAM_INFO, stream_info(), 0, T0 - 500, 1, 1)]
     for i in range(1, n + 1):
         k = len(recs) + 1
-        recs.append(record(METADATA, ring_info(i, 0, "mock", "q%d" % i), 0,
+        dev = "d%d" % i if devs else "mock"
+        recs.append(record(METADATA, ring_info(i, 0, dev, "q%d" % i), 0,
                            T0 + i * 1000, k, k))
         for typ, dt in ((SUBMIT, 0), (COMPLETE, 500)):
             k = len(recs) + 1
@@ -510,6 +512,7 @@ def main():
     struct.pack_into("<I", b, third + 32, 0x7fffffff)
     write(os.path.join(out, "farring.bin"), bytes(b))
     write(os.path.join(out, "manyrings.bin"), manyrings(MANY_RINGS))
+    write(os.path.join(out, "manydevs.bin"), manyrings(MANY_RINGS, devs=True))
     # Two recordings end to end: report reads each, the others refuse it
     write(os.path.join(out, "twosessions.bin"),
           whole + record(STREAM_INFO, stream_info(session=7), 0, T0, 999, 99))
