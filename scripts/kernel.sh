@@ -27,7 +27,7 @@ cmp -s "$frag.new" "$frag" && rm "$frag.new" || mv "$frag.new" "$frag"
 # Configured again when the fragment or a Kconfig file changed (scripts/
 # tree.sh keeps the time of a file a new series leaves as it was).
 if [ ! -f "$BUILD/.config" ] || [ "$frag" -nt "$BUILD/.config" ] ||
-   find "$SRC" -name 'Kconfig*' -newer "$BUILD/.config" -not -path '*/.pc/*' -print -quit | grep -q .; then
+   [ -n "$(find "$SRC" -name 'Kconfig*' -newer "$BUILD/.config" -not -path '*/.pc/*' -print -quit)" ]; then
 	log "configuring $BUILD"
 	make_k -s tinyconfig
 	"$SRC/scripts/kconfig/merge_config.sh" -m -O "$BUILD" "$BUILD/.config" "$frag" >/dev/null

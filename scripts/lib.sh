@@ -348,7 +348,7 @@ vendor_configure() {
 		kconfig_newer "$dir/.config"; then
 		rm -f "$dir/.config.frag"
 		cp "$tmp/config" "$dir/.config"
-		${IDLE:-} make -C "$SRC" O="$dir" -s olddefconfig || return 1
+		${GRTRACE_IDLE:+chrt --idle 0} make -C "$SRC" O="$dir" -s olddefconfig || return 1
 		cp "$tmp/config" "$dir/.config.frag"
 	fi
 	# Once drivers/gpu/grtrace exists, CONFIG_GRTRACE must be what MODE says.
