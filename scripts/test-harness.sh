@@ -8,7 +8,7 @@
 # one good input of each kind must pass, so that a harness failing
 # everything fails here too.  KTAP; host only, seconds.
 . "$(dirname "$0")/lib.sh"
-ktap_begin 22
+ktap_begin 23
 OUT=$(mktemp -d /tmp/grtrace-harness.XXXXXX)
 trap 'rm -rf "$OUT"' EXIT
 CHECK=harness-selftest
@@ -105,6 +105,10 @@ summed "1 passed, 0 failed, 1 skipped, 0 cached" "a skip is counted as skipped, 
 summed "1 passed, 0 failed, 0 skipped, 1 cached" "a cached build is counted as cached, not passed" \
 	'TAP version 13\n1..2\nok 1 a\nok 2 b (cached: passed before with identical inputs)\n'
 summed "0 passed, 1 failed, 0 skipped, 0 cached" "an empty log, why: no KTAP results" ''
+# A guest step's log taken from the cache (test.sh, kernel_step): every
+# result and subtest marked, the subtests whole.
+summed "0 passed, 0 failed, 1 skipped, 2 cached" "a cached step's log, subtests and a skip in it" \
+	"$(printf 'TAP version 13\n1..3\nok 1 a\n    KTAP version 1\n    # Subtest: c: d  \n    1..1\n    ok 1 b\nok 2 c: d\nok 3 e # SKIP no tool\n' | ktap_cached)"
 
 # A step whose tools are missing fails at once, and says which (make deps
 # installs them): each step that checks its tools, run with one of them

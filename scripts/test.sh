@@ -150,14 +150,13 @@ kernel_step() {
 		qemu-system-x86_64 --version | head -1
 		dpkg-query -W -f '${Package} ${Version}\n'
 		# What the steps read from the environment, when set
-		[ -z "${PATCH_RACE_SECS:-}${GUEST_TIMEOUT:-}${KERNEL_SRC:-}" ] ||
-			echo "${PATCH_RACE_SECS:-} ${GUEST_TIMEOUT:-} ${KERNEL_SRC:-}"
-	} | inputs_key "$1" "$ROOT/scripts/ktap.py" "$ROOT/scripts/kernel.sh" "$ROOT/scripts/build-config.sh")
+		[ -z "${PATCH_RACE_SECS:-}${GUEST_TIMEOUT:-}${KERNEL_SRC:-}${GRTRACE_QEMU_ACCEL:-}" ] ||
+			echo "${PATCH_RACE_SECS:-} ${GUEST_TIMEOUT:-} ${KERNEL_SRC:-} ${GRTRACE_QEMU_ACCEL:-}"
+	} | inputs_key "$1" "$ROOT/scripts/ktap.py" "$ROOT/scripts/kernel.sh" "$ROOT/scripts/build-config.sh" \
+		"$ROOT/scripts/config/vendor.config")
 	f=$RESULT_CACHE/kernel-step-$key.ktap
 	if [ -z "${GRTRACE_REBUILD:-}" ] && [ -f "$f" ]; then
-		# A subtest's header and its result line name it alike.
-		sed -E -e 's/^( *ok [0-9]+ [^#]*[^# ])( +#.*)?$/\1 (cached: passed before with identical inputs)\2/' \
-			-e 's/^( *# Subtest: .*[^ ])$/\1 (cached: passed before with identical inputs)/' "$f"
+		ktap_cached < "$f"
 		return 0
 	fi
 	"$@" | tee "$RUN/$name.ktap"
