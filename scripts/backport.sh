@@ -75,7 +75,7 @@ build() {
 	# shellcheck disable=SC2086
 	{
 		vendor_configure "$dir" "$mode" &&
-		${GRTRACE_IDLE:+chrt --idle 0} nice make -C "$SRC" O="$dir" CC="ccache gcc" -j"$JOBS" -s $t $objs
+		$IDLE nice make -C "$SRC" O="$dir" CC="ccache gcc" -j"$JOBS" -s $t $objs
 	} > "$dir.log" 2>&1
 	rc=$?
 	grep -E 'error|Error|warning|did not stick' "$dir.log" | head -20 > "$OUT/err-$mode"

@@ -48,10 +48,6 @@ set -uo pipefail
 # all of them and the hook variants): =y, =m and =n, unless BISECT_MODES
 # says otherwise.
 BISECT_MODES=${BISECT_MODES:-y m n}
-# GRTRACE_IDLE=1 (make check): the kernel builds with the idle scheduling
-# policy, the CPU the other steps leave; the rest (quilt, the cache's keys)
-# as any step, so that a walk whose builds are all cached ends at once.
-IDLE=${GRTRACE_IDLE:+chrt --idle 0}
 mapfile -t patches < <(series_patches)
 N=${#patches[@]}
 export QUILT_PATCHES=$ROOT/patches QUILT_PC=.pc

@@ -16,8 +16,7 @@ configure_and_build() {
 	set -e
 
 mkdir -p "$BUILD" "$CCACHE_DIR"
-# GRTRACE_IDLE=1 (make check's 6.12 lane): make with the idle policy.
-make_k() { ${GRTRACE_IDLE:+chrt --idle 0} make -C "$SRC" O="$BUILD" CC="ccache gcc" -j"$JOBS" "$@"; }
+make_k() { $IDLE make -C "$SRC" O="$BUILD" CC="ccache gcc" -j"$JOBS" "$@"; }
 
 # guest.config, and GRTRACE_GUEST_CONFIG_EXTRA's lines after it (the 6.12
 # base's: scripts/config/guest-6.12.config), which win.

@@ -17,6 +17,12 @@ export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
 export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$CACHE}
 export CCACHE_NOHASHDIR=1
 JOBS=${JOBS:-$(nproc)}
+# GRTRACE_IDLE=1 (make check's background lanes: the prefix walk, the 6.12
+# base): $IDLE before a make runs it with the idle scheduling policy, on the
+# CPU the other steps leave; the rest of such a step (quilt, git am, the
+# result cache's keys) runs as any step's, so that one with nothing to build
+# does not wait for the guests.
+IDLE=${GRTRACE_IDLE:+chrt --idle 0}
 # Debian's python3, for which make deps installs the modules, before any
 # other on the PATH: pyenv's shim, a bash script, takes a second and more
 # to start python3 on a loaded machine, which the timed checks of the
@@ -357,7 +363,7 @@ vendor_configure() {
 		kconfig_newer "$dir/.config"; then
 		rm -f "$dir/.config.frag"
 		cp "$tmp/config" "$dir/.config"
-		${GRTRACE_IDLE:+chrt --idle 0} make -C "$SRC" O="$dir" -s olddefconfig || return 1
+		$IDLE make -C "$SRC" O="$dir" -s olddefconfig || return 1
 		cp "$tmp/config" "$dir/.config.frag"
 	fi
 	# Once drivers/gpu/grtrace exists, CONFIG_GRTRACE must be what MODE says.
