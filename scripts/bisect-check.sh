@@ -206,7 +206,11 @@ builds() {
 }
 
 # tool_check K TOOL WHAT build_check-ARGS...: build_check of TOOL at prefix
-# K, unless a build of identical inputs passed before.
+# K, unless a build of identical inputs passed before.  With ccache, as the
+# kernel's: a tools prefix compiles again only the files its patches
+# changed (ccache replays a cached object's warnings), in one directory
+# under the cache's base (CCACHE_BASEDIR), emptied before each build: the
+# compiler commands of every prefix name the same paths.
 tool_check() {
 	local k=$1 tool=$2 what=$3 key o
 	shift 3
@@ -279,14 +283,15 @@ for ((k = 1; k <= N; k++)); do
 			echo "# $(printf '%02d' "$k") ($p): no kernel source; its kernel is that of prefix $((k - 1))"
 		fi
 		if grep -q '^tools/grtrace/' <<<"$files"; then
-			tool_check "$k" tools/grtrace "($p)" -x "$OUT/tool-$k/grtrace" \
-				-C "$SRC/tools/grtrace" O="$OUT/tool-$k"
+			rm -rf "$CACHE/prefix-tool"
+			tool_check "$k" tools/grtrace "($p)" -x "$CACHE/prefix-tool/grtrace" \
+				-C "$SRC/tools/grtrace" O="$CACHE/prefix-tool" CC="ccache gcc"
 		fi
 		if grep -q '^tools/tracing/grtrace-plugin/' <<<"$files"; then
-			mkdir -p "$OUT/plugin-$k"
+			rm -rf "$CACHE/prefix-plugin" && mkdir -p "$CACHE/prefix-plugin"
 			tool_check "$k" tools/tracing/grtrace-plugin "($p)" \
-				-f "$OUT/plugin-$k/plugin_grtrace.so" \
-				-C "$SRC/tools/tracing/grtrace-plugin" OUTPUT="$OUT/plugin-$k/"
+				-f "$CACHE/prefix-plugin/plugin_grtrace.so" \
+				-C "$SRC/tools/tracing/grtrace-plugin" OUTPUT="$CACHE/prefix-plugin/" CC="ccache gcc"
 		fi
 		continue
 	fi

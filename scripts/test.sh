@@ -57,7 +57,7 @@
 #   with the idle policy):
 # bisect       patches/, $BUILD/.config (kernel) every prefix built, in a tree of its own
 #   from the start, in the background (its makes with the idle policy),
-#   then after the guest lanes, beside the last host steps:
+#   its guests after step stock, beside crash and the last host steps:
 # kernel-6.12  patches-6.12/ (background, from    $CACHE/linux-source-6.12: the backport applied;
 #              the start: see below)              $CACHE/backport-6.12/guest: its guest kernel
 # backport     patches-6.12/, kernel-6.12 (bg.)   =y, =m, =n built
@@ -77,13 +77,33 @@ step() {
 	local name=$1 start=$SECONDS
 	shift
 	log "== $name"
-	"$@" > "$RUN/$name.log" 2>&1
+	timed "$name" "$@" > "$RUN/$name.log" 2>&1
 	step_report "$name" $? $((SECONDS - start))
+}
+# timed NAME CMD...: CMD, in a shell of its own whose children's CPU time
+# (user and system: make's compilers, QEMU, the checkers) is written to
+# $RUN/NAME.cpu, in seconds: what a step costs the machine beside what it
+# takes on the clock, as the README's table gives it.
+timed() {
+	local name=$1
+	shift
+	(
+		"$@"
+		rc=$?
+		# times itself, not in a pipeline's child, whose children
+		# have used nothing yet.
+		times > "$RUN/$name.cpu"
+		awk 'NR == 2 {
+			for (i = 1; i <= 2; i++) { split($i, t, "m"); s += t[1] * 60 + t[2] }
+			printf "%d\n", s + 0.5 }' "$RUN/$name.cpu" > "$RUN/$name.cpu.tmp"
+		mv "$RUN/$name.cpu.tmp" "$RUN/$name.cpu"
+		exit $rc
+	)
 }
 # step_report NAME RC SECONDS: keep step NAME's log and print its counts.
 # A step that exited non-zero without a failing result gets one.
 step_report() {
-	local name=$1 rc=$2 log=$RUN/$1.log results=yes
+	local name=$1 rc=$2 log=$RUN/$1.log results=yes cpu
 	if [ "$rc" != 0 ] && ! grep -qs '^ *not ok ' "$log"; then
 		results=no
 		{
@@ -93,8 +113,9 @@ step_report() {
 		} >> "$log"
 	fi
 	logs+=("$name=$log")
+	cpu=$(cat "$RUN/$name.cpu" 2> /dev/null)
 	python3 "$ROOT/scripts/ktap.py" sum "$name=$log" 2> /dev/null | head -n -1 |
-		sed "s/\$/ ($3 s)/;2,\$s/ ([0-9]* s)\$//" >&2
+		sed "1s/\$/ ($3 s${cpu:+, $cpu s of CPU})/" >&2
 	[ "$rc" = 0 ] && return 0
 	# What failed, with its diagnostics: the first results that did not
 	# pass, each with the lines that follow it; else the log's end.
@@ -111,7 +132,7 @@ step_report() {
 bg_step() {
 	local name=$1 start=$SECONDS
 	shift
-	"$@" > "$RUN/$name.log" 2>&1
+	timed "$name" "$@" > "$RUN/$name.log" 2>&1
 	echo "$? $((SECONDS - start))" > "$RUN/$name.done.tmp"
 	mv "$RUN/$name.done.tmp" "$RUN/$name.done"
 }
@@ -249,22 +270,23 @@ step patch-race kernel_step patch-race "$ROOT/scripts/test-patch-race.sh"
 bg_wait configs $host
 step modules kernel_step modules "$ROOT/scripts/test-modules.sh"
 step stock "$ROOT/scripts/test-stock.sh"
-bg_wait crash $guests
-bg_wait kunit-slow $guests
 
 if [ "$tier" = check ]; then
-	# The 6.12 backport, booted: its guest kernel (the mainline guest's
-	# configuration), an initramfs of its kselftests and the mainline
-	# tree's tool, the guest tests and "make demo" with its checks, the
-	# two guests at once.
+	# The 6.12 backport, booted, in this lane once its kernel is built
+	# (beside crash and kunit-slow, if they still run): its guest kernel
+	# (the mainline guest's configuration), an initramfs of its
+	# kselftests and the mainline tree's tool, the guest tests and "make
+	# demo" with its checks, the two guests at once.
 	bg_wait kernel-6.12
-	bg_wait backport
 	step initramfs-6.12 b612 "$ROOT/scripts/guest/build.sh"
 	bg_step demo-6.12 b612 "$ROOT/scripts/test-demo.sh" &
 	demo612=$!
 	step guest-6.12 b612 "$ROOT/scripts/guest/test.sh"
 	bg_wait demo-6.12 $demo612
 fi
+bg_wait crash $guests
+bg_wait kunit-slow $guests
+[ "$tier" != check ] || bg_wait backport
 # The host's steps (the 6.12 guests ran beside the last of them).
 for s in "${host_steps[@]}"; do
 	[ "$s" = configs ] || bg_wait "$s" $host
