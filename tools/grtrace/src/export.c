@@ -1588,7 +1588,7 @@ static void first_done(struct chrome *c)
 			if (!r->out[k].n)
 				continue;
 			r->have_thresh[k] = true;
-			r->thresh[k] = gr_label_thresh(gr_stat_rank(&r->out[k], r->out[k].n / 2));
+			r->thresh[k] = gr_label_thresh(gr_stat_pct(&r->out[k], 50));
 			gr_stat_free(&r->out[k]);
 		}
 	}

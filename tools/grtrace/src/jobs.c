@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "jobs.h"
+#include "stat.h"
 #include "utils.h"
 
 /* Automatic label thresholds: LABEL_FACTOR x the median of the ring. */
@@ -532,7 +533,7 @@ static void label_outliers(struct gr_jobs *jobs, __u32 label, __s64 fixed)
 	for (a = 0; a < n; a = b) {
 		for (b = a; b < n && lv[b].ring == lv[a].ring; b++)
 			;
-		thresh = fixed ? fixed : gr_label_thresh(lv[a + (b - a) / 2].v);
+		thresh = fixed ? fixed : gr_label_thresh(lv[a + gr_pct_index(b - a, 50)].v);
 		for (k = a; k < b; k++)
 			if (lv[k].v > thresh)
 				jobs->job[lv[k].job].labels |= label;

@@ -12,6 +12,7 @@
 
 #include "commands.h"
 #include "correlate.h"
+#include "stat.h"
 #include "utils.h"
 
 struct merge_params {
@@ -529,7 +530,7 @@ static void print_stats(FILE *f, const struct gr_corr *in, const struct merge_pa
 		}
 		qsort(v, n, sizeof(*v), cmp_s64);
 		fprintf(f, "%-20s %8zu %13s %13s %13s %13s\n", gr_gap_names[g], n,
-			gr_dur(v[0], a, sizeof(a)), gr_dur(v[n / 2], b, sizeof(b)),
+			gr_dur(v[0], a, sizeof(a)), gr_dur(v[gr_pct_index(n, 50)], b, sizeof(b)),
 			gr_dur(sum / (__s64)n, d, sizeof(d)), gr_dur(v[n - 1], e, sizeof(e)));
 	}
 	free(v);

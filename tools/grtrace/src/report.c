@@ -1621,8 +1621,8 @@ static void stat_cells(const struct gr_out *o, struct gr_stat *s, char (*b)[96])
 	snprintf(b[0], 96, "%llu", (unsigned long long)n);
 	gr_cell_ns(o, b[1], 96, n, gr_stat_avg(s));
 	gr_cell_ns(o, b[2], 96, n, s->min);
-	gr_cell_ns(o, b[3], 96, n, n ? gr_stat_rank(s, (n + 1) / 2 - 1) : 0);
-	gr_cell_ns(o, b[4], 96, n, n ? gr_stat_rank(s, (n * 99 + 99) / 100 - 1) : 0);
+	gr_cell_ns(o, b[3], 96, n, gr_stat_pct(s, 50));
+	gr_cell_ns(o, b[4], 96, n, gr_stat_pct(s, 99));
 	gr_cell_ns(o, b[5], 96, n, s->max);
 }
 
@@ -2042,7 +2042,7 @@ static void thresholds(struct report *rp)
 		for (k = 0; k < 2; k++)
 			if (r->out[k].n)
 				r->thresh[k] = fixed[k] ? fixed[k] :
-					gr_label_thresh(gr_stat_rank(&r->out[k], r->out[k].n / 2));
+					gr_label_thresh(gr_stat_pct(&r->out[k], 50));
 	}
 }
 

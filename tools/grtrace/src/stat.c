@@ -168,6 +168,12 @@ clamp:
 	return v < s->min ? s->min : v > s->max ? s->max : v;
 }
 
+/* Returns: the @pct percentile (gr_pct_index()), 0 without values. */
+__s64 gr_stat_pct(struct gr_stat *s, unsigned int pct)
+{
+	return s->n ? gr_stat_rank(s, gr_pct_index(s->n, pct)) : 0;
+}
+
 /* Returns: the mean, rounded as report always did */
 long long gr_stat_avg(const struct gr_stat *s)
 {

@@ -29,9 +29,22 @@ struct gr_stat {
 	__u64 *neg;		/* buckets of -values, values < 0 */
 };
 
+/*
+ * gr_pct_index - where the @pct percentile is among @n sorted values: the
+ * nearest rank, the smallest value that at least @pct % of them do not
+ * exceed.  Every command's median (50), p95 and p99 are taken with it.
+ */
+static inline __u64 gr_pct_index(__u64 n, unsigned int pct)
+{
+	__u64 k = (n * pct + 99) / 100;
+
+	return k ? k - 1 : 0;
+}
+
 void gr_stat_add(struct gr_stat *s, __s64 v);
 void gr_stat_merge(struct gr_stat *s, struct gr_stat *from);
 __s64 gr_stat_rank(struct gr_stat *s, __u64 k);
+__s64 gr_stat_pct(struct gr_stat *s, unsigned int pct);
 long long gr_stat_avg(const struct gr_stat *s);
 void gr_stat_free(struct gr_stat *s);
 

@@ -16,6 +16,7 @@
 
 #include "commands.h"
 #include "correlate.h"
+#include "stat.h"
 #include "utils.h"
 
 #define LABEL_W		22
@@ -75,7 +76,8 @@ static void timeline_usage(const char *err)
 		"    --clock-offset NS: added to every GPU time ([-]N[ns|us|ms|s])",
 		"    -w/--width N: columns of the output (default: the terminal's, or 100)",
 		"    --since T, --until T: the time window, from the session start",
-		"                          (N[ns|us|ms|s])",
+		"                          (N[ns|us|ms|s]); with --latency, the jobs whose",
+		"                          first event is in it, as report selects them",
 		"    -l/--latency: latency phases instead of the timeline",
 		"    -n/--top N: with --latency, the N slowest jobs (default 10)",
 		"    -o/--output FILE: write to FILE instead of stdout",
@@ -424,31 +426,45 @@ static const char * const ph_names[PH_NR] = {
 	"ioctl->submit", "submit->start", "start->end", "end->complete",
 };
 
-/* The phases of a job; returns the bits of those known */
+/*
+ * The phases of job @k, from report's split of its latency
+ * (gr_job_phase()): a missing COMMIT is taken at SUBMIT, a missing END at
+ * COMPLETE, so that the three after the ioctl add up to the latency that
+ * report gives the job.  Returns the bits of those known.
+ */
 static unsigned int phases(const struct gr_corr *in, size_t k, __s64 *ph)
 {
 	const struct gr_job *j = &in->jobs.job[k];
 	const struct gr_match *m = &in->m[k];
+	bool start = gr_job_seen(j, GRTRACE_EV_START);
 	unsigned int ok = 0;
+	__s64 host, queue;
 
 	memset(ph, 0, PH_NR * sizeof(*ph));
 	if (m->io >= 0 && (m->valid & BIT(GR_GAP_IOCTL))) {
 		ph[PH_IOCTL] = m->gap[GR_GAP_IOCTL];
 		ok |= BIT(PH_IOCTL);
 	}
-	if (m->valid & BIT(GR_GAP_QUEUE)) {
-		ph[PH_QUEUE] = m->gap[GR_GAP_QUEUE];
+	/* SUBMIT to START, or to COMMIT without START */
+	if (gr_job_metric(j, GR_M_HOST, &host) &&
+	    (!start || gr_job_metric(j, GR_M_QUEUE, &queue))) {
+		ph[PH_QUEUE] = start ? host + queue : host;
 		ok |= BIT(PH_QUEUE);
 	}
-	if (m->valid & BIT(GR_GAP_EXEC)) {
-		ph[PH_EXEC] = m->gap[GR_GAP_EXEC];
+	/* START, or COMMIT without START, to END */
+	if (gr_job_metric(j, start ? GR_M_EXEC : GR_M_DEVICE, &ph[PH_EXEC]))
 		ok |= BIT(PH_EXEC);
-	}
-	if (gr_job_seen(j, GRTRACE_EV_END) && gr_job_seen(j, GRTRACE_EV_COMPLETE)) {
-		ph[PH_DONE] = (__s64)(j->ts[GRTRACE_EV_COMPLETE] - j->ts[GRTRACE_EV_END]);
+	if (gr_job_metric(j, GR_M_COMPLETE, &ph[PH_DONE]))
 		ok |= BIT(PH_DONE);
-	}
 	return ok;
+}
+
+/* Whether job @k is in the window of --since and --until, as in report */
+static bool in_window(const struct gr_corr *in, size_t k, const struct timeline_params *p)
+{
+	long long rel = (long long)(in->jobs.job[k].first_ts - in->t.start_ts);
+
+	return (!p->have_since || rel >= p->since) && (!p->have_until || rel <= p->until);
 }
 
 static __s64 total(const __s64 *ph, unsigned int ok)
@@ -518,21 +534,34 @@ static int cmp_slow(const void *a, const void *b)
 	return x->job < y->job ? -1 : x->job > y->job;
 }
 
+/* A row of the phase table: n, min, median, p99 and max of @n sorted values */
+static void stat_row(FILE *f, const char *name, const __s64 *v, size_t n)
+{
+	char a[32], b[32], c[32], d[32];
+
+	fprintf(f, "  %-16s %8zu %12s %12s %12s %12s\n", name, n, gr_dur(v[0], a, sizeof(a)),
+		gr_dur(v[gr_pct_index(n, 50)], b, sizeof(b)),
+		gr_dur(v[gr_pct_index(n, 99)], c, sizeof(c)), gr_dur(v[n - 1], d, sizeof(d)));
+}
+
 static void print_latency(FILE *f, const struct gr_corr *in, const struct timeline_params *p)
 {
 	__s64 ph[PH_NR], med[PH_NR], *v = gr_zalloc((in->jobs.nr + 1) * sizeof(*v));
-	char label[80], a[32], b[32], c[32], d[32];
 	struct slow *sl = gr_zalloc((in->jobs.nr + 1) * sizeof(*sl));
 	int w = p->width - LABEL_W - 40, i;
-	size_t k, n, nsl = 0;
+	size_t k, n, nsl = 0, nr = 0;
 	unsigned int ok, med_ok;
+	char label[80], a[32];
 	__s64 scale = 0;
 	__u32 r, ri, *by_id;
 
 	if (w < 10)
 		w = 10;
+	for (k = 0; k < in->jobs.nr; k++)
+		nr += in_window(in, k, p);
 	fprintf(f, "grtrace timeline --latency: %zu jobs; us; phases: %c %s, %c %s (or ->COMMIT),\n"
-		"  %c %s (or COMMIT->END), %c %s\n", in->jobs.nr,
+		"  %c %s (or COMMIT->END), %c %s; a missing COMMIT is taken at SUBMIT,\n"
+		"  a missing END at COMPLETE, as in grtrace report\n", nr,
 		ph_mark[0], ph_names[0], ph_mark[1], ph_names[1], ph_mark[2], ph_names[2],
 		ph_mark[3], ph_names[3]);
 
@@ -543,25 +572,27 @@ static void print_latency(FILE *f, const struct gr_corr *in, const struct timeli
 			continue;
 		gr_ring_label(&in->t, r, label, sizeof(label));
 		fprintf(f, "\n%s\n  %-16s %8s %12s %12s %12s %12s\n", label, "phase", "n",
-			"min", "median", "p95", "max");
+			"min", "median", "p99", "max");
 		med_ok = 0;
-		for (i = 0; i < PH_NR; i++) {
+		for (i = 0; i <= PH_NR; i++) {
 			n = 0;
 			for (k = 0; k < in->jobs.nr; k++) {
-				if (in->jobs.job[k].ring_id != r)
+				if (in->jobs.job[k].ring_id != r || !in_window(in, k, p))
 					continue;
-				if (phases(in, k, ph) & BIT(i))
+				/* After the phases, their sum: report's LATENCY */
+				if (i == PH_NR && gr_job_metric(&in->jobs.job[k], GR_M_LAT, &v[n]))
+					n++;
+				else if (i < PH_NR && phases(in, k, ph) & BIT(i))
 					v[n++] = ph[i];
 			}
 			if (!n)
 				continue;
 			qsort(v, n, sizeof(*v), cmp_s64);
-			med[i] = v[n / 2];
-			med_ok |= BIT(i);
-			fprintf(f, "  %-16s %8zu %12s %12s %12s %12s\n", ph_names[i], n,
-				gr_dur(v[0], a, sizeof(a)), gr_dur(v[n / 2], b, sizeof(b)),
-				gr_dur(v[(n * 95) / 100], c, sizeof(c)),
-				gr_dur(v[n - 1], d, sizeof(d)));
+			stat_row(f, i < PH_NR ? ph_names[i] : "submit->complete", v, n);
+			if (i < PH_NR) {
+				med[i] = v[gr_pct_index(n, 50)];
+				med_ok |= BIT(i);
+			}
 		}
 		if (med_ok) {
 			fprintf(f, "  %-16s ", "medians");
@@ -572,7 +603,7 @@ static void print_latency(FILE *f, const struct gr_corr *in, const struct timeli
 
 	for (k = 0; k < in->jobs.nr; k++) {
 		ok = phases(in, k, ph);
-		if (!ok)
+		if (!ok || !in_window(in, k, p))
 			continue;
 		sl[nsl].total = total(ph, ok);
 		sl[nsl++].job = k;

@@ -39,6 +39,7 @@
 #include "commands.h"
 #include "events.h"
 #include "input.h"
+#include "stat.h"
 #include "tracedat.h"
 #include "upstream.h"
 #include "utils.h"
@@ -574,7 +575,7 @@ static __s64 pct(struct top_ring *r, int k)
 {
 	if (!r->nr_lat)
 		return -1;
-	return r->lat[(r->nr_lat - 1) * k / 100];
+	return r->lat[gr_pct_index(r->nr_lat, k)];
 }
 
 static double ring_busy(const struct top *tp, const struct top_ring *r)
@@ -671,6 +672,33 @@ static void drops_line(struct top *tp, FILE *f)
 	fputc('\n', f);
 }
 
+/*
+ * The kernel's own events name no task: top takes a pid's name from the
+ * kernel's record of the tasks it traced (saved_cmdlines), which it read
+ * when it began.  A process started since (the workload, run after top)
+ * has no name there yet: read the record again, once an interval while a
+ * process is unnamed.
+ */
+static void name_procs(struct top *tp)
+{
+	bool loaded = false;
+	const char *comm;
+	size_t i;
+
+	for (i = 0; tp->up && i < tp->nr_proc; i++) {
+		struct top_proc *pr = &tp->proc[i];
+
+		if (pr->comm[0] || !pr->tgid)
+			continue;
+		if (!loaded && tracefs_load_cmdlines(NULL, tp->tep))
+			return;
+		loaded = true;
+		comm = tep_data_comm_from_pid(tp->tep, pr->tgid);
+		if (comm && strcmp(comm, "<...>"))
+			snprintf(pr->comm, sizeof(pr->comm), "%s", comm);
+	}
+}
+
 static void show(struct top *tp, FILE *f)
 {
 	__u32 *ids = gr_zalloc((tp->nr_ring + 1) * sizeof(*ids)), n = 0, i;
@@ -678,6 +706,7 @@ static void show(struct top *tp, FILE *f)
 	double secs = (tp->to - tp->from) / 1e9;
 	char label[64], p50[16], p99[16], avg[16];
 
+	name_procs(tp);
 	if (tp->tty)
 		fputs("\033[H\033[J", f);
 	fprintf(f, "grtrace top - %.3f-%.3f s, ", tp->from / 1e9, tp->to / 1e9);

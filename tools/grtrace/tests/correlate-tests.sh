@@ -174,6 +174,50 @@ run timeline -i "$D/gpu.bin" -c "$D/cpu.txt" --latency --top 3 -w 100 &&
 	grep -Eq "^  start->end +3 +49\.000 +49\.000 +52\.000 +52\.000$" "$W/out" &&
 	grep -Eq "^  ioctl->submit +3 +2\.000 +2\.000 +10\.000 +10\.000$" "$W/out"
 result $? "timeline --latency: phases per ring, the slowest jobs"
+# same_latency ARGS...: timeline --latency's latency row (submit->complete)
+# of each ring is report --per-ring's (n, min, p50, p99, max), on the same
+# input and window; fails if report names no ring.
+same_latency() {
+	timeout 20 "$G" timeline --latency -w 100 "$@" > "$W/tl" 2> "$W/err" &&
+		timeout 20 "$G" report --per-ring -f csv "$@" > "$W/rp" 2>> "$W/err" || return 1
+	awk '/^[^ ]/ { ring = $1 }
+	     $1 == "submit->complete" {
+		printf "%s %d %.3f %.3f %.3f %.3f\n", ring, $2, $3, $4, $5, $6 }' "$W/tl" |
+		sort > "$W/tl.lat"
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		 $c["lat_n"] > 0 { printf "%s %d %.3f %.3f %.3f %.3f\n", $1, $c["lat_n"],
+			$c["lat_min"] / 1000, $c["lat_p50"] / 1000, $c["lat_p99"] / 1000,
+			$c["lat_max"] / 1000 }' "$W/rp" | sort > "$W/rp.lat"
+	[ -s "$W/rp.lat" ] && cmp -s "$W/tl.lat" "$W/rp.lat"
+}
+ok=0
+for args in "" "--since 50us --until 300us" "--since 150us"; do
+	# shellcheck disable=SC2086
+	same_latency -i "$D/noend.bin" $args || ok=1
+	# shellcheck disable=SC2086
+	same_latency -i "$D/gpu.bin" $args || ok=1
+done
+result $ok "timeline --latency: each ring's latency is report's, jobs without END and windows too"
+run timeline -i "$D/noend.bin" --latency -w 100 &&
+	grep -Eq "^  500:1 .*\| 501\.000$" "$W/out" &&
+	grep -Eq "^  submit->complete +4 +8\.000 +31\.000 +501\.000 +501\.000$" "$W/out"
+result $? "timeline --latency: a job without END counts to its COMPLETE (501 us, not 2)"
+# One median: report's table, its slow-exec label (4 times the median) and
+# export's are the same, the lower of the two middle values of 4 (20 us):
+# the job of 100 us is slow-exec, the others not.
+run report -i "$D/median.bin" --per-ring -f csv &&
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		 { exit $c["exec_p50"] != 20000 }' "$W/out" &&
+	run report -i "$D/median.bin" &&
+	[ "$(awk '$4 ~ /^600:/ { printf "%s %s ", $4, $NF }' "$W/out")" = \
+	  "600:1 - 600:2 - 600:3 - 600:4 slow-exec " ] &&
+	run export -i "$D/median.bin" --chrome "$W/median.json" &&
+	python3 -c 'import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+got = [(e["args"]["fence"], e["args"]["labels"]) for e in ev if "labels" in e.get("args", {})]
+sys.exit(got != [("600:1", ""), ("600:2", ""), ("600:3", ""), ("600:4", "slow-exec")])' \
+		"$W/median.json"
+result $? "report and export: one median, the table's p50, 4 times it slow-exec"
 run timeline -i "$D/gpu.bin" -c "$D/cpu-bad.txt" -o "$W/t.txt" && [ -s "$W/t.txt" ] &&
 	grep -q "cpu-bad.txt:6: 'junk' is not KEY=VALUE" "$W/err"
 result $? "timeline: bad CPU lines skipped, -o FILE"

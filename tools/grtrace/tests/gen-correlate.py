@@ -8,6 +8,11 @@ OUTDIR/gpu.bin        a recording: 9 jobs on 3 rings (one without START,
                       as virtio-gpu), submitted by threads that made DRM
                       ioctls, by one that made none, outside any ioctl,
                       without a submitter, and one without SUBMIT
+OUTDIR/noend.bin      4 jobs on one ring, one of them without END (its
+                      latency 501 us, 2 us of them before COMMIT)
+OUTDIR/median.bin     4 jobs on one ring, executing 10, 20, 30 and 100 us:
+                      the median is 20 us, the one job above 4 times it
+                      slow-exec
 OUTDIR/cpu.txt        what grtrace-bpf-annotate printed meanwhile
 OUTDIR/cpu-usec.txt   the same with microsecond time stamps (as the seed)
 OUTDIR/cpu-shift.txt  the same, the CPU clock 1 ms ahead of the GPU's
@@ -62,6 +67,25 @@ JOBS = [
     dict(ring=1, fence=(100, 4), ctx=8, pid=1237, tgid=1234, comm="glxgears:cs1",
          ev=[(SUBMIT, 2000), (COMMIT, 2001)], io="d"),
 ]
+
+# noend.bin: what report and timeline --latency must agree on
+NOEND = [
+    dict(ring=1, fence=(500, 1), ctx=7, pid=1235, tgid=1234, comm="glxgears",
+         ev=[(SUBMIT, 10), (COMMIT, 12), (COMPLETE, 511)]),
+    dict(ring=1, fence=(500, 2), ctx=7, pid=1235, tgid=1234, comm="glxgears",
+         ev=[(SUBMIT, 100), (COMMIT, 101), (START, 105), (END, 130), (COMPLETE, 131)]),
+    dict(ring=1, fence=(500, 3), ctx=7, pid=1235, tgid=1234, comm="glxgears",
+         ev=[(SUBMIT, 200), (COMMIT, 202), (START, 210), (END, 290), (COMPLETE, 292)]),
+    dict(ring=1, fence=(500, 4), ctx=7, pid=1235, tgid=1234, comm="glxgears",
+         ev=[(SUBMIT, 400), (COMMIT, 401), (START, 402), (END, 407), (COMPLETE, 408)]),
+]
+
+# median.bin: the same median in report's table and in its labels and
+# export's
+MEDIAN = [dict(ring=1, fence=(600, i + 1), ctx=7, pid=1235, tgid=1234, comm="glxgears",
+               ev=[(SUBMIT, 100 * i), (COMMIT, 100 * i + 1), (START, 100 * i + 2),
+                   (END, 100 * i + 2 + x), (COMPLETE, 100 * i + 3 + x)])
+          for i, x in enumerate([10, 20, 30, 100])]
 
 # DRM ioctls: key, pid, tid, comm, cmd, enter us (None: before the
 # annotation), exit us (None: still running), ret
@@ -181,6 +205,14 @@ def main():
     recs = gs.session(gap_at=-1)
     with open(os.path.join(out, "gpu.bin"), "wb") as f:
         f.write(gs.raw(recs))
+
+    gs.JOBS = [dict(j, want={}) for j in NOEND]
+    gs.RING_EVENTS = []
+    with open(os.path.join(out, "noend.bin"), "wb") as f:
+        f.write(gs.raw(gs.session(gap_at=-1)))
+    gs.JOBS = [dict(j, want={}) for j in MEDIAN]
+    with open(os.path.join(out, "median.bin"), "wb") as f:
+        f.write(gs.raw(gs.session(gap_at=-1)))
 
     lines, first = cpu_lines()
     write(os.path.join(out, "cpu.txt"), lines)
