@@ -7,11 +7,13 @@ usage: stock-check.py GRTRACE TRACE.DAT QEMU-TRACE.LOG TOP-BATCH.TXT
 TRACE.DAT is "grtrace record" of a kernel without grtrace (step stock:
 virtio_gpu and dma_fence events) while kmscube rendered; QEMU-TRACE.LOG
 QEMU's own trace of the same run, TOP-BATCH.TXT what "grtrace top -b" printed
-meanwhile, reading the same events through an ftrace instance of its own.
+meanwhile, reading the same events through an ftrace instance of its own,
+and top.csv beside it what another "grtrace top -f csv" printed.
 Each check sets the tool's answer ("grtrace report -f json", top's
 intervals) against another reader: trace-cmd's report of the same events,
 and QEMU.  Prints KTAP; exits 1 if a check fails.
 """
+import csv
 import json
 import os
 import re
@@ -90,14 +92,28 @@ def top_intervals(path):
     return out
 
 
-def top_check(k, path, queued, events):
+def csv_intervals(path):
+    """top -f csv's rows as top_intervals gives the text's."""
+    out = {}
+    with open(path, newline='', errors='replace') as f:
+        for row in csv.DictReader(f):
+            span = (round(float(row['from_s']) * 1e9), round(float(row['to_s']) * 1e9))
+            iv = out.setdefault(span, [span[0], span[1], 0, set()])
+            if row['kind'] == 'ring' and row['name'].endswith('/control'):
+                iv[2] = round(float(row['jobs_per_s']) * (span[1] - span[0]) / 1e9)
+            elif row['kind'] == 'process':
+                iv[3].add(row['name'])
+    return list(out.values())
+
+
+def top_check(k, what, read, path, queued, events):
     """Each interval's jobs of the control ring as the recording has them:
     those top saw queued (after its first interval began) that ended in the
     interval, at their fence's signal (fenced) or their answer."""
     try:
-        iv = top_intervals(path)
-    except OSError as e:
-        k.result(False, 'grtrace top: its intervals', e)
+        iv = read(path)
+    except (OSError, KeyError, ValueError) as e:
+        k.result(False, f'{what}: its intervals', e)
         return
     signal = command_signals(events)
     answer = {command_key(f): ts for name, ts, f in events
@@ -118,14 +134,14 @@ def top_check(k, path, queued, events):
             bad.append((lo, hi, jobs, want, near))
     kms = [x for x in iv if 'kmscube' in x[3]]
     k.result(len(iv) >= 3 and kms and not bad,
-             "grtrace top: each interval's jobs as the recording has them; kmscube in one",
+             f"{what}: each interval's jobs as the recording has them; kmscube in one",
              f"{len(iv)} intervals, kmscube in {len(kms)}; (from, to, top, recording, "
              f"near a boundary) differing: {bad[:3]}")
 
 
 def main():
     grtrace, dat, qemu, top = sys.argv[1:5]
-    k = Ktap('stock:', 9)
+    k = Ktap('stock:', 10)
     try:
         rep = json.loads(subprocess.run([grtrace, 'report', '-i', dat, '-f', 'json'],
                                         check=True, capture_output=True, text=True).stdout)
@@ -227,7 +243,11 @@ def main():
              "QEMU's trace has each fenced command, joined by fence id",
              f"{m.group(0) if m else 'no join line'}; {len(whole)} fenced and whole; "
              f"{getattr(host, 'stderr', host)}")
-    top_check(k, top, queued, [(name, ts, f) for name, _, _, ts, f in events])
+    events = [(name, ts, f) for name, _, _, ts, f in events]
+    top_check(k, 'grtrace top -b', top_intervals, top, queued, events)
+    # Another top beside it, its rows as CSV (-f csv)
+    top_check(k, 'grtrace top -f csv', csv_intervals,
+              os.path.join(os.path.dirname(top), 'top.csv'), queued, events)
     return k.finish()
 
 

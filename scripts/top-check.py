@@ -3,7 +3,8 @@
 """Check grtrace top on a real run (issue: a live view), in KTAP.
 
 scripts/guest/tests/crash.sh ran it while kmscube and glmark2-es2-drm
-rendered on virgl: in batch mode for four intervals (top-batch.txt), and in
+rendered on virgl: in batch mode for four intervals (top-batch.txt), beside
+it another top, whose intervals are JSON objects (top.json), and in
 a terminal, tmux, whose pane it captured showing the rings (top-rings.txt),
 then the processes after the key v (top-procs.txt), then after the key s
 (top-sorted.txt), before q.  The same events went, as text, to the share
@@ -22,6 +23,7 @@ SKEW of the boundaries it depends on, and by no more.
 usage: top-check.py DIR     (prints KTAP)
 """
 
+import json
 import os
 import re
 import sys
@@ -82,6 +84,20 @@ def batch(path):
                                   'flight': int(w[3])}
         elif section == 'procs' and PROC.match(line):
             cur['procs'][(int(w[0]), w[1])] = {'busy': float(w[2]), 'jobs_s': float(w[3])}
+    return out
+
+
+def json_batch(path):
+    """top -f json's intervals, as batch() gives the text's."""
+    out = []
+    for line in read(path).splitlines():
+        o = json.loads(line)
+        out.append({'from': o['from_s'], 'to': o['to_s'],
+                    'rings': {r['ring']: {'busy': r['busy_pct'], 'jobs_s': r['jobs_per_s'],
+                                          'flight': r['in_flight']} for r in o['rings']},
+                    'procs': {(p['pid'], p['comm']): {'busy': p['busy_pct'],
+                                                      'jobs_s': p['jobs_per_s']}
+                              for p in o['processes']}})
     return out
 
 
@@ -146,14 +162,9 @@ def union_busy(evs, start_us, from_us, to_us, by):
     return busy
 
 
-def main():
-    d = sys.argv[1]
-    out = Ktap('top:', 9)
-    text = read(os.path.join(d, 'top-batch.txt'))
-    ivs = batch(os.path.join(d, 'top-batch.txt'))
-    out.result(len(ivs) == 4 and 'top -b: exit 0' in text,
-               'top -b -n 4 printed four intervals and exited 0', text[-300:])
-    evs = live_events(os.path.join(d, 'live.txt'))
+def against_live(evs, ivs, diag):
+    """What differs between top's intervals and the live stream's; each
+    ring's figures beside the stream's to diag()."""
     start = ivs[0]['from'] * 1e6 if ivs else 0
     # The process of each job, from its SUBMIT (the other events name none).
     owner = {(ring, fence): process(f)
@@ -171,7 +182,7 @@ def main():
             got = round(row['jobs_s'] * secs)
             want = jobs.get(ring, 0)
             b = 100.0 * busy.get(ring, 0) / (hi - lo)
-            out.diag(f'interval {k} {ring}: jobs {got} (live {want}), busy {row["busy"]:.1f}% '
+            diag(f'interval {k} {ring}: jobs {got} (live {want}), busy {row["busy"]:.1f}% '
                      f'(live {b:.1f}%), in flight {row["flight"]} (live {flight.get(ring, 0)})')
             mine = lambda r, _fence, ring=ring: r == ring
             jtol = near(evs, mine, ('complete',), lo) + near(evs, mine, ('complete',), hi)
@@ -189,10 +200,31 @@ def main():
             if abs(got - procs.get(p, 0)) > jtol or abs(row['busy'] - b) > BUSY_TOL:
                 bad.append(f'interval {k} {p}: top {got} jobs, busy {row["busy"]}; '
                            f'live {procs.get(p, 0)}, {b:.1f}')
+    return bad
+
+
+def main():
+    d = sys.argv[1]
+    out = Ktap('top:', 10)
+    text = read(os.path.join(d, 'top-batch.txt'))
+    ivs = batch(os.path.join(d, 'top-batch.txt'))
+    out.result(len(ivs) == 4 and 'top -b: exit 0' in text,
+               'top -b -n 4 printed four intervals and exited 0', text[-300:])
+    evs = live_events(os.path.join(d, 'live.txt'))
+    bad = against_live(evs, ivs, out.diag)
     busy_any = [r for iv in ivs[1:] for r in iv['rings'].values() if r['jobs_s'] > 0]
     out.result(len(ivs) > 1 and busy_any and not bad,
                'per interval, each ring\'s jobs, BUSY% and jobs in flight, and each '
                'process\'s jobs and BUSY%, as the live stream has them', '\n'.join(bad[:10]))
+    try:
+        jivs = json_batch(os.path.join(d, 'top.json'))
+        bad = against_live(evs, jivs, lambda s: out.diag('json: ' + s))
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        jivs, bad = [], [repr(e)]
+    err = read(os.path.join(d, 'top-json.err'))
+    out.result(len(jivs) == 4 and 'top -f json: exit 0' in err and not bad,
+               'top -f json: four intervals, their rings and processes as the live '
+               'stream has them', '\n'.join(bad[:10]) + err[-300:])
     names = {p[1] for iv in ivs for p in iv['procs']}
     out.result({'kmscube', 'glmark2-es2-drm'} <= names,
                'the processes of the batch run include kmscube and glmark2-es2-drm',

@@ -94,14 +94,17 @@ D=/sys/kernel/debug/grtrace
 echo start > $D/control || exit 1
 cat $D/trace_pipe > "$O/merged.grt" 2> "$O/merged.err" &
 merged=$!
-# grtrace top while they render: in batch mode for four intervals (for
-# scripts/top-check.py, against the live stream), and in a terminal: the
-# rings, the processes (key v), another sort order (key s), then q.  The
-# terminal is Debian's tmux, from the host's root by its own loader and
-# libraries, not in the chroot: libtracefs finds tracefs in /proc/mounts,
-# which a chroot does not see.
+# grtrace top while they render: in batch mode for four intervals, as text
+# and as JSON (for scripts/top-check.py, against the live stream), and in
+# a terminal: the rings, the processes (key v), another sort order (key
+# s), then q.  The terminal is Debian's tmux, from the host's root by its
+# own loader and libraries, not in the chroot: libtracefs finds tracefs in
+# /proc/mounts, which a chroot does not see.
 /opt/grtrace/bin/grtrace top -b -n 4 > "$O/top-batch.txt" 2>&1 &
 top=$!
+# and as JSON, an object per interval (-f json), beside it
+/opt/grtrace/bin/grtrace top -f json -n 4 > "$O/top.json" 2> "$O/top-json.err" &
+json=$!
 mkdir -p /dev/pts
 mount -t devpts devpts /dev/pts
 tmux() {
@@ -136,6 +139,8 @@ done
 tmux has-session -t top 2> /dev/null && echo "top: running 10 s after q" >> "$O/top-tmux.err"
 wait $top
 echo "top -b: exit $?" >> "$O/top-batch.txt"
+wait $json
+echo "top -f json: exit $?" >> "$O/top-json.err"
 echo stop > $D/control
 wait $merged
 echo "exit $?" >> "$O/merged.err"

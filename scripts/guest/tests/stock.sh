@@ -26,20 +26,30 @@ until [ "$(cat $T/events/virtio_gpu/virtio_gpu_cmd_queue/enable 2>/dev/null)" = 
 done
 [ $i -lt 600 ] || { echo "stock: the recording did not start"; cat /tmp/record.out; exit 1; }
 
-# grtrace top in batch mode meanwhile, on the same events: six
-# intervals of a second, while kmscube renders.  kmscube stops at end of
-# file on its stdin: a FIFO held open, 150 frames.
-/opt/grtrace/bin/grtrace top -b -n 6 > /tmp/top-batch.txt 2>&1 &
+# grtrace top in batch mode meanwhile, on the same events, as text and
+# as CSV, an interval a second from before kmscube starts until it has
+# ended (on a loaded host, six intervals once ended before its first
+# frame).  kmscube stops at end of file on its stdin: a FIFO held open,
+# 150 frames.
+/opt/grtrace/bin/grtrace top -b > /tmp/top-batch.txt 2>&1 &
 top=$!
+/opt/grtrace/bin/grtrace top -f csv > /tmp/top.csv 2> /tmp/top-csv.err &
+csv=$!
 chroot $H /bin/sh -c "cd $C && mkfifo in && exec 3<> in &&
 	kmscube -A -D /dev/dri/card0 -c 150 <&3 > kmscube.out 2>&1"
 k=$?
+# The interval in which kmscube's last jobs ended, then SIGINT: top ends
+# with status 0.
+sleep 1.5
+kill -INT $top $csv
 wait $top
 t=$?
+wait $csv
+c=$?
 kill -INT $rec
 wait $rec
 r=$?
-cp $H$C/kmscube.out /tmp/record.out /tmp/top-batch.txt "$O/"
+cp $H$C/kmscube.out /tmp/record.out /tmp/top-batch.txt /tmp/top.csv /tmp/top-csv.err "$O/"
 cp /tmp/trace.dat "$O/trace.dat"
-echo "stock: kmscube exit $k, grtrace record exit $r, grtrace top exit $t"
-[ $k = 0 ] && [ $r = 0 ] && [ $t = 0 ] && [ -s "$O/trace.dat" ]
+echo "stock: kmscube exit $k, grtrace record exit $r, grtrace top exit $t, top -f csv exit $c"
+[ $k = 0 ] && [ $r = 0 ] && [ $t = 0 ] && [ $c = 0 ] && [ -s "$O/trace.dat" ]

@@ -26,6 +26,7 @@
 #include <getopt.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,10 +45,13 @@
 #include "upstream.h"
 #include "utils.h"
 
+enum top_format { TOP_TEXT, TOP_JSON, TOP_CSV };
+
 struct top_params {
 	long long period;	/* ns */
 	__u64 iterations;	/* 0: until q */
 	bool batch;
+	enum top_format format;
 	bool summary;
 	enum gr_use use;	/* --events */
 };
@@ -133,8 +137,8 @@ static void top_usage(const char *err)
 {
 	static const char * const msg[] = {
 		"",
-		"  usage: grtrace top [-h] [-D] [-d SECS] [-n N] [-b] [--summary]",
-		"         [--events grtrace|kernel]",
+		"  usage: grtrace top [-h] [-D] [-d SECS] [-n N] [-b] [-f text|json|csv]",
+		"         [--summary] [--events grtrace|kernel]",
 		"",
 		"  Show, refreshed every second, what each GPU ring does (BUSY%, jobs",
 		"  per second, jobs in flight, latency p50/p99, errors), what each",
@@ -146,6 +150,9 @@ static void top_usage(const char *err)
 		"    -d/--delay SECS: the interval (default 1; 0.5, 2...)",
 		"    -n/--iterations N: stop after N intervals",
 		"    -b/--batch: print each interval as text, no keys (not a terminal)",
+		"    -f/--format FMT: text (default), json (an object per interval",
+		"                         and line) or csv (a row per ring and per",
+		"                         process and interval), for scripts: batch",
 		"       --summary: the relay stream's aggregate_only windows per ring",
 		"                         (grtrace_summary) instead of the jobs",
 		"       --events grtrace|kernel: the events to read (default grtrace's",
@@ -166,6 +173,7 @@ static void top_parse_args(int argc, char *argv[], struct top_params *p)
 		{ "delay",	required_argument,	NULL, 'd' },
 		{ "iterations",	required_argument,	NULL, 'n' },
 		{ "batch",	no_argument,		NULL, 'b' },
+		{ "format",	required_argument,	NULL, 'f' },
 		{ "summary",	no_argument,		NULL, 'S' },
 		{ "events",	required_argument,	NULL, 'E' },
 		{ "debug",	no_argument,		NULL, 'D' },
@@ -178,7 +186,7 @@ static void top_parse_args(int argc, char *argv[], struct top_params *p)
 
 	memset(p, 0, sizeof(*p));
 	p->period = NSEC_PER_SEC;
-	while ((c = getopt_long(argc, argv, "d:n:bDh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:n:bf:Dh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			d = strtod(optarg, &end);
@@ -192,6 +200,18 @@ static void top_parse_args(int argc, char *argv[], struct top_params *p)
 			break;
 		case 'b':
 			p->batch = true;
+			break;
+		case 'f':
+			if (!strcmp(optarg, "text"))
+				p->format = TOP_TEXT;
+			else if (!strcmp(optarg, "json"))
+				p->format = TOP_JSON;
+			else if (!strcmp(optarg, "csv"))
+				p->format = TOP_CSV;
+			else
+				top_usage("invalid --format: text, json or csv");
+			/* Data for a script, never a screen with keys */
+			p->batch |= p->format != TOP_TEXT;
 			break;
 		case 'S':
 			p->summary = true;
@@ -699,6 +719,118 @@ static void name_procs(struct top *tp)
 	}
 }
 
+/* One figure of a row: ,"KEY":VALUE in JSON, ,VALUE in CSV */
+static __printf(4, 5) void datum(FILE *f, bool json, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(f, json ? ",\"%s\":" : ",", key);
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
+}
+
+/* A time in ms; null (JSON) or nothing (CSV) when there is none */
+static void datum_ms(FILE *f, bool json, const char *key, __s64 ns)
+{
+	if (ns >= 0)
+		datum(f, json, key, "%.3f", ns / 1e6);
+	else
+		datum(f, json, key, "%s", json ? "null" : "");
+}
+
+/*
+ * The interval as data: JSON, an object on a line of its own; CSV, a row
+ * per ring and per process, its header before the first interval.  The
+ * figures are those of the text, unrounded: per ring (@ids, @n, in the
+ * text's order) and per process with jobs (@pids).
+ */
+static void show_data(struct top *tp, FILE *f, const __u32 *ids, __u32 n, const size_t *pids)
+{
+	bool json = tp->p->format == TOP_JSON, sum = tp->p->summary;
+	double secs = (tp->to - tp->from) / 1e9;
+	unsigned int rows = 0;
+	char label[64];
+	__u32 i;
+
+	if (json) {
+		fprintf(f, "{\"from_s\":%.9f", tp->from / 1e9);
+		datum(f, json, "to_s", "%.9f", tp->to / 1e9);
+		datum(f, json, "in_flight", "%zu", tp->nr_job);
+		datum(f, json, "ftrace_overrun", "%llu", gr_instance_cpu_sum(tp->inst, "overrun:"));
+		datum(f, json, "ftrace_dropped", "%llu",
+		      gr_instance_cpu_sum(tp->inst, "dropped events:"));
+		datum(f, json, "completes_of_unseen_jobs", "%llu",
+		      (unsigned long long)tp->lost_unseen);
+		fputs(",\"rings\":[", f);
+	} else if (tp->marker == 1) {
+		fprintf(f, "from_s,to_s,kind,name,pid,%s\n", sum ?
+			"on_device,jobs_per_s,depth,peak,lat_avg_ms,lat_max_ms,errors,dropped" :
+			"busy_pct,jobs_per_s,in_flight,peak,p50_ms,p99_ms,errors");
+	}
+	for (i = 0; i < n; i++) {
+		struct top_ring *r = &tp->ring[ids[i]];
+		double w = r->s_window / 1e9;
+
+		if (sum && !r->have_sum)
+			continue;
+		gr_ring_label(&tp->t, ids[i], label, sizeof(label));
+		if (json) {
+			fprintf(f, "%s{\"ring\":", rows++ ? "," : "");
+			gr_json_str(f, label);
+		} else {
+			fprintf(f, "%.9f,%.9f,ring,", tp->from / 1e9, tp->to / 1e9);
+			gr_csv_str(f, label);
+			fputs(",", f);	/* no pid */
+		}
+		if (sum) {
+			datum(f, json, "on_device", "%.3f", ring_busy(tp, r));
+			datum(f, json, "jobs_per_s", "%.3f", w > 0 ? r->s_jobs / w : 0);
+			datum(f, json, "depth", "%.3f",
+			      r->s_depth_n ? (double)r->s_depth_sum / r->s_depth_n : 0);
+			datum(f, json, "peak", "%llu", (unsigned long long)r->s_peak);
+			datum_ms(f, json, "lat_avg_ms",
+				 r->s_jobs ? (__s64)(r->s_lat_sum / r->s_jobs) : -1);
+			datum_ms(f, json, "lat_max_ms", r->s_jobs ? (__s64)r->s_lat_max : -1);
+			datum(f, json, "errors", "%llu", (unsigned long long)r->s_errors);
+			datum(f, json, "dropped", "%llu", (unsigned long long)r->s_dropped);
+		} else {
+			qsort(r->lat, r->nr_lat, sizeof(*r->lat), cmp_s64);
+			datum(f, json, "busy_pct", "%.3f", ring_busy(tp, r));
+			datum(f, json, "jobs_per_s", "%.3f", secs > 0 ? r->jobs / secs : 0);
+			datum(f, json, "in_flight", "%u", r->flying);
+			datum(f, json, "peak", "%u", r->peak);
+			datum_ms(f, json, "p50_ms", pct(r, 50));
+			datum_ms(f, json, "p99_ms", pct(r, 99));
+			datum(f, json, "errors", "%llu", (unsigned long long)r->errors);
+		}
+		fputs(json ? "}" : "\n", f);
+	}
+	if (json)
+		fputs("],\"processes\":[", f);
+	for (i = 0, rows = 0; !sum && i < tp->nr_proc; i++) {
+		struct top_proc *pr = &tp->proc[pids[i]];
+
+		if (!pr->jobs && !pr->busy)
+			continue;
+		if (json) {
+			fprintf(f, "%s{\"pid\":%u,\"comm\":", rows++ ? "," : "", pr->tgid);
+			gr_json_str(f, pr->comm);
+		} else {
+			fprintf(f, "%.9f,%.9f,process,", tp->from / 1e9, tp->to / 1e9);
+			gr_csv_str(f, pr->comm);
+			fprintf(f, ",%u", pr->tgid);
+		}
+		datum(f, json, "busy_pct", "%.3f", secs > 0 ? pr->busy / 1e7 / secs : 0);
+		datum(f, json, "jobs_per_s", "%.3f", secs > 0 ? pr->jobs / secs : 0);
+		/* CSV: no in_flight, peak, p50_ms, p99_ms, errors */
+		fputs(json ? "}" : ",,,,,\n", f);
+	}
+	if (json)
+		fputs("]}\n", f);
+	fflush(f);
+}
+
 static void show(struct top *tp, FILE *f)
 {
 	__u32 *ids = gr_zalloc((tp->nr_ring + 1) * sizeof(*ids)), n = 0, i;
@@ -707,6 +839,21 @@ static void show(struct top *tp, FILE *f)
 	char label[64], p50[16], p99[16], avg[16];
 
 	name_procs(tp);
+	/* The rings and the processes in the order of the sort */
+	for (i = 1; i < tp->nr_ring && i < tp->t.nr_rings; i++)
+		if (tp->t.rings[i].used)
+			ids[n++] = i;
+	sort_top = tp;
+	qsort(ids, n, sizeof(*ids), cmp_ring);
+	for (i = 0; i < tp->nr_proc; i++)
+		pids[i] = i;
+	qsort(pids, tp->nr_proc, sizeof(*pids), cmp_proc);
+	if (tp->p->format != TOP_TEXT) {
+		show_data(tp, f, ids, n, pids);
+		free(ids);
+		free(pids);
+		return;
+	}
 	if (tp->tty)
 		fputs("\033[H\033[J", f);
 	fprintf(f, "grtrace top - %.3f-%.3f s, ", tp->from / 1e9, tp->to / 1e9);
@@ -718,11 +865,6 @@ static void show(struct top *tp, FILE *f)
 			(unsigned int)tp->nr_job, sort_names[tp->sort],
 			tp->procs ? "processes" : "rings");
 	drops_line(tp, f);
-	for (i = 1; i < tp->nr_ring && i < tp->t.nr_rings; i++)
-		if (tp->t.rings[i].used)
-			ids[n++] = i;
-	sort_top = tp;
-	qsort(ids, n, sizeof(*ids), cmp_ring);
 	fputc('\n', f);
 	if (tp->p->summary) {
 		fprintf(f, "%-32s %6s %8s %8s %5s %10s %10s %6s %7s\n", "RING", "ON_DEV", "JOBS/S",
@@ -763,9 +905,6 @@ static void show(struct top *tp, FILE *f)
 		if (!tp->tty)
 			fputc('\n', f);
 		fprintf(f, "%8s %-16s %6s %8s\n", "PID", "COMM", "BUSY%", "JOBS/S");
-		for (i = 0; i < tp->nr_proc; i++)
-			pids[i] = i;
-		qsort(pids, tp->nr_proc, sizeof(*pids), cmp_proc);
 		for (i = 0; i < tp->nr_proc; i++) {
 			struct top_proc *pr = &tp->proc[pids[i]];
 
