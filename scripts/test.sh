@@ -258,7 +258,9 @@ configs="m"
 host=$!
 
 step guest "$ROOT/scripts/guest/test.sh"
-# Two guests at a time from here: this lane, and crash and kunit-slow.
+# Two guests at a time from here: this lane, and crash and kunit-slow
+# (make check: three while the 6.12 guests, two at once, run in this lane
+# beside the end of crash).
 (
 	bg_step crash "$ROOT/scripts/test-crash.sh"
 	bg_step kunit-slow kernel_step kunit-slow "$ROOT/scripts/test-kunit-slow.sh"

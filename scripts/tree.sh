@@ -37,11 +37,12 @@ if [ -f .pc/applied-patches ] && [ -f .grtrace-applied ] &&
 fi
 if [ -f .pc/applied-patches ]; then
 	log "series changed: taking off its patches after the first $keep"
-	# .pc/PATCH/FILE for each PATCH to take off (its name has a directory:
-	# kernel/..., tools/...): the files those patches touched.
-	touched=$(tail -n +"$((keep + 1))" .pc/applied-patches | while read -r p; do
+	# .pc/PATCH/FILE for each applied PATCH (its name has a directory:
+	# kernel/..., tools/...): the files the old series touched, those of
+	# the patches kept too (all come off if taking off a part fails).
+	touched=$(while read -r p; do
 		(cd ".pc/$p" && find . -type f ! -name .timestamp | cut -c3-)
-	done | sort -u)
+	done < .pc/applied-patches | sort -u)
 	# Each file's content and time as the old series left it: a file the
 	# new series leaves as it was keeps its time, so that make rebuilds
 	# only what changed (a change to the tools alone, none of the kernel).
@@ -49,21 +50,23 @@ if [ -f .pc/applied-patches ]; then
 		[ -f "$f" ] && printf '%s %s\t%s\n' "$(sha1sum < "$f" | cut -c1-40)" \
 			"$(stat -c %.9Y "$f")" "$f"
 	done > "$OUT/kept"
-	if [ "$keep" = 0 ]; then
-		quilt pop -a -f -q > /dev/null
-	else
-		quilt pop -f -q "$(sed -n "${keep}p" .pc/applied-patches)" > /dev/null
+	# quilt takes the patches from .pc/.quilt_patches, once a tree has
+	# it, before QUILT_PATCHES (the tree is shared by every checkout):
+	# the series whose patch "quilt pop NAME" looks for is this one's.
+	echo "$PATCHES" > .pc/.quilt_patches
+	if [ "$keep" = "$(wc -l < .pc/applied-patches)" ]; then
+		:	# patches were only added
+	elif [ "$keep" = 0 ] ||
+	     ! quilt pop -f -q "$(sed -n "${keep}p" .pc/applied-patches)" > /dev/null 2>&1; then
+		# All of them, whatever the partial pop left
+		keep=0
+		quilt pop -a -f -q > /dev/null ||
+			{ result 1 "quilt pop -a: the old series taken off"; finish; }
 	fi
 	# quilt restores the old files with their old times: make sees them.
 	for f in $touched; do [ -e "$f" ] && touch "$f"; done
 fi
-# quilt takes the patches from .pc/.quilt_patches, once a tree has it,
-# before QUILT_PATCHES: the patches pushed now are this checkout's.
-if [ "$keep" = 0 ]; then
-	rm -rf .pc
-else
-	echo "$PATCHES" > .pc/.quilt_patches
-fi
+[ "$keep" != 0 ] || rm -rf .pc
 rm -f .grtrace-stamp .grtrace-applied
 cmd=$(readme_cmd QUILT_PATCHES=)
 log "$cmd"

@@ -32,7 +32,7 @@ struct gr_stat {
 /*
  * gr_pct_index - where the @pct percentile is among @n sorted values: the
  * nearest rank, the smallest value that at least @pct % of them do not
- * exceed.  Every command's median (50), p95 and p99 are taken with it.
+ * exceed.  Every command's median (50) and p99 are taken with it.
  */
 static inline __u64 gr_pct_index(__u64 n, unsigned int pct)
 {

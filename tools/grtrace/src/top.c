@@ -128,6 +128,7 @@ struct top {
 	int sort;
 	bool procs;		/* the process view */
 	bool tty;
+	bool csv_head;		/* -f csv: the header was printed */
 	struct termios saved;
 };
 
@@ -763,7 +764,8 @@ static void show_data(struct top *tp, FILE *f, const __u32 *ids, __u32 n, const 
 		datum(f, json, "completes_of_unseen_jobs", "%llu",
 		      (unsigned long long)tp->lost_unseen);
 		fputs(",\"rings\":[", f);
-	} else if (tp->marker == 1) {
+	} else if (!tp->csv_head) {
+		tp->csv_head = true;
 		fprintf(f, "from_s,to_s,kind,name,pid,%s\n", sum ?
 			"on_device,jobs_per_s,depth,peak,lat_avg_ms,lat_max_ms,errors,dropped" :
 			"busy_pct,jobs_per_s,in_flight,peak,p50_ms,p99_ms,errors");
