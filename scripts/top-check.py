@@ -183,7 +183,7 @@ def against_live(evs, ivs, diag):
             want = jobs.get(ring, 0)
             b = 100.0 * busy.get(ring, 0) / (hi - lo)
             diag(f'interval {k} {ring}: jobs {got} (live {want}), busy {row["busy"]:.1f}% '
-                     f'(live {b:.1f}%), in flight {row["flight"]} (live {flight.get(ring, 0)})')
+                 f'(live {b:.1f}%), in flight {row["flight"]} (live {flight.get(ring, 0)})')
             mine = lambda r, _fence, ring=ring: r == ring
             jtol = near(evs, mine, ('complete',), lo) + near(evs, mine, ('complete',), hi)
             ftol = near(evs, mine, ('submit', 'complete'), hi)

@@ -45,13 +45,11 @@
 #include "upstream.h"
 #include "utils.h"
 
-enum top_format { TOP_TEXT, TOP_JSON, TOP_CSV };
-
 struct top_params {
 	long long period;	/* ns */
 	__u64 iterations;	/* 0: until q */
 	bool batch;
-	enum top_format format;
+	enum gr_fmt format;
 	bool summary;
 	enum gr_use use;	/* --events */
 };
@@ -203,16 +201,10 @@ static void top_parse_args(int argc, char *argv[], struct top_params *p)
 			p->batch = true;
 			break;
 		case 'f':
-			if (!strcmp(optarg, "text"))
-				p->format = TOP_TEXT;
-			else if (!strcmp(optarg, "json"))
-				p->format = TOP_JSON;
-			else if (!strcmp(optarg, "csv"))
-				p->format = TOP_CSV;
-			else
+			if (gr_parse_format(optarg, &p->format))
 				top_usage("invalid --format: text, json or csv");
 			/* Data for a script, never a screen with keys */
-			p->batch |= p->format != TOP_TEXT;
+			p->batch |= p->format != GR_FMT_TEXT;
 			break;
 		case 'S':
 			p->summary = true;
@@ -748,7 +740,7 @@ static void datum_ms(FILE *f, bool json, const char *key, __s64 ns)
  */
 static void show_data(struct top *tp, FILE *f, const __u32 *ids, __u32 n, const size_t *pids)
 {
-	bool json = tp->p->format == TOP_JSON, sum = tp->p->summary;
+	bool json = tp->p->format == GR_FMT_JSON, sum = tp->p->summary;
 	double secs = (tp->to - tp->from) / 1e9;
 	unsigned int rows = 0;
 	char label[64];
@@ -850,7 +842,7 @@ static void show(struct top *tp, FILE *f)
 	for (i = 0; i < tp->nr_proc; i++)
 		pids[i] = i;
 	qsort(pids, tp->nr_proc, sizeof(*pids), cmp_proc);
-	if (tp->p->format != TOP_TEXT) {
+	if (tp->p->format != GR_FMT_TEXT) {
 		show_data(tp, f, ids, n, pids);
 		free(ids);
 		free(pids);
