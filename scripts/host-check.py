@@ -16,13 +16,21 @@ Then, in "grtrace report -f csv --host" (times in ns):
 - every fenced guest command whole in the recording is one job row with the
   host's columns, and no other row has them;
 - ON_HOST is exactly the host's take-to-answer time of that fence id;
-- the report's header gives the clock offset and its precision;
-- TO_HOST is QEMU's take of the fence less the guest's COMMIT of the job
-  (trace-cmd's stamp of grtrace_commit) less that offset, and BACK the
-  guest's END less QEMU's answer plus the offset, each within 2 us (the
-  microseconds of QEMU's log, trace-cmd's and the printed offset), and
-  neither is negative (the host's interval lies inside DEVICE).  DEVICE
-  is END less COMMIT by the same stamps.
+- the report's header gives the clock offset, its rate (a guest's clock
+  is its TSC at the frequency it calibrated at boot, a few ppm off the
+  host's) and its precision;
+- TO_HOST is QEMU's take of the fence, less the offset at that time,
+  less the guest's COMMIT of the job (trace-cmd's stamp of
+  grtrace_commit), and BACK the guest's END less that take and ON_HOST
+  (the host's own time: its clock is the one that keeps time, the
+  guest's is a few ppm off), each within 2 us (the microseconds of QEMU's
+  log, trace-cmd's and the printed offset), and neither is negative (the
+  host's interval lies inside DEVICE).  DEVICE is END less COMMIT by the
+  same stamps;
+- the same log with its clock made to run 20 ppm faster (every stamp moved
+  away from the first) is joined too, at a rate 20 ppm higher: a guest
+  clock calibrated 20 ppm off is a drift of 0.8 ms in a 40 s run, more
+  than the bounds leave at one rate.
 
 A relay stream (no fence ids) and a log without QEMU's events are refused
 with an error; with OTHER (QEMU's log of another run), grtrace must refuse
@@ -33,10 +41,12 @@ usage: host-check.py GRTRACE DEMO_DIR [OTHER_QEMU_LOG]     (prints KTAP)
 
 import csv
 import io
+import json
 import os
 import re
 import subprocess
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from ktap import Ktap                   # pylint: disable=wrong-import-position
@@ -63,6 +73,9 @@ TAKE = {
     'virtio_gpu_cmd_get_display_info': 0x100,
 }
 LINE = re.compile(r'(\d+)@(\d+)\.(\d{6}):(virtio_gpu_\w+)\s*(.*)')
+CLOCKS = re.compile(r'clocks +host realtime = guest \+ (\d+)\.(\d{6}) s ([+-]) ([\d.]+) ppm '
+                    r'of \(guest - (\d+)\.(\d{6}) s\), within \+-([\d.]+) us')
+FAST = 20e-6
 
 
 def host_fences(path):
@@ -104,11 +117,26 @@ def guest_fenced(path):
             if s in commit and s in end}
 
 
+def faster(log, path):
+    """QEMU's LOG written to PATH with each stamp moved away from the
+    first by FAST of the distance: a clock FAST faster."""
+    t0 = None
+    with open(log, errors='replace') as src, open(path, 'w') as dst:
+        for line in src:
+            m = LINE.match(line)
+            if m:
+                us = int(m.group(2)) * 10**6 + int(m.group(3))
+                t0 = us if t0 is None else t0
+                us += round((us - t0) * FAST)
+                line = f'{m.group(1)}@{us // 10**6}.{us % 10**6:06d}:{line[m.end(3) + 1:]}'
+            dst.write(line)
+
+
 def main():
     grtrace, demo = sys.argv[1], sys.argv[2]
     other = sys.argv[3] if len(sys.argv) > 3 else None
     dat, log = os.path.join(demo, 'trace.dat'), os.path.join(demo, 'qemu-trace.log')
-    out = Ktap('host:', 8 + (len(sys.argv) > 3))
+    out = Ktap('host:', 9 + (len(sys.argv) > 3))
     host = host_fences(log)
     guest = guest_fenced(dat)
     out.result(len(guest) > 0 and len(host) > 0, 'the recordings hold fenced commands',
@@ -137,10 +165,12 @@ def main():
 
     t = subprocess.run([grtrace, 'report', '-i', dat, '--host', log, '--topn', '5'],
                        capture_output=True, text=True, check=False).stdout
-    m = re.search(r'clocks +host realtime = guest \+ (\d+)\.(\d{6}) s, within \+-([\d.]+) us', t)
-    out.result(m is not None, 'the report gives the clock offset and its precision',
+    m = CLOCKS.search(t)
+    out.result(m is not None, 'the report gives the clock offset, its rate and its precision',
                m.group(0) if m else t[:400])
     off_us = int(m.group(1)) * 10**6 + int(m.group(2)) if m else 0
+    rate = float(m.group(3) + m.group(4)) * 1e-6 if m else 0
+    at_us = int(m.group(5)) * 10**6 + int(m.group(6)) if m else 0
     bad = []
     for x, s in zip(joined, seqs):
         fid, commit_us, end_us = guest.get(s, (None, 0, 0))
@@ -148,8 +178,10 @@ def main():
         if not f or f[2] is None:
             bad.append((s, 'no host times'))
             continue
-        to_host = f[1] // 1000 - commit_us - off_us
-        back = end_us + off_us - f[2] // 1000
+        take = f[1] // 1000 - off_us
+        take -= rate * (take - at_us)
+        to_host = take - commit_us
+        back = end_us - take - (f[2] - f[1]) // 1000
         device = end_us - commit_us
         got = [int(x[k]) / 1000 for k in ('t_to_host', 't_back', 't_device')]
         if min(got[:2]) < 0 or abs(got[0] - to_host) > 2 or abs(got[1] - back) > 2 or \
@@ -159,6 +191,23 @@ def main():
                "TO_HOST, BACK and DEVICE from the guest's stamps, QEMU's and the offset "
                "(2 us), none negative",
                f'{len(bad)} jobs, e.g. (seqno, report us, from the stamps) {bad[:3]}')
+
+    # QEMU's log, its clock 20 ppm faster from its first stamp on
+    rates = []
+    with tempfile.TemporaryDirectory() as tmp:
+        fast = os.path.join(tmp, 'qemu-fast.log')
+        faster(log, fast)
+        for h in (log, fast):
+            r = subprocess.run([grtrace, 'report', '-i', dat, '--host', h, '-f', 'json'],
+                               capture_output=True, text=True, check=False)
+            try:
+                rates.append(json.loads(r.stdout)['session']['host']['rate_ppm'])
+            except (ValueError, KeyError, TypeError):
+                rates.append(r.stderr.strip()[:300])
+    out.result(all(isinstance(x, float) for x in rates) and
+               abs(rates[1] - rates[0] - FAST * 1e6) < 1,
+               f"its log with a clock {FAST * 1e6:.0f} ppm faster is joined, at a rate "
+               f"{FAST * 1e6:.0f} ppm higher", f'rates (ppm): {rates}')
 
     # Bad input: a clear error, and no report
     for inp, host, want in ((demo, log, "trace.dat of its virtio_gpu events (fence ids)"),

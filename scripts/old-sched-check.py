@@ -19,12 +19,16 @@ address.  The check reads them with trace-cmd (its raw fields) and sets
   - COMPLETE unknown (null): no event says which fence signalled;
   - a GPU wait on each job drm_sched_job_wait_dep names whose fence had
     not signalled yet (the event comes before the scheduler looks), and
-    on no other job; on the same fences, ring by ring, as grtrace's own
-    probe (6.12's hooks) recorded in the same recording;
+    on no other job, on the fences those events name; and among them
+    each wait grtrace's own probe (6.12's hooks) recorded in the same
+    recording.  The probe looks later, just before the scheduler adds
+    its callback: a fence that signals in between is a wait to the
+    events and none to the probe, which the events cannot tell;
   - no address of the recording in the tool's output, text or JSON.
 
 Prints KTAP; exits 1 if a check fails.
 """
+import collections
 import json
 import os
 import re
@@ -56,8 +60,9 @@ def events(path):
 
 
 def expected(evs):
-    """(scheduler, id) -> {submit, commit, end}; the waits' jobs; addresses."""
+    """(scheduler, id) -> {submit, commit, end}; the waits' jobs and fences; addresses."""
     want, by_fence, waits, addrs, signaled = {}, {}, set(), set(), set()
+    deps = collections.Counter()
     for name, ts, f in evs:
         if name == 'dma_fence_signaled':
             signaled.add((int(f['context'], 0), int(f['seqno'], 0)))
@@ -81,7 +86,8 @@ def expected(evs):
             # the event precedes the scheduler's look at the fence: a
             # fence that signalled already is no wait
             waits.add((f['name'], int(f['id'], 0)))
-    return want, waits, addrs
+            deps[('drm_sched/' + f['name'], f"{int(f['ctx'], 0)}:{int(f['seqno'], 0)}")] += 1
+    return want, waits, deps, addrs
 
 
 def main():
@@ -99,7 +105,7 @@ def main():
     except (OSError, ValueError, KeyError, subprocess.CalledProcessError) as e:
         k.result(False, 'grtrace report and trace-cmd report read the recording', e)
         return k.finish()
-    want, waits, addrs = expected(evs)
+    want, waits, deps, addrs = expected(evs)
     sess = rep['session']
     k.result(sess.get('jobs_from') == 'kernel' and len(want) >= MIN_JOBS and
              sess.get('kernel_events', {}).get('drm_sched_job', 0) > 0,
@@ -140,22 +146,30 @@ def main():
     k.result(not told, 'COMPLETE unknown (null): no event names the signalled fence',
              f"{len(told)} jobs with one, first {told[:3]}")
 
-    # The waits: those trace-cmd's reading gives, and the same fences as
-    # grtrace's own probe saw waited for in the same recording (6.12's
-    # hooks), by ring.
+    # The waits: those trace-cmd's reading gives, on the fences its
+    # events name, ring by ring; and each fence grtrace's own probe saw
+    # waited for in the same recording (6.12's hooks) among them.  The
+    # probe tests the fence after the event, just before
+    # dma_fence_add_callback(): one that signals in between is a wait to
+    # the events and none to the probe, which the events cannot tell.
     waited = {key for key, j in have.items() if j and j['t_gpu_wait'] is not None}
-    on = sorted((j['ring'], j['waits_on']) for j in have.values()
-                if j and j['t_gpu_wait'] is not None)
+    on = collections.Counter((j['ring'], f) for j in have.values()
+                             if j and j['t_gpu_wait'] is not None for f in j['waits_on'].split())
     names = {name for name, _ in want}
-    probe = sorted((j['ring'], j['waits_on']) for j in grt
-                   if j['t_gpu_wait'] is not None and j['ring'].startswith('drm_sched/')
-                   and j['ring'].split('/', 1)[1] in names)
-    k.result(waits and waits == waited and on == probe,
+    probe = collections.Counter((j['ring'], f) for j in grt
+                                if j['t_gpu_wait'] is not None
+                                and j['ring'].startswith('drm_sched/')
+                                and j['ring'].split('/', 1)[1] in names
+                                for f in j['waits_on'].split())
+    k.result(waits and waits == waited and on == deps and not probe - on,
              'a GPU wait on each job drm_sched_job_wait_dep names with its fence '
-             'not yet signalled, on the fences grtrace\'s probe saw, and on no other',
+             'not yet signalled, on the fences they name, grtrace\'s probe\'s among them',
              f"{len(waits)} jobs waited, {len(waited)} with a wait in the report; only in "
              f"the events {sorted(waits - waited)[:3]}, only in the report "
-             f"{sorted(waited - waits)[:3]}; report {on[:4]}, probe {probe[:4]}")
+             f"{sorted(waited - waits)[:3]}; fences only in the events "
+             f"{sorted(deps - on)[:3]}, only in the report {sorted(on - deps)[:3]}, "
+             f"only in the probe {sorted(probe - on)[:3]}; "
+             f"signalled before the probe looked {sorted(on - probe)[:3]}")
 
     dump = text + json.dumps(rep)
     seen = sorted(a for a in addrs if f'{a:x}' in dump or str(a) in dump)

@@ -14,7 +14,7 @@
 /*
  * A fenced virtio-gpu command seen on both sides.  Guest times are those of
  * the recording; host times are QEMU's, moved into the guest's clock by
- * the offset the join found (gr_host.off).
+ * the offset and rate the join found (gr_host.off, gr_host.rate).
  */
 struct gr_host_job {
 	__u64 fctx;		/* the guest job: fence context and seqno */
@@ -41,9 +41,11 @@ struct gr_host {
 	size_t no_take;		/* joined, with no QEMU event of the command */
 	size_t host_fences;	/* fences in the host recording */
 	size_t guest_fences;	/* fenced commands of the guest's jobs */
-	long long off;		/* host time - guest time, ns */
+	long long off;		/* host time - guest time at off_at, ns */
 	long long off_lo;	/* the bounds the jobs put on it */
 	long long off_hi;
+	__u64 off_at;		/* guest time: the first joined COMMIT */
+	double rate;		/* d(host - guest) / d(guest) */
 };
 
 int gr_host_join(struct gr_host *h, const char *path, const struct gr_trace *t);

@@ -525,9 +525,10 @@ static void drops_str(const char *stats, char *buf, size_t len)
 }
 
 /*
- * --host: what was joined, and how well the clocks are aligned.  The
- * offset is known within [lo, hi]; the middle is used, so each host time
- * is within half that width of the truth (plus QEMU's 1 us resolution).
+ * --host: what was joined, and how well the clocks are aligned.  At the
+ * rate used the offset is known within [lo, hi]; the middle is used, so
+ * each host time is within half that width of the truth (plus QEMU's 1 us
+ * resolution).
  */
 static void host_header(struct report *rp)
 {
@@ -541,8 +542,11 @@ static void host_header(struct report *rp)
 		fprintf(f, " (%zu without a QEMU event of the command: ON_HOST from its fence)",
 			h->no_take);
 	fprintf(f,
-		"\n  clocks    host realtime = guest + %lld.%06lld s, within +-%.1f us (bounds from the joined jobs: %.1f us wide)\n",
+		"\n  clocks    host realtime = guest + %lld.%06lld s %c %.3f ppm of (guest - %llu.%06llu s), within +-%.1f us (bounds from the joined jobs: %.1f us wide)\n",
 		h->off / (long long)NSEC_PER_SEC, h->off % (long long)NSEC_PER_SEC / 1000,
+		h->rate < 0 ? '-' : '+', (h->rate < 0 ? -h->rate : h->rate) * 1e6,
+		(unsigned long long)(h->off_at / NSEC_PER_SEC),
+		(unsigned long long)(h->off_at % NSEC_PER_SEC / 1000),
 		(h->off_hi - h->off_lo) / 2e3, (h->off_hi - h->off_lo) / 1e3);
 }
 
@@ -880,8 +884,10 @@ static void header_json(struct report *rp)
 		json_u64(f, "guest_fences", h->guest_fences, true);
 		json_u64(f, "joined", h->nr, true);
 		json_u64(f, "joined_without_take", h->no_take, true);
-		fprintf(f, "\"offset_ns\": %lld, \"offset_lo_ns\": %lld, \"offset_hi_ns\": %lld}",
+		fprintf(f, "\"offset_ns\": %lld, \"offset_lo_ns\": %lld, \"offset_hi_ns\": %lld, ",
 			h->off, h->off_lo, h->off_hi);
+		fprintf(f, "\"offset_at_ns\": %llu, \"rate_ppm\": %.3f}",
+			(unsigned long long)h->off_at, h->rate * 1e6);
 	}
 	fputc('}', f);
 }
