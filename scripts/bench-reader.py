@@ -85,7 +85,7 @@ def main():
         cases = [
             ("cat FILE", ["cat", path]),
             ("report --per-ring", [tool, "report", "-i", path, "--per-ring"]),
-            ("report -f csv", [tool, "report", "-i", path, "-f", "csv"]),
+            ("report --jobs -f csv", [tool, "report", "--jobs", "-i", path, "-f", "csv"]),
             ("export --chrome", [tool, "export", "-i", path, "--chrome", "/dev/null"]),
         ]
         res = bench(cases)

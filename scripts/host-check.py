@@ -142,7 +142,7 @@ def main():
     out.result(len(guest) > 0 and len(host) > 0, 'the recordings hold fenced commands',
                f'guest {len(guest)}, host {len(host)}')
 
-    r = subprocess.run([grtrace, 'report', '-i', dat, '--host', log, '-f', 'csv'],
+    r = subprocess.run([grtrace, 'report', '--jobs', '-i', dat, '--host', log, '-f', 'csv'],
                        capture_output=True, text=True, check=False)
     out.result(r.returncode == 0, 'grtrace report --host exits 0', r.stderr.strip())
     rows = list(csv.DictReader(io.StringIO(r.stdout))) if r.returncode == 0 else []

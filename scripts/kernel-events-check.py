@@ -38,7 +38,7 @@ STAGES = ['submit_ns', 'commit_ns', 'end_ns', 'complete_ns']
 
 
 def jobs(grtrace, dat, use):
-    out = subprocess.run([grtrace, 'report', '-i', dat, '-f', 'json', '--events', use],
+    out = subprocess.run([grtrace, 'report', '--jobs', '-i', dat, '-f', 'json', '--events', use],
                          check=True, capture_output=True, text=True).stdout
     rep = json.loads(out)
     return rep['session'], rep['jobs']

@@ -95,13 +95,12 @@ def main():
     k = Ktap('older sched:', 6)
     try:
         evs = events(dat)
-        rep = json.loads(subprocess.run([grtrace, 'report', '-i', dat, '-f', 'json', '--events', 'kernel'],
-                                        check=True, capture_output=True, text=True).stdout)
-        text = subprocess.run([grtrace, 'report', '-i', dat, '--events', 'kernel'], check=True,
-                              capture_output=True, text=True).stdout
-        grt = json.loads(subprocess.run([grtrace, 'report', '-i', dat, '-f', 'json',
-                                         '--events', 'grtrace'],
-                                        check=True, capture_output=True, text=True).stdout)['jobs']
+        def report(*args):
+            return subprocess.run([grtrace, 'report', '--jobs', '-i', dat, *args], check=True,
+                                  capture_output=True, text=True).stdout
+        rep = json.loads(report('-f', 'json', '--events', 'kernel'))
+        text = report('--events', 'kernel')
+        grt = json.loads(report('-f', 'json', '--events', 'grtrace'))['jobs']
     except (OSError, ValueError, KeyError, subprocess.CalledProcessError) as e:
         k.result(False, 'grtrace report and trace-cmd report read the recording', e)
         return k.finish()

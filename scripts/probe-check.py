@@ -90,7 +90,8 @@ def contexts(grtrace, probe_path, hooks_path, names):
     result = Results("probe-contexts:", 1 + 5 * len(names))
 
     try:
-        rep = json.loads(subprocess.run([grtrace, "report", "-f", "json", "-i", probe_path],
+        rep = json.loads(subprocess.run([grtrace, "report", "--jobs", "-f", "json", "-i",
+                                         probe_path],
                                         check=True, capture_output=True, text=True).stdout)
         probe = list(dump(grtrace, probe_path))
         hooks = list(dump(grtrace, hooks_path))

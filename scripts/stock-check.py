@@ -143,7 +143,7 @@ def main():
     grtrace, dat, qemu, top = sys.argv[1:5]
     k = Ktap('stock:', 10)
     try:
-        rep = json.loads(subprocess.run([grtrace, 'report', '-i', dat, '-f', 'json'],
+        rep = json.loads(subprocess.run([grtrace, 'report', '--jobs', '-i', dat, '-f', 'json'],
                                         check=True, capture_output=True, text=True).stdout)
         procs = json.loads(subprocess.run(
             [grtrace, 'report', '-i', dat, '-f', 'json', '--per-process'],

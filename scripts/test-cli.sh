@@ -29,7 +29,7 @@ make -s -j"$JOBS" -C "$ROOT/tools/grtrace" O="$OUT/build" install DESTDIR="$OUT/
 result $? "make install DESTDIR= PREFIX="
 
 # The tool's suite prints its plan last: the count it must reach is here.
-checker -n 188 tests/run-tests.sh env GRTRACE="$G" "$SRC/tools/grtrace/tests/run-tests.sh" \
+checker -n 189 tests/run-tests.sh env GRTRACE="$G" "$SRC/tools/grtrace/tests/run-tests.sh" \
 	"$OUT/tests"
 
 # The outputs of report and export on the synthetic streams and two real
@@ -61,8 +61,8 @@ for src in "$GUEST_SHARE/e2e"; do
 		python3 -m json.tool "$OUT/out" > /dev/null 2> "$OUT/err"
 	result $? "real recording $name: report json"
 	cat "$dir"/events*.bin > "$OUT/all.bin"
-	timeout 60 "$G" report -i "$OUT/all.bin" -f csv > "$OUT/csv" 2> "$OUT/err" &&
-		timeout 60 "$G" report -i "$dir" -f csv | cmp -s - "$OUT/csv"
+	timeout 60 "$G" report --jobs -i "$OUT/all.bin" -f csv > "$OUT/csv" 2> "$OUT/err" &&
+		timeout 60 "$G" report --jobs -i "$dir" -f csv | cmp -s - "$OUT/csv"
 	result $? "real recording $name: one file of all CPUs reads the same"
 	timeout 60 "$G" export -i "$dir" --chrome "$OUT/chrome.json" 2> "$OUT/err" &&
 		python3 -m json.tool "$OUT/chrome.json" > /dev/null 2> "$OUT/err"
@@ -77,7 +77,7 @@ done
 C="python3 $ROOT/tools/grtrace/tests/check.py"
 for src in "$RUN/demo"; do
 	real_recording "$src" demo-virgl || continue
-	timeout 60 "$G" report -i "$dir" -f csv > "$OUT/out" 2> "$OUT/err" &&
+	timeout 60 "$G" report --jobs -i "$dir" -f csv > "$OUT/out" 2> "$OUT/err" &&
 		$C stamps - "$OUT/out" "$dir" > "$OUT/err" 2>&1
 	result $? "real recording $name: each job's stamps and phases are its records' ($(tail -1 "$OUT/err"))"
 	timeout 60 "$G" report -i "$dir" -f json --per-context > "$OUT/out" 2> "$OUT/err" &&

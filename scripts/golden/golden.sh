@@ -52,8 +52,11 @@ run() {
 
 for i in in/valid in/newer.bin in/older.bin in/jobless.bin in/virgl-demo in/kms-cli.grt; do
 	run report -i "$i"
+	run report -i "$i" --jobs
 	run report -i "$i" -f csv
+	run report -i "$i" --jobs -f csv
 	run report -i "$i" -f json
+	run report -i "$i" --jobs -f json
 	run report -i "$i" -f json --per-ring --per-context --per-process
 	run report -i "$i" --per-ring --per-context --per-process
 	run report -i "$i" --hist lat

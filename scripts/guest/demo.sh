@@ -41,6 +41,9 @@ make -C "$ROOT/tools/tracing/grtrace-plugin" -s O="$tool/plugin" >/dev/null
 	echo "## relay files"
 	ls -l "$res"/events*.bin 2>/dev/null | awk '{print $5, $NF}'
 	echo
+	echo "## grtrace report -i $res: where the GPU time went"
+	"$tool/grtrace/grtrace" report -i "$res"
+	echo
 	echo "## grtrace report -i $res --per-ring --per-process --per-context"
 	"$tool/grtrace/grtrace" report -i "$res" --per-ring --per-process --per-context
 	echo

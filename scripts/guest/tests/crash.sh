@@ -34,7 +34,7 @@ if [ -e "$O/boot1.done" ]; then
 	ls $T/instances > "$O/instances-before.txt"
 	$G report --last-boot > "$O/last-boot.txt" 2> "$O/last-boot.err" || rc=1
 	$G report --last-boot=grtrace_json -f json > "$O/last-boot.json" 2>> "$O/last-boot.err" || rc=1
-	$G report -i instance:grtrace_jobs -f csv > "$O/last-boot-jobs.csv" 2>> "$O/last-boot.err" || rc=1
+	$G report --jobs -i instance:grtrace_jobs -f csv > "$O/last-boot-jobs.csv" 2>> "$O/last-boot.err" || rc=1
 	$G export --last-boot=grtrace_perfetto --chrome "$O/last-boot-trace.json" \
 		2>> "$O/last-boot.err" || rc=1
 	# A backup instance goes once it has been read whole (autoremove)

@@ -51,6 +51,7 @@ static const struct {
 	const char *argv[MAX_ARGS];
 } runs[] = {
 	{ gr_report_main, false, { "report", "-i", FILE_ARG } },
+	{ gr_report_main, false, { "report", "-i", FILE_ARG, "--jobs" } },
 	{ gr_report_main, true, { "report", "-i", FILE_ARG, "--per-ring", "--per-context",
 				  "--per-process", "-f", "json" } },
 	{ gr_report_main, false, { "report", "-i", FILE_ARG, "--hist", "size", "-f", "csv" } },

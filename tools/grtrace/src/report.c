@@ -47,6 +47,7 @@ struct report_params {
 	long long exec_thresh;
 	const char *host;
 	bool in_flight;
+	bool jobs;		/* --jobs, or an option of the list alone */
 	char *last_boot;	/* --last-boot: "instance:NAME" (allocated) */
 	int session;		/* --session N, from 1; 0: every one (text) */
 	enum gr_use use;	/* --events */
@@ -72,6 +73,11 @@ struct group {
 	__u64 first;		/* serial of its first job */
 	__u64 jobs;
 	struct gr_stat st[NR_STATS];
+	__s64 part[GR_M_NR];	/* the summary: each time's sum, */
+	__u64 nr_part[GR_M_NR];	/* over this many jobs */
+	__s64 slowest;		/* the highest latency, of this job */
+	__u64 slow_fctx;
+	__u64 slow_fseq;
 	char (*names)[48];	/* BY_CTX: the processes that submitted */
 	size_t nr_names;
 	char key[96];		/* its name, when printed */
@@ -117,6 +123,7 @@ struct report {
 	struct gr_jobs jobs;
 	struct gr_out o;
 	bool rows;		/* jobs listed, not summed up */
+	bool summary;		/* where the GPU time went (the default) */
 	bool first;		/* the first pass: jobs counted */
 	bool final;		/* this pass counts the selected jobs */
 	bool all;		/* no selection (one pass) */
@@ -153,30 +160,36 @@ static void report_usage(const char *err)
 	static const char * const msg[] = {
 		"",
 		"  usage: grtrace report [-h] [-D] [-i FILE|DIR] [-f text|csv|json]",
-		"         [--per-ring] [--per-context] [--per-process] [--topn N]",
+		"         [--jobs] [--per-ring] [--per-context] [--per-process] [--topn N]",
 		"         [--hist lat|size|result] [--engine NAME|MASK] [--ring NAME|ID]",
 		"         [--since T] [--until T] [--limit N]",
 		"         [--queue-thresh T] [--exec-thresh T] [--host FILE]",
 		"         [--in-flight] [--last-boot[=INSTANCE]] [--session N]",
 		"         [--events auto|grtrace|kernel]",
 		"",
-		"  Report the GPU jobs of a grtrace stream: a session header, then one",
-		"  line per job with its times, submitter, status and labels.  The",
-		"  times add up: HOST + DEVICE + COMPL = LATENCY, and with a START",
-		"  QUEUE + EXEC = DEVICE; GPUWAIT is in no sum (see grtrace-report(1)).",
-		"  The contexts that grtrace probe saw, if any, come after the rings.",
+		"  Report the GPU jobs of a recording: a session header, then where the",
+		"  GPU time went: per process its jobs, GPU time (DEVICE), share, latency",
+		"  and slowest job, the most first; the phases of its jobs; the same",
+		"  per ring.  --jobs lists each job instead, with its times, submitter,",
+		"  status and labels.  The times add up: HOST + DEVICE + COMPL =",
+		"  LATENCY, and with a START QUEUE + EXEC = DEVICE; GPUWAIT is in no sum",
+		"  (see grtrace-report(1)).  The contexts that grtrace probe saw, if",
+		"  any, come after the rings.",
 		"",
 		"    -i/--input FILE|DIR: a recorded file, or a directory of events<N>[.bin]",
 		"                         files; default: the live relay files (reading",
 		"                         them consumes their data)",
 		"    -f/--format FMT: text (default, times in us), csv or json (times in ns)",
+		"       --jobs: each job, in the order they were submitted, instead of",
+		"                         the summary (--limit, --queue-thresh and",
+		"                         --exec-thresh imply it)",
 		"       --per-ring, --per-context, --per-process: job count and statistics",
 		"                         of latency, device and exec time per ring, per",
 		"                         context (device and ctx id) or per process,",
-		"                         instead of jobs (--per-ctx: --per-context)",
+		"                         instead of the summary (--per-ctx: --per-context)",
 		"    -n/--topn N: only the N jobs of highest latency (COMPLETE - SUBMIT);",
 		"                         with --per-* or --hist, after those",
-		"       --hist KIND: histogram instead of jobs: lat (latency, log2 ns",
+		"       --hist KIND: histogram instead of the summary: lat (latency, log2 ns",
 		"                         buckets), size (record sizes), result (status)",
 		"       --engine NAME|MASK: only jobs of these engine classes: names",
 		"                         (graphics,compute,copy,video_decode,",
@@ -185,7 +198,7 @@ static void report_usage(const char *err)
 		"       --since T, --until T: only jobs whose first event is in this",
 		"                         window, T from the session start (ns, or",
 		"                         with a unit: 10us, 1.5ms, 2s)",
-		"       --limit N: print at most N jobs",
+		"       --limit N: print at most N jobs (--jobs)",
 		"       --queue-thresh T, --exec-thresh T: label long-queue, slow-exec",
 		"                         above T (default: 4x the ring's median, >= 10us)",
 		"       --host FILE: QEMU's virtio_gpu trace log of the same run: split",
@@ -231,6 +244,7 @@ enum {
 	OPT_LAST_BOOT,
 	OPT_SESSION,
 	OPT_EVENTS,
+	OPT_JOBS,
 };
 
 static int parse_engines(const char *arg, __u32 *mask)
@@ -268,6 +282,7 @@ static void report_parse_args(int argc, char *argv[], struct report_params *p)
 		{ "per-context", no_argument,		NULL, OPT_PER_CTX },
 		{ "per-ctx",	no_argument,		NULL, OPT_PER_CTX },
 		{ "per-process", no_argument,		NULL, OPT_PER_PROCESS },
+		{ "jobs",	no_argument,		NULL, OPT_JOBS },
 		{ "hist",	required_argument,	NULL, OPT_HIST },
 		{ "engine",	required_argument,	NULL, OPT_ENGINE },
 		{ "ring",	required_argument,	NULL, OPT_RING },
@@ -320,6 +335,9 @@ static void report_parse_args(int argc, char *argv[], struct report_params *p)
 			break;
 		case OPT_PER_PROCESS:
 			p->per_process = true;
+			break;
+		case OPT_JOBS:
+			p->jobs = true;
 			break;
 		case OPT_HIST:
 			if (!strcmp(optarg, "lat"))
@@ -1119,16 +1137,20 @@ static const struct gr_col host_cols[] = {
 #define NR_HOST_COLS	ARRAY_SIZE(host_cols)
 #define HOST_AT		(7 + GR_M_DEVICE + 1)	/* the column after DEVICE */
 
-/* In CSV and JSON, last: the time of each stage, in the input's clock */
-static const struct gr_col stage_cols[GR_STAGES] = {
+/*
+ * In CSV and JSON, last: the time of each stage, in the input's clock, and
+ * the submitter's process (PID is its thread)
+ */
+static const struct gr_col stage_cols[GR_STAGES + 1] = {
 	{ "submit_ns", "SUBMIT_NS", 0, true },
 	{ "commit_ns", "COMMIT_NS", 0, true },
 	{ "start_ns", "START_NS", 0, true },
 	{ "end_ns", "END_NS", 0, true },
 	{ "complete_ns", "COMPLETE_NS", 0, true },
+	{ "tgid", "TGID", 0, true },
 };
 
-/* The stage times go with the job's other columns in CSV and JSON only */
+/* The stage times and TGID go with the job's other columns in CSV and JSON only */
 static bool stage_times(const struct report *rp)
 {
 	return rp->p->fmt != GR_FMT_TEXT;
@@ -1136,7 +1158,7 @@ static bool stage_times(const struct report *rp)
 
 static void job_columns(struct report *rp)
 {
-	size_t n = NR_JOB_COLS + (rp->host ? NR_HOST_COLS : 0) + GR_STAGES, k, i = 0;
+	size_t n = NR_JOB_COLS + (rp->host ? NR_HOST_COLS : 0) + GR_STAGES + 1, k, i = 0;
 
 	rp->jcols = gr_realloc(NULL, n, sizeof(*rp->jcols));
 	for (k = 0; k < NR_JOB_COLS; k++) {
@@ -1146,7 +1168,7 @@ static void job_columns(struct report *rp)
 		}
 		rp->jcols[i++] = job_cols[k];
 	}
-	for (k = 0; stage_times(rp) && k < GR_STAGES; k++)
+	for (k = 0; stage_times(rp) && k < GR_STAGES + 1; k++)
 		rp->jcols[i++] = stage_cols[k];
 	rp->nr_jcols = i;
 }
@@ -1167,8 +1189,8 @@ static void deps_str(const struct gr_jobs *jobs, const struct gr_job *j, char *b
 
 static void job_row(struct report *rp, const struct gr_job *j, const char *deps)
 {
-	char b[NR_JOB_COLS + NR_HOST_COLS + GR_STAGES][128];
-	char *cells[NR_JOB_COLS + NR_HOST_COLS + GR_STAGES];
+	char b[NR_JOB_COLS + NR_HOST_COLS + GR_STAGES + 1][128];
+	char *cells[NR_JOB_COLS + NR_HOST_COLS + GR_STAGES + 1];
 	const struct gr_out *o = &rp->o;
 	size_t i = 0;
 	__s64 v;
@@ -1195,6 +1217,14 @@ static void job_row(struct report *rp, const struct gr_job *j, const char *deps)
 		c[0] = '\0';
 		if (j->seen & (1U << k))
 			snprintf(c, 128, "%llu", (unsigned long long)j->ts[k]);
+		cells[i++] = c;
+	}
+	if (stage_times(rp)) {
+		char *c = b[NR_JOB_COLS + NR_HOST_COLS + GR_STAGES];
+
+		c[0] = '\0';
+		if (j->tgid)
+			snprintf(c, 128, "%u", j->tgid);
 		cells[i++] = c;
 	}
 	gr_cell_ns(o, b[0], 128, true, (long long)(j->first_ts - rp->t.start_ts));
@@ -1397,6 +1427,17 @@ static void group_add(struct report *rp, int by, const struct gr_job *j)
 	for (k = 0; k < NR_STATS; k++)
 		if (gr_job_metric(j, metrics[k], &v))
 			gr_stat_add(&g->st[k], v);
+	for (k = 0; k < GR_M_NR; k++) {
+		if (!gr_job_metric(j, k, &v))
+			continue;
+		g->part[k] += v;
+		g->nr_part[k]++;
+		if (k == GR_M_LAT && (g->nr_part[k] == 1 || v > g->slowest)) {
+			g->slowest = v;
+			g->slow_fctx = j->fctx;
+			g->slow_fseq = j->fseq;
+		}
+	}
 	/* A job submitted before the recording began names no submitter */
 	if (by == BY_CTX && j->seen & (1U << GRTRACE_EV_SUBMIT))
 		add_name(g, j);
@@ -1583,15 +1624,16 @@ static void on_retire(void *arg, const struct gr_jobs *jobs, struct gr_job *j)
 	/* --topn goes with the groups and histograms, if any */
 	if (p->topn && gr_job_metric(j, GR_M_LAT, &v))
 		top_add(rp, jobs, j, v);
-	if (rp->rows) {
-		if (!p->topn && (!p->limit || rp->printed < p->limit)) {
-			char deps[128];
+	if (rp->rows && !p->topn && (!p->limit || rp->printed < p->limit)) {
+		char deps[128];
 
-			deps_str(jobs, j, deps, sizeof(deps));
-			job_row(rp, j, deps);
-			rp->printed++;
-		}
-		return;
+		deps_str(jobs, j, deps, sizeof(deps));
+		job_row(rp, j, deps);
+		rp->printed++;
+	}
+	if (rp->summary) {
+		group_add(rp, BY_PROCESS, j);
+		group_add(rp, BY_RING, j);
 	}
 	if (p->per_ring)
 		group_add(rp, BY_RING, j);
@@ -1736,6 +1778,16 @@ static void group_merge(struct group *g, struct group *from)
 	g->jobs += from->jobs;
 	for (k = 0; k < NR_STATS; k++)
 		gr_stat_merge(&g->st[k], &from->st[k]);
+	if (from->nr_part[GR_M_LAT] &&
+	    (!g->nr_part[GR_M_LAT] || from->slowest > g->slowest)) {
+		g->slowest = from->slowest;
+		g->slow_fctx = from->slow_fctx;
+		g->slow_fseq = from->slow_fseq;
+	}
+	for (k = 0; k < GR_M_NR; k++) {
+		g->part[k] += from->part[k];
+		g->nr_part[k] += from->nr_part[k];
+	}
 	if (from->nr_names) {
 		g->names = gr_realloc(g->names, g->nr_names + from->nr_names,
 				      sizeof(*g->names));
@@ -1809,6 +1861,163 @@ static void group_table(struct report *rp, int by)
 		group_row(rp, by, &gs->g[a]);
 	}
 	gr_tbl_end(&rp->o);
+}
+
+/* ---- the summary: where the GPU time went ---- */
+
+static int cmp_gpu_time(const void *a, const void *b)
+{
+	const struct group *x = *(const struct group * const *)a;
+	const struct group *y = *(const struct group * const *)b;
+
+	if (x->part[GR_M_DEVICE] != y->part[GR_M_DEVICE])
+		return x->part[GR_M_DEVICE] > y->part[GR_M_DEVICE] ? -1 : 1;
+	return strverscmp(x->key, y->key);
+}
+
+/*
+ * The groups of @by, one per name (rings of one name in one; the kernel's
+ * workers, which submit for no process in particular, in one), the most
+ * GPU time first: an array of @nr of them, to free.
+ */
+static struct group **summary_groups(struct report *rp, int by, size_t *nr)
+{
+	struct groups *gs = &rp->grp[by];
+	struct group **out = gr_realloc(NULL, gs->nr + 1, sizeof(*out));
+	size_t i, a;
+
+	for (i = 0; i < gs->nr; i++) {
+		group_key(rp, by, &gs->g[i]);
+		if (by == BY_PROCESS && kernel_worker(gs->g[i].comm))
+			snprintf(gs->g[i].key, sizeof(gs->g[i].key), "kworker/*");
+	}
+	if (gs->nr)
+		qsort(gs->g, gs->nr, sizeof(*gs->g), cmp_group);
+	*nr = 0;
+	for (a = 0; a < gs->nr; a = i) {
+		for (i = a + 1; i < gs->nr && !strcmp(gs->g[i].key, gs->g[a].key); i++)
+			group_merge(&gs->g[a], &gs->g[i]);
+		if (by == BY_PROCESS && kernel_worker(gs->g[a].comm) && i - a > 1)
+			snprintf(gs->g[a].key, sizeof(gs->g[a].key), "kworker/* (%zu)", i - a);
+		else if (by == BY_PROCESS && kernel_worker(gs->g[a].comm))
+			group_key(rp, by, &gs->g[a]);
+		out[(*nr)++] = &gs->g[a];
+	}
+	if (*nr)
+		qsort(out, *nr, sizeof(*out), cmp_gpu_time);
+	return out;
+}
+
+/* A group's average of time @m over the jobs that have it */
+static void part_cell(const struct report *rp, const struct group *g, int m, char *b)
+{
+	gr_cell_ns(&rp->o, b, 96, g->nr_part[m], g->nr_part[m] ?
+		   g->part[m] / (__s64)g->nr_part[m] : 0);
+}
+
+/*
+ * Per process or ring: its jobs, their GPU time (DEVICE: COMMIT to END,
+ * the device's part of a job) and its share of all, the median, p99 and
+ * highest latency and the job of the highest.
+ */
+static void share_table(struct report *rp, int by, struct group **g, size_t nr)
+{
+	static const struct gr_col cols[] = {
+		{ "", "", -22, false },
+		{ "jobs", "JOBS", 6, true },
+		{ "gpu_time", "GPU_TIME", 13, true },
+		{ "share_pct", "SHARE%", 6, true },
+		{ "lat_p50", "LAT_P50", 11, true },
+		{ "lat_p99", "LAT_P99", 11, true },
+		{ "lat_max", "LAT_MAX", 11, true },
+		{ "slowest", "SLOWEST", 0, false },
+	};
+	struct gr_col c[ARRAY_SIZE(cols)];
+	char b[ARRAY_SIZE(cols)][96], *cells[ARRAY_SIZE(cols)];
+	__s64 total = 0;
+	size_t i, k;
+
+	memcpy(c, cols, sizeof(cols));
+	c[0].key = by == BY_PROCESS ? "process" : "ring";
+	c[0].title = by == BY_PROCESS ? "PROCESS" : "RING";
+	for (i = 0; i < nr; i++)
+		total += g[i]->part[GR_M_DEVICE];
+	for (k = 0; k < ARRAY_SIZE(cols); k++)
+		cells[k] = b[k];
+	if (by == BY_PROCESS)
+		gr_tbl_begin(&rp->o, "gpu_time_per_process",
+			     "where the GPU time went, per process (us; GPU_TIME: the sum of its jobs' DEVICE):",
+			     c, ARRAY_SIZE(c));
+	else
+		gr_tbl_begin(&rp->o, "gpu_time_per_ring", "per ring (us):", c, ARRAY_SIZE(c));
+	for (i = 0; i < nr; i++) {
+		__u64 n = g[i]->st[0].n;
+
+		snprintf(b[0], 96, "%s", g[i]->key);
+		snprintf(b[1], 96, "%llu", (unsigned long long)g[i]->jobs);
+		gr_cell_ns(&rp->o, b[2], 96, g[i]->nr_part[GR_M_DEVICE], g[i]->part[GR_M_DEVICE]);
+		snprintf(b[3], 96, total ? "%.1f" : "-",
+			 total ? 100.0 * g[i]->part[GR_M_DEVICE] / total : 0.0);
+		gr_cell_ns(&rp->o, b[4], 96, n, gr_stat_pct(&g[i]->st[0], 50));
+		gr_cell_ns(&rp->o, b[5], 96, n, gr_stat_pct(&g[i]->st[0], 99));
+		gr_cell_ns(&rp->o, b[6], 96, n, g[i]->slowest);
+		if (n)
+			snprintf(b[7], 96, "%llu:%llu", (unsigned long long)g[i]->slow_fctx,
+				 (unsigned long long)g[i]->slow_fseq);
+		else
+			snprintf(b[7], 96, "-");
+		gr_tbl_row(&rp->o, cells);
+	}
+	gr_tbl_end(&rp->o);
+}
+
+/* Per process, where its jobs' time went: each phase's average */
+static void phase_table(struct report *rp, struct group **g, size_t nr)
+{
+	static const struct gr_col cols[] = {
+		{ "process", "PROCESS", -22, false },
+		{ "jobs", "JOBS", 6, true },
+		{ "t_submit_host", "HOST", 11, true },
+		{ "t_device", "DEVICE", 11, true },
+		{ "t_complete", "COMPL", 11, true },
+		{ "latency", "LATENCY", 11, true },
+		{ "t_gpu_wait", "GPUWAIT", 11, true },
+	};
+	static const int m[] = { GR_M_HOST, GR_M_DEVICE, GR_M_COMPLETE, GR_M_LAT, GR_M_WAIT };
+	char b[ARRAY_SIZE(cols)][96], *cells[ARRAY_SIZE(cols)];
+	size_t i, k;
+
+	for (k = 0; k < ARRAY_SIZE(cols); k++)
+		cells[k] = b[k];
+	gr_tbl_begin(&rp->o, "phases_per_process",
+		     "where a job's time went, per process (us; averages over the jobs with each):",
+		     cols, ARRAY_SIZE(cols));
+	for (i = 0; i < nr; i++) {
+		snprintf(b[0], 96, "%s", g[i]->key);
+		snprintf(b[1], 96, "%llu", (unsigned long long)g[i]->jobs);
+		for (k = 0; k < ARRAY_SIZE(m); k++)
+			part_cell(rp, g[i], m[k], b[2 + k]);
+		gr_tbl_row(&rp->o, cells);
+	}
+	gr_tbl_end(&rp->o);
+}
+
+static void summary(struct report *rp)
+{
+	static const char more[] =
+		"each job: --jobs; every statistic: --per-process, --per-ring, --per-context\n";
+	struct group **proc, **ring;
+	size_t nr_proc, nr_ring;
+
+	proc = summary_groups(rp, BY_PROCESS, &nr_proc);
+	ring = summary_groups(rp, BY_RING, &nr_ring);
+	share_table(rp, BY_PROCESS, proc, nr_proc);
+	phase_table(rp, proc, nr_proc);
+	share_table(rp, BY_RING, ring, nr_ring);
+	if (rp->o.fmt == GR_FMT_TEXT)
+		fputs(more, rp->o.f);
+	free(proc);
+	free(ring);
 }
 
 static void groups_free(struct groups *gs)
@@ -2078,7 +2287,9 @@ static int report_run(struct report *rp)
 		     p->in_flight;
 	bool two;
 
-	rp->rows = !other;
+	/* The list of jobs, asked for or implied by its options; else the summary */
+	rp->rows = p->jobs || (!other && (p->limit || p->queue_thresh || p->exec_thresh));
+	rp->summary = !other && !rp->rows && !p->topn;
 	two = rp->rows || p->topn || p->since >= 0 || p->until >= 0 || p->ring ||
 	      p->engine_mask != ~0U;
 	rp->final = !two;
@@ -2120,6 +2331,8 @@ static int report_run(struct report *rp)
 	}
 	if (!rp->rows)
 		print_head(rp);
+	if (rp->summary)
+		summary(rp);
 	if (p->per_ring)
 		group_table(rp, BY_RING);
 	if (p->per_ctx)

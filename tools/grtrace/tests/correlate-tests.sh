@@ -208,7 +208,7 @@ result $? "timeline --latency: a job without END counts to its COMPLETE (501 us,
 run report -i "$D/median.bin" --per-ring -f csv &&
 	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		 { exit $c["exec_p50"] != 20000 }' "$W/out" &&
-	run report -i "$D/median.bin" &&
+	run report --jobs -i "$D/median.bin" &&
 	[ "$(awk '$4 ~ /^600:/ { printf "%s %s ", $4, $NF }' "$W/out")" = \
 	  "600:1 - 600:2 - 600:3 - 600:4 slow-exec " ] &&
 	run export -i "$D/median.bin" --chrome "$W/median.json" &&

@@ -44,14 +44,74 @@ expect_fail "stop: no -b" "invalid or incomplete option" stop -b 4096
 
 # ---- report on the synthetic session ----
 V=$W/gen/valid
-run report -i "$V" && grep -q "lost      2 records (gseq gaps)" "$W/out" &&
+run report --jobs -i "$V" && grep -q "lost      2 records (gseq gaps)" "$W/out" &&
 	grep -Eq "100:3 .* 5000\.000 .*long-queue,slow-exec,preempted$" "$W/out" &&
 	grep -Eq "300:1 .* -ETIME +- +error$" "$W/out"
 result $? "report text: header and job lines"
-run report -i "$V" -f csv && $C csv "$E" "$W/out" 2> "$W/err"
+# The summary (the default) against the jobs: per process (the kernel's
+# workers as one) and per ring, the jobs, the sum of DEVICE and its share,
+# the latency's median, p99 (nearest rank) and highest and that job's
+# fence, the most GPU time first; each phase's average per process.
+summary_check() {
+	run report -i "$1" -f json && cp "$W/out" "$W/sum.json" &&
+		run report --jobs -i "$1" -f json &&
+		python3 - "$W/sum.json" "$W/out" << 'EOF' 2> "$W/err"
+import json, sys
+s = json.load(open(sys.argv[1]))
+jobs = json.load(open(sys.argv[2]))['jobs']
+def rank(v, pct):
+    v = sorted(v)
+    return v[max((len(v) * pct + 99) // 100 - 1, 0)] if v else None
+def groups(key):
+    g = {}
+    for j in jobs:
+        g.setdefault(key(j), []).append(j)
+    return g
+def proc(j):
+    if j['comm'].startswith('kworker/'):
+        return 'kworker/*'
+    return f"{j['comm']}[{j['tgid'] or 0}]" if j['tgid'] or j['comm'] else 'unknown'
+def shares(g):
+    total = sum(x['t_device'] or 0 for v in g.values() for x in v)
+    rows = []
+    for k, v in g.items():
+        dev = [x['t_device'] for x in v if x['t_device'] is not None]
+        lat = [x for x in v if x['latency'] is not None]
+        slow = max(lat, key=lambda x: x['latency']) if lat else None
+        rows.append((-sum(dev), k, len(v), sum(dev) if dev else None,
+                     round(100 * sum(dev) / total, 1) if total else None,
+                     rank([x['latency'] for x in lat], 50), rank([x['latency'] for x in lat], 99),
+                     slow['latency'] if slow else None, slow['fence'] if slow else '-'))
+    return [r[1:] for r in sorted(rows)]
+def name(row, key):
+    return row[key].split(' (')[0]
+def avg(v, k):
+    v = [x[k] for x in v if x[k] is not None]
+    return sum(v) // len(v) if v else None
+p, r = groups(proc), groups(lambda j: j['ring'])
+if len({j['tgid'] for j in p.get('kworker/*', [])}) == 1:
+    j = p['kworker/*'][0]
+    p[f"{j['comm']}[{j['tgid']}]"] = p.pop('kworker/*')
+cols = ('jobs', 'gpu_time', 'share_pct', 'lat_p50', 'lat_p99', 'lat_max', 'slowest')
+for table, key, want in (('gpu_time_per_process', 'process', shares(p)),
+                         ('gpu_time_per_ring', 'ring', shares(r))):
+    got = [(name(x, key),) + tuple(x[c] for c in cols) for x in s[table]]
+    if got != want:
+        sys.exit(f'{table}: {got} != {want}')
+phases = ('t_submit_host', 't_device', 't_complete', 'latency', 't_gpu_wait')
+got = [(name(x, 'process'), x['jobs']) + tuple(x[c] for c in phases)
+       for x in s['phases_per_process']]
+want = [(k, len(p[k])) + tuple(avg(p[k], c) for c in phases) for k, *_ in shares(p)]
+if got != want or len(got) < 2:
+    sys.exit(f'phases_per_process: {got} != {want}')
+EOF
+}
+summary_check "$V" && summary_check "$W/gen/contexts.bin"
+result $? "report: the summary is the jobs' sums, shares, ranks, averages, the most GPU time first"
+run report --jobs -i "$V" -f csv && $C csv "$E" "$W/out" 2> "$W/err"
 result $? "report csv: all job values"
 # Each stage's time, absolute: the phases are their differences
-run report -i "$V" -f csv && python3 - "$W/out" << 'EOF' 2> "$W/err"
+run report --jobs -i "$V" -f csv && python3 - "$W/out" << 'EOF' 2> "$W/err"
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 n = 0
@@ -66,7 +126,7 @@ for r in rows:
 assert n >= 4, n
 EOF
 result $? "report csv: each stage's time, the latency and exec times their differences"
-run report -i "$V" -f json && python3 -m json.tool "$W/out" > /dev/null &&
+run report --jobs -i "$V" -f json && python3 -m json.tool "$W/out" > /dev/null &&
 	$C json "$E" "$W/out" 2> "$W/err"
 result $? "report json: valid, all job values"
 run report -i "$V" -f json --per-ring --per-context --per-process &&
@@ -124,23 +184,24 @@ $C hist "$E" "$W/hist-lat.json,$W/hist-size.json,$W/hist-result.json" 2> "$W/err
 result $? "report --hist lat, size, result"
 run report -i "$V" --hist lat && grep -Eq "^ +4194304 +8388608 1$" "$W/out"
 result $? "report --hist lat text"
-run report -i "$V" -f json --engine copy && $C fences "$E" "$W/out" 200:1 2> "$W/err"
+run report --jobs -i "$V" -f json --engine copy && $C fences "$E" "$W/out" 200:1 2> "$W/err"
 result $? "report --engine copy"
-run report -i "$V" -f json --engine 0x1 && $C fences "$E" "$W/out" \
+run report --jobs -i "$V" -f json --engine 0x1 && $C fences "$E" "$W/out" \
 	100:1,100:2,100:3,300:1,100:4 2> "$W/err"
 result $? "report --engine 0x1"
-run report -i "$V" -f json --ring gfx_0.0.0 && $C fences "$E" "$W/out" \
+run report --jobs -i "$V" -f json --ring gfx_0.0.0 && $C fences "$E" "$W/out" \
 	100:1,100:2,100:3,100:4 2> "$W/err"
 result $? "report --ring NAME"
-run report -i "$V" -f json --ring 0000:03:00.0/sdma0 && $C fences "$E" "$W/out" 200:1 2> "$W/err"
+run report --jobs -i "$V" -f json --ring 0000:03:00.0/sdma0 &&
+	$C fences "$E" "$W/out" 200:1 2> "$W/err"
 result $? "report --ring DEV/NAME"
-run report -i "$V" -f json --ring 0 && $C fences "$E" "$W/out" 300:1 2> "$W/err"
+run report --jobs -i "$V" -f json --ring 0 && $C fences "$E" "$W/out" 300:1 2> "$W/err"
 result $? "report --ring ID"
 expect_fail "report --ring unknown" "no ring 'nope'" report -i "$V" --ring nope
-run report -i "$V" -f json --since 20us --until 400us && $C fences "$E" "$W/out" \
+run report --jobs -i "$V" -f json --since 20us --until 400us && $C fences "$E" "$W/out" \
 	100:2,100:3,300:1 2> "$W/err"
 result $? "report --since --until"
-run report -i "$V" -f json --since 0.02ms --until 0.000400000000s &&
+run report --jobs -i "$V" -f json --since 0.02ms --until 0.000400000000s &&
 	$C fences "$E" "$W/out" 100:2,100:3,300:1 2> "$W/err"
 result $? "report --since --until in decimals: the same jobs"
 rc=0
@@ -161,7 +222,7 @@ result $? "report --queue-thresh --exec-thresh"
 
 # ---- SYNC_WAIT of no job: the in-fence wait of a submitting ioctl ----
 J=$W/gen/jobless.bin
-run report -i "$J" -f json && $C jobless "$E" "$W/out" 2> "$W/err"
+run report --jobs -i "$J" -f json && $C jobless "$E" "$W/out" 2> "$W/err"
 result $? "report: waits of no job go to the next SUBMIT of their thread"
 run report -i "$J" -f json --per-context && $C contexts "$E" "$W/out" 2> "$W/err"
 result $? "report --per-context: processes, then kernel workers"
@@ -178,14 +239,14 @@ line="$line pid=100 tgid=100 comm=kmscube attrs=name=kmscube\\x20init=0"
 run dump -i "$X" && $C dump - "$W/out" "$X" 2> "$W/err" &&
 	[ "$(grep -c '^context ' "$W/out")" = 8 ] && grep -Fqx "$line" "$W/out"
 result $? "dump: context records, what ctx ring and attributes"
-run report -i "$X" -f json && $C ctxtable "$E" "$W/out" 2> "$W/err"
+run report --jobs -i "$X" -f json && $C ctxtable "$E" "$W/out" 2> "$W/err"
 result $? "report: the contexts table, an id reused, jobs joined by id and time"
 run report -i "$X" && $C ctxtext "$E" "$W/out" 2> "$W/err" &&
 	grep -q "skipped   0 records of unknown type" "$W/out"
 result $? "report: the contexts table in text, its columns within 100"
 run report -i "$X" -f json --per-context --since 0 && $C ctxtable "$E" "$W/out" 2> "$W/err"
 result $? "report: the contexts table after two passes"
-run report -i "$V" && ! grep -q "^contexts" "$W/out" && run report -i "$V" -f json &&
+run report --jobs -i "$V" && ! grep -q "^contexts" "$W/out" && run report -i "$V" -f json &&
 	! grep -q '"contexts"' "$W/out"
 result $? "report: no contexts table without context records"
 
@@ -237,11 +298,11 @@ else
 fi
 
 # ---- other format versions ----
-run report -i "$W/gen/newer.bin" -f json && $C json "$E" "$W/out" 2> "$W/err" &&
+run report --jobs -i "$W/gen/newer.bin" -f json && $C json "$E" "$W/out" 2> "$W/err" &&
 	grep -q '"newer_format": true' "$W/out" && grep -q '"unknown_records": 1,' "$W/out" &&
 	grep -q '"longer_payloads": 36,' "$W/out"
 result $? "newer format: unknown type and longer payloads skipped"
-run report -i "$W/gen/older.bin" -f json && $C json "$E" "$W/out" comm,pid 2> "$W/err" &&
+run report --jobs -i "$W/gen/older.bin" -f json && $C json "$E" "$W/out" comm,pid 2> "$W/err" &&
 	grep -q '"shorter_payloads": 32' "$W/out"
 result $? "older format: shorter payloads zero-filled"
 
@@ -259,22 +320,23 @@ peak_kb() {
 }
 "$W/gen-load" 20000 "$W/load-20k.bin" && "$W/gen-load" 200000 "$W/load-200k.bin" &&
 	small=$(peak_kb "$G" report -i "$W/load-20k.bin" --per-ring) &&
-	big=$(peak_kb "$G" report -i "$W/load-200k.bin" -f csv) &&
+	big=$(peak_kb "$G" report --jobs -i "$W/load-200k.bin" -f csv) &&
 	ktap_print_msg "peak RSS: 100 k records $small KiB, 1 M records (csv) $big KiB" &&
 	[ "$big" -lt $((small + 4096)) ]
 result $? "report: memory does not grow with the input (1 M records within 4 MiB of 100 k)"
 "$W/gen-load" 40000 "$W/load-40k.bin" &&
-	run report -i "$W/load-40k.bin" -f csv && mv "$W/out" "$W/load.csv" &&
+	run report --jobs -i "$W/load-40k.bin" -f csv && mv "$W/out" "$W/load.csv" &&
 	run report -i "$W/load-40k.bin" -f json --per-ring &&
 	$C percentiles - "$W/load.csv" "$W/out" 2> "$W/err"
 result $? "report --per-ring: 10000 jobs per ring, p50 and p99 within 1/256 of exact"
 "$W/gen-load" 5000 "$W/load-cpus" 3 && cat "$W"/load-cpus/events*.bin > "$W/load-cat.bin" &&
-	run report -i "$W/load-cpus" -f csv && mv "$W/out" "$W/load-dir.csv" &&
-	run report -i "$W/load-cat.bin" -f csv && cmp -s "$W/out" "$W/load-dir.csv" &&
+	run report --jobs -i "$W/load-cpus" -f csv && mv "$W/out" "$W/load-dir.csv" &&
+	run report --jobs -i "$W/load-cat.bin" -f csv && cmp -s "$W/out" "$W/load-dir.csv" &&
 	[ "$(grep -c . "$W/out")" = 5001 ]
 result $? "report: 3 per-CPU files, and the 3 concatenated, read the same"
-"$G" report -i /dev/stdin -f csv < <(cat "$W/load-cpus/events0.bin") > "$W/out" 2> "$W/err" &&
-	"$G" report -i "$W/load-cpus/events0.bin" -f csv | cmp -s - "$W/out"
+"$G" report --jobs -i /dev/stdin -f csv < <(cat "$W/load-cpus/events0.bin") \
+	> "$W/out" 2> "$W/err" &&
+	"$G" report --jobs -i "$W/load-cpus/events0.bin" -f csv | cmp -s - "$W/out"
 result $? "report -i /dev/stdin: a pipe reads as its file (two passes)"
 
 # ---- two sessions in a file: two recordings end to end ----
@@ -283,12 +345,12 @@ run report -i "$T2" && [ "$(grep -c '^==== session [12] of 2 ====$' "$W/out")" =
 	grep -q "^  session   1234abcd5678ef90," "$W/out" &&
 	grep -q "^  session   0000000000000007," "$W/out" && grep -q "6 jobs" "$W/out"
 result $? "report: a file of two sessions, each reported in turn"
-run report -i "$T2" --session 2 -f json &&
+run report --jobs -i "$T2" --session 2 -f json &&
 	grep -q '"session_id": "0000000000000007"' "$W/out" &&
 	! grep -q 1234abcd5678ef90 "$W/out"
 result $? "report --session 2: the second session alone"
 expect_fail "report -f csv of two sessions: choose one" \
-	"2 sessions, one after the other: choose one with --session N" report -i "$T2" -f csv
+	"2 sessions, one after the other: choose one with --session N" report --jobs -i "$T2" -f csv
 expect_fail "report --session 3 of 2" "no session 3: the input holds 2" \
 	report -i "$T2" --session 3
 expect_fail "export of two sessions: refused at the second" \
@@ -366,7 +428,7 @@ printf '%s\n' level=normal filter_type_mask=0x3ff filter_engine_mask=0x3f filter
 run record -o "$W/rec.bin" && grep -q "dropped overrun=2" "$W/out" &&
 	grep -q "no session running" "$W/err" && $C recorded "$E" "$W/rec.bin" 2> "$W/err"
 result $? "record: stopped session saved, gseq order, stats record"
-run report -i "$W/rec.bin" -f json && $C json "$E" "$W/out" 2> "$W/err" &&
+run report --jobs -i "$W/rec.bin" -f json && $C json "$E" "$W/out" 2> "$W/err" &&
 	grep -q '"dropped_overrun": 2' "$W/out"
 result $? "report of a recording: jobs and kernel drop causes"
 run report -i "$W/rec.bin" && grep -q "dropped   5 (filtered 3, overrun 2)" "$W/out"
@@ -382,7 +444,7 @@ sed -i 's/^sample=100$/sample=25/; s/^max_events_per_sec=0$/max_events_per_sec=1
 "$G" record -q -o "$W/rec-sampled.bin" > /dev/null 2>&1 &&
 	run report -i "$W/rec-sampled.bin" && grep -q "^  recorded  SAMPLED: sample=25, static; \
 RATE LIMITED: 1000 events/s, window$" "$W/out" &&
-	run report -i "$W/rec-sampled.bin" -f json &&
+	run report --jobs -i "$W/rec-sampled.bin" -f json &&
 	grep -q '"recorded_under": "SAMPLED: sample=25, static; RATE LIMITED' "$W/out"
 result $? "report of a sampled, rate limited recording says so (text, json)"
 cp "$W/config.saved" "$W/fs/config"
@@ -706,7 +768,7 @@ if [ "${VALGRIND:-1}" != 0 ] && command -v valgrind > /dev/null; then
 		vg export -i "$V" --chrome /dev/null --kernelshark /dev/null &&
 		vg export -i "$J" --chrome /dev/null &&
 		vg export -i "$W/gen/summary.bin" --chrome /dev/null &&
-		vg report -i "$W/gen/newer.bin" -f csv
+		vg report --jobs -i "$W/gen/newer.bin" -f csv
 	result $? "valgrind: report, export"
 	ok=0
 	for f in "$W"/gen/*.bin; do
