@@ -30,7 +30,9 @@ Then, in "grtrace report -f csv --host" (times in ns):
 - the same log with its clock made to run 20 ppm faster (every stamp moved
   away from the first) is joined too, at a rate 20 ppm higher: a guest
   clock calibrated 20 ppm off is a drift of 0.8 ms in a 40 s run, more
-  than the bounds leave at one rate.
+  than the bounds leave at one rate;
+- the same log with its second half 5 ms later (a clock that jumped) is
+  refused: no offset fits its jobs at one rate, nor at any rate.
 
 A relay stream (no fence ids) and a log without QEMU's events are refused
 with an error; with OTHER (QEMU's log of another run), grtrace must refuse
@@ -117,17 +119,22 @@ def guest_fenced(path):
             if s in commit and s in end}
 
 
-def faster(log, path):
+def faster(log, path, jump_us=0):
     """QEMU's LOG written to PATH with each stamp moved away from the
-    first by FAST of the distance: a clock FAST faster."""
+    first by FAST of the distance: a clock FAST faster; or, with JUMP_US,
+    each stamp of its second half (by lines) JUMP_US later."""
+    lines = open(log, errors='replace').readlines()
     t0 = None
-    with open(log, errors='replace') as src, open(path, 'w') as dst:
-        for line in src:
+    with open(path, 'w') as dst:
+        for i, line in enumerate(lines):
             m = LINE.match(line)
             if m:
                 us = int(m.group(2)) * 10**6 + int(m.group(3))
                 t0 = us if t0 is None else t0
-                us += round((us - t0) * FAST)
+                if jump_us:
+                    us += jump_us if i >= len(lines) // 2 else 0
+                else:
+                    us += round((us - t0) * FAST)
                 line = f'{m.group(1)}@{us // 10**6}.{us % 10**6:06d}:{line[m.end(3) + 1:]}'
             dst.write(line)
 
@@ -136,7 +143,7 @@ def main():
     grtrace, demo = sys.argv[1], sys.argv[2]
     other = sys.argv[3] if len(sys.argv) > 3 else None
     dat, log = os.path.join(demo, 'trace.dat'), os.path.join(demo, 'qemu-trace.log')
-    out = Ktap('host:', 9 + (len(sys.argv) > 3))
+    out = Ktap('host:', 10 + (len(sys.argv) > 3))
     host = host_fences(log)
     guest = guest_fenced(dat)
     out.result(len(guest) > 0 and len(host) > 0, 'the recordings hold fenced commands',
@@ -195,8 +202,9 @@ def main():
     # QEMU's log, its clock 20 ppm faster from its first stamp on
     rates = []
     with tempfile.TemporaryDirectory() as tmp:
-        fast = os.path.join(tmp, 'qemu-fast.log')
+        fast, jump = os.path.join(tmp, 'qemu-fast.log'), os.path.join(tmp, 'qemu-jump.log')
         faster(log, fast)
+        faster(log, jump, jump_us=5000)
         for h in (log, fast):
             r = subprocess.run([grtrace, 'report', '-i', dat, '--host', h, '-f', 'json'],
                                capture_output=True, text=True, check=False)
@@ -204,10 +212,15 @@ def main():
                 rates.append(json.loads(r.stdout)['session']['host']['rate_ppm'])
             except (ValueError, KeyError, TypeError):
                 rates.append(r.stderr.strip()[:300])
+        j = subprocess.run([grtrace, 'report', '-i', dat, '--host', jump],
+                           capture_output=True, text=True, check=False)
     out.result(all(isinstance(x, float) for x in rates) and
                abs(rates[1] - rates[0] - FAST * 1e6) < 1,
                f"its log with a clock {FAST * 1e6:.0f} ppm faster is joined, at a rate "
                f"{FAST * 1e6:.0f} ppm higher", f'rates (ppm): {rates}')
+    out.result(j.returncode != 0 and 'no clock offset fits' in j.stderr and not j.stdout,
+               "its log with a clock 5 ms later from the middle on is refused: no offset fits",
+               f'exit {j.returncode}: {j.stderr.strip()[:300]}')
 
     # Bad input: a clear error, and no report
     for inp, host, want in ((demo, log, "trace.dat of its virtio_gpu events (fence ids)"),

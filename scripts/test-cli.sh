@@ -10,7 +10,7 @@
 source "$(dirname "$0")/lib.sh"
 # the tools its tests need, build, install, the tool's tests, the golden
 # outputs, five checks of the guest's recording, four of the demo's
-ktap_begin 14
+ktap_begin 15
 
 OUT=$(mktemp -d /tmp/grtrace-cli.XXXXXX)
 trap 'rm -rf "$OUT"' EXIT
@@ -29,7 +29,7 @@ make -s -j"$JOBS" -C "$ROOT/tools/grtrace" O="$OUT/build" install DESTDIR="$OUT/
 result $? "make install DESTDIR= PREFIX="
 
 # The tool's suite prints its plan last: the count it must reach is here.
-checker -n 189 tests/run-tests.sh env GRTRACE="$G" "$SRC/tools/grtrace/tests/run-tests.sh" \
+checker -n 190 tests/run-tests.sh env GRTRACE="$G" "$SRC/tools/grtrace/tests/run-tests.sh" \
 	"$OUT/tests"
 
 # The outputs of report and export on the synthetic streams and two real
@@ -83,6 +83,11 @@ for src in "$RUN/demo"; do
 	timeout 60 "$G" report -i "$dir" -f json --per-context > "$OUT/out" 2> "$OUT/err" &&
 		$C named - "$OUT/out" 2> "$OUT/err"
 	result $? "real recording $name: report --per-context names the processes"
+	timeout 60 "$G" report -i "$dir" -f json > "$OUT/sum" 2> "$OUT/err" &&
+		timeout 60 "$G" report --jobs -i "$dir" -f json > "$OUT/out" 2> "$OUT/err" &&
+		$C summary - "$OUT/sum" "$OUT/out" > "$OUT/err" 2>&1 &&
+		grep -q '"process": "kworker/\* ([2-9]' "$OUT/sum"
+	result $? "real recording $name: the summary is its jobs' ($(tail -1 "$OUT/err")), its kworkers in one row"
 	timeout 60 "$G" export -i "$dir" --chrome "$OUT/chrome.json" 2> "$OUT/err" &&
 		python3 -m json.tool "$OUT/chrome.json" > /dev/null 2> "$OUT/err" &&
 		$C structure - "$OUT/chrome.json" 2> "$OUT/err"

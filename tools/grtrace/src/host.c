@@ -29,14 +29,13 @@
  * (host take - guest COMMIT >= offset), nor answer after the guest took the
  * answer (host answer - guest END <= offset).  Nor do the two clocks tick
  * at one rate: a guest's clock is its TSC at the frequency it calibrated at
- * boot, which under QEMU's TCG differs from the host's by up to 10 ppm
- * (13 boots here: 2095.993 to 2096.019 MHz against the host's 2096.014),
- * 400 us over a 40 s run, more than the bounds leave.  So the offset is a
- * line, off(g) = off + rate * (g - g0) from the first joined COMMIT g0
- * (clock_fit()): at each rate the jobs bound off from both sides, and the
- * rate whose interval is the widest is taken; the interval's middle is the
- * offset used, its half width the precision.  An empty interval at every
- * rate means the recordings are not of the same run.
+ * boot, some ppm off the host's, and 10 ppm is 0.4 ms over a 40 s run,
+ * more than the bounds may leave.  So the offset is a line, off(g) = off +
+ * rate * (g - g0) from the first joined COMMIT g0 (clock_fit()): at each
+ * rate the jobs bound off from both sides, and the rate whose interval is
+ * the widest is taken, if the jobs pin one; the interval's middle is the
+ * offset used, its half width the precision at that rate.  An empty
+ * interval means the recordings are not of the same run.
  */
 #include <errno.h>
 #include <limits.h>
@@ -375,10 +374,10 @@ static int cmp_host_job(const void *a, const void *b)
 }
 
 /*
- * The most a guest's clock may run off the host's: 500 ppm, the most the
- * kernel's NTP code corrects (MAXFREQ).
+ * The most a guest's clock is taken to run off the host's: 100 ppm, ten
+ * times what TSC calibrations under QEMU's TCG were seen to miss by.
  */
-#define MAX_RATE	0.0005
+#define MAX_RATE	0.0001
 
 /* Bounds on the offset at guest time g0 that @h's jobs give at @rate */
 struct clock_bounds {
@@ -416,9 +415,10 @@ static struct clock_bounds bounds_at(const struct gr_host *h, __u64 g0, double r
 /*
  * The rate of the widest interval.  The width is the least of lines minus
  * the greatest of lines, concave in the rate: a ternary search finds its
- * top, to 1e-14 after 60 steps.  A rate needs a job committed after
- * another ended; else the width grows without end with the rate, and the
- * clocks are taken to tick at one rate.
+ * top, to 1e-14 after 60 steps.  A top at the bound of the search is no
+ * rate the jobs pin (a few jobs, or jobs that all overlap, whose width
+ * grows with the rate without end), nor is a rate without a job committed
+ * after another ended: the clocks are then taken to tick at one rate.
  */
 static double clock_fit(const struct gr_host *h, __u64 g0)
 {
@@ -444,7 +444,8 @@ static double clock_fit(const struct gr_host *h, __u64 g0)
 		else
 			b = m2;
 	}
-	return a + (b - a) / 2;
+	a += (b - a) / 2;
+	return a > 0.99 * MAX_RATE || a < -0.99 * MAX_RATE ? 0 : a;
 }
 
 /* Host time @t in the guest's clock */
@@ -560,8 +561,9 @@ int gr_host_join(struct gr_host *h, const char *path, const struct gr_trace *t)
 		gr_err_msg("  no clock offset fits QEMU's answer of fence %llu, take of %llu\n",
 			   (unsigned long long)h->job[b.lo_at].fence_id,
 			   (unsigned long long)h->job[b.hi_at].fence_id);
-		gr_err_msg("  (they miss each other by %lld us at %+.3f ppm, the best rate)\n",
-			   (b.lo - b.hi) / 1000, h->rate * 1e6);
+		gr_err_msg("  (they miss each other by %lld us at %+.3f ppm, %s)\n",
+			   (b.lo - b.hi) / 1000, h->rate * 1e6,
+			   h->rate ? "the best rate" : "no rate within 100 ppm pinned by the jobs");
 		goto out;
 	}
 	h->off_lo = b.lo;

@@ -75,6 +75,8 @@ struct group {
 	struct gr_stat st[NR_STATS];
 	__s64 part[GR_M_NR];	/* the summary: each time's sum, */
 	__u64 nr_part[GR_M_NR];	/* over this many jobs */
+	__s64 gpu;		/* the jobs' EXEC, or DEVICE without a START */
+	__u64 nr_gpu;
 	__s64 slowest;		/* the highest latency, of this job */
 	__u64 slow_fctx;
 	__u64 slow_fseq;
@@ -124,6 +126,7 @@ struct report {
 	struct gr_out o;
 	bool rows;		/* jobs listed, not summed up */
 	bool summary;		/* where the GPU time went (the default) */
+	bool tables;		/* a table of all the jobs selected is asked for */
 	bool first;		/* the first pass: jobs counted */
 	bool final;		/* this pass counts the selected jobs */
 	bool all;		/* no selection (one pass) */
@@ -560,7 +563,7 @@ static void host_header(struct report *rp)
 		fprintf(f, " (%zu without a QEMU event of the command: ON_HOST from its fence)",
 			h->no_take);
 	fprintf(f,
-		"\n  clocks    host realtime = guest + %lld.%06lld s %c %.3f ppm of (guest - %llu.%06llu s), within +-%.1f us (bounds from the joined jobs: %.1f us wide)\n",
+		"\n  clocks    host realtime = guest + %lld.%06lld s %c %.3f ppm of (guest - %llu.%06llu s), within +-%.1f us at that rate (bounds from the joined jobs: %.1f us wide)\n",
 		h->off / (long long)NSEC_PER_SEC, h->off % (long long)NSEC_PER_SEC / 1000,
 		h->rate < 0 ? '-' : '+', (h->rate < 0 ? -h->rate : h->rate) * 1e6,
 		(unsigned long long)(h->off_at / NSEC_PER_SEC),
@@ -1427,6 +1430,10 @@ static void group_add(struct report *rp, int by, const struct gr_job *j)
 	for (k = 0; k < NR_STATS; k++)
 		if (gr_job_metric(j, metrics[k], &v))
 			gr_stat_add(&g->st[k], v);
+	if (gr_job_metric(j, GR_M_EXEC, &v) || gr_job_metric(j, GR_M_DEVICE, &v)) {
+		g->gpu += v;
+		g->nr_gpu++;
+	}
 	for (k = 0; k < GR_M_NR; k++) {
 		if (!gr_job_metric(j, k, &v))
 			continue;
@@ -1788,6 +1795,14 @@ static void group_merge(struct group *g, struct group *from)
 		g->part[k] += from->part[k];
 		g->nr_part[k] += from->nr_part[k];
 	}
+	g->gpu += from->gpu;
+	g->nr_gpu += from->nr_gpu;
+	/* What was @from's is @g's now */
+	from->jobs = 0;
+	from->gpu = 0;
+	from->nr_gpu = 0;
+	memset(from->part, 0, sizeof(from->part));
+	memset(from->nr_part, 0, sizeof(from->nr_part));
 	if (from->nr_names) {
 		g->names = gr_realloc(g->names, g->nr_names + from->nr_names,
 				      sizeof(*g->names));
@@ -1870,8 +1885,8 @@ static int cmp_gpu_time(const void *a, const void *b)
 	const struct group *x = *(const struct group * const *)a;
 	const struct group *y = *(const struct group * const *)b;
 
-	if (x->part[GR_M_DEVICE] != y->part[GR_M_DEVICE])
-		return x->part[GR_M_DEVICE] > y->part[GR_M_DEVICE] ? -1 : 1;
+	if (x->gpu != y->gpu)
+		return x->gpu > y->gpu ? -1 : 1;
 	return strverscmp(x->key, y->key);
 }
 
@@ -1908,17 +1923,19 @@ static struct group **summary_groups(struct report *rp, int by, size_t *nr)
 	return out;
 }
 
-/* A group's average of time @m over the jobs that have it */
+/* A group's average of time @m over the jobs that have it, as gr_stat_avg() */
 static void part_cell(const struct report *rp, const struct group *g, int m, char *b)
 {
-	gr_cell_ns(&rp->o, b, 96, g->nr_part[m], g->nr_part[m] ?
-		   g->part[m] / (__s64)g->nr_part[m] : 0);
+	__u64 n = g->nr_part[m];
+
+	gr_cell_ns(&rp->o, b, 96, n, n ? (long long)((long double)g->part[m] / n + 0.5) : 0);
 }
 
 /*
- * Per process or ring: its jobs, their GPU time (DEVICE: COMMIT to END,
- * the device's part of a job) and its share of all, the median, p99 and
- * highest latency and the job of the highest.
+ * Per process or ring: its jobs, their GPU time (EXEC, START to END, or
+ * without a START DEVICE, COMMIT to END: the device's part of a job) and
+ * its share of all, the median, p99 and highest latency and the job of the
+ * highest.
  */
 static void share_table(struct report *rp, int by, struct group **g, size_t nr)
 {
@@ -1941,12 +1958,12 @@ static void share_table(struct report *rp, int by, struct group **g, size_t nr)
 	c[0].key = by == BY_PROCESS ? "process" : "ring";
 	c[0].title = by == BY_PROCESS ? "PROCESS" : "RING";
 	for (i = 0; i < nr; i++)
-		total += g[i]->part[GR_M_DEVICE];
+		total += g[i]->gpu;
 	for (k = 0; k < ARRAY_SIZE(cols); k++)
 		cells[k] = b[k];
 	if (by == BY_PROCESS)
 		gr_tbl_begin(&rp->o, "gpu_time_per_process",
-			     "where the GPU time went, per process (us; GPU_TIME: the sum of its jobs' DEVICE):",
+			     "where the GPU time went, per process (us; GPU_TIME: its jobs' EXEC or DEVICE):",
 			     c, ARRAY_SIZE(c));
 	else
 		gr_tbl_begin(&rp->o, "gpu_time_per_ring", "per ring (us):", c, ARRAY_SIZE(c));
@@ -1955,17 +1972,17 @@ static void share_table(struct report *rp, int by, struct group **g, size_t nr)
 
 		snprintf(b[0], 96, "%s", g[i]->key);
 		snprintf(b[1], 96, "%llu", (unsigned long long)g[i]->jobs);
-		gr_cell_ns(&rp->o, b[2], 96, g[i]->nr_part[GR_M_DEVICE], g[i]->part[GR_M_DEVICE]);
-		snprintf(b[3], 96, total ? "%.1f" : "-",
-			 total ? 100.0 * g[i]->part[GR_M_DEVICE] / total : 0.0);
+		gr_cell_ns(&rp->o, b[2], 96, g[i]->nr_gpu, g[i]->gpu);
+		b[3][0] = '\0';
+		if (total && g[i]->nr_gpu)
+			snprintf(b[3], 96, "%.1f", 100.0 * g[i]->gpu / total);
 		gr_cell_ns(&rp->o, b[4], 96, n, gr_stat_pct(&g[i]->st[0], 50));
 		gr_cell_ns(&rp->o, b[5], 96, n, gr_stat_pct(&g[i]->st[0], 99));
 		gr_cell_ns(&rp->o, b[6], 96, n, g[i]->slowest);
+		b[7][0] = '\0';
 		if (n)
 			snprintf(b[7], 96, "%llu:%llu", (unsigned long long)g[i]->slow_fctx,
 				 (unsigned long long)g[i]->slow_fseq);
-		else
-			snprintf(b[7], 96, "-");
 		gr_tbl_row(&rp->o, cells);
 	}
 	gr_tbl_end(&rp->o);
@@ -2234,7 +2251,7 @@ static int pass(struct report *rp)
 		if (sizes)
 			size_count(rp, &ev);
 		gr_jobs_event(&rp->jobs, &ev);
-		if (rp->final && rp->rows && !rp->p->topn && rp->p->limit &&
+		if (rp->final && rp->rows && !rp->tables && !rp->p->topn && rp->p->limit &&
 		    rp->printed >= rp->p->limit)
 			break;
 	}
@@ -2290,6 +2307,7 @@ static int report_run(struct report *rp)
 	/* The list of jobs, asked for or implied by its options; else the summary */
 	rp->rows = p->jobs || (!other && (p->limit || p->queue_thresh || p->exec_thresh));
 	rp->summary = !other && !rp->rows && !p->topn;
+	rp->tables = other;
 	two = rp->rows || p->topn || p->since >= 0 || p->until >= 0 || p->ring ||
 	      p->engine_mask != ~0U;
 	rp->final = !two;

@@ -541,6 +541,73 @@ def check_stamps(exp, out, path):
     print("%d of %d jobs checked against their records" % (n, len(rows)))
 
 
+def check_summary(exp, out, jobs_out):
+    """The summary of report (OUT, JSON) against its --jobs (JOBS_OUT, JSON):
+    per process (the kernel's workers in one row, "kworker/* (N)" for N
+    processes) and per ring, the jobs, GPU_TIME (EXEC, or DEVICE without
+    a START) summed and its share, the latency's nearest-rank p50 and p99,
+    its highest and that job's fence, the most GPU time first; per
+    process, each phase's average over the jobs with it, rounded as
+    gr_stat_avg() does."""
+    from fractions import Fraction
+    s = json.load(open(out))
+    jobs = json.load(open(jobs_out))["jobs"]
+
+    def rank(v, pct):
+        v = sorted(v)
+        return v[max((len(v) * pct + 99) // 100 - 1, 0)] if v else None
+
+    def avg(v):
+        return int(Fraction(sum(v), len(v)) + Fraction(1, 2)) if v else None
+
+    def gpu(j):
+        return j["t_exec"] if j["t_exec"] is not None else j["t_device"]
+
+    def name(j):
+        if j["comm"].startswith("kworker/"):
+            return "kworker/*"
+        return "%s[%d]" % (j["comm"], j["tgid"] or 0) if j["tgid"] or j["comm"] else "unknown"
+
+    procs, rings = {}, {}
+    for j in jobs:
+        procs.setdefault(name(j), []).append(j)
+        rings.setdefault(j["ring"], []).append(j)
+    kw = procs.pop("kworker/*", None)
+    if kw:
+        tgids = {j["tgid"] for j in kw}
+        procs["kworker/* (%d)" % len(tgids) if len(tgids) > 1 else
+              "%s[%d]" % (kw[0]["comm"], kw[0]["tgid"])] = kw
+
+    def shares(groups):
+        total = sum(gpu(j) or 0 for v in groups.values() for j in v)
+        rows = []
+        for k, v in groups.items():
+            t = [gpu(j) for j in v if gpu(j) is not None]
+            lat = [j for j in v if j["latency"] is not None]
+            slow = max(lat, key=lambda j: j["latency"]) if lat else None
+            rows.append((-sum(t), k, len(v), sum(t) if t else None,
+                         round(100 * sum(t) / total, 1) if total and t else None,
+                         rank([j["latency"] for j in lat], 50),
+                         rank([j["latency"] for j in lat], 99),
+                         slow["latency"] if slow else None, slow["fence"] if slow else None))
+        return [r[1:] for r in sorted(rows, key=lambda r: (r[0], r[1]))]
+
+    cols = ("jobs", "gpu_time", "share_pct", "lat_p50", "lat_p99", "lat_max", "slowest")
+    for table, key, want in (("gpu_time_per_process", "process", shares(procs)),
+                             ("gpu_time_per_ring", "ring", shares(rings))):
+        got = [(x[key],) + tuple(x[c] for c in cols) for x in s[table]]
+        if got != want:
+            fail("%s: %s, from the jobs %s" % (table, got[:4], want[:4]))
+    phases = ("t_submit_host", "t_device", "t_complete", "latency", "t_gpu_wait")
+    got = [(x["process"], x["jobs"]) + tuple(x[c] for c in phases)
+           for x in s["phases_per_process"]]
+    want = [(k, len(procs[k])) + tuple(avg([j[c] for j in procs[k] if j[c] is not None])
+                                       for c in phases) for k, *_ in shares(procs)]
+    if got != want or len(got) < 2:
+        fail("phases_per_process: %s, from the jobs %s" % (got[:4], want[:4]))
+    print("%d processes, %d rings, %d jobs" % (len(procs), len(rings), len(jobs)))
+
+
 def main():
     exp = json.load(open(sys.argv[2])) if sys.argv[2] != "-" else None
     globals()["check_" + sys.argv[1]](exp, *sys.argv[3:])

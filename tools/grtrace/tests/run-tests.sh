@@ -48,63 +48,11 @@ run report --jobs -i "$V" && grep -q "lost      2 records (gseq gaps)" "$W/out" 
 	grep -Eq "100:3 .* 5000\.000 .*long-queue,slow-exec,preempted$" "$W/out" &&
 	grep -Eq "300:1 .* -ETIME +- +error$" "$W/out"
 result $? "report text: header and job lines"
-# The summary (the default) against the jobs: per process (the kernel's
-# workers as one) and per ring, the jobs, the sum of DEVICE and its share,
-# the latency's median, p99 (nearest rank) and highest and that job's
-# fence, the most GPU time first; each phase's average per process.
+# The summary (the default) against the jobs (check.py summary).
 summary_check() {
 	run report -i "$1" -f json && cp "$W/out" "$W/sum.json" &&
 		run report --jobs -i "$1" -f json &&
-		python3 - "$W/sum.json" "$W/out" << 'EOF' 2> "$W/err"
-import json, sys
-s = json.load(open(sys.argv[1]))
-jobs = json.load(open(sys.argv[2]))['jobs']
-def rank(v, pct):
-    v = sorted(v)
-    return v[max((len(v) * pct + 99) // 100 - 1, 0)] if v else None
-def groups(key):
-    g = {}
-    for j in jobs:
-        g.setdefault(key(j), []).append(j)
-    return g
-def proc(j):
-    if j['comm'].startswith('kworker/'):
-        return 'kworker/*'
-    return f"{j['comm']}[{j['tgid'] or 0}]" if j['tgid'] or j['comm'] else 'unknown'
-def shares(g):
-    total = sum(x['t_device'] or 0 for v in g.values() for x in v)
-    rows = []
-    for k, v in g.items():
-        dev = [x['t_device'] for x in v if x['t_device'] is not None]
-        lat = [x for x in v if x['latency'] is not None]
-        slow = max(lat, key=lambda x: x['latency']) if lat else None
-        rows.append((-sum(dev), k, len(v), sum(dev) if dev else None,
-                     round(100 * sum(dev) / total, 1) if total else None,
-                     rank([x['latency'] for x in lat], 50), rank([x['latency'] for x in lat], 99),
-                     slow['latency'] if slow else None, slow['fence'] if slow else '-'))
-    return [r[1:] for r in sorted(rows)]
-def name(row, key):
-    return row[key].split(' (')[0]
-def avg(v, k):
-    v = [x[k] for x in v if x[k] is not None]
-    return sum(v) // len(v) if v else None
-p, r = groups(proc), groups(lambda j: j['ring'])
-if len({j['tgid'] for j in p.get('kworker/*', [])}) == 1:
-    j = p['kworker/*'][0]
-    p[f"{j['comm']}[{j['tgid']}]"] = p.pop('kworker/*')
-cols = ('jobs', 'gpu_time', 'share_pct', 'lat_p50', 'lat_p99', 'lat_max', 'slowest')
-for table, key, want in (('gpu_time_per_process', 'process', shares(p)),
-                         ('gpu_time_per_ring', 'ring', shares(r))):
-    got = [(name(x, key),) + tuple(x[c] for c in cols) for x in s[table]]
-    if got != want:
-        sys.exit(f'{table}: {got} != {want}')
-phases = ('t_submit_host', 't_device', 't_complete', 'latency', 't_gpu_wait')
-got = [(name(x, 'process'), x['jobs']) + tuple(x[c] for c in phases)
-       for x in s['phases_per_process']]
-want = [(k, len(p[k])) + tuple(avg(p[k], c) for c in phases) for k, *_ in shares(p)]
-if got != want or len(got) < 2:
-    sys.exit(f'phases_per_process: {got} != {want}')
-EOF
+		$C summary - "$W/sum.json" "$W/out" > /dev/null 2> "$W/err"
 }
 summary_check "$V" && summary_check "$W/gen/contexts.bin"
 result $? "report: the summary is the jobs' sums, shares, ranks, averages, the most GPU time first"
@@ -334,6 +282,12 @@ result $? "report --per-ring: 10000 jobs per ring, p50 and p99 within 1/256 of e
 	run report --jobs -i "$W/load-cat.bin" -f csv && cmp -s "$W/out" "$W/load-dir.csv" &&
 	[ "$(grep -c . "$W/out")" = 5001 ]
 result $? "report: 3 per-CPU files, and the 3 concatenated, read the same"
+# --jobs with a table: the list stops at --limit, the table counts every job
+run report --jobs --limit 1 -i "$W/load-cat.bin" -f json --per-ring && python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(len(d["jobs"]) != 1 or sum(g["jobs"] for g in d["per_ring"]) != 5000)' "$W/out"
+result $? "report --jobs --limit 1 --per-ring: one job listed, the table of all 5000"
 "$G" report --jobs -i /dev/stdin -f csv < <(cat "$W/load-cpus/events0.bin") \
 	> "$W/out" 2> "$W/err" &&
 	"$G" report --jobs -i "$W/load-cpus/events0.bin" -f csv | cmp -s - "$W/out"
