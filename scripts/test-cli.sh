@@ -10,7 +10,7 @@
 source "$(dirname "$0")/lib.sh"
 # the tools its tests need, build, install, the tool's tests, the golden
 # outputs, five checks of the guest's recording, four of the demo's
-ktap_begin 15
+ktap_begin 16
 
 OUT=$(mktemp -d /tmp/grtrace-cli.XXXXXX)
 trap 'rm -rf "$OUT"' EXIT
@@ -40,6 +40,29 @@ python3 "$SRC/tools/grtrace/tests/gen-streams.py" "$OUT/gen" > /dev/null &&
 		2> "$OUT/err" &&
 	diff -r "$GOLD" "$OUT/golden/out" > "$OUT/err"
 result $? "report, export: the outputs of $(ls "$GOLD" | wc -l) commands as in scripts/golden/out/"
+
+# The README's first example: its command on sample/virgl-demo prints
+# the lines the README shows, in that order, and names both clients.
+python3 - "$G" "$ROOT" > "$OUT/err" 2>&1 << 'EOF'
+import re, subprocess, sys
+g, root = sys.argv[1:3]
+readme = open(root + '/README.md').read()
+m = re.search(r'\n    \$ grtrace report -i sample/virgl-demo\n((?:    .*\n|\n)+?)\n(?!    )', readme)
+if not m:
+    sys.exit('README.md: no example of grtrace report -i sample/virgl-demo')
+want = [l[4:] for l in m.group(1).splitlines() if l.strip()]
+got = subprocess.run([g, 'report', '-i', root + '/sample/virgl-demo'], cwd=root, check=True,
+                     capture_output=True, text=True).stdout.splitlines()
+i = 0
+for line in got:
+    if i < len(want) and line == want[i]:
+        i += 1
+if i < len(want) or not any(l.startswith('kmscube[') for l in want) or \
+        not any(l.startswith('glmark2-es2-drm[') for l in want):
+    sys.exit(f'README line {i + 1} of its example is not in the output: {want[i:i + 1]}')
+print(f'{len(want)} lines of the README in the output')
+EOF
+result $? "README: its example is grtrace report -i sample/virgl-demo's output, both clients in it"
 
 # real_recording SRC NAME: copy the relay files of SRC to $dir.
 real_recording() {
