@@ -77,8 +77,7 @@ struct group {
 	__u64 nr_part[GR_M_NR];	/* over this many jobs */
 	__s64 gpu;		/* the jobs' EXEC, or DEVICE without a START */
 	__u64 nr_gpu;
-	__s64 slowest;		/* the highest latency, of this job */
-	__u64 slow_fctx;
+	__u64 slow_fctx;	/* the job of the highest latency (st[0].max) */
 	__u64 slow_fseq;
 	char (*names)[48];	/* BY_CTX: the processes that submitted */
 	size_t nr_names;
@@ -1427,9 +1426,15 @@ static void group_add(struct report *rp, int by, const struct gr_job *j)
 	int k;
 
 	g->jobs++;
-	for (k = 0; k < NR_STATS; k++)
-		if (gr_job_metric(j, metrics[k], &v))
-			gr_stat_add(&g->st[k], v);
+	for (k = 0; k < NR_STATS; k++) {
+		if (!gr_job_metric(j, metrics[k], &v))
+			continue;
+		if (metrics[k] == GR_M_LAT && (!g->st[k].n || v > g->st[k].max)) {
+			g->slow_fctx = j->fctx;
+			g->slow_fseq = j->fseq;
+		}
+		gr_stat_add(&g->st[k], v);
+	}
 	if (gr_job_metric(j, GR_M_EXEC, &v) || gr_job_metric(j, GR_M_DEVICE, &v)) {
 		g->gpu += v;
 		g->nr_gpu++;
@@ -1439,11 +1444,6 @@ static void group_add(struct report *rp, int by, const struct gr_job *j)
 			continue;
 		g->part[k] += v;
 		g->nr_part[k]++;
-		if (k == GR_M_LAT && (g->nr_part[k] == 1 || v > g->slowest)) {
-			g->slowest = v;
-			g->slow_fctx = j->fctx;
-			g->slow_fseq = j->fseq;
-		}
 	}
 	/* A job submitted before the recording began names no submitter */
 	if (by == BY_CTX && j->seen & (1U << GRTRACE_EV_SUBMIT))
@@ -1783,14 +1783,13 @@ static void group_merge(struct group *g, struct group *from)
 	int k;
 
 	g->jobs += from->jobs;
-	for (k = 0; k < NR_STATS; k++)
-		gr_stat_merge(&g->st[k], &from->st[k]);
-	if (from->nr_part[GR_M_LAT] &&
-	    (!g->nr_part[GR_M_LAT] || from->slowest > g->slowest)) {
-		g->slowest = from->slowest;
+	/* st[0] is the latency's */
+	if (from->st[0].n && (!g->st[0].n || from->st[0].max > g->st[0].max)) {
 		g->slow_fctx = from->slow_fctx;
 		g->slow_fseq = from->slow_fseq;
 	}
+	for (k = 0; k < NR_STATS; k++)
+		gr_stat_merge(&g->st[k], &from->st[k]);
 	for (k = 0; k < GR_M_NR; k++) {
 		g->part[k] += from->part[k];
 		g->nr_part[k] += from->nr_part[k];
@@ -1833,6 +1832,40 @@ static void group_row(struct report *rp, int by, struct group *g)
 	gr_tbl_row(&rp->o, cells);
 }
 
+/*
+ * The groups of @by, one per name (rings of one name in one; with
+ * @workers, the kernel's workers, which submit for no process in
+ * particular, in one), in the order of their names: an array of @nr of
+ * them, to free.
+ */
+static struct group **merged_groups(struct report *rp, int by, bool workers, size_t *nr)
+{
+	struct groups *gs = &rp->grp[by];
+	struct group **out = gr_realloc(NULL, gs->nr + 1, sizeof(*out));
+	size_t i, a;
+
+	workers = workers && by == BY_PROCESS;
+	for (i = 0; i < gs->nr; i++) {
+		group_key(rp, by, &gs->g[i]);
+		if (workers && kernel_worker(gs->g[i].comm))
+			snprintf(gs->g[i].key, sizeof(gs->g[i].key), "kworker/*");
+	}
+	if (gs->nr)
+		qsort(gs->g, gs->nr, sizeof(*gs->g), cmp_group);
+	*nr = 0;
+	for (a = 0; a < gs->nr; a = i) {
+		/* Groups of one name: rings of the same name, say */
+		for (i = a + 1; i < gs->nr && !strcmp(gs->g[i].key, gs->g[a].key); i++)
+			group_merge(&gs->g[a], &gs->g[i]);
+		if (workers && kernel_worker(gs->g[a].comm) && i - a > 1)
+			snprintf(gs->g[a].key, sizeof(gs->g[a].key), "kworker/* (%zu)", i - a);
+		else if (workers && kernel_worker(gs->g[a].comm))
+			group_key(rp, by, &gs->g[a]);
+		out[(*nr)++] = &gs->g[a];
+	}
+	return out;
+}
+
 static void group_table(struct report *rp, int by)
 {
 	static const char * const keys[] = { "per_ring", "per_context", "per_process" };
@@ -1861,21 +1894,15 @@ static void group_table(struct report *rp, int by)
 		{ "exec_p99", "EXEC_P99", 10, true },
 		{ "exec_max", "EXEC_MAX", 0, true },
 	};
-	struct groups *gs = &rp->grp[by];
-	size_t i, a;
+	struct group **g;
+	size_t i, nr;
 
-	for (i = 0; i < gs->nr; i++)
-		group_key(rp, by, &gs->g[i]);
-	if (gs->nr)
-		qsort(gs->g, gs->nr, sizeof(*gs->g), cmp_group);
+	g = merged_groups(rp, by, false, &nr);
 	gr_tbl_begin(&rp->o, keys[by], titles[by], cols, NR_GROUP_COLS);
-	for (a = 0; a < gs->nr; a = i) {
-		/* Groups of one name: rings of the same name, say */
-		for (i = a + 1; i < gs->nr && !strcmp(gs->g[i].key, gs->g[a].key); i++)
-			group_merge(&gs->g[a], &gs->g[i]);
-		group_row(rp, by, &gs->g[a]);
-	}
+	for (i = 0; i < nr; i++)
+		group_row(rp, by, g[i]);
 	gr_tbl_end(&rp->o);
+	free(g);
 }
 
 /* ---- the summary: where the GPU time went ---- */
@@ -1890,45 +1917,10 @@ static int cmp_gpu_time(const void *a, const void *b)
 	return strverscmp(x->key, y->key);
 }
 
-/*
- * The groups of @by, one per name (rings of one name in one; the kernel's
- * workers, which submit for no process in particular, in one), the most
- * GPU time first: an array of @nr of them, to free.
- */
-static struct group **summary_groups(struct report *rp, int by, size_t *nr)
-{
-	struct groups *gs = &rp->grp[by];
-	struct group **out = gr_realloc(NULL, gs->nr + 1, sizeof(*out));
-	size_t i, a;
-
-	for (i = 0; i < gs->nr; i++) {
-		group_key(rp, by, &gs->g[i]);
-		if (by == BY_PROCESS && kernel_worker(gs->g[i].comm))
-			snprintf(gs->g[i].key, sizeof(gs->g[i].key), "kworker/*");
-	}
-	if (gs->nr)
-		qsort(gs->g, gs->nr, sizeof(*gs->g), cmp_group);
-	*nr = 0;
-	for (a = 0; a < gs->nr; a = i) {
-		for (i = a + 1; i < gs->nr && !strcmp(gs->g[i].key, gs->g[a].key); i++)
-			group_merge(&gs->g[a], &gs->g[i]);
-		if (by == BY_PROCESS && kernel_worker(gs->g[a].comm) && i - a > 1)
-			snprintf(gs->g[a].key, sizeof(gs->g[a].key), "kworker/* (%zu)", i - a);
-		else if (by == BY_PROCESS && kernel_worker(gs->g[a].comm))
-			group_key(rp, by, &gs->g[a]);
-		out[(*nr)++] = &gs->g[a];
-	}
-	if (*nr)
-		qsort(out, *nr, sizeof(*out), cmp_gpu_time);
-	return out;
-}
-
-/* A group's average of time @m over the jobs that have it, as gr_stat_avg() */
+/* A group's average of time @m over the jobs that have it */
 static void part_cell(const struct report *rp, const struct group *g, int m, char *b)
 {
-	__u64 n = g->nr_part[m];
-
-	gr_cell_ns(&rp->o, b, 96, n, n ? (long long)((long double)g->part[m] / n + 0.5) : 0);
+	gr_cell_ns(&rp->o, b, 96, g->nr_part[m], gr_avg(g->part[m], g->nr_part[m]));
 }
 
 /*
@@ -1978,7 +1970,7 @@ static void share_table(struct report *rp, int by, struct group **g, size_t nr)
 			snprintf(b[3], 96, "%.1f", 100.0 * g[i]->gpu / total);
 		gr_cell_ns(&rp->o, b[4], 96, n, gr_stat_pct(&g[i]->st[0], 50));
 		gr_cell_ns(&rp->o, b[5], 96, n, gr_stat_pct(&g[i]->st[0], 99));
-		gr_cell_ns(&rp->o, b[6], 96, n, g[i]->slowest);
+		gr_cell_ns(&rp->o, b[6], 96, n, g[i]->st[0].max);
 		b[7][0] = '\0';
 		if (n)
 			snprintf(b[7], 96, "%llu:%llu", (unsigned long long)g[i]->slow_fctx,
@@ -2026,8 +2018,13 @@ static void summary(struct report *rp)
 	struct group **proc, **ring;
 	size_t nr_proc, nr_ring;
 
-	proc = summary_groups(rp, BY_PROCESS, &nr_proc);
-	ring = summary_groups(rp, BY_RING, &nr_ring);
+	proc = merged_groups(rp, BY_PROCESS, true, &nr_proc);
+	ring = merged_groups(rp, BY_RING, false, &nr_ring);
+	/* The most GPU time first */
+	if (nr_proc)
+		qsort(proc, nr_proc, sizeof(*proc), cmp_gpu_time);
+	if (nr_ring)
+		qsort(ring, nr_ring, sizeof(*ring), cmp_gpu_time);
 	share_table(rp, BY_PROCESS, proc, nr_proc);
 	phase_table(rp, proc, nr_proc);
 	share_table(rp, BY_RING, ring, nr_ring);

@@ -175,9 +175,15 @@ __s64 gr_stat_pct(struct gr_stat *s, unsigned int pct)
 }
 
 /* Returns: the mean, rounded as report always did */
+/* @sum over @n, rounded: every command's average */
+long long gr_avg(__int128 sum, __u64 n)
+{
+	return n ? (long long)((long double)sum / n + 0.5) : 0;
+}
+
 long long gr_stat_avg(const struct gr_stat *s)
 {
-	return s->n ? (long long)((long double)s->sum / s->n + 0.5) : 0;
+	return gr_avg(s->sum, s->n);
 }
 
 void gr_stat_free(struct gr_stat *s)
