@@ -60,14 +60,19 @@ def order_sched(g, k):
     return all(max(g[a], k[a]) <= min(g[b], k[b]) for a, b in zip(both, both[1:]))
 
 
-def order_virtio(g, k, first):
+def order_virtio(g, k, first, last):
     """grtrace's COMMIT, virtio_gpu_cmd_queue, grtrace's END,
     virtio_gpu_cmd_response, grtrace's COMPLETE.  A command queued before
     the recording began (its seqno below the first one queued in it, first)
-    has neither COMMIT: the others, in that order."""
+    has neither COMMIT; one not answered when it stopped (its seqno above
+    the last one both sets saw end, last) has no END, response or COMPLETE:
+    the others, in that order."""
     t = [g['commit_ns'], k['commit_ns'], g['end_ns'], k['end_ns'], g['complete_ns']]
-    if t[0] is None and t[1] is None and key('virtio', g)[1] < first:
+    seq = key('virtio', g)[1]
+    if t[0] is None and t[1] is None and seq < first:
         t = t[2:]
+    if t[2:] == [None, None, None] and seq > last:
+        t = t[:2]
     return None not in t and t == sorted(t)
 
 
@@ -116,7 +121,9 @@ def main():
         order = order_sched
     else:
         first = min((x[1] for x in both if kern[x]['commit_ns'] is not None), default=0)
-        order = lambda g, kj: order_virtio(g, kj, first)   # noqa: E731
+        last = max((x[1] for x in both if grt[x]['end_ns'] is not None and
+                    kern[x]['end_ns'] is not None), default=0)
+        order = lambda g, kj: order_virtio(g, kj, first, last)   # noqa: E731
     bad = [x for x in both if not order(grt[x], kern[x])]
     k.result(not bad, "each stage's two times in the order their events fire",
              f"{len(bad)} jobs not, first {bad[:2]}: "
