@@ -296,6 +296,8 @@ static int find_files(struct gr_trace *t, const char *path)
 			return -1;
 		path = gr_kernel_dir();
 	}
+	if (!strcmp(path, "-"))
+		path = "/dev/stdin";
 	if (stat(path, &st)) {
 		gr_err_msg("%s: %s\n", path, strerror(errno));
 		return -1;

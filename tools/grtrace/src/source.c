@@ -14,10 +14,10 @@
  *
  * The live relay files are not mappable and are consumed by reading: they
  * are merged once into an unlinked temporary file (the spool), which is
- * then read like a recorded file, as often as the command needs; so are
- * pipes and files that cannot be mapped, each of which must be in gseq
- * order.  A
- * trace.dat is decoded by libtracecmd into an array (tracedat.c) and
+ * then read like a recorded file, as often as the command needs.  Pipes
+ * ("-" is standard input) and files that cannot be mapped are copied to
+ * the spool as they come and cut into runs there, as a recorded file is.
+ * A trace.dat is decoded by libtracecmd into an array (tracedat.c) and
  * served from it.
  */
 #define _GNU_SOURCE
@@ -361,7 +361,7 @@ static int advance(struct gr_src *s)
 	return 0;
 }
 
-/* ---- the spool of the live relay files ---- */
+/* ---- the spool of the live relay files and of pipes ---- */
 
 static int spool_write(int fd, const void *buf, size_t len)
 {
@@ -381,8 +381,46 @@ static int spool_write(int fd, const void *buf, size_t len)
 }
 
 /*
- * Read the files (@live: the relay files, to their current end) merged,
- * into an unlinked temporary file; read that from now on, as file 0.
+ * Copy the records of each file (a pipe: several CPUs' files one after the
+ * other, say) to the spool in the order they come, for scan_file() to cut
+ * into runs as it cuts a recorded file.  Returns: 0, -1 with errno set for
+ * a write error, or -2 (printed).
+ */
+static int spool_copy(struct gr_src *s, unsigned char *buf)
+{
+	const struct grtrace_record *rec;
+	struct gr_reader rd;
+	size_t len = 0;
+	int i, ret = 0;
+	__u64 off;
+
+	for (i = 0; !ret && i < s->t->nr_files; i++) {
+		if (gr_reader_open(&rd, s->t->files[i], false))
+			return -2;
+		while ((ret = gr_reader_next(&rd, &rec, &off)) > 0) {
+			if (len + rec->size > SPOOL_BUF) {
+				if (spool_write(s->spool, buf, len))
+					break;
+				len = 0;
+			}
+			memcpy(buf + len, rec, rec->size);
+			len += rec->size;
+		}
+		if (ret > 0)
+			ret = -1;
+		else if (ret < 0 || gr_reader_finish(&rd))
+			ret = -2;
+		gr_reader_close(&rd);
+	}
+	if (!ret && spool_write(s->spool, buf, len))
+		ret = -1;
+	return ret;
+}
+
+/*
+ * Read the files into an unlinked temporary file: the live relay files
+ * (@live), to their current end, merged; others (pipes) as they come.
+ * Read that from now on, as file 0.
  * Returns: 0, or -1 (printed).
  */
 static int spool(struct gr_src *s, bool live)
@@ -403,6 +441,14 @@ static int spool(struct gr_src *s, bool live)
 		goto out;
 	}
 	unlink(path);
+	if (!live) {
+		i = spool_copy(s, buf);
+		if (i == -1)
+			goto write_error;
+		if (i)
+			goto out;
+		goto spooled;
+	}
 	for (i = 0; i < s->t->nr_files; i++) {
 		struct gr_run *r = add_run(s, i, 0);
 
@@ -426,14 +472,17 @@ static int spool(struct gr_src *s, bool live)
 		if (advance(s))
 			goto out;
 	}
-	if (spool_write(s->spool, buf, len) || fstat(s->spool, &st))
+	if (spool_write(s->spool, buf, len))
 		goto write_error;
-	/* From now on: the spool, as file 0 */
 	for (i = 0; i < s->nr_run; i++) {
 		gr_reader_close(s->run[i].rd);
 		free(s->run[i].rd);
 	}
 	s->nr_run = 0;
+spooled:
+	/* From now on: the spool, as file 0 */
+	if (fstat(s->spool, &st))
+		goto write_error;
 	if (s->fd[0] >= 0)
 		close(s->fd[0]);
 	s->fd[0] = s->spool;

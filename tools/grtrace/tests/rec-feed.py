@@ -9,9 +9,9 @@
                                     GAPS, its clock starting when grtrace
                                     record creates OUT (OUT.ready once the
                                     first records are in)
-  rec-feed.py stream DIR OUT SECS   feed both files alternately, 500 records
-                                    every 10 ms, for SECS seconds after OUT
-                                    appears (OUT.ready once it waits)
+  rec-feed.py stream DIR OUT        feed both files alternately, 500 records
+                                    every 10 ms, from when OUT appears until
+                                    OUT.stop does (OUT.ready once it waits)
   rec-feed.py partial DIR N         N whole records in events0 and the
                                     first half of the next: a writer
                                     caught in the middle of its write
@@ -93,11 +93,11 @@ def gaps(d, out):
         append(d, cpu, b"".join(rec(cpu, g) for g in gseqs))
 
 
-def stream(d, out, secs):
+def stream(d, out):
     ready(out)
-    t0 = wait_for(out)
+    wait_for(out)
     gseq = 0
-    while time.monotonic() < t0 + secs:
+    while not os.path.exists(out + ".stop"):
         for cpu in (0, 1):
             data = []
             for _ in range(250):
@@ -151,7 +151,7 @@ def main():
     elif cmd == "gaps":
         gaps(*args)
     elif cmd == "stream":
-        stream(args[0], args[1], float(args[2]))
+        stream(*args)
     elif cmd == "partial":
         partial(args[0], int(args[1]))
     elif cmd == "check":
