@@ -597,6 +597,11 @@ int gr_corr_load(struct gr_corr *in, const char *gpu, const char *cpu, __s64 off
 	     (__s64)in->t.last_ts + offset < (__s64)in->cpu.first_ts))
 		gr_err_msg("%s and %s do not overlap in time: %s\n", cpu, gpu,
 			   "not the same boot, or the clocks differ (see --clock-offset)");
+	else if (in->have_cpu && !in->nr_why[GR_MATCHED] && in->nr_why[GR_OUTSIDE])
+		/* Their threads made ioctls, never at their times */
+		gr_err_msg("%s: none of the %zu jobs whose thread made DRM ioctls %s: %s\n",
+			   gpu, in->nr_why[GR_OUTSIDE], "was submitted in one",
+			   "are the clocks the same? The annotator's is CLOCK_MONOTONIC: record a trace.dat with \"trace-cmd record -C mono\" (or see --clock-offset)");
 	return 0;
 }
 
