@@ -20,12 +20,12 @@ struct control_params {
 
 static const char * const start_msg[] = {
 	"",
-	"  usage: grtrace start [-h] [-D] [-b BYTES] [-t]",
+	"  usage: grtrace start [-h] [-D] [--buffer-size BYTES] [-t]",
 	"",
 	"  Start a grtrace session: the relay files restart with a STREAM_INFO",
 	"  and the METADATA of every ring.",
 	"",
-	"    -b/--buffer-size BYTES: per-CPU relay buffer size first (a multiple",
+	"       --buffer-size BYTES: per-CPU relay buffer size first (a multiple",
 	"                            of the page size, 16 KiB to 256 MiB)",
 	"    -t/--ftrace: also enable the grtrace trace events in the tracefs",
 	"                 instance \"grtrace\"",
@@ -91,8 +91,7 @@ static void control_parse_args(int argc, char *argv[], const char * const *msg,
 	char optstr[16];
 	int c;
 
-	snprintf(optstr, sizeof(optstr), "+%s%sDh", flags & CTL_SIZE ? "b:" : "",
-		 flags & CTL_FTRACE ? "t" : "");
+	snprintf(optstr, sizeof(optstr), "+%sDh", flags & CTL_FTRACE ? "t" : "");
 	memset(p, 0, sizeof(*p));
 	while ((c = getopt_long(argc, argv, optstr, opts, NULL)) != -1) {
 		switch (c) {

@@ -71,7 +71,7 @@ static void export_usage(const char *err)
 		"  trace-cmd data file with a task per lane of a ring, running in each",
 		"  job's phases, and a KernelShark session that shows them by name.",
 		"",
-		"    -c/--chrome FILE: the JSON output, - for stdout",
+		"       --chrome FILE: the JSON output, - for stdout",
 		"    -k/--kernelshark FILE: the trace-cmd data file (KernelShark lanes)",
 		"       --session FILE: a KernelShark session (kernelshark -s FILE) of",
 		"                         the input, if a trace.dat, and the lanes:",
@@ -113,7 +113,7 @@ static void export_parse_args(int argc, char *argv[], struct gr_export_params *p
 	int c;
 
 	memset(p, 0, sizeof(*p));
-	while ((c = getopt_long(argc, argv, "c:k:i:Dh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "k:i:Dh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'H':
 			p->host = optarg;

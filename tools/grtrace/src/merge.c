@@ -55,7 +55,7 @@ static void merge_usage(const char *err)
 		"                         the live relay files",
 		"    --clock-offset NS: added to every GPU time ([-]N[ns|us|ms|s]), when",
 		"                       the two clocks differ; default 0",
-		"    -s/--stats-only: only the counts and the gap statistics",
+		"       --stats-only: only the counts and the gap statistics",
 		"    -j/--jobs-only: the jobs and the statistics, no timeline",
 		"    -f/--format text|csv: csv: one line per job, nothing else",
 		"    -o/--output FILE: write to FILE instead of stdout",
@@ -86,7 +86,7 @@ static void merge_parse_args(int argc, char *argv[], struct merge_params *p)
 	int c;
 
 	memset(p, 0, sizeof(*p));
-	while ((c = getopt_long(argc, argv, "c:i:g:sjf:o:Dh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "c:i:g:jf:o:Dh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
 			p->cpu = optarg;

@@ -37,7 +37,7 @@ static void persist_usage(const char *err)
 {
 	static const char * const msg[] = {
 		"",
-		"  usage: grtrace persist [-h] [-D] [-s SIZE] [--traceoff] [--status]",
+		"  usage: grtrace persist [-h] [-D] [--size SIZE] [--traceoff] [--status]",
 		"",
 		"  Print the kernel command line that records the grtrace events",
 		"  from boot into a persistent ftrace ring buffer, whose content",
@@ -45,7 +45,7 @@ static void persist_usage(const char *err)
 		"  --last-boot' says what was in flight.  Memory that the firmware or",
 		"  the boot loader clears at reset loses it (see grtrace-persist(1)).",
 		"",
-		"    -s/--size SIZE: memory reserved for the ring buffer, split",
+		"       --size SIZE: memory reserved for the ring buffer, split",
 		"                         between the CPUs (default 16M; K, M, G)",
 		"       --traceoff: for kernels without backup instances (6.12):",
 		"                         the instance starts with tracing off and",
@@ -173,7 +173,7 @@ int gr_persist_main(int argc, char *argv[])
 	char sz[32];
 	int c;
 
-	while ((c = getopt_long(argc, argv, "s:Dh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "Dh", opts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			if (parse_size(optarg, &size))

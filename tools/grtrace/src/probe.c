@@ -176,7 +176,7 @@ static void probe_usage(const char *err)
 {
 	static const char * const msg[] = {
 		"",
-		"  usage: grtrace probe [-h] [-D] -p PROFILE (-o FILE | -n) [-d DURATION] [-b KB]",
+		"  usage: grtrace probe [-h] [-D] -p PROFILE (-o FILE | --dry-run) [-d DURATION]",
 		"",
 		"  Place the kprobes of PROFILE, a driver's functions and the grtrace",
 		"  events and contexts their calls stand for, and record them until",
@@ -186,9 +186,9 @@ static void probe_usage(const char *err)
 		"",
 		"    -p/--profile PROFILE: a profile file, or the name of an installed one",
 		"    -o/--output FILE: the output file",
-		"    -n/--dry-run: check PROFILE and print its kprobes; trace nothing",
+		"       --dry-run: check PROFILE and print its kprobes; trace nothing",
 		"    -d/--duration DURATION: stop after DURATION seconds (or Nm, Nh)",
-		"    -b/--buffer-kb KB: ftrace buffer per CPU, in KiB (default 8192)",
+		"       --buffer-kb KB: ftrace buffer per CPU, in KiB (default 8192)",
 		"    -D/--debug: print debug messages",
 		"    -h/--help: print this help",
 		NULL,
@@ -214,7 +214,7 @@ static void probe_parse_args(int argc, char *argv[], struct probe_params *p)
 
 	memset(p, 0, sizeof(*p));
 	p->buffer_kb = BUFFER_KB;
-	while ((c = getopt_long(argc, argv, "p:o:nd:b:Dh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "p:o:d:Dh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			p->profile = optarg;
@@ -249,7 +249,7 @@ static void probe_parse_args(int argc, char *argv[], struct probe_params *p)
 	if (!p->profile)
 		probe_usage("-p/--profile PROFILE is required");
 	if (!p->output && !p->dry_run)
-		probe_usage("-o/--output FILE or -n/--dry-run is required");
+		probe_usage("-o/--output FILE or --dry-run is required");
 }
 
 static void on_signal(int sig)

@@ -60,7 +60,7 @@ static void timeline_usage(const char *err)
 	static const char * const msg[] = {
 		"",
 		"  usage: grtrace timeline [-h] [-D] [-i FILE|DIR] [-c CPU.txt] [--clock-offset NS]",
-		"                          [-w WIDTH] [--since T] [--until T] [--latency [--top N]]",
+		"                          [-w WIDTH] [--since T] [--until T] [--latency [--topn N]]",
 		"                          [-o FILE]",
 		"",
 		"  Draw the jobs of a grtrace recording in the terminal: a row per ring",
@@ -79,7 +79,7 @@ static void timeline_usage(const char *err)
 		"                          (N[ns|us|ms|s]); with --latency, the jobs whose",
 		"                          first event is in it, as report selects them",
 		"    -l/--latency: latency phases instead of the timeline",
-		"    -n/--top N: with --latency, the N slowest jobs (default 10)",
+		"    -n/--topn N: with --latency, the N slowest jobs (default 10)",
 		"    -o/--output FILE: write to FILE instead of stdout",
 		"    -D/--debug: print debug messages",
 		"    -h/--help: print this help",
@@ -115,6 +115,7 @@ static void timeline_parse_args(int argc, char *argv[], struct timeline_params *
 		{ "until",		required_argument,	NULL, OPT_UNTIL },
 		{ "latency",		no_argument,		NULL, 'l' },
 		{ "latency-only",	no_argument,		NULL, 'l' },
+		{ "topn",		required_argument,	NULL, 'n' },
 		{ "top",		required_argument,	NULL, 'n' },
 		{ "output",		required_argument,	NULL, 'o' },
 		{ "debug",		no_argument,		NULL, 'D' },
@@ -159,7 +160,7 @@ static void timeline_parse_args(int argc, char *argv[], struct timeline_params *
 			break;
 		case 'n':
 			if (gr_parse_u64(optarg, &v) || v > 100000)
-				timeline_usage("invalid --top: 0 to 100000");
+				timeline_usage("invalid --topn: 0 to 100000");
 			p->top = v;
 			break;
 		case 'o':

@@ -32,11 +32,11 @@ done
 expect_fail "merge: -c required" "-c/--cpu FILE .* is required" merge -i "$D/gpu.bin"
 expect_fail "merge: bad --clock-offset" "invalid --clock-offset" merge -c x --clock-offset 5parsecs
 expect_fail "merge: bad --format" "invalid --format" merge -c x -f json
-expect_fail "merge: --stats-only with csv" "goes with neither" merge -c x -s -f csv
+expect_fail "merge: --stats-only with csv" "goes with neither" merge -c x --stats-only -f csv
 expect_fail "timeline: bad --width" "invalid --width" timeline -w 59
 expect_fail "timeline: --until before --since" "--until must be after --since" \
 	timeline --since 2ms --until 1ms
-expect_fail "timeline: bad --top" "invalid --top" timeline --latency --top -1
+expect_fail "timeline: bad --topn" "invalid --topn" timeline --latency --topn -1
 for cmd in merge timeline; do
 	expect_fail "$cmd: unwritable -o" "^grtrace: $W/nodir/out: No such file" \
 		$cmd -c "$D/cpu.txt" -i "$D/gpu.bin" -o "$W/nodir/out"
@@ -101,14 +101,14 @@ result $? "merge --clock-offset 1ms: CPU clock 1 ms ahead"
 run merge -c "$D/cpu-shift.txt" -i "$D/gpu.bin" -f csv --clock-offset 1000000 &&
 	$C "$E" "$W/out" > "$W/err"
 result $? "merge --clock-offset 1000000 (ns)"
-run merge -c "$D/cpu-shift.txt" -i "$D/gpu.bin" -s &&
+run merge -c "$D/cpu-shift.txt" -i "$D/gpu.bin" --stats-only &&
 	grep -q "matched to an ioctl: 0," "$W/out" &&
 	grep -q "gpu.bin: none of the [0-9]* jobs .* submitted in one: are the clocks the same?" \
 		"$W/err" && grep -q "trace-cmd record -C mono" "$W/err"
 result $? "merge: a 1 ms clock difference uncorrected matches nothing, and says so"
 run merge -c "$D/cpu.txt" -i "$D/gpu.bin" -f csv --clock-offset -1ms &&
 	[ "$(grep -c ',1,matched,' "$W/out")" = 0 ] &&
-	run merge -c "$D/cpu.txt" -i "$D/gpu.bin" -s --clock-offset=-1ms &&
+	run merge -c "$D/cpu.txt" -i "$D/gpu.bin" --stats-only --clock-offset=-1ms &&
 	grep -q "clock offset -1000000 ns" "$W/out"
 result $? "merge --clock-offset -1ms"
 
@@ -122,11 +122,11 @@ for n in $(python3 -c 'import json,sys; print(*json.load(open(sys.argv[1]))["bad
 done
 [ "$(grep -c 'line skipped' "$W/err")" = 15 ] || ok=1
 result $ok "merge: 15 malformed lines reported by line, skipped, answers unchanged"
-run merge -c "$D/empty.txt" -i "$D/gpu.bin" -s &&
+run merge -c "$D/empty.txt" -i "$D/gpu.bin" --stats-only &&
 	grep -q "empty.txt:1: no IOCTL_ENTER or IOCTL_EXIT line in this file (empty)" "$W/err" &&
 	grep -q "matched to an ioctl: 0, not matched: 9" "$W/out"
 result $? "merge: empty CPU file"
-run merge -c "$D/comments.txt" -i "$D/gpu.bin" -s &&
+run merge -c "$D/comments.txt" -i "$D/gpu.bin" --stats-only &&
 	grep -q "comments.txt:3: no IOCTL_ENTER" "$W/err"
 result $? "merge: CPU file of comments only"
 expect_fail "merge: missing CPU file" "nothere.txt: No such file" \
@@ -143,10 +143,11 @@ expect_fail "merge: truncated GPU file" "cut.bin: offset [0-9]+: truncated recor
 expect_fail "merge: CPU file given as GPU file" "cpu.txt: offset 0: bad record size" \
 	merge -c "$D/cpu.txt" -i "$D/cpu.txt"
 head -c 3000 /dev/urandom > "$D/random.txt"
-run merge -c "$D/random.txt" -i "$D/gpu.bin" -s && grep -q "matched to an ioctl: 0" "$W/out"
+run merge -c "$D/random.txt" -i "$D/gpu.bin" --stats-only &&
+	grep -q "matched to an ioctl: 0" "$W/out"
 result $? "merge: random bytes as CPU file"
 printf '[1.000000000] IOCTL_ENTER pid=1 tid=1 cmd=0xc01864b1\n' > "$D/far.txt"
-run merge -c "$D/far.txt" -i "$D/gpu.bin" -s && grep -q "do not overlap in time" "$W/err"
+run merge -c "$D/far.txt" -i "$D/gpu.bin" --stats-only && grep -q "do not overlap in time" "$W/err"
 result $? "merge: inputs of different boots are pointed out"
 
 # ---- timeline ----
@@ -170,7 +171,7 @@ result $ok "timeline -w: no line longer than the width, a row per ring and threa
 COLUMNS=64 timeout 20 "$G" timeline -i "$D/gpu.bin" > "$W/out" 2> "$W/err" &&
 	awk 'length($0) > 64 { exit 1 }' "$W/out" && [ "$(grep -c '|$' "$W/out")" = 4 ]
 result $? "timeline: COLUMNS, no CPU file"
-run timeline -i "$D/gpu.bin" -c "$D/cpu.txt" --latency --top 3 -w 100 &&
+run timeline -i "$D/gpu.bin" -c "$D/cpu.txt" --latency --topn 3 -w 100 &&
 	[ "$(sed -n '/slowest jobs/,$p' "$W/out" | awk 'NR > 1 { printf "%s ", $1 }')" = \
 	  "100:1 100:2 200:1 " ] &&
 	grep -Eq "^  start->end +3 +49\.000 +49\.000 +52\.000 +52\.000$" "$W/out" &&
@@ -247,7 +248,7 @@ if [ "${VALGRIND:-1}" != 0 ] && command -v valgrind > /dev/null; then
 	ok=0
 	vg timeline -i "$D/gpu.bin" -c "$D/cpu.txt" -w 40 || ok=1
 	vg timeline -i "$D/gpu.bin" -c "$D/cpu-bad.txt" --since 10us --until 20us || ok=1
-	vg timeline -i "$D/gpu.bin" --latency --top 100 || ok=1
+	vg timeline -i "$D/gpu.bin" --latency --topn 100 || ok=1
 	vg timeline -i "$D/gpu.bin" -c "$D/empty.txt" --latency || ok=1
 	result $ok "valgrind: timeline, --latency"
 else

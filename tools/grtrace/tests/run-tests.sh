@@ -28,6 +28,27 @@ for cmd in start stop status config record report export persist top; do
 	run $cmd --help && grep -q "usage: grtrace $cmd" "$W/out"
 	result $? "$cmd --help"
 done
+# One letter, one meaning, in every command's usage: -d is a time (record
+# and probe: how long; top: between refreshes, as in top(1)), -n a count
+# (of jobs listed; top's refreshes, as in top(1)).  The options that lost
+# their letter to this are refused by it.
+for cmd in start stop status config record report export dump merge timeline top probe \
+	persist; do
+	"$G" $cmd --help 2>&1 | grep -oE '(^| )-[a-zA-Z]/--[a-z-]+' | sed "s/^ *//; s/^/$cmd /"
+done > "$W/letters"
+awk '{ split($2, o, "/"); if (!(o[1] in long)) long[o[1]] = o[2]
+	else if (long[o[1]] != o[2] &&
+		 !(o[1] o[2] ~ /^-d--(duration|delay)$|^-n--(topn|iterations)$/)) {
+		print "letter " o[1] ": " long[o[1]] " and " o[2] " (" $1 ")"; bad = 1 } }
+	END { exit bad || NR < 40 }' "$W/letters" > "$W/err" &&
+	for args in "export -c x.json" "merge -s" "persist -s 16M" "probe -n" "probe -b 64" \
+		"start -b 4096"; do
+		l=${args#* -}
+		# shellcheck disable=SC2086
+		"$G" $args 2>&1 | grep -q "invalid or incomplete option '-${l%% *}'" ||
+			{ echo "$args: accepted" >> "$W/err"; break; }
+	done && [ ! -s "$W/err" ]
+result $? "options: one meaning per letter across commands; the letters taken away refused"
 expect_fail "no command" "a command is required"
 expect_fail "unknown command" "unknown command" frobnicate
 expect_fail "report: bad option" "invalid or incomplete option '--bogus'" report --bogus
@@ -119,10 +140,10 @@ expect_fail "export: --last-boot with lanes" "--last-boot reads an ftrace instan
 	export --kernelshark x --last-boot
 boot=trace_instance=grtrace_boot last=trace_instance=grtrace_last=grtrace_boot
 run persist && grep -qx "reserve_mem=16M:4096:grtrace $boot@grtrace,grtrace $last" "$W/out" &&
-	run persist -s 64M --traceoff &&
+	run persist --size 64M --traceoff &&
 	grep -qx "reserve_mem=64M:4096:grtrace $boot^traceoff@grtrace,grtrace" "$W/out"
 result $? "persist: the kernel command line, with a size, with traceoff"
-expect_fail "persist: bad --size" "invalid --size" persist -s 5000
+expect_fail "persist: bad --size" "invalid --size" persist --size 5000
 expect_fail "top: bad --delay" "invalid --delay" top -d 0.01
 expect_fail "top: bad --iterations" "invalid --iterations" top -n 0
 for h in lat size result; do
@@ -684,7 +705,7 @@ result $rc "annotate: in /proc, an 'F' ioctl on /dev/null and one on a closed fd
 
 # ---- probe: kprobe profiles, checked without tracefs (-n) ----
 PR=$SRC/tools/grtrace/profiles
-run probe -n -p "$PR/virtio-gpu.profile" &&
+run probe --dry-run -p "$PR/virtio-gpu.profile" &&
 	grep -q '^ring control engine=graphics dev=virtio-gpu$' "$W/out" &&
 	grep -Eq '^p:grtrace_probe_[0-9]+/add virtqueue_add_sgs key=data:x64 vq=_vq->name:string ' \
 		"$W/out" &&
@@ -695,19 +716,20 @@ run probe -n -p "$PR/virtio-gpu.profile" &&
 	grep -q ' init=context_init:u32 dbgname=name:string ' "$W/out" &&
 	grep -Eq '^p:grtrace_probe_[0-9]+/ctx_destroy virtio_gpu_cmd_context_destroy id=id:u32 ' \
 		"$W/out" && [ "$(grep -c '^[pr]:' "$W/out")" = 6 ]
-result $? "probe -n: the virtio-gpu profile's kprobes, filters and contexts"
-run probe -n -p "$PR/nvidia.profile" &&
+result $? "probe --dry-run: the virtio-gpu profile's kprobes, filters and contexts"
+run probe --dry-run -p "$PR/nvidia.profile" &&
 	grep -Eq '^p:[^ ]*/sched kchangrpapiCtrlCmdGpFifoSchedule_IMPL ' "$W/out" &&
 	grep -Eq '^p:[^ ]*/tsg_destroy kchangrpDestruct_IMPL ' "$W/out"
-result $? "probe -n: the nvidia profile"
+result $? "probe --dry-run: the nvidia profile"
 expect_fail "probe: -p required" "-p/--profile PROFILE is required" probe -o x
-expect_fail "probe: -o or -n required" "-o/--output FILE or -n/--dry-run" probe -p x
-expect_fail "probe: no such profile" "nosuch.profile: No such file" probe -n -p "$W/nosuch.profile"
+expect_fail "probe: -o or --dry-run required" "-o/--output FILE or --dry-run" probe -p x
+expect_fail "probe: no such profile" "nosuch.profile: No such file" \
+	probe --dry-run -p "$W/nosuch.profile"
 # bad_profile NAME PATTERN LINES: the profile of LINES fails with PATTERN,
 # which names its file and line
 bad_profile() {
 	printf '%b' "$3" > "$W/bad.profile"
-	expect_fail "probe: $1" "^grtrace: $W/bad.profile:$2" probe -n -p "$W/bad.profile"
+	expect_fail "probe: $1" "^grtrace: $W/bad.profile:$2" probe --dry-run -p "$W/bad.profile"
 }
 OK='ring r\nprobe a f k=$arg1\n'
 bad_profile "unknown statement" "3: unknown statement 'jobs'" "${OK}jobs a submit\n"
