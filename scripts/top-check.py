@@ -14,11 +14,15 @@ From live.txt this computes what each interval of the batch run should
 show, with top's rules (a job counts once top saw its SUBMIT; an interval
 ends at top's marker): per ring the jobs completed, the share of the
 interval with a job between COMMIT and END, the jobs in flight at its end;
-per process the jobs completed.  An event is stamped by each instance
-apart, microseconds apart (up to milliseconds when a vCPU is descheduled
-between the two): only an event that close to a boundary may land on the
-other side of it, so a count may differ by the events of its ring within
-SKEW of the boundaries it depends on, and by no more.
+per process the jobs completed; for both, the latency p50 and p99 of the
+jobs completed.  An event is stamped by each instance apart, microseconds
+apart (up to milliseconds when a vCPU is descheduled between the two):
+only an event that close to a boundary may land on the other side of it,
+so a count may differ by the events of its ring within SKEW of the
+boundaries it depends on, and by no more.  A percentile of the jobs top
+counted lies between that of the jobs certainly in the interval and that
+of those perhaps in it, at top's rank, give or take SKEW, as each latency
+may differ.
 
 usage: top-check.py DIR     (prints KTAP)
 """
@@ -35,7 +39,7 @@ from tracecmd import pipe_events, read_text as read   # pylint: disable=wrong-im
 HEAD = re.compile(r'^grtrace top - ([\d.]+)-([\d.]+) s, (\d+) jobs in flight, sort (\S+) '
                   r'\(s\), view (\w+)')
 INTERVAL = re.compile(r'grtrace top - ([\d.]+)-([\d.]+) s,')
-PROC = re.compile(r'^\s*\d+ \S+\s+[\d.]+\s+[\d.]+$')
+PROC = re.compile(r'^\s*\d+ \S+\s+[\d.]+\s+[\d.]+\s+(?:[\d.]+|-)\s+(?:[\d.]+|-)$')
 SKEW_US = 20000         # the most one instance's stamp trails the other's
 BUSY_TOL = 3.0          # percentage points
 
@@ -60,6 +64,31 @@ def live_events(path):
     return evs
 
 
+def ms(word):
+    """A P50_MS or P99_MS cell: milliseconds, None for "-" """
+    return None if word == '-' else float(word)
+
+
+def lat_problem(row, n, lats, lo, hi):
+    """How top's p50 and p99 of its @n jobs stray from the latencies of
+    the jobs that completed in (lo, hi], certainly or perhaps: @lats,
+    [(complete us, latency us)]; None if they do not"""
+    certain = sorted(lat for us, lat in lats if lo + SKEW_US < us <= hi - SKEW_US)
+    perhaps = sorted(lat for us, lat in lats if lo - SKEW_US < us <= hi + SKEW_US)
+    for k in (50, 99):
+        got = row.get(f'p{k}')
+        if not n or got is None:
+            if (got is None) != (not n):
+                return f'p{k} {got} ms of {n} jobs'
+            continue
+        i = max((n * k + 99) // 100 - 1, 0)
+        low = perhaps[i] if i < len(perhaps) else 0
+        high = certain[i] if i < len(certain) else float('inf')
+        if not low - SKEW_US <= got * 1000 <= high + SKEW_US:
+            return f'p{k} {got} ms of {n} jobs, live between {low / 1000} and {high / 1000} ms'
+    return None
+
+
 def batch(path):
     """[{from, to, rings: {name: row}, procs: {(pid, comm): row}}]"""
     out = []
@@ -81,9 +110,10 @@ def batch(path):
             section = 'procs'
         elif section == 'rings' and len(w) == 8:
             cur['rings'][w[0]] = {'busy': float(w[1]), 'jobs_s': float(w[2]),
-                                  'flight': int(w[3])}
+                                  'flight': int(w[3]), 'p50': ms(w[5]), 'p99': ms(w[6])}
         elif section == 'procs' and PROC.match(line):
-            cur['procs'][(int(w[0]), w[1])] = {'busy': float(w[2]), 'jobs_s': float(w[3])}
+            cur['procs'][(int(w[0]), w[1])] = {'busy': float(w[2]), 'jobs_s': float(w[3]),
+                                               'p50': ms(w[4]), 'p99': ms(w[5])}
     return out
 
 
@@ -94,9 +124,11 @@ def json_batch(path):
         o = json.loads(line)
         out.append({'from': o['from_s'], 'to': o['to_s'],
                     'rings': {r['ring']: {'busy': r['busy_pct'], 'jobs_s': r['jobs_per_s'],
-                                          'flight': r['in_flight']} for r in o['rings']},
+                                          'flight': r['in_flight'], 'p50': r['p50_ms'],
+                                          'p99': r['p99_ms']} for r in o['rings']},
                     'procs': {(p['pid'], p['comm']): {'busy': p['busy_pct'],
-                                                      'jobs_s': p['jobs_per_s']}
+                                                      'jobs_s': p['jobs_per_s'],
+                                                      'p50': p['p50_ms'], 'p99': p['p99_ms']}
                               for p in o['processes']}})
     return out
 
@@ -117,13 +149,24 @@ def seen_events(evs, start_us, to_us, seen):
 
 def expect(evs, start_us, from_us, to_us):
     """What top should show for (from_us, to_us]: per ring the jobs completed
-    and the jobs in flight at its end, per process the jobs completed"""
+    and the jobs in flight at its end, per process the jobs completed; and,
+    per ring and per process, the latency of each job completed within
+    SKEW of the interval, [(complete us, latency us)]"""
     seen = {}
+    submitted = {}
     jobs = {}
     procs = {}
+    lats = {}
     done = set()
-    for us, stage, key, sub in seen_events(evs, start_us, to_us, seen):
+    for us, stage, key, sub in seen_events(evs, start_us, to_us + SKEW_US, seen):
+        if stage == 'submit':
+            submitted.setdefault(key, us)
         if stage != 'complete':
+            continue
+        if us > from_us - SKEW_US:
+            for group in (key[0], process(sub)):
+                lats.setdefault(group, []).append((us, us - submitted[key]))
+        if us > to_us:
             continue
         done.add(key)
         if us > from_us:
@@ -132,9 +175,9 @@ def expect(evs, start_us, from_us, to_us):
             procs[p] = procs.get(p, 0) + 1
     flight = {}
     for (ring, fence) in seen:
-        if (ring, fence) not in done:
+        if (ring, fence) not in done and submitted[(ring, fence)] <= to_us:
             flight[ring] = flight.get(ring, 0) + 1
-    return jobs, flight, procs
+    return jobs, flight, procs, lats
 
 
 def union_busy(evs, start_us, from_us, to_us, by):
@@ -173,7 +216,7 @@ def against_live(evs, ivs, diag):
     for k, iv in enumerate(ivs[1:], 1):
         lo, hi = iv['from'] * 1e6, iv['to'] * 1e6
         secs = iv['to'] - iv['from']
-        jobs, flight, procs = expect(evs, start, lo, hi)
+        jobs, flight, procs, lats = expect(evs, start, lo, hi)
         busy = union_busy(evs, start, lo, hi, lambda ring, f: ring)
         pbusy = union_busy(evs, start, lo, hi,
                            lambda ring, f: process(f))
@@ -191,6 +234,9 @@ def against_live(evs, ivs, diag):
                abs(row['flight'] - flight.get(ring, 0)) > ftol:
                 bad.append(f'interval {k} {ring}: top {row}, live jobs {want} busy {b:.1f} '
                            f'flight {flight.get(ring, 0)}')
+            elif 'p50' in row and lat_problem(row, got, lats.get(ring, []), lo, hi):
+                bad.append(f'interval {k} {ring}: '
+                           f'{lat_problem(row, got, lats.get(ring, []), lo, hi)}')
         for p in set(procs) | set(iv['procs']):
             row = iv['procs'].get(p, {'jobs_s': 0, 'busy': 0})
             got = round(row['jobs_s'] * secs)
@@ -200,6 +246,8 @@ def against_live(evs, ivs, diag):
             if abs(got - procs.get(p, 0)) > jtol or abs(row['busy'] - b) > BUSY_TOL:
                 bad.append(f'interval {k} {p}: top {got} jobs, busy {row["busy"]}; '
                            f'live {procs.get(p, 0)}, {b:.1f}')
+            elif 'p50' in row and lat_problem(row, got, lats.get(p, []), lo, hi):
+                bad.append(f'interval {k} {p}: {lat_problem(row, got, lats.get(p, []), lo, hi)}')
     return bad
 
 
@@ -214,8 +262,9 @@ def main():
     bad = against_live(evs, ivs, out.diag)
     busy_any = [r for iv in ivs[1:] for r in iv['rings'].values() if r['jobs_s'] > 0]
     out.result(len(ivs) > 1 and busy_any and not bad,
-               'per interval, each ring\'s jobs, BUSY% and jobs in flight, and each '
-               'process\'s jobs and BUSY%, as the live stream has them', '\n'.join(bad[:10]))
+               'per interval, each ring\'s jobs, BUSY%, jobs in flight and latency p50 and '
+               'p99, and each process\'s jobs, BUSY%, p50 and p99, as the live stream has them',
+               '\n'.join(bad[:10]))
     try:
         jivs = json_batch(os.path.join(d, 'top.json'))
         bad = against_live(evs, jivs, lambda s: out.diag('json: ' + s))

@@ -16,8 +16,9 @@
  * per ring, the share of the interval with a job between COMMIT and END
  * (BUSY%), the jobs completed per second, the jobs in flight and their
  * peak, the latency (SUBMIT to COMPLETE) p50 and p99 of the jobs that
- * completed, the errors; per process, its jobs and GPU time (the sum of
- * their device times, COMMIT to END); and the events lost by cause.  With
+ * completed, the errors; per process, its jobs completed per second, the
+ * share of the interval with one of them on the device and their latency
+ * p50 and p99; and the events lost by cause.  With
  * --summary, it shows the relay stream's aggregate_only windows instead
  * (the grtrace_summary event): what a ring did, from the aggregator.
  */
@@ -90,6 +91,8 @@ struct top_proc {
 	__u32 in_dev;		/* its jobs between COMMIT and END */
 	__u64 busy_from;
 	__u64 busy;		/* ns of the interval with in_dev > 0 */
+	__s64 *lat;		/* latencies of the completed jobs */
+	size_t nr_lat, cap_lat;
 };
 
 #define UNSEEN		256
@@ -380,21 +383,29 @@ static void job_open(struct top *tp, struct top_ring *r, struct top_job *j,
 		r->peak = r->flying;
 }
 
+static void lat_add(__s64 **lat, size_t *nr, size_t *cap, __s64 v)
+{
+	if (*nr == *cap) {
+		*cap = *cap ? 2 * *cap : 64;
+		*lat = gr_realloc(*lat, *cap, sizeof(**lat));
+	}
+	(*lat)[(*nr)++] = v;
+}
+
 /* Job @j done at @ev: its latency, if its SUBMIT was seen */
 static void job_done(struct top *tp, struct top_ring *r, struct top_job *j,
 		     const struct gr_event *ev, __u64 ts)
 {
+	struct top_proc *pr = &tp->proc[j->proc];
+
 	if (j->on_dev)
-		on_device(r, &tp->proc[j->proc], false, ts);
+		on_device(r, pr, false, ts);
 	r->jobs++;
 	if (j->submit) {
-		if (r->nr_lat == r->cap_lat) {
-			r->cap_lat = r->cap_lat ? 2 * r->cap_lat : 64;
-			r->lat = gr_realloc(r->lat, r->cap_lat, sizeof(*r->lat));
-		}
-		r->lat[r->nr_lat++] = ev->ts - j->submit;
+		lat_add(&r->lat, &r->nr_lat, &r->cap_lat, ev->ts - j->submit);
+		lat_add(&pr->lat, &pr->nr_lat, &pr->cap_lat, ev->ts - j->submit);
 	}
-	tp->proc[j->proc].jobs++;
+	pr->jobs++;
 	if (r->flying)
 		r->flying--;
 	job_remove(tp, j);
@@ -591,6 +602,12 @@ static __s64 pct(struct top_ring *r, int k)
 	return r->lat[gr_pct_index(r->nr_lat, k)];
 }
 
+/* The same of a process's jobs, sorted by show() */
+static __s64 proc_pct(const struct top_proc *pr, int k)
+{
+	return pr->nr_lat ? pr->lat[gr_pct_index(pr->nr_lat, k)] : -1;
+}
+
 static double ring_busy(const struct top *tp, const struct top_ring *r)
 {
 	if (tp->p->summary)	/* jobs on the device, on average */
@@ -636,13 +653,16 @@ static int cmp_proc(const void *a, const void *b)
 
 	switch (sort_top->sort) {
 	case SORT_BUSY:
-	case SORT_P99:
 		if (x->busy != y->busy)
 			return x->busy > y->busy ? -1 : 1;
 		break;
 	case SORT_JOBS:
 		if (x->jobs != y->jobs)
 			return x->jobs > y->jobs ? -1 : 1;
+		break;
+	case SORT_P99:
+		if (proc_pct(x, 99) != proc_pct(y, 99))
+			return proc_pct(x, 99) > proc_pct(y, 99) ? -1 : 1;
 		break;
 	}
 	return strcmp(x->comm, y->comm);
@@ -817,8 +837,12 @@ static void show_data(struct top *tp, FILE *f, const __u32 *ids, __u32 n, const 
 		}
 		datum(f, json, "busy_pct", "%.3f", secs > 0 ? pr->busy / 1e7 / secs : 0);
 		datum(f, json, "jobs_per_s", "%.3f", secs > 0 ? pr->jobs / secs : 0);
-		/* CSV: no in_flight, peak, p50_ms, p99_ms, errors */
-		fputs(json ? "}" : ",,,,,\n", f);
+		if (!json)	/* no in_flight, peak */
+			fputs(",,", f);
+		datum_ms(f, json, "p50_ms", proc_pct(pr, 50));
+		datum_ms(f, json, "p99_ms", proc_pct(pr, 99));
+		/* CSV: no errors */
+		fputs(json ? "}" : ",\n", f);
 	}
 	if (json)
 		fputs("]}\n", f);
@@ -839,8 +863,10 @@ static void show(struct top *tp, FILE *f)
 			ids[n++] = i;
 	sort_top = tp;
 	qsort(ids, n, sizeof(*ids), cmp_ring);
-	for (i = 0; i < tp->nr_proc; i++)
+	for (i = 0; i < tp->nr_proc; i++) {
 		pids[i] = i;
+		qsort(tp->proc[i].lat, tp->proc[i].nr_lat, sizeof(*tp->proc[i].lat), cmp_s64);
+	}
 	qsort(pids, tp->nr_proc, sizeof(*pids), cmp_proc);
 	if (tp->p->format != GR_FMT_TEXT) {
 		show_data(tp, f, ids, n, pids);
@@ -898,15 +924,18 @@ static void show(struct top *tp, FILE *f)
 	if (!tp->p->summary && (tp->procs || !tp->tty)) {
 		if (!tp->tty)
 			fputc('\n', f);
-		fprintf(f, "%8s %-16s %6s %8s\n", "PID", "COMM", "BUSY%", "JOBS/S");
+		fprintf(f, "%8s %-16s %6s %8s %10s %10s\n", "PID", "COMM", "BUSY%", "JOBS/S",
+			"P50_MS", "P99_MS");
 		for (i = 0; i < tp->nr_proc; i++) {
 			struct top_proc *pr = &tp->proc[pids[i]];
 
 			if (!pr->jobs && !pr->busy)
 				continue;
-			fprintf(f, "%8u %-16s %6.1f %8.1f\n", pr->tgid, pr->comm,
+			ms_str(proc_pct(pr, 50), p50, sizeof(p50));
+			ms_str(proc_pct(pr, 99), p99, sizeof(p99));
+			fprintf(f, "%8u %-16s %6.1f %8.1f %10s %10s\n", pr->tgid, pr->comm,
 				secs > 0 ? pr->busy / 1e7 / secs : 0,
-				secs > 0 ? pr->jobs / secs : 0);
+				secs > 0 ? pr->jobs / secs : 0, p50, p99);
 		}
 	}
 	if (!tp->tty)
@@ -935,6 +964,7 @@ static void next_interval(struct top *tp)
 	}
 	for (k = 0; k < tp->nr_proc; k++) {
 		tp->proc[k].jobs = 0;
+		tp->proc[k].nr_lat = 0;
 		tp->proc[k].busy = 0;
 		tp->proc[k].busy_from = tp->to;
 	}
@@ -1147,6 +1177,8 @@ out:
 	top_close(&tp);
 	for (i = 0; i < tp.nr_ring; i++)
 		free(tp.ring[i].lat);
+	for (i = 0; i < tp.nr_proc; i++)
+		free(tp.proc[i].lat);
 	free(tp.ring);
 	free(tp.proc);
 	free(tp.job);
