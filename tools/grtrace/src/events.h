@@ -201,6 +201,7 @@ struct gr_trace {
 	__u64 longer;		/* payloads longer than known (newer format) */
 	__u64 shorter;		/* payloads shorter than known (older format) */
 	__u64 lost;		/* gseq gaps between the records */
+	__u64 cpus;		/* bit N: a record of CPU N (N < 64) was read */
 	__u64 first_gseq;
 	__u64 first_ts;
 	__u64 last_ts;

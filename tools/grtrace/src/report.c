@@ -760,6 +760,11 @@ static void header_text(struct report *rp)
 	if (t->first_gseq > 1)
 		fprintf(f, ", %llu before the first record",
 			(unsigned long long)t->first_gseq - 1);
+	/* Gaps, and CPUs of the session without a record: a partial input? */
+	if (t->lost && t->have_info && t->info.nr_cpus <= 64 &&
+	    __builtin_popcountll(t->cpus) < (int)t->info.nr_cpus)
+		fprintf(f, "; records of %d of the session's %u CPUs: the others' files missing?",
+			__builtin_popcountll(t->cpus), t->info.nr_cpus);
 	fprintf(f, "\n  skipped   %llu records of unknown type",
 		(unsigned long long)t->unknown);
 	fprintf(f, "; %llu longer, %llu shorter payloads than known\n",

@@ -601,6 +601,7 @@ int gr_src_rewind(struct gr_src *s)
 	t->longer = 0;
 	t->shorter = 0;
 	t->lost = 0;
+	t->cpus = 0;
 	t->first_gseq = 0;
 	t->first_ts = 0;
 	t->last_ts = 0;
@@ -616,6 +617,8 @@ static void count(struct gr_trace *t, const struct gr_event *ev, __u64 prev_gseq
 	} else {
 		t->lost += ev->gseq - prev_gseq - 1;
 	}
+	if (ev->cpu < 64)
+		t->cpus |= 1ULL << ev->cpu;
 	if (ev->ts < t->first_ts)
 		t->first_ts = ev->ts;
 	if (ev->ts > t->last_ts)

@@ -303,6 +303,10 @@ result $? "report --per-ring: 10000 jobs per ring, p50 and p99 within 1/256 of e
 	run report --jobs -i "$W/load-cat.bin" -f csv && cmp -s "$W/out" "$W/load-dir.csv" &&
 	[ "$(grep -c . "$W/out")" = 5001 ]
 result $? "report: 3 per-CPU files, and the 3 concatenated, read the same"
+run report -i "$W/load-cpus/events0.bin" &&
+	grep -q "; records of 1 of the session's 3 CPUs: the others' files missing?$" "$W/out" &&
+	run report -i "$W/load-cpus" && ! grep -q "files missing" "$W/out"
+result $? "report: one CPU's file of three, named a partial input; the three, not"
 run export -i "$W/load-cpus" --chrome "$W/load-dir.json" &&
 	cat "$W"/load-cpus/events*.bin | "$G" export -i - --chrome - > "$W/out" 2> "$W/err" &&
 	sed 2d "$W/out" | cmp -s - <(sed 2d "$W/load-dir.json")
