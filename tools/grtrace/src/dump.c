@@ -62,8 +62,9 @@ static void dump_usage(const char *err)
 		"",
 		"    -i/--input FILE|DIR: a recorded file, or a directory of",
 		"                         events<N>[.bin] files, merged by gseq;",
-		"                         default: the live relay files (reading",
-		"                         them consumes their data)",
+		"                         default: the FILE after the options, else",
+		"                         " GR_DEFAULT_INPUT,
+		"       --live: the live relay files instead (reading consumes them)",
 		"    --per-file: the files of a directory one after the other",
 		"    --raw: also each record's file, byte offset and size",
 		"    -D/--debug: print debug messages",
@@ -79,12 +80,15 @@ static void dump_parse_args(int argc, char *argv[], struct dump_params *p)
 	enum { OPT_PER_FILE = 256, OPT_RAW };
 	static const struct option opts[] = {
 		{ "input",	required_argument,	NULL, 'i' },
+		{ "live",	no_argument,		NULL, GR_OPT_LIVE },
 		{ "per-file",	no_argument,		NULL, OPT_PER_FILE },
 		{ "raw",	no_argument,		NULL, OPT_RAW },
 		{ "debug",	no_argument,		NULL, 'D' },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
+	const char *err;
+	bool live = false;
 	int c;
 
 	memset(p, 0, sizeof(*p));
@@ -99,6 +103,9 @@ static void dump_parse_args(int argc, char *argv[], struct dump_params *p)
 		case OPT_RAW:
 			p->raw = true;
 			break;
+		case GR_OPT_LIVE:
+			live = true;
+			break;
 		case 'D':
 			gr_debug = 1;
 			break;
@@ -109,8 +116,9 @@ static void dump_parse_args(int argc, char *argv[], struct dump_params *p)
 			dump_usage(gr_invalid_option(argv));
 		}
 	}
-	if (optind < argc)
-		dump_usage("unexpected argument");
+	p->input = gr_input_arg(p->input, live, argc, argv, &err);
+	if (err)
+		dump_usage(err);
 }
 
 /* ---- the files ---- */

@@ -78,8 +78,9 @@ static void export_usage(const char *err)
 		"                         a named row per lane, on its busiest 120 ms",
 		"    -i/--input FILE|DIR: a recorded file (relay stream or trace.dat),",
 		"                         or a directory of events<N>[.bin] files;",
-		"                         default: the live relay files (reading",
-		"                         them consumes their data)",
+		"                         default: the FILE after the options, else",
+		"                         " GR_DEFAULT_INPUT,
+		"       --live: the live relay files instead (reading consumes them)",
 		"       --host FILE: QEMU's virtio_gpu trace log of the same run, with",
 		"                         -i the guest's trace.dat: QEMU's work as a",
 		"                         process, each virtio-gpu job's device phase",
@@ -102,6 +103,7 @@ static void export_parse_args(int argc, char *argv[], struct gr_export_params *p
 		{ "kernelshark", required_argument,	NULL, 'k' },
 		{ "session",	required_argument,	NULL, 'S' },
 		{ "input",	required_argument,	NULL, 'i' },
+		{ "live",	no_argument,		NULL, GR_OPT_LIVE },
 		{ "debug",	no_argument,		NULL, 'D' },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ "host",	required_argument,	NULL, 'H' },
@@ -109,7 +111,8 @@ static void export_parse_args(int argc, char *argv[], struct gr_export_params *p
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *instance = NULL;
-	bool last_boot = false;
+	bool last_boot = false, live = false;
+	const char *err;
 	int c;
 
 	memset(p, 0, sizeof(*p));
@@ -139,6 +142,9 @@ static void export_parse_args(int argc, char *argv[], struct gr_export_params *p
 		case 'D':
 			gr_debug = 1;
 			break;
+		case GR_OPT_LIVE:
+			live = true;
+			break;
 		case 'h':
 			export_usage(NULL);
 			break;
@@ -146,8 +152,13 @@ static void export_parse_args(int argc, char *argv[], struct gr_export_params *p
 			export_usage(gr_invalid_option(argv));
 		}
 	}
-	if (optind < argc)
-		export_usage("unexpected argument");
+	if (!last_boot) {
+		p->input = gr_input_arg(p->input, live, argc, argv, &err);
+		if (err)
+			export_usage(err);
+	} else if (live || optind < argc) {
+		export_usage("--last-boot reads an ftrace instance once: with --chrome, no -i");
+	}
 	if (!p->chrome && !p->kernelshark)
 		export_usage("--chrome FILE or --kernelshark FILE is required");
 	if (p->host && !p->chrome)

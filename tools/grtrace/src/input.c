@@ -299,7 +299,11 @@ static int find_files(struct gr_trace *t, const char *path)
 	if (!strcmp(path, "-"))
 		path = "/dev/stdin";
 	if (stat(path, &st)) {
-		gr_err_msg("%s: %s\n", path, strerror(errno));
+		if (errno == ENOENT && !strcmp(path, GR_DEFAULT_INPUT))
+			gr_err_msg("%s: %s (%s)\n", path, strerror(errno),
+				   "make one with grtrace record, or give -i FILE, or --live for the live relay files");
+		else
+			gr_err_msg("%s: %s\n", path, strerror(errno));
 		return -1;
 	}
 	t->input = path;
@@ -468,6 +472,29 @@ char *gr_input_last_boot(const char *name)
  * trace.dat is read whole here (t->ev, merged).
  * Returns: 0, or -1 with the problem printed.
  */
+/*
+ * gr_input_arg - the input of a command that reads one, once getopt is done
+ * @input: -i's argument, or NULL
+ * @live: --live was given
+ * @argc, @argv: the command line; a FILE left after the options is the input
+ * @err: set to the problem, for the command's usage message, if there is one
+ *
+ * Returns: -i's input, or the FILE, or GR_DEFAULT_INPUT (as trace-cmd reads
+ * trace.dat); NULL with --live: the live relay files, which reading consumes.
+ */
+const char *gr_input_arg(const char *input, bool live, int argc, char **argv,
+			 const char **err)
+{
+	*err = NULL;
+	if (live && (input || optind < argc))
+		*err = "--live reads the live relay files, not an input file";
+	else if (!input && optind < argc)
+		input = argv[optind++];
+	if (!*err && optind < argc)
+		*err = "unexpected argument";
+	return live ? NULL : input ? input : GR_DEFAULT_INPUT;
+}
+
 int gr_input_find(struct gr_trace *t, const char *path)
 {
 	int session = t->session;

@@ -14,6 +14,14 @@
 /* An input naming an ftrace instance: "instance:NAME" */
 #define GR_INSTANCE_PREFIX	"instance:"
 
+/* What a command reads without -i: what record writes without -o */
+#define GR_DEFAULT_INPUT	"grtrace.dat"
+/* --live, the live relay files: its getopt value, above every command's */
+#define GR_OPT_LIVE		0x4000
+
+const char *gr_input_arg(const char *input, bool live, int argc, char **argv,
+			 const char **err);
+
 int gr_input_find(struct gr_trace *t, const char *path);
 char *gr_input_last_boot(const char *name);
 int gr_input_load(struct gr_trace *t, const char *path);

@@ -12,6 +12,7 @@
 
 #include "commands.h"
 #include "correlate.h"
+#include "input.h"
 #include "stat.h"
 #include "utils.h"
 
@@ -52,7 +53,8 @@ static void merge_usage(const char *err)
 		"    -c/--cpu FILE: the output of grtrace-bpf-annotate, - for stdin",
 		"    -i/--input, -g/--gpu FILE|DIR: the recording ('grtrace record'), or a",
 		"                         directory of events<N>[.bin] files; default:",
-		"                         the live relay files",
+		"                         the FILE after the options, else " GR_DEFAULT_INPUT,
+		"       --live: the live relay files instead (reading consumes them)",
 		"    --clock-offset NS: added to every GPU time ([-]N[ns|us|ms|s]), when",
 		"                       the two clocks differ; default 0",
 		"       --stats-only: only the counts and the gap statistics",
@@ -73,6 +75,7 @@ static void merge_parse_args(int argc, char *argv[], struct merge_params *p)
 	static const struct option opts[] = {
 		{ "cpu",		required_argument,	NULL, 'c' },
 		{ "input",		required_argument,	NULL, 'i' },
+		{ "live",		no_argument,		NULL, GR_OPT_LIVE },
 		{ "gpu",		required_argument,	NULL, 'g' },
 		{ "clock-offset",	required_argument,	NULL, OPT_OFFSET },
 		{ "stats-only",		no_argument,		NULL, 's' },
@@ -83,6 +86,8 @@ static void merge_parse_args(int argc, char *argv[], struct merge_params *p)
 		{ "help",		no_argument,		NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
+	const char *err;
+	bool live = false;
 	int c;
 
 	memset(p, 0, sizeof(*p));
@@ -112,6 +117,9 @@ static void merge_parse_args(int argc, char *argv[], struct merge_params *p)
 		case 'o':
 			p->output = optarg;
 			break;
+		case GR_OPT_LIVE:
+			live = true;
+			break;
 		case 'D':
 			gr_debug = 1;
 			break;
@@ -122,8 +130,9 @@ static void merge_parse_args(int argc, char *argv[], struct merge_params *p)
 			merge_usage(gr_invalid_option(argv));
 		}
 	}
-	if (optind < argc)
-		merge_usage("unexpected argument");
+	p->gpu = gr_input_arg(p->gpu, live, argc, argv, &err);
+	if (err)
+		merge_usage(err);
 	if (!p->cpu)
 		merge_usage("-c/--cpu FILE (the annotator's output) is required");
 	if (p->stats_only && (p->jobs_only || p->fmt == GR_FMT_CSV))

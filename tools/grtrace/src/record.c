@@ -167,7 +167,7 @@ static void record_usage(const char *err)
 {
 	static const char * const msg[] = {
 		"",
-		"  usage: grtrace record [-h] [-D] -o FILE [-d DURATION] [-s] [-q]",
+		"  usage: grtrace record [-h] [-D] [-o FILE] [-d DURATION] [-s] [-q]",
 		"         [--events grtrace|kernel]",
 		"",
 		"  Read the relay files of all CPUs into FILE, in gseq order, until",
@@ -176,7 +176,7 @@ static void record_usage(const char *err)
 		"  and stop.  Reading the relay files consumes their data.  A gap in",
 		"  gseq is lost once every file is past it, or after 500 ms.",
 		"",
-		"    -o/--output FILE: the output file, - for stdout",
+		"    -o/--output FILE: the output file, - for stdout; default " GR_DEFAULT_INPUT,
 		"    -d/--duration DURATION: stop after DURATION seconds (or Nm, Nh)",
 		"    -s/--start: reset the kernel counters and start a session if none",
 		"                runs; stop it at the end",
@@ -240,7 +240,7 @@ static void record_parse_args(int argc, char *argv[], struct record_params *p)
 	if (optind < argc)
 		record_usage("unexpected argument");
 	if (!p->output)
-		record_usage("-o/--output FILE is required");
+		p->output = GR_DEFAULT_INPUT;
 }
 
 static void on_signal(int sig)

@@ -179,8 +179,9 @@ static void report_usage(const char *err)
 		"  any, come after the rings.",
 		"",
 		"    -i/--input FILE|DIR: a recorded file, or a directory of events<N>[.bin]",
-		"                         files; default: the live relay files (reading",
-		"                         them consumes their data)",
+		"                         files, - for stdin; default: the FILE after the",
+		"                         options, else " GR_DEFAULT_INPUT,
+		"       --live: the live relay files instead (reading consumes them)",
 		"    -f/--format FMT: text (default, times in us), csv or json (times in ns)",
 		"       --jobs: each job, in the order they were submitted, instead of",
 		"                         the summary (--limit, --queue-thresh and",
@@ -276,6 +277,7 @@ static void report_parse_args(int argc, char *argv[], struct report_params *p)
 {
 	static const struct option opts[] = {
 		{ "input",	required_argument,	NULL, 'i' },
+		{ "live",	no_argument,		NULL, GR_OPT_LIVE },
 		{ "format",	required_argument,	NULL, 'f' },
 		{ "topn",	required_argument,	NULL, 'n' },
 		{ "debug",	no_argument,		NULL, 'D' },
@@ -300,7 +302,8 @@ static void report_parse_args(int argc, char *argv[], struct report_params *p)
 		{ "events",	required_argument,	NULL, OPT_EVENTS },
 		{ NULL, 0, NULL, 0 }
 	};
-	bool last_boot = false;
+	bool last_boot = false, live = false;
+	const char *err;
 	const char *instance = NULL;
 	__u64 n;
 	int c;
@@ -399,21 +402,26 @@ static void report_parse_args(int argc, char *argv[], struct report_params *p)
 			if (gr_use_parse(optarg, &p->use))
 				report_usage("invalid --events: auto, grtrace or kernel");
 			break;
+		case GR_OPT_LIVE:
+			live = true;
+			break;
 		default:
 			report_usage(gr_invalid_option(argv));
 		}
 	}
-	if (optind < argc)
-		report_usage("unexpected argument");
-	if (last_boot && p->input)
-		report_usage("--last-boot reads an ftrace instance: no -i with it");
+	if (last_boot && (p->input || live || optind < argc))
+		report_usage("--last-boot reads an ftrace instance: no input with it");
 	if (last_boot) {
 		p->last_boot = gr_input_last_boot(instance);
 		if (!p->last_boot)
 			exit(EXIT_FAILURE);
 		p->input = p->last_boot;
 		p->in_flight = true;
+		return;
 	}
+	p->input = gr_input_arg(p->input, live, argc, argv, &err);
+	if (err)
+		report_usage(err);
 }
 
 /* ---- selection ---- */

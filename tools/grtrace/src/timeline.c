@@ -16,6 +16,7 @@
 
 #include "commands.h"
 #include "correlate.h"
+#include "input.h"
 #include "stat.h"
 #include "utils.h"
 
@@ -71,7 +72,9 @@ static void timeline_usage(const char *err)
 		"  instead where the time of the jobs went, per ring and for the slowest",
 		"  jobs.",
 		"",
-		"    -i/--input, -g/--gpu FILE|DIR: the recording; default: the live relay files",
+		"    -i/--input, -g/--gpu FILE|DIR: the recording; default: the FILE after the",
+		"                         options, else " GR_DEFAULT_INPUT,
+		"       --live: the live relay files instead (reading consumes them)",
 		"    -c/--cpu FILE: the output of grtrace-bpf-annotate",
 		"    --clock-offset NS: added to every GPU time ([-]N[ns|us|ms|s])",
 		"    -w/--width N: columns of the output (default: the terminal's, or 100)",
@@ -107,6 +110,7 @@ static void timeline_parse_args(int argc, char *argv[], struct timeline_params *
 	enum { OPT_OFFSET = 256, OPT_SINCE, OPT_UNTIL };
 	static const struct option opts[] = {
 		{ "input",		required_argument,	NULL, 'i' },
+		{ "live",		no_argument,		NULL, GR_OPT_LIVE },
 		{ "gpu",		required_argument,	NULL, 'g' },
 		{ "cpu",		required_argument,	NULL, 'c' },
 		{ "clock-offset",	required_argument,	NULL, OPT_OFFSET },
@@ -123,6 +127,8 @@ static void timeline_parse_args(int argc, char *argv[], struct timeline_params *
 		{ NULL, 0, NULL, 0 }
 	};
 	__u64 v;
+	const char *err;
+	bool live = false;
 	int c;
 
 	memset(p, 0, sizeof(*p));
@@ -166,6 +172,9 @@ static void timeline_parse_args(int argc, char *argv[], struct timeline_params *
 		case 'o':
 			p->output = optarg;
 			break;
+		case GR_OPT_LIVE:
+			live = true;
+			break;
 		case 'D':
 			gr_debug = 1;
 			break;
@@ -176,8 +185,9 @@ static void timeline_parse_args(int argc, char *argv[], struct timeline_params *
 			timeline_usage(gr_invalid_option(argv));
 		}
 	}
-	if (optind < argc)
-		timeline_usage("unexpected argument");
+	p->gpu = gr_input_arg(p->gpu, live, argc, argv, &err);
+	if (err)
+		timeline_usage(err);
 	if (p->have_since && p->have_until && p->until <= p->since)
 		timeline_usage("--until must be after --since");
 	if (!p->width)

@@ -56,7 +56,6 @@ expect_fail "report: bad --format" "invalid --format" report -f xml
 expect_fail "report: bad --hist" "invalid --hist" report --hist foo
 expect_fail "report: bad --engine" "invalid --engine" report --engine gpu
 expect_fail "report: bad --since" "invalid --since" report --since 5parsecs
-expect_fail "record: -o required" "-o/--output FILE is required" record
 expect_fail "record: bad --duration" "invalid --duration" record -o x -d -1
 expect_fail "export: an output required" "--chrome FILE or --kernelshark FILE is required" export
 expect_fail "export: --session without lanes" "--session goes with --kernelshark FILE" \
@@ -131,7 +130,7 @@ assert [j['fence'] for j in r['failed']] == \
     [j['fence'] for j in jobs if j['status'] not in ('ok', 'pending')], r['failed']
 EOF
 result $? "report --in-flight: the jobs with no COMPLETE, the last COMPLETEs, the failed"
-expect_fail "report: --last-boot with -i" "--last-boot reads an ftrace instance: no -i" \
+expect_fail "report: --last-boot with -i" "--last-boot reads an ftrace instance: no input" \
 	report --last-boot -i "$V"
 expect_fail "report: --last-boot= empty" "invalid --last-boot" report --last-boot=
 expect_fail "report: no such instance" "nosuch: no such ftrace instance" \
@@ -188,6 +187,18 @@ run report -i "$V" -f json --queue-thresh 1ms --exec-thresh 10ms &&
 	python3 -c 'import json,sys; j=json.load(open(sys.argv[1]))["jobs"][3]
 sys.exit(j["labels"] != "preempted")' "$W/out"
 result $? "report --queue-thresh --exec-thresh"
+# Without -i, a reading command takes the FILE after its options, else
+# grtrace.dat, what record writes without -o; --live, the relay files.
+(cd "$W" && rm -f grtrace.dat && "$G" report > out 2> err; [ $? = 1 ] &&
+	grep -q "^grtrace: grtrace.dat: No such file or directory (make one with grtrace record" \
+		err &&
+	cp "$W/gen/contexts.bin" grtrace.dat && "$G" report --jobs -f csv > out &&
+	"$G" report --jobs -f csv "$W/gen/contexts.bin" | cmp -s - out && [ -s out ] &&
+	"$G" dump grtrace.dat | cmp -s - <("$G" dump -i "$W/gen/contexts.bin") && rm grtrace.dat)
+result $? "report and dump: no -i, grtrace.dat (said when missing), or the FILE after the options"
+expect_fail "report: --live with a file" "--live reads the live relay files, not an input" \
+	report --live "$V"
+expect_fail "report: two files" "unexpected argument" report "$V" "$V"
 
 # ---- SYNC_WAIT of no job: the in-fence wait of a submitting ioctl ----
 J=$W/gen/jobless.bin
@@ -548,8 +559,8 @@ echo "size before SIGINT: $size; exit status $rc" >> "$W/err"
 feed_stop && [ $rc = 0 ] && [ "$size" -gt 0 ] &&
 	python3 "$F" check "$W/rec-stream.bin" c 2>> "$W/err"
 result $? "record live: writes as it reads, SIGINT ends it under a writer that goes on"
-run report && grep -q "6 jobs" "$W/out"
-result $? "report live (relay files)"
+run report --live && grep -q "6 jobs" "$W/out"
+result $? "report --live (relay files)"
 run status && grep -q "^grtrace: stopped" "$W/out" && grep -q "dropped_overrun=2" "$W/out" &&
 	grep -q "gfx_0.0.0" "$W/out"
 result $? "status"
@@ -569,6 +580,7 @@ export GRTRACE_DIR=$W/none
 for cmd in status start stop config record report; do
 	args=
 	[ $cmd = record ] && args="-o $W/x.bin"
+	[ $cmd = report ] && args=--live
 	expect_fail "$cmd: no grtrace directory" "does not exist: .*not loaded" $cmd $args
 done
 if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null; then
@@ -623,8 +635,8 @@ result $? "dump: newer and older formats (payload=), unknown type, waits of no j
 run dump -i "$W/rec.bin" && $C dump - "$W/out" "$W/rec.bin" 2> "$W/err" &&
 	grep -Eq "^tool_stats cpu=4294967295 .* offered=40 .* dropped_overrun=2 " "$W/out"
 result $? "dump of a recording: the kernel counters of its stats record"
-GRTRACE_DIR=$W/gen/fakefs run dump && [ "$(grep -c . "$W/out")" = "$nrec" ]
-result $? "dump: the live relay files without -i"
+GRTRACE_DIR=$W/gen/fakefs run dump --live && [ "$(grep -c . "$W/out")" = "$nrec" ]
+result $? "dump --live: the live relay files"
 # Damage: the records before it, then file: offset N: problem, exit 1.  The
 # other corrupt inputs are valid record by record: all of them, exit 0.
 T=$W/gen/truncated.bin
