@@ -51,7 +51,7 @@ static void dump_usage(const char *err)
 {
 	static const char * const msg[] = {
 		"",
-		"  usage: grtrace dump [-h] [-D] [-i FILE|DIR] [--per-file] [--raw]",
+		"  usage: grtrace dump [-h] [-D] [-i FILE|DIR | --live] [--per-file] [--raw] [FILE]",
 		"",
 		"  Print every record of a grtrace stream as one line: its type, cpu,",
 		"  ts, gseq, cseq, then its payload fields as KEY=VALUE.  Records of",
@@ -165,8 +165,14 @@ static int find_files(struct dumper *d, const char *path)
 			gr_err_msg("%s: no relay files: no session was started yet\n", dir);
 		return d->nr ? 0 : -1;
 	}
+	if (!strcmp(path, "-"))
+		path = "/dev/stdin";
 	if (stat(path, &st)) {
-		gr_err_msg("%s: %s\n", path, strerror(errno));
+		if (errno == ENOENT && !strcmp(path, GR_DEFAULT_INPUT))
+			gr_err_msg("%s: %s (%s)\n", path, strerror(errno),
+				   "make one with grtrace record, or give -i FILE, or --live for the live relay files");
+		else
+			gr_err_msg("%s: %s\n", path, strerror(errno));
 		return -1;
 	}
 	if (S_ISDIR(st.st_mode))

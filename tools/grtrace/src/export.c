@@ -59,7 +59,7 @@ static void export_usage(const char *err)
 	static const char * const msg[] = {
 		"",
 		"  usage: grtrace export [-h] [-D] [--chrome FILE] [--kernelshark FILE]",
-		"                        [--session FILE] [-i FILE|DIR]",
+		"                        [--session FILE] [-i FILE|DIR | --live] [FILE]",
 		"                        [--last-boot[=INSTANCE]]",
 		"",
 		"  Write the jobs of a grtrace stream or trace.dat as a Chrome/Perfetto",

@@ -462,17 +462,6 @@ char *gr_input_last_boot(const char *name)
 }
 
 /*
- * gr_input_find - the files of an input, and what goes with them
- * @path: a file, a directory of per-CPU files, "instance:NAME" for the
- *        grtrace events of an ftrace instance, or NULL for the live relay
- *        files
- *
- * Sets the files, the kind of input and the kernel counters saved next to
- * per-CPU files; of @t, keeps only @t->session, the session to read.  A
- * trace.dat is read whole here (t->ev, merged).
- * Returns: 0, or -1 with the problem printed.
- */
-/*
  * gr_input_arg - the input of a command that reads one, once getopt is done
  * @input: -i's argument, or NULL
  * @live: --live was given
@@ -495,6 +484,17 @@ const char *gr_input_arg(const char *input, bool live, int argc, char **argv,
 	return live ? NULL : input ? input : GR_DEFAULT_INPUT;
 }
 
+/*
+ * gr_input_find - the files of an input, and what goes with them
+ * @path: a file, a directory of per-CPU files, "instance:NAME" for the
+ *        grtrace events of an ftrace instance, or NULL for the live relay
+ *        files
+ *
+ * Sets the files, the kind of input and the kernel counters saved next to
+ * per-CPU files; of @t, keeps only @t->session, the session to read.  A
+ * trace.dat is read whole here (t->ev, merged).
+ * Returns: 0, or -1 with the problem printed.
+ */
 int gr_input_find(struct gr_trace *t, const char *path)
 {
 	int session = t->session;
@@ -507,9 +507,9 @@ int gr_input_find(struct gr_trace *t, const char *path)
 		return find_instance(t, path);
 	if (find_files(t, path))
 		return -1;
-	if (!t->is_dir && path && gr_is_tracedat(path)) {
+	if (!t->is_dir && path && gr_is_tracedat(t->input)) {
 		t->is_tracedat = true;
-		if (gr_tracedat_load(t, path) || gr_trace_merge(t))
+		if (gr_tracedat_load(t, t->input) || gr_trace_merge(t))
 			return -1;
 		t->records = t->nr_ev;
 		return 0;

@@ -40,8 +40,8 @@ static void merge_usage(const char *err)
 {
 	static const char * const msg[] = {
 		"",
-		"  usage: grtrace merge [-h] [-D] -c CPU.txt [-i FILE|DIR] [--clock-offset NS]",
-		"                       [--stats-only | -j] [-f text|csv] [-o FILE]",
+		"  usage: grtrace merge [-h] [-D] -c CPU.txt [-i FILE|DIR | --live] [--clock-offset NS]",
+		"                       [--stats-only | -j] [-f text|csv] [-o FILE] [FILE]",
 		"",
 		"  Put the DRM ioctls printed by grtrace-bpf-annotate and a grtrace",
 		"  recording on one timeline.  Every GPU job is matched with the ioctl",
@@ -135,6 +135,8 @@ static void merge_parse_args(int argc, char *argv[], struct merge_params *p)
 		merge_usage(err);
 	if (!p->cpu)
 		merge_usage("-c/--cpu FILE (the annotator's output) is required");
+	if (!strcmp(p->cpu, "-") && p->gpu && !strcmp(p->gpu, "-"))
+		merge_usage("-c - and -i -: only one input can be stdin");
 	if (p->stats_only && (p->jobs_only || p->fmt == GR_FMT_CSV))
 		merge_usage("--stats-only goes with neither --jobs-only nor --format csv");
 }

@@ -161,13 +161,13 @@ static void report_usage(const char *err)
 {
 	static const char * const msg[] = {
 		"",
-		"  usage: grtrace report [-h] [-D] [-i FILE|DIR] [-f text|csv|json]",
+		"  usage: grtrace report [-h] [-D] [-i FILE|DIR | --live] [-f text|csv|json]",
 		"         [--jobs] [--per-ring] [--per-context] [--per-process] [--topn N]",
 		"         [--hist lat|size|result] [--engine NAME|MASK] [--ring NAME|ID]",
 		"         [--since T] [--until T] [--limit N]",
 		"         [--queue-thresh T] [--exec-thresh T] [--host FILE]",
 		"         [--in-flight] [--last-boot[=INSTANCE]] [--session N]",
-		"         [--events auto|grtrace|kernel]",
+		"         [--events auto|grtrace|kernel] [FILE]",
 		"",
 		"  Report the GPU jobs of a recording: a session header, then where the",
 		"  GPU time went: per process its jobs, GPU time (DEVICE), share, latency",
@@ -768,8 +768,13 @@ static void header_text(struct report *rp)
 	if (t->first_gseq > 1)
 		fprintf(f, ", %llu before the first record",
 			(unsigned long long)t->first_gseq - 1);
-	/* Gaps, and CPUs of the session without a record: a partial input? */
-	if (t->lost && t->have_info && t->info.nr_cpus <= 64 &&
+	/*
+	 * Gaps, and per-CPU files without the kernel's counters (which grtrace
+	 * record saves) fewer than the session's CPUs, some without a record:
+	 * a partial input?
+	 */
+	if (t->lost && t->have_info && !t->stats && t->info.nr_cpus <= 64 &&
+	    t->nr_files < (int)t->info.nr_cpus &&
 	    __builtin_popcountll(t->cpus) < (int)t->info.nr_cpus)
 		fprintf(f, "; records of %d of the session's %u CPUs: the others' files missing?",
 			__builtin_popcountll(t->cpus), t->info.nr_cpus);

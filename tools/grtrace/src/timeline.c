@@ -60,9 +60,9 @@ static void timeline_usage(const char *err)
 {
 	static const char * const msg[] = {
 		"",
-		"  usage: grtrace timeline [-h] [-D] [-i FILE|DIR] [-c CPU.txt] [--clock-offset NS]",
+		"  usage: grtrace timeline [-h] [-D] [-i FILE|DIR | --live] [-c CPU.txt] [--clock-offset NS]",
 		"                          [-w WIDTH] [--since T] [--until T] [--latency [--topn N]]",
-		"                          [-o FILE]",
+		"                          [-o FILE] [FILE]",
 		"",
 		"  Draw the jobs of a grtrace recording in the terminal: a row per ring",
 		"  over time ('-' queued: SUBMIT to START, or to COMMIT when the driver",

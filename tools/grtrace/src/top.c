@@ -809,7 +809,6 @@ static void show_data(struct top *tp, FILE *f, const __u32 *ids, __u32 n, const 
 			datum(f, json, "errors", "%llu", (unsigned long long)r->s_errors);
 			datum(f, json, "dropped", "%llu", (unsigned long long)r->s_dropped);
 		} else {
-			qsort(r->lat, r->nr_lat, sizeof(*r->lat), cmp_s64);
 			datum(f, json, "busy_pct", "%.3f", ring_busy(tp, r));
 			datum(f, json, "jobs_per_s", "%.3f", secs > 0 ? r->jobs / secs : 0);
 			datum(f, json, "in_flight", "%u", r->flying);
@@ -859,8 +858,12 @@ static void show(struct top *tp, FILE *f)
 	name_procs(tp);
 	/* The rings and the processes in the order of the sort */
 	for (i = 1; i < tp->nr_ring && i < tp->t.nr_rings; i++)
-		if (tp->t.rings[i].used)
+		if (tp->t.rings[i].used) {
+			/* Sorted before the rings are ordered by their p99 */
+			qsort(tp->ring[i].lat, tp->ring[i].nr_lat, sizeof(*tp->ring[i].lat),
+			      cmp_s64);
 			ids[n++] = i;
+		}
 	sort_top = tp;
 	qsort(ids, n, sizeof(*ids), cmp_ring);
 	for (i = 0; i < tp->nr_proc; i++) {
@@ -912,7 +915,6 @@ static void show(struct top *tp, FILE *f)
 		for (i = 0; i < n; i++) {
 			struct top_ring *r = &tp->ring[ids[i]];
 
-			qsort(r->lat, r->nr_lat, sizeof(*r->lat), cmp_s64);
 			gr_ring_label(&tp->t, ids[i], label, sizeof(label));
 			ms_str(pct(r, 50), p50, sizeof(p50));
 			ms_str(pct(r, 99), p99, sizeof(p99));

@@ -39,13 +39,19 @@
 bool gr_is_tracedat(const char *path)
 {
 	char buf[sizeof(TRACEDAT_MAGIC) - 1];
-	int fd = open(path, O_RDONLY);
 	struct stat st;
 	bool ret;
+	int fd;
 
+	/*
+	 * A regular file only: reading a pipe's first bytes would take them
+	 * from the stream, and opening a FIFO would meet its writer
+	 */
+	if (stat(path, &st) || !S_ISREG(st.st_mode))
+		return false;
+	fd = open(path, O_RDONLY);
 	if (fd < 0)
 		return false;
-	/* Not a pipe: reading its first bytes would take them from the stream */
 	ret = !fstat(fd, &st) && S_ISREG(st.st_mode) &&
 	      read(fd, buf, sizeof(buf)) == sizeof(buf) &&
 	      !memcmp(buf, TRACEDAT_MAGIC, sizeof(buf));

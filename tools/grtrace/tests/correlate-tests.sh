@@ -33,6 +33,7 @@ expect_fail "merge: -c required" "-c/--cpu FILE .* is required" merge -i "$D/gpu
 expect_fail "merge: bad --clock-offset" "invalid --clock-offset" merge -c x --clock-offset 5parsecs
 expect_fail "merge: bad --format" "invalid --format" merge -c x -f json
 expect_fail "merge: --stats-only with csv" "goes with neither" merge -c x --stats-only -f csv
+expect_fail "merge: stdin twice" "only one input can be stdin" merge -c - -i -
 expect_fail "timeline: bad --width" "invalid --width" timeline -w 59
 expect_fail "timeline: --until before --since" "--until must be after --since" \
 	timeline --since 2ms --until 1ms

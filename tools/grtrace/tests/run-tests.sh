@@ -199,6 +199,9 @@ result $? "report and dump: no -i, grtrace.dat (said when missing), or the FILE 
 expect_fail "report: --live with a file" "--live reads the live relay files, not an input" \
 	report --live "$V"
 expect_fail "report: two files" "unexpected argument" report "$V" "$V"
+"$G" dump - < <(cat "$W/gen/contexts.bin") > "$W/out" 2> "$W/err" &&
+	"$G" dump -i "$W/gen/contexts.bin" | cmp -s - "$W/out" && [ -s "$W/out" ]
+result $? "dump -: standard input, a pipe, as its file"
 
 # ---- SYNC_WAIT of no job: the in-fence wait of a submitting ioctl ----
 J=$W/gen/jobless.bin
