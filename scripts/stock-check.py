@@ -141,7 +141,7 @@ def top_check(k, what, read, path, queued, events):
 
 def main():
     grtrace, dat, qemu, top = sys.argv[1:5]
-    k = Ktap('stock:', 11)
+    k = Ktap('stock:', 10)
     try:
         rep = json.loads(subprocess.run([grtrace, 'report', '--jobs', '-i', dat, '-f', 'json'],
                                         check=True, capture_output=True, text=True).stdout)
@@ -243,13 +243,6 @@ def main():
              "QEMU's trace has each fenced command, joined by fence id",
              f"{m.group(0) if m else 'no join line'}; {len(whole)} fenced and whole; "
              f"{getattr(host, 'stderr', host)}")
-    # In the clock of grtrace's stream and of its BPF annotator (merge)
-    opts = subprocess.run(['trace-cmd', 'dump', '--options', '-i', dat],
-                          capture_output=True, text=True, check=False).stdout
-    clock = re.search(r'^"(\S+)" \[clock\]$', opts, re.M)
-    k.result(clock and clock.group(1) == 'mono',
-             "grtrace record: the recording is in CLOCK_MONOTONIC (trace-cmd's mono)",
-             f"trace-cmd dump --options: clock {clock.group(1) if clock else 'not found'}")
     events = [(name, ts, f) for name, _, _, ts, f in events]
     top_check(k, 'grtrace top -b', top_intervals, top, queued, events)
     # Another top beside it, its rows as CSV (-f csv)

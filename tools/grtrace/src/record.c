@@ -1011,8 +1011,7 @@ static bool kernel_gpu_events(void)
 /*
  * The kernel's own GPU job events, on a kernel without grtrace or when
  * asked: trace-cmd records them into a trace.dat (the format every reader
- * of ftrace recordings takes) in CLOCK_MONOTONIC, as grtrace's stream and
- * the BPF annotator are, system-wide, for @p->duration seconds or
+ * of ftrace recordings takes), system-wide, for @p->duration seconds or
  * until Ctrl-C; report, export and dump read it (upstream.c).  An event
  * system is asked for only if the running kernel has it: gpu_scheduler
  * and virtio_gpu come with their modules.
@@ -1026,7 +1025,7 @@ static int record_kernel_events(const struct record_params *p)
 		{ "dma_fence", "dma_fence:dma_fence_signaled" },
 		{ "virtio_gpu", "virtio_gpu" },
 	};
-	const char *argv[6 + 2 * ARRAY_SIZE(events) + 4], *dir = tracefs_tracing_dir();
+	const char *argv[4 + 2 * ARRAY_SIZE(events) + 4], *dir = tracefs_tracing_dir();
 	char path[PATH_MAX], secs[32];
 	bool gpu = false;
 	size_t i;
@@ -1044,9 +1043,6 @@ static int record_kernel_events(const struct record_params *p)
 	argv[n++] = "record";
 	argv[n++] = "-o";
 	argv[n++] = p->output;
-	/* The clock of the relay stream and of the BPF annotator (merge) */
-	argv[n++] = "-C";
-	argv[n++] = "mono";
 	for (i = 0; i < ARRAY_SIZE(events); i++) {
 		snprintf(path, sizeof(path), "%s/events/%s", dir, events[i][0]);
 		if (access(path, F_OK))
