@@ -87,7 +87,7 @@ def top_intervals(path):
                 span = (out[-1][1] - out[-1][0]) / 1e9
                 out[-1][2] = round(float(m.group(2)) * span)
             w = line.split()
-            if out and len(w) == 4 and w[0].isdigit():
+            if out and len(w) == 6 and w[0].isdigit():        # PID COMM BUSY% JOBS/S P50 P99
                 out[-1][3].add(w[1])
     return out
 
