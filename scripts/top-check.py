@@ -234,9 +234,8 @@ def against_live(evs, ivs, diag):
                abs(row['flight'] - flight.get(ring, 0)) > ftol:
                 bad.append(f'interval {k} {ring}: top {row}, live jobs {want} busy {b:.1f} '
                            f'flight {flight.get(ring, 0)}')
-            elif 'p50' in row and lat_problem(row, got, lats.get(ring, []), lo, hi):
-                bad.append(f'interval {k} {ring}: '
-                           f'{lat_problem(row, got, lats.get(ring, []), lo, hi)}')
+            elif 'p50' in row and (why := lat_problem(row, got, lats.get(ring, []), lo, hi)):
+                bad.append(f'interval {k} {ring}: {why}')
         for p in set(procs) | set(iv['procs']):
             row = iv['procs'].get(p, {'jobs_s': 0, 'busy': 0})
             got = round(row['jobs_s'] * secs)
@@ -246,8 +245,8 @@ def against_live(evs, ivs, diag):
             if abs(got - procs.get(p, 0)) > jtol or abs(row['busy'] - b) > BUSY_TOL:
                 bad.append(f'interval {k} {p}: top {got} jobs, busy {row["busy"]}; '
                            f'live {procs.get(p, 0)}, {b:.1f}')
-            elif 'p50' in row and lat_problem(row, got, lats.get(p, []), lo, hi):
-                bad.append(f'interval {k} {p}: {lat_problem(row, got, lats.get(p, []), lo, hi)}')
+            elif 'p50' in row and (why := lat_problem(row, got, lats.get(p, []), lo, hi)):
+                bad.append(f'interval {k} {p}: {why}')
     return bad
 
 
