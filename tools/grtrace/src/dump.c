@@ -165,16 +165,9 @@ static int find_files(struct dumper *d, const char *path)
 			gr_err_msg("%s: no relay files: no session was started yet\n", dir);
 		return d->nr ? 0 : -1;
 	}
-	if (!strcmp(path, "-"))
-		path = "/dev/stdin";
-	if (stat(path, &st)) {
-		if (errno == ENOENT && !strcmp(path, GR_DEFAULT_INPUT))
-			gr_err_msg("%s: %s (%s)\n", path, strerror(errno),
-				   "make one with grtrace record, or give -i FILE, or --live for the live relay files");
-		else
-			gr_err_msg("%s: %s\n", path, strerror(errno));
+	path = gr_input_stat(path, &st);
+	if (!path)
 		return -1;
-	}
 	if (S_ISDIR(st.st_mode))
 		return list_dir(d, path);
 	if (gr_is_tracedat(path)) {

@@ -285,6 +285,28 @@ static void live_rings(struct gr_trace *t)
 	free(s);
 }
 
+/*
+ * gr_input_stat - stat() an input named on the command line
+ * @path: the input; "-" is standard input
+ * @st: where its status goes
+ *
+ * Returns: the path to open ("-" is /dev/stdin), or NULL (printed).
+ */
+const char *gr_input_stat(const char *path, struct stat *st)
+{
+	if (!strcmp(path, "-"))
+		path = "/dev/stdin";
+	if (stat(path, st)) {
+		if (errno == ENOENT && !strcmp(path, GR_DEFAULT_INPUT))
+			gr_err_msg("%s: %s (%s)\n", path, strerror(errno),
+				   "make one with grtrace record, or give -i FILE, or --live for the live relay files");
+		else
+			gr_err_msg("%s: %s\n", path, strerror(errno));
+		return NULL;
+	}
+	return path;
+}
+
 static int find_files(struct gr_trace *t, const char *path)
 {
 	bool live = !path;
@@ -296,16 +318,9 @@ static int find_files(struct gr_trace *t, const char *path)
 			return -1;
 		path = gr_kernel_dir();
 	}
-	if (!strcmp(path, "-"))
-		path = "/dev/stdin";
-	if (stat(path, &st)) {
-		if (errno == ENOENT && !strcmp(path, GR_DEFAULT_INPUT))
-			gr_err_msg("%s: %s (%s)\n", path, strerror(errno),
-				   "make one with grtrace record, or give -i FILE, or --live for the live relay files");
-		else
-			gr_err_msg("%s: %s\n", path, strerror(errno));
+	path = gr_input_stat(path, &st);
+	if (!path)
 		return -1;
-	}
 	t->input = path;
 	t->is_dir = S_ISDIR(st.st_mode);
 	if (t->is_dir) {

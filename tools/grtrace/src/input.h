@@ -8,6 +8,7 @@
 #define __GRTRACE_INPUT_H
 
 #include <stdbool.h>
+#include <sys/stat.h>
 
 #include "events.h"
 
@@ -21,7 +22,7 @@
 
 const char *gr_input_arg(const char *input, bool live, int argc, char **argv,
 			 const char **err);
-
+const char *gr_input_stat(const char *path, struct stat *st);
 int gr_input_find(struct gr_trace *t, const char *path);
 char *gr_input_last_boot(const char *name);
 int gr_input_load(struct gr_trace *t, const char *path);

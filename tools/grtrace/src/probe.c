@@ -26,7 +26,11 @@
  * unless a submit with that key follows: the end of a job on one CPU can be
  * read one read before its submit on another.  Such events wait (EARLY_MAX
  * of them) for the submit of their key, are taken by it unless they are
- * older than it, and are ignored at the end if none came.
+ * stamped before it, and are ignored at the end if none came.  The
+ * instance's clock is mono, one clock for every CPU, so an event stamped
+ * before a submit is not its job's: the buffer at that address was another
+ * one, freed before the driver's was allocated (virtqueue_get_buf() returns
+ * the buffers of every virtio device).
  *
  * The kprobes and the instance are removed on every exit path, SIGINT and
  * SIGTERM included.
@@ -52,7 +56,6 @@
 #define KEY_HASH	4096
 #define HELD_MAX	8		/* events of a job held for its seqno */
 #define EARLY_MAX	64		/* keyed events read before their submit */
-#define EARLY_SKEW_NS	1000000		/* how much older than it they may be */
 #define PID_CACHE	256
 #define SYS_PREFIX	"grtrace_probe_"
 
@@ -589,9 +592,8 @@ static void job_keyed(struct prober *pb, const struct gr_prof_action *a,
 
 /*
  * The events of @key read before its submit at @ts: given to the job, in
- * the order they were read; ones older than it by more than the clocks of
- * two CPUs may differ belonged to an earlier buffer at that address, whose
- * submit was never seen.
+ * the order they were read; ones stamped before it belonged to an earlier
+ * buffer at that address, whose submit was never seen.
  */
 static void take_early(struct prober *pb, __u64 key, __u64 ts)
 {
@@ -611,7 +613,7 @@ static void take_early(struct prober *pb, __u64 key, __u64 ts)
 		memmove(pb->early + i, pb->early + i + 1,
 			(--pb->nr_early - i) * sizeof(pb->early[0]));
 		n--;
-		if (e.h.ts + EARLY_SKEW_NS < ts) {
+		if (e.h.ts < ts) {
 			pb->foreign++;
 			continue;
 		}

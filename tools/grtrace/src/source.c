@@ -380,6 +380,20 @@ static int spool_write(int fd, const void *buf, size_t len)
 	return 0;
 }
 
+/* @rec after the @*len bytes of @buf, which go to the spool first if full */
+static int spool_add(int fd, unsigned char *buf, size_t *len,
+		     const struct grtrace_record *rec)
+{
+	if (*len + rec->size > SPOOL_BUF) {
+		if (spool_write(fd, buf, *len))
+			return -1;
+		*len = 0;
+	}
+	memcpy(buf + *len, rec, rec->size);
+	*len += rec->size;
+	return 0;
+}
+
 /*
  * Copy the records of each file (a pipe: several CPUs' files one after the
  * other, say) to the spool in the order they come, for scan_file() to cut
@@ -397,15 +411,9 @@ static int spool_copy(struct gr_src *s, unsigned char *buf)
 	for (i = 0; !ret && i < s->t->nr_files; i++) {
 		if (gr_reader_open(&rd, s->t->files[i], false))
 			return -2;
-		while ((ret = gr_reader_next(&rd, &rec, &off)) > 0) {
-			if (len + rec->size > SPOOL_BUF) {
-				if (spool_write(s->spool, buf, len))
-					break;
-				len = 0;
-			}
-			memcpy(buf + len, rec, rec->size);
-			len += rec->size;
-		}
+		while ((ret = gr_reader_next(&rd, &rec, &off)) > 0)
+			if (spool_add(s->spool, buf, &len, rec))
+				break;
 		if (ret > 0)
 			ret = -1;
 		else if (ret < 0 || gr_reader_finish(&rd))
@@ -462,13 +470,8 @@ static int spool(struct gr_src *s, bool live)
 	if (heap_build(s))
 		goto out;
 	while (next_record(s, &rec, &off, &file)) {
-		if (len + rec->size > SPOOL_BUF) {
-			if (spool_write(s->spool, buf, len))
-				goto write_error;
-			len = 0;
-		}
-		memcpy(buf + len, rec, rec->size);
-		len += rec->size;
+		if (spool_add(s->spool, buf, &len, rec))
+			goto write_error;
 		if (advance(s))
 			goto out;
 	}
