@@ -3,7 +3,7 @@
 #
 # KernelShark and the grtrace lanes: on each trace.dat recorded in the QEMU
 # guest (this run's e2e test's share), "grtrace export --kernelshark
-# --session" writes a lanes file (a task per lane of a ring, a box of it
+# --kernelshark-session" writes a lanes file (a task per lane of a ring, a box of it
 # per phase of a job) and a KernelShark session; trace-cmd must read the
 # file whole, with every job of the recording, each phase's box from and
 # to the job's times in the recording; the session must show the lanes as
@@ -159,11 +159,11 @@ lanes=()
 for dat in "${dats[@]}"; do
 	name=real/$(basename "$dat")
 	lanes_dat=${dat%.dat}.lanes.dat
-	"$G" export --kernelshark "$lanes_dat" --session "${lanes_dat%.dat}.json" -i "$dat" \
+	"$G" export --kernelshark "$lanes_dat" --kernelshark-session "${lanes_dat%.dat}.json" -i "$dat" \
 		> "$OUT/summary" 2> "$OUT/err"
 	rc=$?
 	[ $rc = 0 ] && [ -s "$lanes_dat" ]
-	result $? "$name: grtrace export --kernelshark --session ($(head -1 "$OUT/summary" | cut -d: -f2-))"
+	result $? "$name: grtrace export --kernelshark --kernelshark-session ($(head -1 "$OUT/summary" | cut -d: -f2-))"
 	[ -s "$lanes_dat" ] || continue
 	lanes+=("$lanes_dat")
 
@@ -362,7 +362,7 @@ for i in "${!lanes[@]}"; do
 	ks_log_clean >> "$OUT/err"
 	[ $rc = 0 ] && [ ! -s "$OUT/err" ] &&
 		import -window root -crop 1200x980+0+0 "$SHOTS/$base-lanes.png" 2>> "$OUT/err"
-	result $? "$name: kernelshark -s, the session of grtrace export --session, loads, no error ($base-lanes.png, ${SETTLE:-?} s)"
+	result $? "$name: kernelshark -s, the session of grtrace export --kernelshark-session, loads, no error ($base-lanes.png, ${SETTLE:-?} s)"
 	ks_quit
 done
 

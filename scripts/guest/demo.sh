@@ -75,7 +75,7 @@ make -C "$ROOT/tools/tracing/grtrace-plugin" -s O="$tool/plugin" >/dev/null
 "$tool/grtrace/grtrace" export --chrome "$res/trace.json" -i "$res"
 "$tool/grtrace/grtrace" export --chrome "$res/trace-host.json" -i "$res/trace.dat" \
 	--host "$res/qemu-trace.log"
-"$tool/grtrace/grtrace" export --kernelshark "$res/lanes.dat" --session "$res/lanes.json" \
+"$tool/grtrace/grtrace" export --kernelshark "$res/lanes.dat" --kernelshark-session "$res/lanes.json" \
 	-i "$res/trace.dat"
 cat "$res/report.txt"
 log "results in $res: report.txt, trace.dat, events*.bin, trace.json (ui.perfetto.dev),"

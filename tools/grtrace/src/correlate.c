@@ -569,16 +569,19 @@ static void match_job(struct gr_corr *in, const struct gr_job *j, struct gr_matc
 
 /*
  * gr_corr_load - a recording, and the annotator's output if @cpu
+ * @session: of a file of several, the one to read (from 1)
  * @offset: ns added to every time of the recording
  *
  * Returns: 0, or -1 with the problem printed.
  */
-int gr_corr_load(struct gr_corr *in, const char *gpu, const char *cpu, __s64 offset)
+int gr_corr_load(struct gr_corr *in, const char *gpu, int session, const char *cpu,
+		 __s64 offset)
 {
 	size_t i;
 
 	memset(in, 0, sizeof(*in));
 	in->offset = offset;
+	in->t.session = session;
 	if (cpu) {
 		if (gr_cpu_load(&in->cpu, cpu))
 			return -1;

@@ -91,7 +91,8 @@ struct gr_corr {
 	size_t nr_why[GR_WHY_NR];
 };
 
-int gr_corr_load(struct gr_corr *in, const char *gpu, const char *cpu, __s64 offset);
+int gr_corr_load(struct gr_corr *in, const char *gpu, int session, const char *cpu,
+		 __s64 offset);
 void gr_corr_free(struct gr_corr *in);
 FILE *gr_output_open(const char *path);
 int gr_output_close(FILE *f, const char *path);

@@ -59,7 +59,8 @@ static void export_usage(const char *err)
 	static const char * const msg[] = {
 		"",
 		"  usage: grtrace export [-h] [-D] [--chrome FILE] [--kernelshark FILE]",
-		"                        [--session FILE] [-i FILE|DIR | --live] [FILE]",
+		"                        [--kernelshark-session FILE]",
+		"                        [-i FILE|DIR | --live] [--session N] [FILE]",
 		"                        [--last-boot[=INSTANCE]]",
 		"",
 		"  Write the jobs of a grtrace stream or trace.dat as a Chrome/Perfetto",
@@ -73,7 +74,7 @@ static void export_usage(const char *err)
 		"",
 		"       --chrome FILE: the JSON output, - for stdout",
 		"    -k/--kernelshark FILE: the trace-cmd data file (KernelShark lanes)",
-		"       --session FILE: a KernelShark session (kernelshark -s FILE) of",
+		"       --kernelshark-session FILE: a KernelShark session of",
 		"                         the input, if a trace.dat, and the lanes:",
 		"                         a named row per lane, on its busiest 120 ms",
 		"    -i/--input FILE|DIR: a recorded file (relay stream or trace.dat),",
@@ -81,6 +82,7 @@ static void export_usage(const char *err)
 		"                         default: the FILE after the options, else",
 		"                         " GR_DEFAULT_INPUT,
 		"       --live: the live relay files instead (reading consumes them)",
+		"       --session N: the Nth session of a file that holds several",
 		"       --host FILE: QEMU's virtio_gpu trace log of the same run, with",
 		"                         -i the guest's trace.dat: QEMU's work as a",
 		"                         process, each virtio-gpu job's device phase",
@@ -101,9 +103,10 @@ static void export_parse_args(int argc, char *argv[], struct gr_export_params *p
 	static const struct option opts[] = {
 		{ "chrome",	required_argument,	NULL, 'c' },
 		{ "kernelshark", required_argument,	NULL, 'k' },
-		{ "session",	required_argument,	NULL, 'S' },
+		{ "kernelshark-session", required_argument, NULL, 'S' },
 		{ "input",	required_argument,	NULL, 'i' },
 		{ "live",	no_argument,		NULL, GR_OPT_LIVE },
+		{ "session",	required_argument,	NULL, GR_OPT_SESSION },
 		{ "debug",	no_argument,		NULL, 'D' },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ "host",	required_argument,	NULL, 'H' },
@@ -128,7 +131,7 @@ static void export_parse_args(int argc, char *argv[], struct gr_export_params *p
 			p->kernelshark = optarg;
 			break;
 		case 'S':
-			p->session = optarg;
+			p->ks_session = optarg;
 			break;
 		case 'i':
 			p->input = optarg;
@@ -144,6 +147,11 @@ static void export_parse_args(int argc, char *argv[], struct gr_export_params *p
 			break;
 		case GR_OPT_LIVE:
 			live = true;
+			break;
+		case GR_OPT_SESSION:
+			p->session = gr_input_session(optarg);
+			if (!p->session)
+				export_usage("invalid --session: a number above 0");
 			break;
 		case 'h':
 			export_usage(NULL);
@@ -166,8 +174,8 @@ static void export_parse_args(int argc, char *argv[], struct gr_export_params *p
 	if (p->chrome && p->kernelshark && !strcmp(p->chrome, "-") &&
 	    !strcmp(p->kernelshark, "-"))
 		export_usage("only one output can go to stdout");
-	if (p->session && (!p->kernelshark || !strcmp(p->kernelshark, "-")))
-		export_usage("--session goes with --kernelshark FILE");
+	if (p->ks_session && (!p->kernelshark || !strcmp(p->kernelshark, "-")))
+		export_usage("--kernelshark-session goes with --kernelshark FILE");
 	if (last_boot && (p->input || p->kernelshark))
 		export_usage("--last-boot reads an ftrace instance once: with --chrome, no -i");
 	if (last_boot) {
@@ -304,19 +312,19 @@ static void assign_lanes(struct gr_exporter *ex)
 }
 
 /* Every event and job in memory, the phases on lanes, to lanes.c */
-static int kernelshark(const char *input, const char *path, const char *session)
+static int kernelshark(const struct gr_export_params *p)
 {
-	struct gr_exporter ex = { 0 };
+	struct gr_exporter ex = { .t.session = p->session };
 	int ret = -1;
 	size_t i;
 
-	if (gr_input_load(&ex.t, input))
+	if (gr_input_load(&ex.t, p->input))
 		goto out;
 	gr_jobs_build(&ex.jobs, &ex.t);
 	for (i = 0; i < ex.jobs.nr; i++)
 		job_slices(&ex, i);
 	assign_lanes(&ex);
-	ret = gr_export_kernelshark(&ex, path, session);
+	ret = gr_export_kernelshark(&ex, p->kernelshark, p->ks_session);
 out:
 	free(ex.sl);
 	gr_jobs_free(&ex.jobs);
@@ -1739,10 +1747,10 @@ int gr_export_main(int argc, char *argv[])
 	int ret = EXIT_FAILURE;
 
 	export_parse_args(argc, argv, &p);
-	if (p.kernelshark && kernelshark(p.input, p.kernelshark, p.session))
+	if (p.kernelshark && kernelshark(&p))
 		return ret;
 	if (p.chrome) {
-		struct chrome c = { 0 };
+		struct chrome c = { .t.session = p.session };
 
 		if (p.host)
 			c.host = gr_zalloc(sizeof(*c.host));

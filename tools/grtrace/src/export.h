@@ -19,7 +19,8 @@ enum { GR_PH_HOST, GR_PH_QUEUE, GR_PH_EXEC, GR_PH_DEVICE, GR_PH_COMPLETE, GR_PH_
 struct gr_export_params {
 	const char *input;
 	const char *chrome;
-	const char *session;
+	const char *ks_session;
+	int session;		/* --session N: the Nth of the input; 0: its only one */
 	const char *kernelshark;
 	const char *host;
 	char *last_boot;	/* --last-boot: "instance:NAME" (allocated) */

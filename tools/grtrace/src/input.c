@@ -286,6 +286,18 @@ static void live_rings(struct gr_trace *t)
 }
 
 /*
+ * gr_input_session - the argument of --session: N from 1
+ *
+ * Returns: N, or 0 when @arg is not a number above 0 (an int).
+ */
+int gr_input_session(const char *arg)
+{
+	__u64 n;
+
+	return gr_parse_u64(arg, &n) || !n || n > INT_MAX ? 0 : (int)n;
+}
+
+/*
  * gr_input_stat - stat() an input named on the command line
  * @path: the input; "-" is standard input
  * @st: where its status goes

@@ -19,9 +19,12 @@
 #define GR_DEFAULT_INPUT	"grtrace.dat"
 /* --live, the live relay files: its getopt value, above every command's */
 #define GR_OPT_LIVE		0x4000
+/* --session N, the Nth session of a file that holds several: likewise */
+#define GR_OPT_SESSION		0x4001
 
 const char *gr_input_arg(const char *input, bool live, int argc, char **argv,
 			 const char **err);
+int gr_input_session(const char *arg);
 const char *gr_input_stat(const char *path, struct stat *st);
 int gr_input_find(struct gr_trace *t, const char *path);
 char *gr_input_last_boot(const char *name);

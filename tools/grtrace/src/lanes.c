@@ -14,7 +14,7 @@
  * next to the recording of the CPUs (kernelshark -i trace.dat -a
  * lanes.dat) on the same time axis, as the times are those of the input:
  * of the ring buffer for a trace.dat, CLOCK_MONOTONIC (ftrace's "mono")
- * for a relay stream; a session (--session) shows the tasks' rows instead
+ * for a relay stream; a session (--kernelshark-session) shows the tasks' rows instead
  * of the CPUs' of the lanes file.
  *
  * The file is version 6 of the format (trace-cmd.dat.v6(5)), uncompressed:

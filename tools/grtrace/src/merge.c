@@ -21,6 +21,7 @@ struct merge_params {
 	const char *cpu;
 	const char *output;
 	__s64 offset;
+	int session;		/* --session N; 0: the input's only one */
 	enum gr_fmt fmt;
 	bool stats_only;
 	bool jobs_only;
@@ -40,8 +41,8 @@ static void merge_usage(const char *err)
 {
 	static const char * const msg[] = {
 		"",
-		"  usage: grtrace merge [-h] [-D] -c CPU.txt [-i FILE|DIR | --live] [--clock-offset NS]",
-		"                       [--stats-only | -j] [-f text|csv] [-o FILE] [FILE]",
+		"  usage: grtrace merge [-h] [-D] -c CPU.txt [-i FILE|DIR | --live] [--session N]",
+		"                       [--clock-offset NS] [--stats-only | -j] [-f text|csv] [-o FILE] [FILE]",
 		"",
 		"  Put the DRM ioctls printed by grtrace-bpf-annotate and a grtrace",
 		"  recording on one timeline.  Every GPU job is matched with the ioctl",
@@ -55,6 +56,7 @@ static void merge_usage(const char *err)
 		"                         directory of events<N>[.bin] files; default:",
 		"                         the FILE after the options, else " GR_DEFAULT_INPUT,
 		"       --live: the live relay files instead (reading consumes them)",
+		"       --session N: the Nth session of a file that holds several",
 		"    --clock-offset NS: added to every GPU time ([-]N[ns|us|ms|s]), when",
 		"                       the two clocks differ; default 0",
 		"       --stats-only: only the counts and the gap statistics",
@@ -76,6 +78,7 @@ static void merge_parse_args(int argc, char *argv[], struct merge_params *p)
 		{ "cpu",		required_argument,	NULL, 'c' },
 		{ "input",		required_argument,	NULL, 'i' },
 		{ "live",		no_argument,		NULL, GR_OPT_LIVE },
+		{ "session",		required_argument,	NULL, GR_OPT_SESSION },
 		{ "gpu",		required_argument,	NULL, 'g' },
 		{ "clock-offset",	required_argument,	NULL, OPT_OFFSET },
 		{ "stats-only",		no_argument,		NULL, 's' },
@@ -119,6 +122,11 @@ static void merge_parse_args(int argc, char *argv[], struct merge_params *p)
 			break;
 		case GR_OPT_LIVE:
 			live = true;
+			break;
+		case GR_OPT_SESSION:
+			p->session = gr_input_session(optarg);
+			if (!p->session)
+				merge_usage("invalid --session: a number above 0");
 			break;
 		case 'D':
 			gr_debug = 1;
@@ -555,7 +563,7 @@ int gr_merge_main(int argc, char *argv[])
 	FILE *f = NULL;
 
 	merge_parse_args(argc, argv, &p);
-	if (gr_corr_load(&in, p.gpu, p.cpu, p.offset))
+	if (gr_corr_load(&in, p.gpu, p.session, p.cpu, p.offset))
 		goto out;
 	f = gr_output_open(p.output);
 	if (!f)

@@ -245,7 +245,6 @@ enum {
 	OPT_HOST,
 	OPT_IN_FLIGHT,
 	OPT_LAST_BOOT,
-	OPT_SESSION,
 	OPT_EVENTS,
 	OPT_JOBS,
 };
@@ -298,14 +297,13 @@ static void report_parse_args(int argc, char *argv[], struct report_params *p)
 		{ "host",	required_argument,	NULL, OPT_HOST },
 		{ "in-flight",	no_argument,		NULL, OPT_IN_FLIGHT },
 		{ "last-boot",	optional_argument,	NULL, OPT_LAST_BOOT },
-		{ "session",	required_argument,	NULL, OPT_SESSION },
+		{ "session",	required_argument,	NULL, GR_OPT_SESSION },
 		{ "events",	required_argument,	NULL, OPT_EVENTS },
 		{ NULL, 0, NULL, 0 }
 	};
 	bool last_boot = false, live = false;
 	const char *err;
 	const char *instance = NULL;
-	__u64 n;
 	int c;
 
 	memset(p, 0, sizeof(*p));
@@ -393,10 +391,10 @@ static void report_parse_args(int argc, char *argv[], struct report_params *p)
 			last_boot = true;
 			instance = optarg;
 			break;
-		case OPT_SESSION:
-			if (gr_parse_u64(optarg, &n) || !n || n > INT_MAX)
+		case GR_OPT_SESSION:
+			p->session = gr_input_session(optarg);
+			if (!p->session)
 				report_usage("invalid --session: a number above 0");
-			p->session = n;
 			break;
 		case OPT_EVENTS:
 			if (gr_use_parse(optarg, &p->use))

@@ -188,7 +188,7 @@ static int take_info(struct gr_trace *t, const struct gr_event *ev,
 		gr_err_msg("%s: a second session %016llx, after session %016llx: %s\n",
 			   gr_where(t, ev), (unsigned long long)si.session_id,
 			   (unsigned long long)t->info.session_id,
-			   "one at a time (grtrace report --session N reads the Nth)");
+			   "one at a time (--session N reads the Nth)");
 		return -1;
 	}
 	t->info = si;

@@ -40,6 +40,7 @@ struct timeline_params {
 	const char *cpu;
 	const char *output;
 	__s64 offset;
+	int session;		/* --session N; 0: the input's only one */
 	long long since;
 	long long until;
 	bool have_since;
@@ -62,7 +63,7 @@ static void timeline_usage(const char *err)
 		"",
 		"  usage: grtrace timeline [-h] [-D] [-i FILE|DIR | --live] [-c CPU.txt] [--clock-offset NS]",
 		"                          [-w WIDTH] [--since T] [--until T] [--latency [--topn N]]",
-		"                          [-o FILE] [FILE]",
+		"                          [--session N] [-o FILE] [FILE]",
 		"",
 		"  Draw the jobs of a grtrace recording in the terminal: a row per ring",
 		"  over time ('-' queued: SUBMIT to START, or to COMMIT when the driver",
@@ -75,6 +76,7 @@ static void timeline_usage(const char *err)
 		"    -i/--input, -g/--gpu FILE|DIR: the recording; default: the FILE after the",
 		"                         options, else " GR_DEFAULT_INPUT,
 		"       --live: the live relay files instead (reading consumes them)",
+		"       --session N: the Nth session of a file that holds several",
 		"    -c/--cpu FILE: the output of grtrace-bpf-annotate",
 		"    --clock-offset NS: added to every GPU time ([-]N[ns|us|ms|s])",
 		"    -w/--width N: columns of the output (default: the terminal's, or 100)",
@@ -111,6 +113,7 @@ static void timeline_parse_args(int argc, char *argv[], struct timeline_params *
 	static const struct option opts[] = {
 		{ "input",		required_argument,	NULL, 'i' },
 		{ "live",		no_argument,		NULL, GR_OPT_LIVE },
+		{ "session",		required_argument,	NULL, GR_OPT_SESSION },
 		{ "gpu",		required_argument,	NULL, 'g' },
 		{ "cpu",		required_argument,	NULL, 'c' },
 		{ "clock-offset",	required_argument,	NULL, OPT_OFFSET },
@@ -174,6 +177,11 @@ static void timeline_parse_args(int argc, char *argv[], struct timeline_params *
 			break;
 		case GR_OPT_LIVE:
 			live = true;
+			break;
+		case GR_OPT_SESSION:
+			p->session = gr_input_session(optarg);
+			if (!p->session)
+				timeline_usage("invalid --session: a number above 0");
 			break;
 		case 'D':
 			gr_debug = 1;
@@ -656,7 +664,7 @@ int gr_timeline_main(int argc, char *argv[])
 	FILE *f = NULL;
 
 	timeline_parse_args(argc, argv, &p);
-	if (gr_corr_load(&in, p.gpu, p.cpu, p.offset))
+	if (gr_corr_load(&in, p.gpu, p.session, p.cpu, p.offset))
 		goto out;
 	f = gr_output_open(p.output);
 	if (!f)

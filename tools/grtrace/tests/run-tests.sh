@@ -58,8 +58,8 @@ expect_fail "report: bad --engine" "invalid --engine" report --engine gpu
 expect_fail "report: bad --since" "invalid --since" report --since 5parsecs
 expect_fail "record: bad --duration" "invalid --duration" record -o x -d -1
 expect_fail "export: an output required" "--chrome FILE or --kernelshark FILE is required" export
-expect_fail "export: --session without lanes" "--session goes with --kernelshark FILE" \
-	export --chrome /dev/null --session /dev/null
+expect_fail "export: --kernelshark-session without lanes" "--kernelshark-session goes with --kernelshark FILE" \
+	export --chrome /dev/null --kernelshark-session /dev/null
 expect_fail "stop: no -b" "invalid or incomplete option" stop -b 4096
 
 # ---- report on the synthetic session ----
@@ -256,7 +256,7 @@ if command -v trace-cmd > /dev/null; then
 		[ "$(grep -c ' sched_switch: ' "$W/out")" = $((2 * boxes)) ]
 	result $? "export --kernelshark: trace-cmd reads it, $boxes boxes as listed"
 	# The lanes are named tasks, and the session shows their rows
-	run export -i "$V" --kernelshark "$W/lanes.dat" --session "$W/lanes.json" &&
+	run export -i "$V" --kernelshark "$W/lanes.dat" --kernelshark-session "$W/lanes.json" &&
 		trace-cmd dump --cmd-lines -i "$W/lanes.dat" > "$W/cmd" 2> "$W/err" &&
 		python3 - "$W/lanes.json" "$W/cmd" "$W/lanes.dat" << 'EOF' 2> "$W/err"
 import json, os, re, sys
@@ -272,11 +272,11 @@ want = ['virtio0/ctrlq lane 1', '0000:03:00.0/gfx_0.0.0 lane 1',
         '0000:03:00.0/gfx_0.0.0 lane 2', '0000:03:00.0/sdma0 lane 1']
 assert [names[str(p)].strip() for p in lanes['TaskPlots']] == want, names
 EOF
-	result $? "export --session: a KernelShark session, the lanes as named task rows"
+	result $? "export --kernelshark-session: a KernelShark session, the lanes as named task rows"
 else
 	skip "export --kernelshark: trace-cmd reads it, boxes as listed" \
 		"trace-cmd not installed"
-	skip "export --session: a KernelShark session, the lanes as named task rows" \
+	skip "export --kernelshark-session: a KernelShark session, the lanes as named task rows" \
 		"trace-cmd not installed"
 fi
 
@@ -367,6 +367,33 @@ result $? "report -i - --session N: a pipe of two sessions, each as from the fil
 expect_fail "export of two sessions: refused at the second" \
 	"offset 4240: a second session 0000000000000007, after session" \
 	export -i "$T2" --chrome "$W/x.json"
+# export, timeline and merge read the session asked for, as they read
+# that session's bytes alone (the input's name aside), and refuse a second
+# one without --session
+head -c 4240 "$T2" > "$W/first.bin"
+while read -r args; do
+	# shellcheck disable=SC2086
+	"$G" $args "$W/s.out" -i "$T2" --session 1 2> "$W/err" &&
+		"$G" $args "$W/f.out" "$W/first.bin" 2>> "$W/err" &&
+		cmp -s <(sed "s#$T2#IN#" "$W/s.out") <(sed "s#$W/first.bin#IN#" "$W/f.out")
+	result $? "$args --session 1: the first session, as alone"
+done <<EOF
+export --chrome
+export --kernelshark
+timeline -w 80 -o
+merge -c /dev/null -o
+EOF
+expect_fail "timeline of two sessions: refused at the second" \
+	"offset 4240: a second session .*: one at a time \(--session N reads the Nth\)" \
+	timeline -i "$T2"
+expect_fail "merge of two sessions: refused at the second" \
+	"offset 4240: a second session .*: one at a time \(--session N reads the Nth\)" \
+	merge -c /dev/null -i "$T2"
+expect_fail "export --session 3 of 2" "no session 3: the input holds 2" \
+	export -i "$T2" --session 3 --chrome "$W/x.json"
+expect_fail "export: bad --session" "invalid --session" export --chrome - --session 0
+expect_fail "timeline: bad --session" "invalid --session" timeline --session x
+expect_fail "merge: bad --session" "invalid --session" merge -c /dev/null --session -1
 expect_fail "report: bad --session" "invalid --session" report --session 0
 expect_fail "report: bad --events" "invalid --events: auto, grtrace or kernel" \
 	report --events upstream
