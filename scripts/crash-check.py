@@ -8,17 +8,20 @@ early boot and, through a second instance, as text to the share (live.txt:
 what reached the host before the crash); KUnit's drm_sched timeout suite
 hung a mock job until the scheduler's timeout reported it; kmscube and
 glmark2-es2-drm rendered on virgl (their pids in clients.txt, their output
-next to it) until user space panicked the kernel (/init exited).  Boot 2 read the previous
-boot with grtrace: report --last-boot (text), report --last-boot=grtrace_json
--f json, report -i instance:grtrace_jobs -f csv (every job) and export
---last-boot=grtrace_perfetto --chrome, each a backup copy of the same buffer.
+next to it) until user space panicked the kernel (/init exited).  Boot 2 saved
+the previous boot with grtrace persist --save (the backup grtrace_last) and
+read it with grtrace: report --last-boot (text) twice, from the saved file,
+report --last-boot=grtrace_json -f json, report -i instance:grtrace_jobs -f
+csv (every job) and export --last-boot=grtrace_perfetto --chrome, each a
+backup copy of the same buffer.
 
 This reads live.txt and the serial log itself and checks, in KTAP:
 
 - boot 1 recorded persistently (grtrace persist --status), panicked from
   user space, and booted again, with no other kernel report;
 - boot 2 found the previous boot in the backup, and each backup, once read,
-  is gone;
+  is gone; persist --save read grtrace_last into a file, and report
+  --last-boot read that file twice, with the same answer;
 - every job of live.txt is in the previous boot's history, same submitter,
   same times of each stage; the history reaches at least as far;
 - per client, the history holds at least the SUBMITs live.txt had, and
@@ -79,7 +82,7 @@ def has_fence(fence, text):
 
 def main():
     d, serial = sys.argv[1], sys.argv[2]
-    out = Ktap('crash:', 14)
+    out = Ktap('crash:', 15)
     log = [PRINTK_PREFIX.sub('', l) for l in read(serial).splitlines()]
 
     st1 = read(os.path.join(d, 'status-1.txt'))
@@ -111,6 +114,16 @@ def main():
                and 'exit 1' in again,
                'each backup, read once, is gone; reading it again is an error',
                f'before {before}\nafter {after}\n{again}')
+
+    save = read(os.path.join(d, 'save.txt'))
+    text = read(os.path.join(d, 'last-boot.txt'))
+    m = re.search(r'^(\d+) events of instance:grtrace_last saved in '
+                  r'/var/lib/grtrace/last-boot.grt$', save, re.M)
+    out.result(m and int(m.group(1)) > 0 and
+               text.startswith('grtrace report: /var/lib/grtrace/last-boot.grt (1 file)\n') and
+               text == read(os.path.join(d, 'last-boot-again.txt')),
+               'persist --save kept grtrace_last in a file; report --last-boot read it twice, '
+               'the same both times', f'{save}\n{text[:300]}')
 
     live, live_last = live_jobs(os.path.join(d, 'live.txt'))
     # Each check below says what it missed: a file boot 2 did not write
@@ -205,11 +218,9 @@ def main():
     for j in hung:
         out.diag(f'failed: {j["ring"]} {j["fence"]} {j["comm"]}[{j["pid"]}] {j["status"]}')
 
-    text = read(os.path.join(d, 'last-boot.txt'))
     missing = [f for f in got if not has_fence(f, text)]
-    out.result('in flight at the last event' in text and 'ftrace instance grtrace_last' in text
-               and not missing,
-               'report --last-boot (text, grtrace_last) names the same jobs in flight',
+    out.result('in flight at the last event' in text and not missing,
+               'report --last-boot (text, grtrace_last saved) names the same jobs in flight',
                f'missing {missing}\n{text[:400]}')
     # The Perfetto export of another copy of the same buffer: each job of
     # the CSV once, a slice with its submitter, status, latency and phases.

@@ -19,8 +19,10 @@
 # while the clients, in a session of their own, still render.  panic=-1
 # reboots at once, and QEMU resets the guest without clearing its memory.
 # Meanwhile grtrace top runs in a terminal (tmux) and in batch mode.
-# Boot 2: grtrace report --last-boot and the other reads of the previous
-# boot, into the share.
+# Boot 2: grtrace persist --save keeps the previous boot in
+# /var/lib/grtrace, as a boot-time unit would; grtrace report --last-boot
+# reads it twice; then the other reads of the previous boot, of the other
+# backups, into the share.
 #
 # usage: crash.sh OUTDIR
 O=${1:-${GRTRACE_OUT:-/tmp}}
@@ -32,7 +34,10 @@ if [ -e "$O/boot1.done" ]; then
 	rc=0
 	$G persist --status > "$O/status-2.txt" 2>&1
 	ls $T/instances > "$O/instances-before.txt"
+	mkdir -p /var/lib
+	$G persist --save /var/lib/grtrace > "$O/save.txt" 2>&1 || rc=1
 	$G report --last-boot > "$O/last-boot.txt" 2> "$O/last-boot.err" || rc=1
+	$G report --last-boot > "$O/last-boot-again.txt" 2>> "$O/last-boot.err" || rc=1
 	$G report --last-boot=grtrace_json -f json > "$O/last-boot.json" 2>> "$O/last-boot.err" || rc=1
 	$G report --jobs -i instance:grtrace_jobs -f csv > "$O/last-boot-jobs.csv" 2>> "$O/last-boot.err" || rc=1
 	$G export --last-boot=grtrace_perfetto --chrome "$O/last-boot-trace.json" \

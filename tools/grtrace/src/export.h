@@ -23,7 +23,7 @@ struct gr_export_params {
 	int session;		/* --session N: the Nth of the input; 0: its only one */
 	const char *kernelshark;
 	const char *host;
-	char *last_boot;	/* --last-boot: "instance:NAME" (allocated) */
+	char *last_boot;	/* --last-boot: "instance:NAME" or a file (allocated) */
 };
 
 /* One phase of a job on a KernelShark lane: its kind and the job's lane (of the ring) */

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
+#include <time.h>
 #include <linux/magic.h>
 #include <unistd.h>
 #include <tracefs.h>
@@ -460,21 +461,78 @@ static int last_boot_one(const char *name, void *data)
 	return 0;
 }
 
+/* The name of an ftrace instance that holds a previous boot, or NULL */
+char *gr_last_boot_instance(void)
+{
+	char *found = NULL;
+
+	tracefs_instances_walk(last_boot_one, &found);
+	return found;
+}
+
 /*
- * gr_input_last_boot - the input of the previous boot's persistent instance
- * @name: the instance's name, or NULL for the one holding a previous boot
+ * gr_last_boot_saved - where grtrace persist --save keeps the previous
+ * boot's events: GRTRACE_STATE_DIR or GR_STATE_DIR, then GR_LAST_BOOT_FILE
+ * @dir: the directory, or NULL for the default
  *
- * Returns: "instance:NAME" (allocated), or NULL with the problem printed.
+ * Returns: the path (allocated).
+ */
+char *gr_last_boot_saved(const char *dir)
+{
+	char *path;
+	size_t len;
+
+	if (!dir)
+		dir = getenv("GRTRACE_STATE_DIR") && *getenv("GRTRACE_STATE_DIR") ?
+		      getenv("GRTRACE_STATE_DIR") : GR_STATE_DIR;
+	len = strlen(dir) + strlen(GR_LAST_BOOT_FILE) + 2;
+	path = gr_zalloc(len);
+	snprintf(path, len, "%s/%s", dir, GR_LAST_BOOT_FILE);
+	return path;
+}
+
+/* This boot's start in CLOCK_REALTIME seconds (/proc/stat), or 0 */
+static time_t boot_time(void)
+{
+	char line[128];
+	long long t = 0;
+	FILE *f = fopen("/proc/stat", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "btime %lld", &t) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return t;
+}
+
+/*
+ * gr_input_last_boot - the input of the previous boot's events
+ * @name: the instance's name, or NULL for the saved file, else the instance
+ *	holding a previous boot
+ *
+ * The file grtrace persist --save wrote in this boot holds the previous
+ * boot's events, and reading it leaves them in place; one written before
+ * this boot holds an earlier boot's, and is not taken for the previous.
+ * Returns: the file, or "instance:NAME" (allocated), or NULL with the
+ * problem printed.
  */
 char *gr_input_last_boot(const char *name)
 {
 	static const char none[] =
 		"no ftrace instance holds a previous boot's events (see grtrace persist)";
 	char *found = NULL, *input;
+	struct stat st;
 	size_t len;
 
 	if (!name) {
-		tracefs_instances_walk(last_boot_one, &found);
+		input = gr_last_boot_saved(NULL);
+		if (!stat(input, &st) && st.st_mtime >= boot_time()) {
+			gr_debug_msg("%s: saved in this boot\n", input);
+			return input;
+		}
+		free(input);
+		found = gr_last_boot_instance();
 		if (!found) {
 			gr_err_msg("%s\n", none);
 			return NULL;

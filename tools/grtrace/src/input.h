@@ -27,7 +27,13 @@ const char *gr_input_arg(const char *input, bool live, int argc, char **argv,
 int gr_input_session(const char *arg);
 const char *gr_input_stat(const char *path, struct stat *st);
 int gr_input_find(struct gr_trace *t, const char *path);
+/* grtrace persist --save: the previous boot's events, read once, kept here */
+#define GR_STATE_DIR		"/var/lib/grtrace"
+#define GR_LAST_BOOT_FILE	"last-boot.grt"
+
 char *gr_input_last_boot(const char *name);
+char *gr_last_boot_instance(void);
+char *gr_last_boot_saved(const char *dir);
 int gr_input_load(struct gr_trace *t, const char *path);
 void gr_input_live_info(struct gr_trace *t);
 

@@ -16,16 +16,23 @@
  *
  * This command prints the kernel command line for that, and with
  * --status tells whether the running kernel records so and whether a
- * previous boot's events are there to read.
+ * previous boot's events are there to read.  Reading an instance consumes
+ * it; --save, run at boot as systemd-pstore archives pstore, reads it once
+ * into a file of the relay stream's format, which report --last-boot then
+ * reads as often as asked.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <tracefs.h>
 
 #include "commands.h"
+#include "events.h"
 #include "input.h"
 #include "utils.h"
 
@@ -38,6 +45,7 @@ static void persist_usage(const char *err)
 	static const char * const msg[] = {
 		"",
 		"  usage: grtrace persist [-h] [-D] [--size SIZE] [--traceoff] [--status]",
+		"                         [--save DIR [-i INPUT]]",
 		"",
 		"  Print the kernel command line that records the grtrace events",
 		"  from boot into a persistent ftrace ring buffer, whose content",
@@ -54,6 +62,12 @@ static void persist_usage(const char *err)
 		"       --status: whether this boot records so, and whether a",
 		"                         previous boot's events are there to read;",
 		"                         exits 1 if it does not record",
+		"       --save DIR: read the previous boot's events once, from the",
+		"                         instance that holds them, into",
+		"                         DIR/" GR_LAST_BOOT_FILE ", which report --last-boot",
+		"                         reads in this boot without consuming it",
+		"                         (at boot: DIR " GR_STATE_DIR ")",
+		"    -i/--input INPUT: with --save, the events to save instead",
 		"    -D/--debug: print debug messages",
 		"    -h/--help: print this help",
 		NULL,
@@ -133,6 +147,144 @@ static const char *state_name(const struct persist_state *st)
 	return st->exists ? boot_names[st->boot] : "missing";
 }
 
+static int put(FILE *f, __u16 type, __u32 cpu, __u64 ts, __u64 gseq,
+	       const void *payload, size_t len)
+{
+	struct grtrace_record h = {
+		.type = type, .size = sizeof(h) + len, .cpu = cpu, .ts = ts, .gseq = gseq,
+	};
+
+	return fwrite(&h, sizeof(h), 1, f) != 1 || fwrite(payload, len, 1, f) != 1;
+}
+
+/*
+ * @t as a file of the relay stream's format: STREAM_INFO, a METADATA
+ * record per ring, the job events with their gseq.  The clock is the
+ * instance's, not known to be CLOCK_MONOTONIC.  Returns: the events of
+ * other types left out, or -1 on a write error.
+ */
+static long long write_stream(FILE *f, const struct gr_trace *t)
+{
+	struct grtrace_stream_info si = {
+		.magic = GRTRACE_MAGIC,
+		.version = GRTRACE_FORMAT_VERSION,
+		.record_size = sizeof(struct grtrace_record),
+		.features = GRTRACE_FEAT_SUBMITTER,
+		.session_id = t->first_ts ^ ((__u64)t->nr_ev << 32) ^ t->last_ts,
+		.start_ts = t->start_ts,
+		.nr_cpus = t->dat_cpus,
+	};
+
+	if (t->have_info) {	/* -i of a stream */
+		si = t->info;
+		si.features &= ~GRTRACE_FEAT_CSEQ;
+		si.nr_rings = 0;
+	}
+	struct grtrace_ring_info ri;
+	struct grtrace_job_payload p;
+	const struct gr_event *ev;
+	long long other = 0;
+	__u64 gseq = 0;
+	__u32 k;
+	int err;
+
+	for (k = 0; k < t->nr_rings; k++)
+		si.nr_rings += t->rings[k].known;
+	err = put(f, GRTRACE_EV_STREAM_INFO, 0, t->start_ts, ++gseq, &si, sizeof(si));
+	for (k = 0; k < t->nr_rings; k++) {
+		if (!t->rings[k].known)
+			continue;
+		memset(&ri, 0, sizeof(ri));
+		ri.ring_id = t->rings[k].id;
+		ri.engine = t->rings[k].engine;
+		memcpy(ri.dev, t->rings[k].dev, sizeof(ri.dev));
+		memcpy(ri.name, t->rings[k].name, sizeof(ri.name));
+		err |= put(f, GRTRACE_EV_METADATA, 0, t->start_ts, ++gseq, &ri, sizeof(ri));
+	}
+	for (ev = t->ev; ev < t->ev + t->nr_ev; ev++) {
+		if (ev->type >= GRTRACE_EV_NR) {
+			other++;
+			continue;
+		}
+		p = ev->job;
+		p.ring_id = gr_ring(t, p.ring_id)->id;
+		err |= put(f, ev->type, ev->cpu, ev->ts, ++gseq, &p, sizeof(p));
+	}
+	return err ? -1 : other;
+}
+
+/*
+ * --save: the previous boot's events, from @input or the instance that
+ * holds them, to DIR/GR_LAST_BOOT_FILE, through a temporary file renamed
+ * over it, made before the instance is read: reading consumes it.
+ */
+static int persist_save(const char *dir, const char *input)
+{
+	struct gr_trace t = { 0 };
+	char *path, *name = NULL, *from = NULL, *tmp;
+	struct persist_state st = { 0 };
+	int fd, ret = EXIT_FAILURE;
+	long long other;
+	FILE *f = NULL;
+	size_t len;
+
+	if (!input) {
+		/* After a cold boot, the backup is a copy of an empty buffer */
+		name = gr_last_boot_instance();
+		if (name)
+			instance_state(name, &st);
+		if (!st.entries) {
+			printf("%s: nothing to save\n",
+			       "no ftrace instance holds a previous boot's events");
+			free(name);
+			return EXIT_SUCCESS;
+		}
+		from = gr_input_last_boot(name);
+		free(name);
+		if (!from)
+			return EXIT_FAILURE;
+	}
+	path = gr_last_boot_saved(dir);
+	len = strlen(path) + 8;
+	tmp = gr_zalloc(len);
+	snprintf(tmp, len, "%s.XXXXXX", path);
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		gr_err_msg("%s: %s\n", dir, strerror(errno));
+		goto out;
+	}
+	fd = mkstemp(tmp);
+	f = fd < 0 || fchmod(fd, 0644) ? NULL : fdopen(fd, "w");
+	if (!f) {
+		gr_err_msg("%s: %s\n", tmp, strerror(errno));
+		goto out;
+	}
+	if (gr_input_load(&t, from ? from : input))
+		goto out;
+	other = write_stream(f, &t);
+	if (other < 0 || fflush(f) || fsync(fileno(f))) {
+		gr_err_msg("%s: write error: %s\n", tmp, strerror(errno));
+		goto out;
+	}
+	if (rename(tmp, path)) {
+		gr_err_msg("%s: %s\n", path, strerror(errno));
+		goto out;
+	}
+	printf("%zu events of %s saved in %s\n", t.nr_ev - (size_t)other, t.input, path);
+	if (other)
+		printf("  %lld events of other types left out\n", other);
+	ret = EXIT_SUCCESS;
+out:
+	if (f)
+		fclose(f);
+	if (ret && f)
+		unlink(tmp);
+	gr_trace_free(&t);
+	free(from);
+	free(tmp);
+	free(path);
+	return ret;
+}
+
 static int persist_status(void)
 {
 	struct persist_state boot, last;
@@ -164,16 +316,19 @@ int gr_persist_main(int argc, char *argv[])
 		{ "size",	required_argument,	NULL, 's' },
 		{ "traceoff",	no_argument,		NULL, 'o' },
 		{ "status",	no_argument,		NULL, 'S' },
+		{ "save",	required_argument,	NULL, 'V' },
+		{ "input",	required_argument,	NULL, 'i' },
 		{ "debug",	no_argument,		NULL, 'D' },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	unsigned long long size = 16 << 20;
+	const char *save = NULL, *input = NULL;
 	bool traceoff = false, status = false;
 	char sz[32];
 	int c;
 
-	while ((c = getopt_long(argc, argv, "Dh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:Dh", opts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			if (parse_size(optarg, &size))
@@ -184,6 +339,12 @@ int gr_persist_main(int argc, char *argv[])
 			break;
 		case 'S':
 			status = true;
+			break;
+		case 'V':
+			save = optarg;
+			break;
+		case 'i':
+			input = optarg;
 			break;
 		case 'D':
 			gr_debug = 1;
@@ -197,8 +358,14 @@ int gr_persist_main(int argc, char *argv[])
 	}
 	if (optind < argc)
 		persist_usage("unexpected argument");
+	if (input && !save)
+		persist_usage("-i goes with --save");
+	if (save && status)
+		persist_usage("--save or --status, not both");
 	if (status)
 		return persist_status();
+	if (save)
+		return persist_save(save, input);
 	size_str(size, sz, sizeof(sz));
 	printf("reserve_mem=%s:4096:%s trace_instance=%s%s@%s,grtrace", sz, PERSIST_LABEL,
 	       PERSIST_INSTANCE, traceoff ? "^traceoff" : "", PERSIST_LABEL);

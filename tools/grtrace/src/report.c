@@ -48,7 +48,7 @@ struct report_params {
 	const char *host;
 	bool in_flight;
 	bool jobs;		/* --jobs, or an option of the list alone */
-	char *last_boot;	/* --last-boot: "instance:NAME" (allocated) */
+	char *last_boot;	/* --last-boot: "instance:NAME" or a file (allocated) */
 	int session;		/* --session N, from 1; 0: every one (text) */
 	enum gr_use use;	/* --events */
 };
@@ -212,9 +212,9 @@ static void report_usage(const char *err)
 		"                         submitter and age; the last completed jobs",
 		"                         (--limit, default 10); the jobs that failed",
 		"       --last-boot[=INSTANCE]: --in-flight on the previous boot's",
-		"                         persistent ftrace instance (default: the one",
-		"                         holding a previous boot; see grtrace persist);",
-		"                         reading it consumes it",
+		"                         events: what grtrace persist --save kept in",
+		"                         this boot, else the persistent ftrace",
+		"                         instance holding them, which reading consumes",
 		"       --session N: the Nth session of a file holding several",
 		"                         (recordings end to end); text reports each",
 		"                         in turn without it",
@@ -510,7 +510,8 @@ static void realtime_str(__u64 ns, char *buf, size_t len)
 	struct tm tm;
 	size_t n;
 
-	n = gmtime_r(&sec, &tm) ? strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm) : 0;
+	/* 0: not known (grtrace persist --save of an ftrace instance) */
+	n = ns && gmtime_r(&sec, &tm) ? strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm) : 0;
 	if (!n) {
 		snprintf(buf, len, "unknown time");
 		return;

@@ -143,6 +143,29 @@ run persist && grep -qx "reserve_mem=16M:4096:grtrace $boot@grtrace,grtrace $las
 	grep -qx "reserve_mem=64M:4096:grtrace $boot^traceoff@grtrace,grtrace" "$W/out"
 result $? "persist: the kernel command line, with a size, with traceoff"
 expect_fail "persist: bad --size" "invalid --size" persist --size 5000
+# persist --save: the events of an input (at boot, the instance holding
+# the previous boot) in a file whose jobs are the input's, every column;
+# report --last-boot reads it, and again, while it is of this boot
+run report --jobs -f csv -i "$V" && cp "$W/out" "$W/saved-want.csv" &&
+	run persist --save "$W/state" -i "$V" &&
+	grep -q " saved in $W/state/last-boot.grt$" "$W/out" &&
+	run report --jobs -f csv -i "$W/state/last-boot.grt" &&
+	cmp -s "$W/out" "$W/saved-want.csv"
+result $? "persist --save -i: a file of the input's jobs, every column"
+# (--last-boot adds the tables of --in-flight after the jobs)
+GRTRACE_STATE_DIR=$W/state run report --last-boot --jobs -f csv &&
+	cp "$W/out" "$W/saved-1.csv" && sed '/^$/,$d' "$W/out" | cmp -s - "$W/saved-want.csv" &&
+	grep -q "^ring,fence,ctx,pid,comm,stage,first_ns,age_ns" "$W/out" &&
+	GRTRACE_STATE_DIR=$W/state run report --last-boot --jobs -f csv &&
+	cmp -s "$W/out" "$W/saved-1.csv"
+result $? "report --last-boot: the file saved in this boot, read twice, the same jobs"
+touch -d @1 "$W/state/last-boot.grt"
+GRTRACE_STATE_DIR=$W/state expect_fail \
+	"report --last-boot: a file saved before this boot is not the previous boot" \
+	"no ftrace instance holds a previous boot's events" report --last-boot
+expect_fail "persist: -i without --save" "-i goes with --save" persist -i "$V"
+expect_fail "persist --save: a directory that cannot be made" "$W/none/state: No such file" \
+	persist --save "$W/none/state" -i "$V"
 expect_fail "top: bad --delay" "invalid --delay" top -d 0.01
 expect_fail "top: bad --iterations" "invalid --iterations" top -n 0
 for h in lat size result; do
