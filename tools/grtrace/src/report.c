@@ -2385,8 +2385,12 @@ static int report_run(struct report *rp)
 	return 0;
 }
 
-/* The report of session @session (from 1; 0: the input's only one) */
-static int report_session(struct report_params *params, int session)
+/*
+ * The report of session @session (from 1; 0: the input's only one).  With
+ * 0, an input of more than one session is not read: @sessions is set to
+ * their number, known once the input is open.
+ */
+static int report_session(struct report_params *params, int session, int *sessions)
 {
 	struct report rp = { .p = params };
 	int ret = EXIT_FAILURE;
@@ -2397,6 +2401,11 @@ static int report_session(struct report_params *params, int session)
 	rp.t.use = params->use;
 	if (gr_src_open(&rp.src, &rp.t, params->input))
 		goto out;
+	if (!session && rp.t.nr_sessions > 1) {
+		*sessions = rp.t.nr_sessions;
+		ret = EXIT_SUCCESS;
+		goto out;
+	}
 	if (params->host) {
 		rp.host = gr_zalloc(sizeof(*rp.host));
 		if (gr_host_join(rp.host, params->host, &rp.t))
@@ -2429,45 +2438,27 @@ out:
 	return ret;
 }
 
-/* The sessions of the input: more than one in a file of recordings end to end */
-static int count_sessions(const char *input)
-{
-	struct gr_trace t = { 0 };
-	struct gr_src src;
-	int n;
-
-	n = gr_src_open(&src, &t, input) ? -1 : t.nr_sessions;
-	gr_src_close(&src);
-	gr_trace_free(&t);
-	return n;
-}
-
 int gr_report_main(int argc, char *argv[])
 {
 	struct report_params params;
-	int ret = EXIT_SUCCESS, n = 1, k;
+	int ret, n = 0, k;
 	struct stat st;
 
 	report_parse_args(argc, argv, &params);
 	/*
-	 * A file of several sessions: each in turn (text), or the one asked.
-	 * Only a regular file is looked at first: a pipe is read once.
+	 * A file of several sessions: each in turn (text), or the one asked;
+	 * read again for each.  A pipe is read once: the one asked.
 	 */
-	if (!params.session && params.input && !stat(params.input, &st) && S_ISREG(st.st_mode))
-		n = count_sessions(params.input);
-	if (n < 0) {
-		ret = EXIT_FAILURE;
-	} else if (n > 1 && params.fmt != GR_FMT_TEXT) {
+	ret = report_session(&params, params.session, &n);
+	if (n > 1 && (params.fmt != GR_FMT_TEXT || !params.input ||
+		      stat(params.input, &st) || !S_ISREG(st.st_mode))) {
 		gr_err_msg("%s: %d sessions, one after the other: choose one with --session N\n",
-			   params.input, n);
+			   params.input ? params.input : "-", n);
 		ret = EXIT_FAILURE;
-	} else if (n > 1) {
-		for (k = 1; k <= n && ret == EXIT_SUCCESS; k++) {
-			printf("%s==== session %d of %d ====\n", k > 1 ? "\n" : "", k, n);
-			ret = report_session(&params, k);
-		}
-	} else {
-		ret = report_session(&params, params.session);
+	}
+	for (k = 1; n > 1 && k <= n && ret == EXIT_SUCCESS; k++) {
+		printf("%s==== session %d of %d ====\n", k > 1 ? "\n" : "", k, n);
+		ret = report_session(&params, k, &n);
 	}
 	free(params.last_boot);
 	return ret;
