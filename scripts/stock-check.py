@@ -11,7 +11,7 @@ meanwhile, reading the same events through an ftrace instance of its own,
 and top.csv beside it what another "grtrace top -f csv" printed.
 Each check sets the tool's answer ("grtrace report -f json", top's
 intervals) against another reader: trace-cmd's report of the same events,
-and QEMU.  Prints KTAP; exits 1 if a check fails.
+and QEMU; and "grtrace dump" against the report.  Prints KTAP; exits 1 if a check fails.
 """
 import csv
 import json
@@ -141,7 +141,7 @@ def top_check(k, what, read, path, queued, events):
 
 def main():
     grtrace, dat, qemu, top = sys.argv[1:5]
-    k = Ktap('stock:', 10)
+    k = Ktap('stock:', 11)
     try:
         rep = json.loads(subprocess.run([grtrace, 'report', '--jobs', '-i', dat, '-f', 'json'],
                                         check=True, capture_output=True, text=True).stdout)
@@ -243,6 +243,28 @@ def main():
              "QEMU's trace has each fenced command, joined by fence id",
              f"{m.group(0) if m else 'no join line'}; {len(whole)} fenced and whole; "
              f"{getattr(host, 'stderr', host)}")
+    # grtrace dump of the recording: the records report made its jobs of,
+    # each stage of each job at the time the report gives it.
+    try:
+        out = subprocess.run([grtrace, 'dump', dat], capture_output=True, text=True,
+                             check=True).stdout
+        stages, control = {}, set()
+        for line in out.splitlines():
+            w = line.split()
+            f = dict(x.split('=', 1) for x in w[1:] if '=' in x)
+            if w[0] == 'metadata' and f['name'] == 'control':
+                control.add(f['ring'])
+            elif w[0] in ('commit', 'end', 'complete') and f['ring'] in control:
+                stages.setdefault(int(f['fence'].split(':')[1]), {})[w[0]] = int(f['ts'])
+        differ = [s for s, j in jobs.items()
+                  if stages.get(s) != {st: j[st + '_ns'] for st in ('commit', 'end', 'complete')
+                                       if j[st + '_ns'] is not None}]
+        why = f"{len(stages)} jobs in the dump, {len(jobs)} in the report; differ {differ[:5]}"
+    except (OSError, ValueError, KeyError, subprocess.CalledProcessError) as e:
+        differ, why = True, repr(e)
+    k.result(not differ and len(stages) == len(jobs),
+             'grtrace dump of the recording: the records of the jobs, each stage at its '
+             "time in the report", why)
     events = [(name, ts, f) for name, _, _, ts, f in events]
     top_check(k, 'grtrace top -b', top_intervals, top, queued, events)
     # Another top beside it, its rows as CSV (-f csv)

@@ -10,6 +10,11 @@
  * printed one after the other (--per-file).  A damaged file is printed up
  * to the damage, the problem named on stderr as the reader names it (file:
  * offset N: problem), and the exit status is 1.
+ *
+ * A trace-cmd recording or an ftrace instance holds ftrace events, not
+ * records: dump prints the records the other commands make of them
+ * (tracedat.c), a METADATA line per ring and then the job events in time
+ * order, so that what a report counts can be seen event by event.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -38,6 +43,7 @@ struct dump_file {
 
 struct dumper {
 	const struct dump_params *p;
+	const char *events;	/* a trace.dat or "instance:NAME" */
 	char **paths;
 	int nr;
 	struct dump_file *f;
@@ -58,7 +64,9 @@ static void dump_usage(const char *err)
 		"  unknown type show their type number and size.  The contexts that",
 		"  grtrace probe writes are \"context\" lines.  A damaged file is",
 		"  printed up to the damage; the problem goes to stderr, the exit",
-		"  status is 1.",
+		"  status is 1.  Of a trace-cmd recording (trace.dat) or an ftrace",
+		"  instance (instance:NAME), the records made of its events, as report",
+		"  makes them: a METADATA line per ring, then the job events.",
 		"",
 		"    -i/--input FILE|DIR: a recorded file, or a directory of",
 		"                         events<N>[.bin] files, merged by gseq;",
@@ -165,14 +173,18 @@ static int find_files(struct dumper *d, const char *path)
 			gr_err_msg("%s: no relay files: no session was started yet\n", dir);
 		return d->nr ? 0 : -1;
 	}
+	if (!strncmp(path, GR_INSTANCE_PREFIX, strlen(GR_INSTANCE_PREFIX))) {
+		d->events = path;
+		return 0;
+	}
 	path = gr_input_stat(path, &st);
 	if (!path)
 		return -1;
 	if (S_ISDIR(st.st_mode))
 		return list_dir(d, path);
 	if (gr_is_tracedat(path)) {
-		gr_err_msg("%s: a trace-cmd recording: trace-cmd report prints it\n", path);
-		return -1;
+		d->events = path;
+		return 0;
 	}
 	d->paths = gr_zalloc(2 * sizeof(*d->paths));
 	d->paths[0] = gr_strdup(path);
@@ -462,6 +474,52 @@ static void dump_merged(struct dumper *d)
 	}
 }
 
+/* The records made of the events of d->events (see the top) */
+static void dump_events(struct dumper *d)
+{
+	struct {
+		struct grtrace_record h;
+		union {
+			struct grtrace_ring_info ring;
+			struct grtrace_job_payload job;
+		} u;
+	} r;
+	struct gr_trace t = { 0 };
+	const struct gr_event *ev;
+	__u32 k;
+
+	if (gr_input_load(&t, d->events)) {
+		d->err = -1;
+		goto out;
+	}
+	for (k = 0; k < t.nr_rings; k++) {
+		if (!t.rings[k].known)
+			continue;
+		memset(&r, 0, sizeof(r));
+		r.h.type = GRTRACE_EV_METADATA;
+		r.h.size = sizeof(r.h) + sizeof(r.u.ring);
+		r.u.ring.ring_id = t.rings[k].id;
+		r.u.ring.engine = t.rings[k].engine;
+		memcpy(r.u.ring.dev, t.rings[k].dev, sizeof(r.u.ring.dev));
+		memcpy(r.u.ring.name, t.rings[k].name, sizeof(r.u.ring.name));
+		put_record(d, d->events, &r.h, 0);
+	}
+	for (ev = t.ev; ev < t.ev + t.nr_ev; ev++) {
+		if (ev->type >= GRTRACE_EV_NR)
+			continue;
+		memset(&r, 0, sizeof(r));
+		r.h = (struct grtrace_record) {
+			.type = ev->type, .size = sizeof(r.h) + sizeof(r.u.job), .cpu = ev->cpu,
+			.ts = ev->ts, .gseq = ev->gseq, .cseq = ev->cseq,
+		};
+		r.u.job = ev->job;
+		r.u.job.ring_id = gr_ring(&t, ev->job.ring_id)->id;
+		put_record(d, d->events, &r.h, ev->off);
+	}
+out:
+	gr_trace_free(&t);
+}
+
 static void dump_per_file(struct dumper *d)
 {
 	int i;
@@ -480,6 +538,12 @@ int gr_dump_main(int argc, char *argv[])
 	dump_parse_args(argc, argv, &p);
 	if (find_files(&d, p.input))
 		goto out;
+	if (d.events) {
+		dump_events(&d);
+		if (fflush(d.out))
+			d.err = -1;
+		return d.err ? EXIT_FAILURE : EXIT_SUCCESS;
+	}
 	d.f = gr_zalloc(d.nr * sizeof(*d.f));
 	for (opened = 0; opened < d.nr; opened++)
 		if (gr_reader_open(&d.f[opened].rd, d.paths[opened], !p.input))

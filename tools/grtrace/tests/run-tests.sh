@@ -721,8 +721,8 @@ run dump -i "$W/dumpdir"
 	grep -q "^grtrace: $W/dumpdir/events1.bin: offset [0-9]*: truncated record" "$W/err" &&
 	$C dump - "$W/out" "$W/dumpdir" 2> "$W/err"
 result $? "dump of a directory with a damaged file: the records of every file up to the damage"
-expect_fail "dump of a trace.dat: refused" "lanes.dat: a trace-cmd recording" \
-	dump -i "$W/lanes.dat"
+expect_fail "dump of a trace.dat without GPU job events: said so" \
+	"lanes.dat: no GPU job events in this recording" dump -i "$W/lanes.dat"
 if [ "${VALGRIND:-1}" != 0 ] && command -v valgrind > /dev/null; then
 	vg_dump() {
 		timeout 120 valgrind -q --error-exitcode=99 --leak-check=full \
