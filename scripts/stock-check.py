@@ -11,7 +11,8 @@ meanwhile, reading the same events through an ftrace instance of its own,
 and top.csv beside it what another "grtrace top -f csv" printed.
 Each check sets the tool's answer ("grtrace report -f json", top's
 intervals) against another reader: trace-cmd's report of the same events,
-and QEMU; and "grtrace dump" against the report.  Prints KTAP; exits 1 if a check fails.
+and QEMU; and "grtrace dump" and "grtrace timeline --latency" against the
+report.  Prints KTAP; exits 1 if a check fails.
 """
 import csv
 import json
@@ -141,7 +142,7 @@ def top_check(k, what, read, path, queued, events):
 
 def main():
     grtrace, dat, qemu, top = sys.argv[1:5]
-    k = Ktap('stock:', 11)
+    k = Ktap('stock:', 12)
     try:
         rep = json.loads(subprocess.run([grtrace, 'report', '--jobs', '-i', dat, '-f', 'json'],
                                         check=True, capture_output=True, text=True).stdout)
@@ -265,6 +266,22 @@ def main():
     k.result(not differ and len(stages) == len(jobs),
              'grtrace dump of the recording: the records of the jobs, each stage at its '
              "time in the report", why)
+    # timeline --latency of the same recording: per phase, as many jobs
+    # and the same longest as the report's jobs (us, 3 decimals)
+    try:
+        out = subprocess.run([grtrace, 'timeline', '--latency', dat], capture_output=True,
+                             text=True, check=True).stdout
+        rows = {m.group(1): (int(m.group(2)), m.group(3)) for m in re.finditer(
+            r'^  (start->end|end->complete) +(\d+) +\S+ +\S+ +\S+ +(\S+)$', out, re.M)}
+        want = {}
+        for phase, key in (('start->end', 't_device'), ('end->complete', 't_complete')):
+            v = [j[key] for j in rep['jobs'] if j[key] is not None]
+            want[phase] = (len(v), f'{max(v) / 1000:.3f}' if v else None)
+        why = f'timeline {rows}, report {want}'
+    except (OSError, ValueError, subprocess.CalledProcessError) as e:
+        rows, want, why = None, {}, repr(e)
+    k.result(rows == want and all(n for n, _ in want.values()),
+             "grtrace timeline --latency: each phase's jobs and longest as the report's", why)
     events = [(name, ts, f) for name, _, _, ts, f in events]
     top_check(k, 'grtrace top -b', top_intervals, top, queued, events)
     # Another top beside it, its rows as CSV (-f csv)
