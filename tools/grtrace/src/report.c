@@ -2446,12 +2446,12 @@ int gr_report_main(int argc, char *argv[])
 
 	report_parse_args(argc, argv, &params);
 	/*
-	 * A file of several sessions: each in turn (text), or the one asked;
+	 * An input of several sessions: each in turn (text), or the one asked;
 	 * read again for each.  A pipe is read once: the one asked.
 	 */
 	ret = report_session(&params, params.session, &n);
 	if (n > 1 && (params.fmt != GR_FMT_TEXT || !params.input ||
-		      stat(params.input, &st) || !S_ISREG(st.st_mode))) {
+		      stat(params.input, &st) || !(S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)))) {
 		gr_err_msg("%s: %d sessions, one after the other: choose one with --session N\n",
 			   params.input ? params.input : "-", n);
 		ret = EXIT_FAILURE;

@@ -133,19 +133,36 @@ static int cut_short(const char *path, __u64 off, __u64 left, const struct grtra
 }
 
 /*
+ * The number of session @id, from 1, in the order the files met them
+ */
+static int session_of(struct gr_src *s, __u64 id)
+{
+	int k;
+
+	for (k = 0; k < s->nr_sids; k++)
+		if (s->sids[k] == id)
+			return k + 1;
+	s->sids = gr_realloc(s->sids, s->nr_sids + 1, sizeof(*s->sids));
+	s->sids[s->nr_sids++] = id;
+	return s->nr_sids;
+}
+
+/*
  * Check every record header of mapped file @i and cut it into runs of
- * increasing gseq, and of one session each: a STREAM_INFO of another
- * session id than the one before starts the next session of the file (two
- * recordings end to end).  Returns: 0, or -1 with the problem printed.
+ * increasing gseq, and of one session each: a STREAM_INFO starts the runs
+ * of its session id, numbered across the files (two recordings end to end,
+ * or a directory of two sessions' files); records before a file's first
+ * STREAM_INFO are of the first session.  Returns: 0, or -1 with the
+ * problem printed.
  */
 static int scan_file(struct gr_src *s, int i)
 {
 	const char *path = s->t->files[i];
-	__u64 size = s->size[i], off = 0, prev = 0, sid = 0, id;
+	__u64 size = s->size[i], off = 0, prev = 0;
 	struct gr_run cur = { .file = i }, *r = NULL;
 	const struct grtrace_record *h;
 	const struct grtrace_stream_info *si;
-	int ret = 0, session = 1, infos = 0;
+	int ret = 0, session = 1, k;
 
 	while (off < size) {
 		if (size - off < GR_REC_MIN) {
@@ -183,17 +200,15 @@ static int scan_file(struct gr_src *s, int i)
 				ret = -1;
 				break;
 			}
-			id = si->session_id;
+			k = session_of(s, si->session_id);
 			h = map_at(s, &cur, off, GR_REC_MIN);	/* the window may move */
 			if (!h) {
 				ret = -1;
 				break;
 			}
-			if (infos++ && id != sid) {
-				session++;
+			if (k != session)
 				r = NULL;
-			}
-			sid = id;
+			session = k;
 		}
 		if (!r || h->gseq <= prev) {
 			if (s->nr_run == RUN_MAX) {
@@ -212,8 +227,10 @@ static int scan_file(struct gr_src *s, int i)
 		r->end = off;
 	}
 	unmap(&cur);
-	if (session > s->t->nr_sessions)
-		s->t->nr_sessions = session;
+	if (s->nr_sids > s->t->nr_sessions)
+		s->t->nr_sessions = s->nr_sids;
+	if (!s->t->nr_sessions)
+		s->t->nr_sessions = 1;
 	return ret;
 }
 
@@ -714,6 +731,7 @@ void gr_src_close(struct gr_src *s)
 	free(s->size);
 	free(s->run);
 	free(s->heap);
+	free(s->sids);
 	memset(s, 0, sizeof(*s));
 	s->spool = -1;
 }

@@ -28,6 +28,8 @@ struct gr_src {
 	__u32 prev_file;
 	__u64 prev_off;
 	int spool;		/* live: the relay files' records, copied */
+	__u64 *sids;		/* the session ids met, by session number - 1 */
+	int nr_sids;
 };
 
 int gr_src_open(struct gr_src *s, struct gr_trace *t, const char *path);

@@ -373,6 +373,14 @@ expect_fail "report -f csv of two sessions: choose one" \
 	"2 sessions, one after the other: choose one with --session N" report --jobs -i "$T2" -f csv
 expect_fail "report --session 3 of 2" "no session 3: the input holds 2" \
 	report -i "$T2" --session 3
+# A directory of two sessions' files: the sessions numbered across files
+mkdir -p "$W/mixdir" && head -c 4240 "$T2" > "$W/mixdir/events0.bin" &&
+	tail -c +4241 "$T2" > "$W/mixdir/events1.bin" &&
+	run report -i "$W/mixdir" &&
+	[ "$(grep -c '^==== session [12] of 2 ====$' "$W/out")" = 2 ] &&
+	run report -i "$W/mixdir" --session 2 -f json &&
+	grep -q '"session_id": "0000000000000007"' "$W/out"
+result $? "report of a directory of two sessions' files: each, and --session 2"
 for n in 1 2; do
 	"$G" report -i "$T2" --session $n -f json > "$W/file$n.json" &&
 		"$G" report -i - --session $n -f json < <(cat "$T2") > "$W/pipe$n.json" || break
