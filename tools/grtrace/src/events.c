@@ -33,6 +33,24 @@ static const char * const engine_names[GRTRACE_ENGINE_NR] = {
 	[GRTRACE_ENGINE_OTHER]		= "other",
 };
 
+/**
+ * gr_name_clean - a task's or a ring's name, as every output shows it
+ * @s: the name, at most @len bytes
+ * @len: its size
+ *
+ * A task names itself (prctl(PR_SET_NAME)), with any byte but NUL: a
+ * control character, an escape sequence, reaches the terminal of whoever
+ * reads a report.  Each becomes '?', as ps(1) shows it.
+ */
+void gr_name_clean(char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len && s[i]; i++)
+		if ((unsigned char)s[i] < ' ' || s[i] == 0x7f)
+			s[i] = '?';
+}
+
 const char *gr_type_name(unsigned int type)
 {
 	if (type < GRTRACE_EV_NR)

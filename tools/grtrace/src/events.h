@@ -239,6 +239,7 @@ void gr_ctx_take(struct gr_trace *t, const struct gr_event *ev, const struct gr_
 const struct gr_ctx *gr_ctx_at(const struct gr_trace *t, __u64 ctx_id, __u64 ts);
 
 const char *gr_type_name(unsigned int type);
+void gr_name_clean(char *s, size_t len);
 const char *gr_engine_name(unsigned int engine);
 const char *gr_ctx_what_name(unsigned int what);
 int gr_engine_parse(const char *s);

@@ -208,6 +208,8 @@ static void take_ring(struct gr_trace *t, const void *p, size_t len)
 	r->engine = ri.engine;
 	memcpy(r->dev, ri.dev, sizeof(ri.dev));
 	memcpy(r->name, ri.name, sizeof(ri.name));
+	gr_name_clean(r->dev, sizeof(r->dev));
+	gr_name_clean(r->name, sizeof(r->name));
 }
 
 /* aggregate_only: a ring's window, summed over the windows */
@@ -255,6 +257,7 @@ static void take_job(struct gr_trace *t, struct gr_event *ev,
 	struct gr_ring *r;
 
 	take_payload(t, &ev->job, sizeof(ev->job), p, len);
+	gr_name_clean(ev->job.comm, sizeof(ev->job.comm));
 	ev->job.ring_id = gr_ring_local(t, ev->job.ring_id);
 	r = &t->rings[ev->job.ring_id];
 	r->used = true;

@@ -154,6 +154,7 @@ static int dat_event(struct dat_loader *l, struct tep_event *event,
 	p->pid = gr_tep_num(event, rec, "pid");
 	p->tgid = gr_tep_num(event, rec, "tgid");
 	gr_tep_str(event, rec, "comm", p->comm, sizeof(p->comm));
+	gr_name_clean(p->comm, sizeof(p->comm));
 	/* A wait of no job names its thread: the one that recorded it */
 	if (!p->pid && (type == GRTRACE_EV_SYNC_WAIT_ENTER || type == GRTRACE_EV_SYNC_WAIT_EXIT))
 		p->pid = tep_data_pid(l->tep, rec);
@@ -166,6 +167,8 @@ static int dat_event(struct dat_loader *l, struct tep_event *event,
 			r->known = true;
 			memcpy(r->dev, dev, sizeof(dev));
 			memcpy(r->name, ring, sizeof(ring));
+			gr_name_clean(r->dev, sizeof(r->dev));
+			gr_name_clean(r->name, sizeof(r->name));
 		}
 		r->engine = p->engine;
 	}

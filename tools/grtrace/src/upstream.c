@@ -374,6 +374,8 @@ static __u32 up_ring(struct gr_upstream *u, struct gr_trace *t, const char *dev,
 	r->engine = engine;
 	snprintf(r->dev, sizeof(r->dev), "%s", dev);
 	snprintf(r->name, sizeof(r->name), "%s", name);
+	gr_name_clean(r->dev, sizeof(r->dev));
+	gr_name_clean(r->name, sizeof(r->name));
 	return local;
 }
 
@@ -419,6 +421,7 @@ static void up_task(struct gr_event *ev, struct tep_handle *tep, struct tep_reco
 	if (comm && strcmp(comm, "<...>"))
 		snprintf(ev->job.comm, sizeof(ev->job.comm), "%.*s",
 			 (int)sizeof(ev->job.comm) - 1, comm);
+	gr_name_clean(ev->job.comm, sizeof(ev->job.comm));
 	if (!ev->job.pid)
 		memset(ev->job.comm, 0, sizeof(ev->job.comm));
 }

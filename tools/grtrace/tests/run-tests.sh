@@ -359,6 +359,16 @@ result $? "report --jobs --limit 1 --per-ring: one job listed, the table of all 
 	"$G" report --jobs -i "$W/load-cpus/events0.bin" -f csv | cmp -s - "$W/out"
 result $? "report -i /dev/stdin: a pipe reads as its file (two passes)"
 
+# ---- a task's name with control characters: '?', as ps shows them ----
+mkdir -p "$W/esc" && python3 -c '
+import glob, os, sys
+for f in glob.glob(os.path.join(sys.argv[1], "events*")):
+    b = open(f, "rb").read().replace(b"glxgears", b"\x1b[2Jears")
+    open(os.path.join(sys.argv[2], os.path.basename(f)), "wb").write(b)' "$V" "$W/esc" &&
+	run report --jobs -i "$W/esc" && grep -q "?\[2Jears" "$W/out" &&
+	! grep -q "$(printf '\033')" "$W/out"
+result $? "report: a task's name with an escape sequence, printed with '?' for it"
+
 # ---- two sessions in a file: two recordings end to end ----
 T2=$W/gen/twosessions.bin
 run report -i "$T2" && [ "$(grep -c '^==== session [12] of 2 ====$' "$W/out")" = 2 ] &&
