@@ -285,6 +285,7 @@ static int parse_line(char *s, struct gr_line *l, char *why, size_t len)
 			have_tid = true;
 		} else if (!strcmp(tok, "comm")) {
 			snprintf(l->comm, sizeof(l->comm), "%s", eq);
+			gr_name_clean(l->comm, sizeof(l->comm));
 		} else if (!strcmp(tok, "cmd")) {
 			if (parse_uint(eq, 0, UINT_MAX, &l->cmd))
 				goto bad;

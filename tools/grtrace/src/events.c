@@ -336,6 +336,7 @@ void gr_ctx_take(struct gr_trace *t, const struct gr_event *ev, const struct gr_
 		x->pid = c->pid;
 		x->tgid = c->tgid;
 		memcpy(x->comm, c->comm, sizeof(c->comm));
+		gr_name_clean(x->comm, sizeof(x->comm));
 	}
 	if (!x->ring_id)
 		x->ring_id = c->ring_id;
@@ -348,8 +349,10 @@ void gr_ctx_take(struct gr_trace *t, const struct gr_event *ev, const struct gr_
 		x->destroyed = true;
 		x->destroyed_ts = ev->ts;
 	}
-	if (!x->attrs[0])
+	if (!x->attrs[0]) {
 		memcpy(x->attrs, c->attrs, sizeof(c->attrs));
+		gr_name_clean(x->attrs, sizeof(x->attrs));
+	}
 }
 
 /*

@@ -491,19 +491,51 @@ char *gr_last_boot_saved(const char *dir)
 	return path;
 }
 
-/* This boot's start in CLOCK_REALTIME seconds (/proc/stat), or 0 */
-static time_t boot_time(void)
+/**
+ * gr_boot_id - the first 64 bits of this boot's id (random/boot_id)
+ * @id: set to them
+ *
+ * grtrace persist --save gives them as the session id of the file it
+ * writes: a clock stepped after the save cannot make another boot's file
+ * this boot's, as a time would.
+ * Returns: 0, or -1 if the kernel does not say.
+ */
+int gr_boot_id(__u64 *id)
 {
-	char line[128];
-	long long t = 0;
-	FILE *f = fopen("/proc/stat", "r");
+	char buf[64], hex[19] = "0x";
+	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+	int i, n = 2;
 
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "btime %lld", &t) == 1)
-			break;
-	if (f)
-		fclose(f);
-	return t;
+	if (!f)
+		return -1;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = '\0';
+	fclose(f);
+	for (i = 0; buf[i] && n < 18; i++)
+		if (buf[i] != '-')
+			hex[n++] = buf[i];
+	hex[n] = '\0';
+	return n == 18 && !gr_parse_u64(hex, id) ? 0 : -1;
+}
+
+/* Whether @path is a stream whose session id is this boot's id */
+static bool saved_this_boot(const char *path)
+{
+	struct {
+		struct grtrace_record h;
+		struct grtrace_stream_info si;
+	} head;
+	__u64 id;
+	FILE *f = fopen(path, "r");
+	bool ok;
+
+	if (!f)
+		return false;
+	ok = fread(&head, sizeof(head), 1, f) == 1 &&
+	     head.h.type == GRTRACE_EV_STREAM_INFO && head.si.magic == GRTRACE_MAGIC &&
+	     !gr_boot_id(&id) && head.si.session_id == id;
+	fclose(f);
+	return ok;
 }
 
 /*
@@ -511,9 +543,10 @@ static time_t boot_time(void)
  * @name: the instance's name, or NULL for the saved file, else the instance
  *	holding a previous boot
  *
- * The file grtrace persist --save wrote in this boot holds the previous
- * boot's events, and reading it leaves them in place; one written before
- * this boot holds an earlier boot's, and is not taken for the previous.
+ * The file grtrace persist --save wrote in this boot (its session id is
+ * this boot's id) holds the previous boot's events, and reading it leaves
+ * them in place; one written in another boot holds an earlier boot's, and
+ * is not taken for the previous.
  * Returns: the file, or "instance:NAME" (allocated), or NULL with the
  * problem printed.
  */
@@ -522,12 +555,11 @@ char *gr_input_last_boot(const char *name)
 	static const char none[] =
 		"no ftrace instance holds a previous boot's events (see grtrace persist)";
 	char *found = NULL, *input;
-	struct stat st;
 	size_t len;
 
 	if (!name) {
 		input = gr_last_boot_saved(NULL);
-		if (!stat(input, &st) && st.st_mtime >= boot_time()) {
+		if (saved_this_boot(input)) {
 			gr_debug_msg("%s: saved in this boot\n", input);
 			return input;
 		}

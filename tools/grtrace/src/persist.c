@@ -23,6 +23,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -159,35 +160,34 @@ static int put(FILE *f, __u16 type, __u32 cpu, __u64 ts, __u64 gseq,
 
 /*
  * @t as a file of the relay stream's format: STREAM_INFO, a METADATA
- * record per ring, the job events with their gseq.  The clock is the
- * instance's, not known to be CLOCK_MONOTONIC.  Returns: the events of
- * other types left out, or -1 on a write error.
+ * record per ring, the job events, numbered anew from 1.  The clock is the
+ * instance's, not known to be CLOCK_MONOTONIC; the session id is @id, this
+ * boot's.  Returns: the job events written, or -1 on a write error.
  */
-static long long write_stream(FILE *f, const struct gr_trace *t)
+static long long write_stream(FILE *f, const struct gr_trace *t, __u64 id)
 {
 	struct grtrace_stream_info si = {
 		.magic = GRTRACE_MAGIC,
 		.version = GRTRACE_FORMAT_VERSION,
 		.record_size = sizeof(struct grtrace_record),
 		.features = GRTRACE_FEAT_SUBMITTER,
-		.session_id = t->first_ts ^ ((__u64)t->nr_ev << 32) ^ t->last_ts,
 		.start_ts = t->start_ts,
 		.nr_cpus = t->dat_cpus,
 	};
+	struct grtrace_ring_info ri;
+	struct grtrace_job_payload p;
+	const struct gr_event *ev;
+	long long jobs = 0;
+	__u64 gseq = 0;
+	__u32 k;
+	int err;
 
 	if (t->have_info) {	/* -i of a stream */
 		si = t->info;
 		si.features &= ~GRTRACE_FEAT_CSEQ;
 		si.nr_rings = 0;
 	}
-	struct grtrace_ring_info ri;
-	struct grtrace_job_payload p;
-	const struct gr_event *ev;
-	long long other = 0;
-	__u64 gseq = 0;
-	__u32 k;
-	int err;
-
+	si.session_id = id;
 	for (k = 0; k < t->nr_rings; k++)
 		si.nr_rings += t->rings[k].known;
 	err = put(f, GRTRACE_EV_STREAM_INFO, 0, t->start_ts, ++gseq, &si, sizeof(si));
@@ -197,36 +197,40 @@ static long long write_stream(FILE *f, const struct gr_trace *t)
 		memset(&ri, 0, sizeof(ri));
 		ri.ring_id = t->rings[k].id;
 		ri.engine = t->rings[k].engine;
-		memcpy(ri.dev, t->rings[k].dev, sizeof(ri.dev));
-		memcpy(ri.name, t->rings[k].name, sizeof(ri.name));
+		/* NUL padded, cut to 31 bytes, as the kernel writes them */
+		memcpy(ri.dev, t->rings[k].dev, sizeof(ri.dev) - 1);
+		memcpy(ri.name, t->rings[k].name, sizeof(ri.name) - 1);
 		err |= put(f, GRTRACE_EV_METADATA, 0, t->start_ts, ++gseq, &ri, sizeof(ri));
 	}
 	for (ev = t->ev; ev < t->ev + t->nr_ev; ev++) {
-		if (ev->type >= GRTRACE_EV_NR) {
-			other++;
+		if (ev->type >= GRTRACE_EV_NR)
 			continue;
-		}
 		p = ev->job;
 		p.ring_id = gr_ring(t, p.ring_id)->id;
 		err |= put(f, ev->type, ev->cpu, ev->ts, ++gseq, &p, sizeof(p));
+		jobs++;
 	}
-	return err ? -1 : other;
+	return err ? -1 : jobs;
 }
 
 /*
  * --save: the previous boot's events, from @input or the instance that
  * holds them, to DIR/GR_LAST_BOOT_FILE, through a temporary file renamed
- * over it, made before the instance is read: reading consumes it.
+ * over it, made before the instance is read: reading consumes it.  Once it
+ * is read, the temporary file is kept if the rest fails: it may be all
+ * that is left of the previous boot.  Readable by root only, as tracefs is.
  */
 static int persist_save(const char *dir, const char *input)
 {
 	struct gr_trace t = { 0 };
 	char *path, *name = NULL, *from = NULL, *tmp;
 	struct persist_state st = { 0 };
-	int fd, ret = EXIT_FAILURE;
-	long long other;
+	int fd = -1, dfd, ret = EXIT_FAILURE;
+	bool keep = false;
+	long long jobs;
 	FILE *f = NULL;
 	size_t len;
+	__u64 id;
 
 	if (!input) {
 		/* After a cold boot, the backup is a copy of an empty buffer */
@@ -244,6 +248,11 @@ static int persist_save(const char *dir, const char *input)
 		if (!from)
 			return EXIT_FAILURE;
 	}
+	if (gr_boot_id(&id)) {
+		gr_err_msg("this boot's id (/proc/sys/kernel/random/boot_id) is not known\n");
+		free(from);
+		return EXIT_FAILURE;
+	}
 	path = gr_last_boot_saved(dir);
 	len = strlen(path) + 8;
 	tmp = gr_zalloc(len);
@@ -253,15 +262,17 @@ static int persist_save(const char *dir, const char *input)
 		goto out;
 	}
 	fd = mkstemp(tmp);
-	f = fd < 0 || fchmod(fd, 0644) ? NULL : fdopen(fd, "w");
+	f = fd < 0 ? NULL : fdopen(fd, "w");
 	if (!f) {
 		gr_err_msg("%s: %s\n", tmp, strerror(errno));
 		goto out;
 	}
+	fd = -1;
+	keep = !input;
 	if (gr_input_load(&t, from ? from : input))
 		goto out;
-	other = write_stream(f, &t);
-	if (other < 0 || fflush(f) || fsync(fileno(f))) {
+	jobs = write_stream(f, &t, id);
+	if (jobs < 0 || fflush(f) || fsync(fileno(f))) {
 		gr_err_msg("%s: write error: %s\n", tmp, strerror(errno));
 		goto out;
 	}
@@ -269,14 +280,22 @@ static int persist_save(const char *dir, const char *input)
 		gr_err_msg("%s: %s\n", path, strerror(errno));
 		goto out;
 	}
-	printf("%zu events of %s saved in %s\n", t.nr_ev - (size_t)other, t.input, path);
-	if (other)
-		printf("  %lld events of other types left out\n", other);
+	/* The rename, on disk before a crash soon after boot takes it */
+	dfd = open(dir, O_RDONLY | O_DIRECTORY);
+	if (dfd < 0 || fsync(dfd))
+		gr_err_msg("%s: %s\n", dir, strerror(errno));
+	if (dfd >= 0)
+		close(dfd);
+	printf("%lld events of %s saved in %s\n", jobs, t.input, path);
 	ret = EXIT_SUCCESS;
 out:
 	if (f)
 		fclose(f);
-	if (ret && f)
+	if (fd >= 0)
+		close(fd);
+	if (ret && f && keep && t.nr_ev)
+		gr_err_msg("%s: the events read are kept there\n", tmp);
+	else if (ret && (f || fd >= 0))
 		unlink(tmp);
 	gr_trace_free(&t);
 	free(from);

@@ -489,6 +489,8 @@ static void top_summary(struct top *tp, struct tep_event *e, struct tep_record *
 			gr->known = true;
 			memcpy(gr->dev, dev, sizeof(dev));
 			memcpy(gr->name, ring, sizeof(ring));
+			gr_name_clean(gr->dev, sizeof(gr->dev));
+			gr_name_clean(gr->name, sizeof(gr->name));
 		}
 	}
 	gr->used = true;
@@ -729,6 +731,7 @@ static void name_procs(struct top *tp)
 		comm = tep_data_comm_from_pid(tp->tep, pr->tgid);
 		if (comm && strcmp(comm, "<...>"))
 			snprintf(pr->comm, sizeof(pr->comm), "%s", comm);
+		gr_name_clean(pr->comm, sizeof(pr->comm));
 	}
 }
 

@@ -58,7 +58,8 @@ expect_fail "report: bad --engine" "invalid --engine" report --engine gpu
 expect_fail "report: bad --since" "invalid --since" report --since 5parsecs
 expect_fail "record: bad --duration" "invalid --duration" record -o x -d -1
 expect_fail "export: an output required" "--chrome FILE or --kernelshark FILE is required" export
-expect_fail "export: --kernelshark-session without lanes" "--kernelshark-session goes with --kernelshark FILE" \
+expect_fail "export: --kernelshark-session without lanes" \
+	"--kernelshark-session goes with --kernelshark FILE" \
 	export --chrome /dev/null --kernelshark-session /dev/null
 expect_fail "stop: no -b" "invalid or incomplete option" stop -b 4096
 
@@ -159,9 +160,9 @@ GRTRACE_STATE_DIR=$W/state run report --last-boot --jobs -f csv &&
 	GRTRACE_STATE_DIR=$W/state run report --last-boot --jobs -f csv &&
 	cmp -s "$W/out" "$W/saved-1.csv"
 result $? "report --last-boot: the file saved in this boot, read twice, the same jobs"
-touch -d @1 "$W/state/last-boot.grt"
+cp "$V/events0.bin" "$W/state/last-boot.grt"
 GRTRACE_STATE_DIR=$W/state expect_fail \
-	"report --last-boot: a file saved before this boot is not the previous boot" \
+	"report --last-boot: a file not saved in this boot is not the previous boot" \
 	"no ftrace instance holds a previous boot's events" report --last-boot
 expect_fail "persist: -i without --save" "-i goes with --save" persist -i "$V"
 expect_fail "persist --save: a directory that cannot be made" "$W/none/state: No such file" \
@@ -279,7 +280,8 @@ if command -v trace-cmd > /dev/null; then
 		[ "$(grep -c ' sched_switch: ' "$W/out")" = $((2 * boxes)) ]
 	result $? "export --kernelshark: trace-cmd reads it, $boxes boxes as listed"
 	# The lanes are named tasks, and the session shows their rows
-	run export -i "$V" --kernelshark "$W/lanes.dat" --kernelshark-session "$W/lanes.json" &&
+	run export -i "$V" --kernelshark "$W/lanes.dat" \
+		--kernelshark-session "$W/lanes.json" &&
 		trace-cmd dump --cmd-lines -i "$W/lanes.dat" > "$W/cmd" 2> "$W/err" &&
 		python3 - "$W/lanes.json" "$W/cmd" "$W/lanes.dat" << 'EOF' 2> "$W/err"
 import json, os, re, sys
@@ -295,11 +297,11 @@ want = ['virtio0/ctrlq lane 1', '0000:03:00.0/gfx_0.0.0 lane 1',
         '0000:03:00.0/gfx_0.0.0 lane 2', '0000:03:00.0/sdma0 lane 1']
 assert [names[str(p)].strip() for p in lanes['TaskPlots']] == want, names
 EOF
-	result $? "export --kernelshark-session: a KernelShark session, the lanes as named task rows"
+	result $? "export --kernelshark-session: a session, the lanes as named task rows"
 else
 	skip "export --kernelshark: trace-cmd reads it, boxes as listed" \
 		"trace-cmd not installed"
-	skip "export --kernelshark-session: a KernelShark session, the lanes as named task rows" \
+	skip "export --kernelshark-session: a session, the lanes as named task rows" \
 		"trace-cmd not installed"
 fi
 
