@@ -498,10 +498,7 @@ static void dump_events(struct dumper *d)
 		memset(&r, 0, sizeof(r));
 		r.h.type = GRTRACE_EV_METADATA;
 		r.h.size = sizeof(r.h) + sizeof(r.u.ring);
-		r.u.ring.ring_id = t.rings[k].id;
-		r.u.ring.engine = t.rings[k].engine;
-		memcpy(r.u.ring.dev, t.rings[k].dev, sizeof(r.u.ring.dev));
-		memcpy(r.u.ring.name, t.rings[k].name, sizeof(r.u.ring.name));
+		gr_ring_info(&t, k, &r.u.ring);
 		put_record(d, d->events, &r.h, 0);
 	}
 	for (ev = t.ev; ev < t.ev + t.nr_ev; ev++) {

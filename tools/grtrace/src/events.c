@@ -400,6 +400,21 @@ const struct gr_ring *gr_ring(const struct gr_trace *t, __u32 id)
 	return id < t->nr_rings ? &t->rings[id] : &none;
 }
 
+/*
+ * gr_ring_info - the METADATA payload of ring @id (local), as the kernel
+ * writes it: its own id, names NUL padded and cut to 31 bytes
+ */
+void gr_ring_info(const struct gr_trace *t, __u32 id, struct grtrace_ring_info *ri)
+{
+	const struct gr_ring *r = gr_ring(t, id);
+
+	memset(ri, 0, sizeof(*ri));
+	ri->ring_id = r->id;
+	ri->engine = r->engine;
+	memcpy(ri->dev, r->dev, sizeof(ri->dev) - 1);
+	memcpy(ri->name, r->name, sizeof(ri->name) - 1);
+}
+
 /* "dev/ring" of a described ring, "ring<N>" otherwise. */
 void gr_ring_label(const struct gr_trace *t, __u32 id, char *buf, size_t len)
 {

@@ -246,5 +246,6 @@ int gr_engine_parse(const char *s);
 int gr_use_parse(const char *s, enum gr_use *use);
 const struct gr_ring *gr_ring(const struct gr_trace *t, __u32 id);
 void gr_ring_label(const struct gr_trace *t, __u32 id, char *buf, size_t len);
+void gr_ring_info(const struct gr_trace *t, __u32 id, struct grtrace_ring_info *ri);
 
 #endif /* __GRTRACE_EVENTS_H */

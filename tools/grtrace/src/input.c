@@ -20,7 +20,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
-#include <time.h>
 #include <linux/magic.h>
 #include <unistd.h>
 #include <tracefs.h>

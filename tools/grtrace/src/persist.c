@@ -194,12 +194,7 @@ static long long write_stream(FILE *f, const struct gr_trace *t, __u64 id)
 	for (k = 0; k < t->nr_rings; k++) {
 		if (!t->rings[k].known)
 			continue;
-		memset(&ri, 0, sizeof(ri));
-		ri.ring_id = t->rings[k].id;
-		ri.engine = t->rings[k].engine;
-		/* NUL padded, cut to 31 bytes, as the kernel writes them */
-		memcpy(ri.dev, t->rings[k].dev, sizeof(ri.dev) - 1);
-		memcpy(ri.name, t->rings[k].name, sizeof(ri.name) - 1);
+		gr_ring_info(t, k, &ri);
 		err |= put(f, GRTRACE_EV_METADATA, 0, t->start_ts, ++gseq, &ri, sizeof(ri));
 	}
 	for (ev = t->ev; ev < t->ev + t->nr_ev; ev++) {
@@ -268,9 +263,9 @@ static int persist_save(const char *dir, const char *input)
 		goto out;
 	}
 	fd = -1;
-	keep = !input;
 	if (gr_input_load(&t, from ? from : input))
 		goto out;
+	keep = !input;	/* the instance is consumed: what is written stays */
 	jobs = write_stream(f, &t, id);
 	if (jobs < 0 || fflush(f) || fsync(fileno(f))) {
 		gr_err_msg("%s: write error: %s\n", tmp, strerror(errno));
@@ -293,7 +288,7 @@ out:
 		fclose(f);
 	if (fd >= 0)
 		close(fd);
-	if (ret && f && keep && t.nr_ev)
+	if (ret && keep)
 		gr_err_msg("%s: the events read are kept there\n", tmp);
 	else if (ret && (f || fd >= 0))
 		unlink(tmp);
