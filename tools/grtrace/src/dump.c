@@ -103,7 +103,9 @@ static void dump_parse_args(int argc, char *argv[], struct dump_params *p)
 	while ((c = getopt_long(argc, argv, "i:Dh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
-			p->input = optarg;
+			err = gr_set_input(&p->input, optarg);
+			if (err)
+				dump_usage(err);
 			break;
 		case OPT_PER_FILE:
 			p->per_file = true;

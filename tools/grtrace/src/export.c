@@ -61,7 +61,7 @@ static void export_usage(const char *err)
 		"  usage: grtrace export [-h] [-D] [--chrome FILE] [--kernelshark FILE]",
 		"                        [--kernelshark-session FILE]",
 		"                        [-i FILE|DIR | --live] [--session N] [FILE]",
-		"                        [--last-boot[=INSTANCE]]",
+		"                        [--last-boot[=INSTANCE]] [--host FILE]",
 		"",
 		"  Write the jobs of a grtrace stream or trace.dat as a Chrome/Perfetto",
 		"  trace (ui.perfetto.dev, chrome://tracing): a process per device, a",
@@ -134,7 +134,9 @@ static void export_parse_args(int argc, char *argv[], struct gr_export_params *p
 			p->ks_session = optarg;
 			break;
 		case 'i':
-			p->input = optarg;
+			err = gr_set_input(&p->input, optarg);
+			if (err)
+				export_usage(err);
 			break;
 		case 'L':
 			if (optarg && !*optarg)

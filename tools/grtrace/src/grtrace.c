@@ -42,7 +42,7 @@ static void grtrace_usage(const char *err)
 		"     config  - print or change the configuration (KEY=VALUE ...)",
 		"     record  - save the relay stream of all CPUs to a file",
 		"     report  - per-job times, aggregates and histograms",
-		"     export  - write a Chrome/Perfetto trace of the jobs",
+		"     export  - write the jobs as a Perfetto trace or KernelShark lanes",
 		"     dump    - every record of a stream as a line of text",
 		"     merge   - GPU jobs next to the DRM ioctls that submitted them",
 		"     timeline - a row per ring over time in the terminal; --latency",
@@ -50,8 +50,10 @@ static void grtrace_usage(const char *err)
 		"     persist - the kernel command line that keeps GPU job history",
 		"               across a crash (report --last-boot reads it)",
 		"     top     - what each GPU ring and process does, every second",
+		"     help    - the commands, or the options of a command",
 		"",
-		"  'grtrace COMMAND --help' describes each command.",
+		"  'grtrace COMMAND --help' (or 'grtrace help COMMAND') describes each",
+		"  command.",
 		NULL,
 	};
 
@@ -60,13 +62,20 @@ static void grtrace_usage(const char *err)
 
 int main(int argc, char *argv[])
 {
+	char err[96];
 	size_t i;
 
 	opterr = 0;
 	if (argc < 2)
 		grtrace_usage("a command is required");
-	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
+	    (!strcmp(argv[1], "help") && argc == 2))
 		grtrace_usage(NULL);
+	/* "grtrace help CMD" is "grtrace CMD --help". */
+	if (!strcmp(argv[1], "help") && argc == 3) {
+		argv[1] = argv[2];
+		argv[2] = (char *)"--help";
+	}
 	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
 		printf("grtrace version %s\n", VERSION);
 		return EXIT_SUCCESS;
@@ -74,6 +83,7 @@ int main(int argc, char *argv[])
 	for (i = 0; i < ARRAY_SIZE(commands); i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].main(argc - 1, argv + 1);
-	grtrace_usage("unknown command");
+	snprintf(err, sizeof(err), "unknown command '%.64s'", argv[1]);
+	grtrace_usage(err);
 	return EXIT_FAILURE;
 }

@@ -101,7 +101,9 @@ static void merge_parse_args(int argc, char *argv[], struct merge_params *p)
 			break;
 		case 'i':
 		case 'g':
-			p->gpu = optarg;
+			err = gr_set_input(&p->gpu, optarg);
+			if (err)
+				merge_usage(err);
 			break;
 		case OPT_OFFSET:
 			if (gr_parse_offset(optarg, &p->offset))

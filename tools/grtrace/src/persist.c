@@ -337,7 +337,7 @@ int gr_persist_main(int argc, char *argv[])
 		{ NULL, 0, NULL, 0 }
 	};
 	unsigned long long size = 16 << 20;
-	const char *save = NULL, *input = NULL;
+	const char *save = NULL, *input = NULL, *err;
 	bool traceoff = false, status = false;
 	char sz[32];
 	int c;
@@ -358,7 +358,9 @@ int gr_persist_main(int argc, char *argv[])
 			save = optarg;
 			break;
 		case 'i':
-			input = optarg;
+			err = gr_set_input(&input, optarg);
+			if (err)
+				persist_usage(err);
 			break;
 		case 'D':
 			gr_debug = 1;

@@ -255,12 +255,15 @@ static int parse_engines(const char *arg, __u32 *mask)
 	__u64 m;
 	int e, ret = 0;
 
+	/* A mask names known engines only; a list has no empty name. */
 	if (!gr_parse_u64(arg, &m)) {
 		*mask = m;
 		free(s);
-		return m ? 0 : -1;
+		return m && !(m >> GRTRACE_ENGINE_NR) ? 0 : -1;
 	}
 	*mask = 0;
+	if (!*arg || arg[0] == ',' || arg[strlen(arg) - 1] == ',' || strstr(arg, ",,"))
+		ret = -1;
 	for (tok = strtok_r(s, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		e = gr_engine_parse(tok);
 		if (e < 0)
@@ -314,7 +317,9 @@ static void report_parse_args(int argc, char *argv[], struct report_params *p)
 	while ((c = getopt_long(argc, argv, "i:f:n:Dh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
-			p->input = optarg;
+			err = gr_set_input(&p->input, optarg);
+			if (err)
+				report_usage(err);
 			break;
 		case 'f':
 			if (gr_parse_format(optarg, &p->fmt))
@@ -407,6 +412,8 @@ static void report_parse_args(int argc, char *argv[], struct report_params *p)
 			report_usage(gr_invalid_option(argv));
 		}
 	}
+	if (p->since >= 0 && p->until >= 0 && p->until <= p->since)
+		report_usage("--until must be after --since");
 	if (last_boot && (p->input || live || optind < argc))
 		report_usage("--last-boot reads an ftrace instance: no input with it");
 	if (last_boot) {

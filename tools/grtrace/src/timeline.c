@@ -140,7 +140,9 @@ static void timeline_parse_args(int argc, char *argv[], struct timeline_params *
 		switch (c) {
 		case 'i':
 		case 'g':
-			p->gpu = optarg;
+			err = gr_set_input(&p->gpu, optarg);
+			if (err)
+				timeline_usage(err);
 			break;
 		case 'c':
 			p->cpu = optarg;

@@ -2,6 +2,7 @@
 /*
  * grtrace: small helpers shared by all commands.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -81,19 +82,28 @@ char *gr_strdup(const char *s)
 }
 
 /*
- * gr_parse_u64 - parse a decimal, 0x hex or 0 octal number, nothing else
+ * gr_parse_u64 - parse a decimal or a 0x hex number, nothing else
+ *
+ * A leading 0 is a decimal's, as a user means it: 010 is ten.
  *
  * Returns: 0, or -1 if @s is not a number that fits.
  */
 int gr_parse_u64(const char *s, __u64 *val)
 {
 	unsigned long long v;
+	int base = 10;
 	char *end;
 
-	if (!s || !*s || *s == '-')
+	if (!s || !*s || *s == '-' || *s == '+' || isspace((unsigned char)*s))
 		return -1;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		s += 2;
+		if (!isxdigit((unsigned char)*s))
+			return -1;
+	}
 	errno = 0;
-	v = strtoull(s, &end, 0);
+	v = strtoull(s, &end, base);
 	if (errno || *end)
 		return -1;
 	*val = v;
@@ -322,15 +332,42 @@ void gr_free_list(char **list)
  */
 void gr_print_usage(const char * const *msg, const char *err)
 {
-	FILE *f = err ? stderr : stdout;
-	int i;
+	const char *u = msg[1] ? strstr(msg[1], "usage: grtrace ") : NULL;
+	int i, n = 0;
 
-	if (err)
+	if (err) {
+		/* The command's name: "COMMAND" is the list of commands. */
+		if (u) {
+			u += strlen("usage: grtrace ");
+			n = strcspn(u, " ");
+			if (!strncmp(u, "COMMAND", n))
+				n = 0;
+		}
 		fprintf(stderr, "grtrace: %s\n", err);
-	fprintf(f, "grtrace version %s", VERSION);
+		fprintf(stderr, "grtrace: 'grtrace %.*s%s--help' lists the %s\n", n,
+			u ? u : "", n ? " " : "", n ? "options" : "commands");
+		exit(EXIT_FAILURE);
+	}
+	printf("grtrace version %s", VERSION);
 	for (i = 0; msg[i]; i++)
-		fprintf(f, "%s\n", msg[i]);
-	exit(err ? EXIT_FAILURE : EXIT_SUCCESS);
+		printf("%s\n", msg[i]);
+	exit(EXIT_SUCCESS);
+}
+
+/*
+ * gr_set_input - take -i's argument, once
+ * @input: where the input goes, NULL until -i
+ * @arg: the argument
+ *
+ * Returns: NULL, or what is wrong: a command reads one input (a
+ * directory holds the files of a recording).
+ */
+const char *gr_set_input(const char **input, const char *arg)
+{
+	if (*input)
+		return "-i given twice: a command reads one input, a directory for many files";
+	*input = arg;
+	return NULL;
 }
 
 /* The message for the option getopt() just refused. */

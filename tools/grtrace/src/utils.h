@@ -28,6 +28,7 @@ extern int gr_debug;
 __printf(1, 2) void gr_err_msg(const char *fmt, ...);
 __printf(1, 2) void gr_debug_msg(const char *fmt, ...);
 
+const char *gr_set_input(const char **input, const char *arg);
 void gr_print_usage(const char * const *msg, const char *err);
 const char *gr_invalid_option(char *argv[]);
 

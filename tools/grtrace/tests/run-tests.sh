@@ -50,7 +50,31 @@ awk '{ split($2, o, "/"); if (!(o[1] in long)) long[o[1]] = o[2]
 	done && [ ! -s "$W/err" ]
 result $? "options: one meaning per letter across commands; the letters taken away refused"
 expect_fail "no command" "a command is required"
-expect_fail "unknown command" "unknown command" frobnicate
+expect_fail "unknown command, named" "unknown command 'frobnicate'" frobnicate
+run help report && grep -q "usage: grtrace report" "$W/out"
+result $? "help COMMAND: COMMAND --help"
+# A bad value: what is wrong and where the options are, not the whole usage.
+run report --topn 0
+[ $? = 1 ] && [ "$(wc -l < "$W/err")" = 2 ] && [ ! -s "$W/out" ] &&
+	grep -q "'grtrace report --help' lists the options" "$W/err"
+result $? "report: a bad value gets its error and a pointer to --help, 2 lines"
+# One input per command: a second -i is refused, not taken instead.
+for cmd in report export dump merge timeline persist; do
+	run $cmd -i A -i B
+	[ $? = 1 ] && grep -q -- "-i given twice" "$W/err" || echo "$cmd: $(head -1 "$W/err")"
+done > "$W/twice"
+[ ! -s "$W/twice" ]
+result $? "report, export, dump, merge, timeline, persist: -i twice refused"
+expect_fail "report: --until before --since" "--until must be after --since" \
+	report --since 10s --until 5s
+expect_fail "report: --engine mask of unknown engines" "invalid --engine" report --engine 999
+expect_fail "report: --engine mask over 32 bits" "invalid --engine" report --engine 0x100000000
+expect_fail "report: --engine list with an empty name" "invalid --engine" report --engine graphics,
+# Counts are decimal: 010 is ten, as a user means it, not octal eight.
+run report -i "$W/gen/manyrings.bin" -f json --topn 010 &&
+	python3 -c 'import json, sys
+sys.exit(len(json.load(open(sys.argv[1]))["jobs"]) != 10)' "$W/out"
+result $? "report --topn 010: ten jobs"
 expect_fail "report: bad option" "invalid or incomplete option '--bogus'" report --bogus
 expect_fail "report: bad --format" "invalid --format" report -f xml
 expect_fail "report: bad --hist" "invalid --hist" report --hist foo
