@@ -136,6 +136,8 @@ struct report {
 	size_t nr_ctx;
 	struct groups grp[NR_BY];
 	__u64 hlat[64];
+	__u64 hlat_neg;		/* latencies below 0: a clock that went back */
+	__s64 hlat_min;		/* the lowest of them */
 	struct {
 		char name[32];
 		__u64 n;
@@ -1673,8 +1675,12 @@ static void on_retire(void *arg, const struct gr_jobs *jobs, struct gr_job *j)
 	if (p->per_process)
 		group_add(rp, BY_PROCESS, j);
 	if (p->hist == HIST_LAT && gr_job_metric(j, GR_M_LAT, &v)) {
-		k = v < 2 ? 0 : 63 - __builtin_clzll(v);
-		rp->hlat[k]++;
+		if (v < 0) {
+			rp->hlat_min = rp->hlat_neg++ && rp->hlat_min < v ? rp->hlat_min : v;
+		} else {
+			k = v < 2 ? 0 : 63 - __builtin_clzll(v);
+			rp->hlat[k]++;
+		}
 	} else if (p->hist == HIST_RESULT) {
 		char b[32];
 		size_t i;
@@ -2093,6 +2099,13 @@ static void hist_lat(struct report *rp)
 	}
 	gr_tbl_begin(&rp->o, "hist_lat", "latency (COMPLETE - SUBMIT), log2 buckets [from, to):",
 		     cols, 3);
+	/* Below 0 (a clock that went back): one row, from the lowest. */
+	if (rp->hlat_neg) {
+		snprintf(b[0], 32, "%lld", (long long)rp->hlat_min);
+		snprintf(b[1], 32, "0");
+		snprintf(b[2], 32, "%llu", (unsigned long long)rp->hlat_neg);
+		gr_tbl_row(&rp->o, cells);
+	}
 	for (k = lo; k <= hi; k++) {
 		snprintf(b[0], 32, "%llu", k ? 1ULL << k : 0ULL);
 		snprintf(b[1], 32, "%llu", 2ULL << k);
@@ -2344,6 +2357,7 @@ static int report_run(struct report *rp)
 		groups_free(&rp->grp[BY_CTX]);
 		groups_free(&rp->grp[BY_PROCESS]);
 		memset(rp->hlat, 0, sizeof(rp->hlat));
+		rp->hlat_neg = 0;
 		rp->nr_res = 0;
 		free(rp->size_count);
 		free(rp->size_types);

@@ -174,11 +174,12 @@ __s64 gr_stat_pct(struct gr_stat *s, unsigned int pct)
 	return s->n ? gr_stat_rank(s, gr_pct_index(s->n, pct)) : 0;
 }
 
-/* Returns: the mean, rounded as report always did */
-/* @sum over @n, rounded: every command's average */
+/* @sum over @n, rounded half away from zero: every command's average */
 long long gr_avg(__int128 sum, __u64 n)
 {
-	return n ? (long long)((long double)sum / n + 0.5) : 0;
+	long double m = n ? (long double)sum / n : 0;
+
+	return m < 0 ? -(long long)(-m + 0.5) : (long long)(m + 0.5);
 }
 
 long long gr_stat_avg(const struct gr_stat *s)

@@ -311,6 +311,19 @@ def raw(recs):
     return b"".join(r for _, r in recs)
 
 
+def backwards():
+    """back.bin: a job whose clock went back, its events 1 us apart
+    downwards, in the order they were written"""
+    recs = [record(STREAM_INFO, stream_info(), 0, T0 - 500, 1, 1),
+            record(METADATA, ring_info(*RINGS[0]), 0, T0 - 400, 2, 2)]
+    job = dict(fence=(300, 1), ctx=2)
+    for t, typ, kw in ((10, SUBMIT, dict(depth=1, **job, **KMS)), (9, COMMIT, job),
+                       (8, END, job), (7, COMPLETE, job)):
+        n = len(recs) + 1
+        recs.append(record(typ, job_payload(0, **kw), 0, T0 + t * 1000, n, n))
+    return b"".join(recs)
+
+
 def write(path, data):
     with open(path, "wb") as f:
         f.write(data)
@@ -473,6 +486,7 @@ def main():
     write(os.path.join(out, "newer.bin"),
           raw(session(job_extra=b"\x5a" * 16, version=2, info_extra=b"\x00" * 16,
                       unknown_at=3)))
+    write(os.path.join(out, "back.bin"), backwards())
     write(os.path.join(out, "older.bin"), raw(session(job_cut=64)))
     write(os.path.join(out, "jobless.bin"), jobless())
     write(os.path.join(out, "late.bin"), jobless(LATE))

@@ -129,6 +129,13 @@ run report -i "$V" -f json --per-ctx && $C named - "$W/out" 2> "$W/err"
 result $? "report --per-ctx: contexts named after their processes"
 run report -i "$V" --per-ring -f csv && [ "$(grep -c . "$W/out")" = 4 ]
 result $? "report --per-ring csv"
+# A clock that went back: the mean of -3000 ns is -3000, not -2999 (rounded
+# toward zero), and the histogram counts it below 0, not in [0, 2).
+run report -i "$W/gen/back.bin" --per-ring -f csv &&
+	[ "$(cut -d, -f4,5,10,11 "$W/out" | tail -1)" = "-3000,-3000,-1000,-1000" ] &&
+	run report -i "$W/gen/back.bin" --hist lat -f csv &&
+	[ "$(tail -1 "$W/out")" = "-3000,0,1" ]
+result $? "report: a negative latency's mean rounded away from 0; its histogram row below 0"
 run report -i "$V" -f json --topn 2 && $C fences "$E" "$W/out" 100:3,300:1 2> "$W/err"
 result $? "report --topn 2"
 # The original design's smoke command: the top jobs with the groups, not instead
