@@ -244,7 +244,7 @@ static int persist_save(const char *dir, const char *input)
 			return EXIT_FAILURE;
 	}
 	if (gr_boot_id(&id)) {
-		gr_err_msg("this boot's id (/proc/sys/kernel/random/boot_id) is not known\n");
+		gr_err_msg("this boot's id (the kernel's random/boot_id) is not known\n");
 		free(from);
 		return EXIT_FAILURE;
 	}
