@@ -464,18 +464,27 @@ static char *cmdlines(const struct gr_exporter *ex, const struct ks_file *ks)
 	return buf;
 }
 
-static int write_file(struct gr_exporter *ex, struct ks_file *ks, FILE *f)
+/*
+ * The headers are made in memory, where their length is known, so that
+ * @out need not be seekable: a pipe takes the file as a file does.
+ */
+static int write_file(struct gr_exporter *ex, struct ks_file *ks, FILE *out)
 {
 	static const char * const *formats[] = { fmt_job, fmt_lane };
-	char *cmd = cmdlines(ex, ks);
+	char *cmd = cmdlines(ex, ks), *head = NULL;
+	size_t i, len = 0;
 	char clock[64];
-	__u64 off;
-	long pos;
-	size_t i;
+	__u64 off, pos;
+	FILE *f;
 	int k;
 
 	if (!cmd)
 		return -1;
+	f = open_memstream(&head, &len);
+	if (!f) {
+		free(cmd);
+		return -1;
+	}
 	fwrite(TRACEDAT_MAGIC_6, 1, sizeof(TRACEDAT_MAGIC_6), f);
 	fputc(0, f);			/* little endian */
 	fputc(sizeof(long), f);
@@ -507,23 +516,28 @@ static int write_file(struct gr_exporter *ex, struct ks_file *ks, FILE *f)
 	}
 	w_u16(f, 0);
 	fwrite("flyrecord", 1, 10, f);
-	pos = ftell(f);
-	if (pos < 0)
+	if (fflush(f)) {
+		fclose(f);
+		free(head);
 		return -1;
-	off = pos + 16 * ks->nr_cpu;
+	}
+	off = len + 16 * ks->nr_cpu;
 	off = (off + KS_PAGE - 1) / KS_PAGE * KS_PAGE;
 	for (k = 0; k < ks->nr_cpu; k++) {
 		w_u64(f, off);
 		w_u64(f, ks->cpu[k].pages * KS_PAGE);
 		off += ks->cpu[k].pages * KS_PAGE;
 	}
-	pos = ftell(f);
-	if (pos < 0)
+	if (fclose(f)) {
+		free(head);
 		return -1;
-	for (; pos % KS_PAGE; pos++)
-		fputc(0, f);
+	}
+	fwrite(head, 1, len, out);
+	free(head);
+	for (pos = len; pos % KS_PAGE; pos++)
+		fputc(0, out);
 	for (k = 0; k < ks->nr_cpu; k++)
-		fwrite(ks->cpu[k].buf, KS_PAGE, ks->cpu[k].pages, f);
+		fwrite(ks->cpu[k].buf, KS_PAGE, ks->cpu[k].pages, out);
 	return 0;
 }
 

@@ -301,6 +301,10 @@ result $? "export --chrome: aggregate_only windows as counters per ring"
 run export -i "$V" --kernelshark "$W/lanes.dat" --chrome "$W/chrome2.json" &&
 	grep -q '^  cpu 0: ' "$W/out" && cmp -s "$W/chrome.json" "$W/chrome2.json"
 result $? "export --kernelshark with --chrome: lanes listed, same JSON"
+# A trace.dat into a pipe: its headers' length is not asked of the output.
+timeout 20 "$G" export -i "$V" --kernelshark - 2> "$W/err" | cat > "$W/lanes-pipe.dat" &&
+	[ "${PIPESTATUS[0]}" = 0 ] && cmp -s "$W/lanes-pipe.dat" "$W/lanes.dat"
+result $? "export --kernelshark - into a pipe: the bytes of the file"
 # 21 boxes: the host, queue, exec and complete phases of 5 jobs, the host
 # phase of the one that did not start
 boxes=$(awk '/^  cpu [0-9]+: / { n += $(NF - 1) } END { print n + 0 }' "$W/out")
