@@ -1116,7 +1116,7 @@ int gr_top_main(int argc, char *argv[])
 	struct top tp = { .p = &params };
 	int ret = EXIT_FAILURE;
 	__u64 n = 0, mark = 0, next, marked;
-	bool shown = false, failed;
+	bool shown = false, failed = false;
 	size_t k;
 	__u32 i;
 
@@ -1145,6 +1145,7 @@ int gr_top_main(int argc, char *argv[])
 		if (failed ||
 		    tracefs_iterate_raw_events(tp.tep, tp.inst, NULL, 0, top_record, &tp) < 0) {
 			gr_err_msg("%s: reading the events failed\n", tp.name);
+			failed = true;
 			break;
 		}
 		gr_debug_msg("top: marker %llu %s, %zu events after it\n",
@@ -1175,7 +1176,7 @@ int gr_top_main(int argc, char *argv[])
 			break;
 		next = marked + params.period;
 	}
-	ret = EXIT_SUCCESS;
+	ret = failed ? EXIT_FAILURE : EXIT_SUCCESS;
 	if (tp.tty)
 		term_restore(&tp);
 out:
