@@ -50,6 +50,7 @@ struct dumper {
 	int *heap;		/* files with a record, by its gseq */
 	int nr_heap;
 	int err;
+	__u64 records;		/* printed */
 	FILE *out;
 };
 
@@ -388,6 +389,7 @@ static void put_record(struct dumper *d, const char *path,
 	FILE *f = d->out;
 	size_t len = 0;
 
+	d->records++;
 	fputs(known ? gr_type_name(rec->type) : "unknown", f);
 	if (!known)
 		fprintf(f, " type=0x%x", rec->type);
@@ -553,6 +555,15 @@ int gr_dump_main(int argc, char *argv[])
 		dump_merged(&d);
 	if (fflush(d.out)) {
 		gr_err_msg("writing the output: %s\n", strerror(errno));
+		d.err = -1;
+	}
+	/* As every reader says it: an input without records is no stream. */
+	if (!d.err && !d.records) {
+		if (d.nr == 1)
+			gr_err_msg("%s: offset 0: no grtrace records in this file\n", d.paths[0]);
+		else
+			gr_err_msg("%s: no grtrace records in any of its %d files\n",
+				   p.input ? p.input : "the relay files", d.nr);
 		d.err = -1;
 	}
 	if (!d.err)

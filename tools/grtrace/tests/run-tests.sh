@@ -746,7 +746,8 @@ result $? "dump of a recording: the kernel counters of its stats record"
 GRTRACE_DIR=$W/gen/fakefs run dump --live && [ "$(grep -c . "$W/out")" = "$nrec" ]
 result $? "dump --live: the live relay files"
 # Damage: the records before it, then file: offset N: problem, exit 1.  The
-# other corrupt inputs are valid record by record: all of them, exit 0.
+# other corrupt inputs are valid record by record: all of them, exit 0 (an
+# empty one has none: said, exit 1).
 T=$W/gen/truncated.bin
 toff=$(python3 -c 'import json, sys
 print(json.load(open(sys.argv[1]))["corrupt"]["truncated"])' "$E")
@@ -761,7 +762,7 @@ while read -r name off; do
 	rc=$?
 	$C dump - "$W/out" "$f" 2>> "$W/err.all" || echo "$name: the lines above" >> "$W/err.all"
 	case $name in
-	truncated|badsize|oddsize|zerosize|bigsize|byteswapped|short|random)
+	truncated|badsize|oddsize|zerosize|bigsize|byteswapped|short|random|empty)
 		[ $rc = 1 ] && grep -Eq "^grtrace: $f: offset $off: " "$W/err" ;;
 	*)	[ $rc = 0 ] && [ ! -s "$W/err" ] ;;
 	esac || echo "$name: exit $rc $(head -1 "$W/err")" >> "$W/err.all"
@@ -769,6 +770,17 @@ done <<< "$corrupt"
 mv "$W/err.all" "$W/err"
 [ ! -s "$W/err" ]
 result $? "dump of every corrupt input: up to the damage and its offset, or whole"
+# An input without a record: said, exit 1, as report says it.
+mkdir -p "$W/emptyfiles" && : > "$W/emptyfiles/events0.bin" && : > "$W/emptyfiles/events1.bin"
+for input in "$W/gen/empty.bin" "$W/emptyfiles"; do
+	run dump -i "$input"
+	rc=$?
+	"$G" report -i "$input" > /dev/null 2> "$W/err.report"
+	[ $rc = 1 ] && [ ! -s "$W/out" ] && cmp -s "$W/err" "$W/err.report" || echo "$input: $rc"
+done > "$W/err.all"
+mv "$W/err.all" "$W/err"
+[ ! -s "$W/err" ]
+result $? "dump of an empty file or a directory of them: report's error, exit 1"
 mkdir -p "$W/dumpdir" && cp "$V/events0.bin" "$W/dumpdir/" &&
 	head -c -40 "$V/events1.bin" > "$W/dumpdir/events1.bin"
 run dump -i "$W/dumpdir"
