@@ -48,7 +48,7 @@ PROC = re.compile(r'^\s*\d+ \S+\s+[\d.]+\s+[\d.]+\s+(?:[\d.]+|-)\s+(?:[\d.]+|-)$
 # slice of the other vCPU, and 10 ms of the host's for the QEMU thread.
 SKEW_US = 110000
 STAMP_US = 20000        # ... and when no vCPU waits between the two
-MOVED = 2               # latencies of an interval SKEW_US may move
+MOVED = 2               # jobs of an interval whose stamps SKEW_US may move
 BUSY_TOL = 3.0          # percentage points
 
 
@@ -58,10 +58,12 @@ def process(f):
 
 
 def near(evs, key, stages, at_us):
-    """Events of @stages within SKEW_US of @at_us whose job @key takes:
-    key(ring, fence) -> bool."""
-    return sum(1 for us, stage, ring, fence, _f in evs
-               if stage in stages and abs(us - at_us) <= SKEW_US and key(ring, fence))
+    """Events of @stages within STAMP_US of @at_us whose job @key takes:
+    key(ring, fence) -> bool; and the MOVED of an interval that may have
+    come from further."""
+    return MOVED + sum(1 for us, stage, ring, fence, _f in evs
+                       if stage in stages and abs(us - at_us) <= STAMP_US and
+                       key(ring, fence))
 
 
 def live_events(path):
@@ -81,8 +83,13 @@ def lat_problem(row, n, lats, lo, hi):
     """How top's p50 and p99 of its @n jobs stray from the latencies of
     the jobs that completed in (lo, hi], certainly or perhaps: @lats,
     [(complete us, latency us)]; None if they do not"""
-    certain = sorted(lat for us, lat in lats if lo + SKEW_US < us <= hi - SKEW_US)
-    perhaps = sorted(lat for us, lat in lats if lo - SKEW_US < us <= hi + SKEW_US)
+    def within(skew):
+        """(certain, perhaps): latencies of the jobs that completed in
+        the interval, its boundaries moved in or out by @skew"""
+        return (sorted(lat for us, lat in lats if lo + skew < us <= hi - skew),
+                sorted(lat for us, lat in lats if lo - skew < us <= hi + skew))
+    certain, perhaps = within(STAMP_US)
+    far_certain, far_perhaps = within(SKEW_US)
     for k in (50, 99):
         got = row.get(f'p{k}')
         if not n or got is None:
@@ -90,12 +97,15 @@ def lat_problem(row, n, lats, lo, hi):
                 return f'p{k} {got} ms of {n} jobs'
             continue
         i = max((n * k + 99) // 100 - 1, 0)
-        # At most MOVED latencies moved by up to SKEW_US, the others by
-        # up to STAMP_US: top's i-th is within SKEW_US of the i-th, and
-        # within STAMP_US of the (i - MOVED)-th and the (i + MOVED)-th.
-        low = max(lat_low(perhaps, i - MOVED) - STAMP_US, lat_low(perhaps, i) - SKEW_US)
+        # At most MOVED jobs' stamps moved by up to SKEW_US, in or out of
+        # the interval or in latency, the others' by up to STAMP_US: top's
+        # i-th is within SKEW_US of the i-th of the boundaries moved by
+        # SKEW_US, and within STAMP_US of the (i - MOVED)-th and the
+        # (i + MOVED)-th of those moved by STAMP_US.
+        low = max(lat_low(perhaps, i - MOVED) - STAMP_US,
+                  lat_low(far_perhaps, i) - SKEW_US)
         high = min(lat_high(certain, perhaps, n, i + MOVED) + STAMP_US,
-                   lat_high(certain, perhaps, n, i) + SKEW_US)
+                   lat_high(far_certain, far_perhaps, n, i) + SKEW_US)
         if not low <= got * 1000 <= high:
             return f'p{k} {got} ms of {n} jobs, live between {low / 1000} and {high / 1000} ms'
     return None
