@@ -562,8 +562,9 @@ int gr_dump_main(int argc, char *argv[])
 		if (d.nr == 1)
 			gr_err_msg("%s: offset 0: no grtrace records in this file\n", d.paths[0]);
 		else
-			gr_err_msg("%s: no grtrace records in any of its %d files\n",
-				   p.input ? p.input : "the relay files", d.nr);
+			gr_err_msg("%s: no grtrace records in any of its %d files%s\n",
+				   p.input ? p.input : "the relay files", d.nr,
+				   p.input ? "" : " (nothing recorded, or already read)");
 		d.err = -1;
 	}
 	if (!d.err)

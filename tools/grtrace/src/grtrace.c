@@ -69,10 +69,13 @@ int main(int argc, char *argv[])
 	if (argc < 2)
 		grtrace_usage("a command is required");
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
-	    (!strcmp(argv[1], "help") && argc == 2))
-		grtrace_usage(NULL);
+	    (!strcmp(argv[1], "help") &&
+	     (argc == 2 || !strcmp(argv[2], "help") || argv[2][0] == '-')))
+		grtrace_usage(argc > 3 ? "help takes one COMMAND" : NULL);
 	/* "grtrace help CMD" is "grtrace CMD --help". */
-	if (!strcmp(argv[1], "help") && argc == 3) {
+	if (!strcmp(argv[1], "help")) {
+		if (argc > 3)
+			grtrace_usage("help takes one COMMAND");
 		argv[1] = argv[2];
 		argv[2] = (char *)"--help";
 	}

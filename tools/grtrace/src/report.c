@@ -414,8 +414,9 @@ static void report_parse_args(int argc, char *argv[], struct report_params *p)
 			report_usage(gr_invalid_option(argv));
 		}
 	}
-	if (p->since >= 0 && p->until >= 0 && p->until <= p->since)
-		report_usage("--until must be after --since");
+	/* The window holds both ends: only one that ends first is empty. */
+	if (p->since >= 0 && p->until >= 0 && p->until < p->since)
+		report_usage("--until must not be before --since");
 	if (last_boot && (p->input || live || optind < argc))
 		report_usage("--last-boot reads an ftrace instance: no input with it");
 	if (last_boot) {

@@ -312,15 +312,18 @@ def raw(recs):
 
 
 def backwards():
-    """back.bin: a job whose clock went back, its events 1 us apart
-    downwards, in the order they were written"""
+    """back.bin: two jobs whose clock went back, their events 1 us apart
+    downwards (the second's COMPLETE 1 ns further), in the order they were
+    written"""
     recs = [record(STREAM_INFO, stream_info(), 0, T0 - 500, 1, 1),
             record(METADATA, ring_info(*RINGS[0]), 0, T0 - 400, 2, 2)]
-    job = dict(fence=(300, 1), ctx=2)
-    for t, typ, kw in ((10, SUBMIT, dict(depth=1, **job, **KMS)), (9, COMMIT, job),
-                       (8, END, job), (7, COMPLETE, job)):
-        n = len(recs) + 1
-        recs.append(record(typ, job_payload(0, **kw), 0, T0 + t * 1000, n, n))
+    for seq, t0, late in ((1, 10000, 0), (2, 20000, 1)):
+        job = dict(fence=(300, seq), ctx=2)
+        for t, typ, kw in ((t0, SUBMIT, dict(depth=1, **job, **KMS)),
+                           (t0 - 1000, COMMIT, job), (t0 - 2000, END, job),
+                           (t0 - 3000 - late, COMPLETE, job)):
+            n = len(recs) + 1
+            recs.append(record(typ, job_payload(0, **kw), 0, T0 + t, n, n))
     return b"".join(recs)
 
 
