@@ -59,11 +59,12 @@ def process(f):
 
 def near(evs, key, stages, at_us):
     """Events of @stages within STAMP_US of @at_us whose job @key takes:
-    key(ring, fence) -> bool; and the MOVED of an interval that may have
-    come from further."""
-    return MOVED + sum(1 for us, stage, ring, fence, _f in evs
-                       if stage in stages and abs(us - at_us) <= STAMP_US and
-                       key(ring, fence))
+    key(ring, fence) -> bool; and those within SKEW_US, MOVED at most,
+    whose stamp may have moved further."""
+    d = [abs(us - at_us) for us, stage, ring, fence, _f in evs
+         if stage in stages and abs(us - at_us) <= SKEW_US and key(ring, fence)]
+    close = sum(1 for x in d if x <= STAMP_US)
+    return close + min(MOVED, len(d) - close)
 
 
 def live_events(path):
