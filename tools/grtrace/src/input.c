@@ -409,6 +409,15 @@ void gr_input_live_info(struct gr_trace *t)
 
 /* ---- ftrace instances: a persistent ring buffer's previous boot ---- */
 
+/* A trace-cmd recording or an instance is one session: --session 1 at most */
+static int one_session(const struct gr_trace *t)
+{
+	if (t->session <= 1)
+		return 0;
+	gr_err_msg("%s: no session %d: the input holds 1\n", t->input, t->session);
+	return -1;
+}
+
 /* An ftrace instance, "instance:NAME": its grtrace events, read whole */
 static int find_instance(struct gr_trace *t, const char *path)
 {
@@ -421,7 +430,7 @@ static int find_instance(struct gr_trace *t, const char *path)
 		gr_err_msg("%s: no instance name after '%s'\n", path, GR_INSTANCE_PREFIX);
 		return -1;
 	}
-	if (gr_instance_load(t, name) || gr_trace_merge(t))
+	if (one_session(t) || gr_instance_load(t, name) || gr_trace_merge(t))
 		return -1;
 	t->records = t->nr_ev;
 	return 0;
@@ -625,7 +634,7 @@ int gr_input_find(struct gr_trace *t, const char *path)
 		return -1;
 	if (!t->is_dir && path && gr_is_tracedat(t->input)) {
 		t->is_tracedat = true;
-		if (gr_tracedat_load(t, t->input) || gr_trace_merge(t))
+		if (one_session(t) || gr_tracedat_load(t, t->input) || gr_trace_merge(t))
 			return -1;
 		t->records = t->nr_ev;
 		return 0;

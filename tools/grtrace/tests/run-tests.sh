@@ -342,6 +342,9 @@ else
 	skip "export --kernelshark-session: a session, the lanes as named task rows" \
 		"trace-cmd not installed"
 fi
+# A trace.dat is one session: --session 2 is refused, not ignored.
+expect_fail "report --session 2 of a trace.dat: the input holds 1" \
+	"no session 2: the input holds 1" report -i "$W/lanes.dat" --session 2
 
 # ---- other format versions ----
 run report --jobs -i "$W/gen/newer.bin" -f json && $C json "$E" "$W/out" 2> "$W/err" &&
