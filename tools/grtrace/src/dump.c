@@ -24,6 +24,7 @@
 
 #include "commands.h"
 #include "input.h"
+#include "source.h"
 #include "stream.h"
 #include "tracedat.h"
 #include "utils.h"
@@ -557,14 +558,10 @@ int gr_dump_main(int argc, char *argv[])
 		gr_err_msg("writing the output: %s\n", strerror(errno));
 		d.err = -1;
 	}
-	/* As every reader says it: an input without records is no stream. */
+	/* An input without records is no stream. */
 	if (!d.err && !d.records) {
-		if (d.nr == 1)
-			gr_err_msg("%s: offset 0: no grtrace records in this file\n", d.paths[0]);
-		else
-			gr_err_msg("%s: no grtrace records in any of its %d files%s\n",
-				   p.input ? p.input : "the relay files", d.nr,
-				   p.input ? "" : " (nothing recorded, or already read)");
+		gr_src_no_records(p.input ? p.input : "the relay files", d.paths[0], d.nr,
+				  !p.input);
 		d.err = -1;
 	}
 	if (!d.err)

@@ -68,14 +68,14 @@ int main(int argc, char *argv[])
 	opterr = 0;
 	if (argc < 2)
 		grtrace_usage("a command is required");
-	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
-	    (!strcmp(argv[1], "help") &&
-	     (argc == 2 || !strcmp(argv[2], "help") || argv[2][0] == '-')))
-		grtrace_usage(argc > 3 ? "help takes one COMMAND" : NULL);
-	/* "grtrace help CMD" is "grtrace CMD --help". */
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))
+		grtrace_usage(NULL);
+	/* "grtrace help [CMD]" is "grtrace --help", or "grtrace CMD --help". */
 	if (!strcmp(argv[1], "help")) {
 		if (argc > 3)
 			grtrace_usage("help takes one COMMAND");
+		if (argc == 2 || !strcmp(argv[2], "help") || argv[2][0] == '-')
+			grtrace_usage(NULL);
 		argv[1] = argv[2];
 		argv[2] = (char *)"--help";
 	}

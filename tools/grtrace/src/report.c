@@ -1677,7 +1677,8 @@ static void on_retire(void *arg, const struct gr_jobs *jobs, struct gr_job *j)
 		group_add(rp, BY_PROCESS, j);
 	if (p->hist == HIST_LAT && gr_job_metric(j, GR_M_LAT, &v)) {
 		if (v < 0) {
-			rp->hlat_min = rp->hlat_neg++ && rp->hlat_min < v ? rp->hlat_min : v;
+			if (!rp->hlat_neg++ || v < rp->hlat_min)
+				rp->hlat_min = v;
 		} else {
 			k = v < 2 ? 0 : 63 - __builtin_clzll(v);
 			rp->hlat[k]++;

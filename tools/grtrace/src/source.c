@@ -645,19 +645,31 @@ static void count(struct gr_trace *t, const struct gr_event *ev, __u64 prev_gseq
 		t->last_ts = ev->ts;
 }
 
+/*
+ * gr_src_no_records - say that an input holds no record, as every reader
+ * says it
+ * @input: the input, as named
+ * @file: its first file, named when it is the only one
+ * @nr_files: its files
+ * @live: whether it was read as it is written (nothing recorded yet, or
+ *        already consumed)
+ */
+void gr_src_no_records(const char *input, const char *file, int nr_files, bool live)
+{
+	if (nr_files == 1)
+		gr_err_msg("%s: offset 0: no grtrace records in this file\n", file);
+	else
+		gr_err_msg("%s: no grtrace records in any of its %d files%s\n", input,
+			   nr_files, live ? " (nothing recorded, or already read)" : "");
+}
+
 /* At the end of the input: its time origin, or why it is empty. */
 static int at_end(struct gr_src *s)
 {
 	struct gr_trace *t = s->t;
 
 	if (!t->records) {
-		if (t->nr_files == 1)
-			gr_err_msg("%s: offset 0: no grtrace records in this file\n",
-				   t->files[0]);
-		else
-			gr_err_msg("%s: no grtrace records in any of its %d files%s\n",
-				   t->input, t->nr_files,
-				   s->spool >= 0 ? " (nothing recorded, or already read)" : "");
+		gr_src_no_records(t->input, t->files[0], t->nr_files, s->spool >= 0);
 		return -1;
 	}
 	t->start_ts = t->have_info ? t->info.start_ts : t->first_ts;

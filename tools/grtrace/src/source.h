@@ -36,5 +36,6 @@ int gr_src_open(struct gr_src *s, struct gr_trace *t, const char *path);
 int gr_src_next(struct gr_src *s, struct gr_event *ev);
 int gr_src_rewind(struct gr_src *s);
 void gr_src_close(struct gr_src *s);
+void gr_src_no_records(const char *input, const char *file, int nr_files, bool live);
 
 #endif /* __GRTRACE_SOURCE_H */
