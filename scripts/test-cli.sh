@@ -109,7 +109,7 @@ for src in "$RUN/demo"; do
 	timeout 60 "$G" report -i "$dir" -f json > "$OUT/sum" 2> "$OUT/err" &&
 		timeout 60 "$G" report --jobs -i "$dir" -f json > "$OUT/out" 2> "$OUT/err" &&
 		$C summary - "$OUT/sum" "$OUT/out" > "$OUT/err" 2>&1 &&
-		grep -q '"process": "kworker/\* ([2-9]' "$OUT/sum"
+		grep -Eq '"process": "kworker/\* \(([2-9]|[1-9][0-9]+)\)"' "$OUT/sum"
 	result $? "real recording $name: the summary is its jobs' ($(tail -1 "$OUT/err")), its kworkers in one row"
 	timeout 60 "$G" export -i "$dir" --chrome "$OUT/chrome.json" 2> "$OUT/err" &&
 		python3 -m json.tool "$OUT/chrome.json" > /dev/null 2> "$OUT/err" &&
