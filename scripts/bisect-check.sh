@@ -97,6 +97,12 @@ ktap_begin $plan
 CHECK=bisect
 # The walk's own tree, from here on $SRC (vendor_configure builds in it).
 SRC=$CACHE/prefix-src/$(basename "$TARBALL" .tar.xz)
+# The Makefiles whose change makes a target stale: the top one (every
+# target), the series' (the flags and objects of the targets in their
+# directory and below; its Kconfig files act through the configuration,
+# which walk-stale.py compares).
+globals="--global $SRC/Makefile"
+for f in $(grep -E '(^|/)(Makefile|Kbuild)$' <<<"$all_touched"); do globals+=" --makefile $f"; done
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 [ -f "$BUILD/.config" ] || { result 1 "the guest kernel is configured (step kernel)"; finish; }
@@ -113,8 +119,8 @@ kernel_diffs() {
 # build K MODE [FLAGS]: build the targets as they exist at prefix K; the
 # result, "RC NAME", in $OUT/res-MODE, the errors in $OUT/err-MODE.
 build() {
-	local k=$1 mode=$2 flags=${3:-} dir objs="" o t start=$SECONDS name key
-	rm -f "$OUT/res-$mode" "$OUT/warn-$mode"
+	local k=$1 mode=$2 flags=${3:-} dir objs="" o t start=$SECONDS name key rc
+	rm -f "$OUT/res-$mode" "$OUT/warn-$mode" "$OUT/stale-$mode" "$OUT/verify-err-$mode"
 	# One directory per CONFIG_GRTRACE value; the hook variants of =y
 	# share =y's, rebuilding only what their options change; the builds
 	# with sparse and W=1 have one of their own.
@@ -126,7 +132,7 @@ build() {
 	name="$(printf '%02d' "$k") $mode"
 	[ "$k" -gt 0 ] && name+=" (${patches[$((k - 1))]%.patch})"
 	key=$({ echo "bisect $mode $flags"; kernel_diffs "${patches[@]:0:k}"; } |
-		inputs_key "$0" "$ROOT/scripts/config/vendor.config")
+		inputs_key "$0" "$ROOT/scripts/walk-stale.py" "$ROOT/scripts/config/vendor.config")
 	if o=$(result_cached "$key"); then
 		echo "0 $name: $o" > "$OUT/res-$mode"
 		cp "$RESULT_CACHE/$key.warnings" "$OUT/warn-$mode" 2> /dev/null || : > "$OUT/warn-$mode"
@@ -160,10 +166,48 @@ build() {
 		# shellcheck disable=SC2086
 		(cd "$dir" && rm -f $objs)
 	fi
-	# shellcheck disable=SC2086
-	$IDLE make -C "$SRC" O="$dir" CC="ccache gcc" -j"$JOBS" -s $flags $t $objs > "$dir/log" 2>&1
-	local rc=$?
+	# Between the first prefix and the last, make runs for the targets
+	# it would rebuild (walk-stale.py): those whose sources, headers or
+	# configuration changed since the last build of the directory that
+	# passed, when every target then was built or found up to date
+	# ($dir/.walk-stamp).  The last prefix builds all of them.
+	local all stamp=$dir/.walk-stamp built all_t=$t all_objs=$objs
+	all=$(wc -w <<<"$t $objs")
+	if [ -z "$flags" ] && [ "$k" -gt 0 ] && [ "$k" -lt "$N" ]; then
+		# shellcheck disable=SC2086
+		python3 "$ROOT/scripts/walk-stale.py" "$dir" "$stamp" $globals $t $objs > "$OUT/stale-$mode" ||
+			{ echo "1 $name: walk-stale.py" > "$OUT/res-$mode"; return 1; }
+		t=$(awk -F'\t' '$1 ~ /\/$/ {print $1}' "$OUT/stale-$mode")
+		objs=$(awk -F'\t' '$1 !~ /\/$/ {print $1}' "$OUT/stale-$mode")
+	fi
+	rc=0
+	if [ -n "${t// /}${objs// /}" ]; then
+		# shellcheck disable=SC2086
+		$IDLE make -C "$SRC" O="$dir" CC="ccache gcc" -j"$JOBS" -s $flags $t $objs > "$dir/log" 2>&1
+		rc=$?
+	else
+		: > "$dir/log"
+	fi
+	# WALK_VERIFY=1: make for every target after it, which must leave the
+	# objects as they were (what walk-stale.py left out was up to date).
+	if [ -n "${WALK_VERIFY:-}" ] && [ "$rc" = 0 ] && [ -s "$OUT/stale-$mode" ] &&
+		[ "$(wc -l < "$OUT/stale-$mode")" -lt "$all" ]; then
+		touch "$OUT/verify-$mode"
+		# shellcheck disable=SC2086
+		$IDLE make -C "$SRC" O="$dir" CC="ccache gcc" -j"$JOBS" -s $all_t $all_objs >> "$dir/log" 2>&1 || rc=1
+		find "$dir" -name '*.o' -newer "$OUT/verify-$mode" | sed "s#^$dir/#walk-stale.py left out #" >> "$OUT/verify-err-$mode"
+		[ -s "$OUT/verify-err-$mode" ] && rc=1
+	fi
+	# The stamp's time is after the build's: a later change is newer.  The
+	# last prefix's builds leave none: =m and =n build the vendor objects
+	# alone, the hook variants another configuration.
+	if [ -z "$flags" ] && [ "$rc" = 0 ] && [ "$k" -lt "$N" ]; then
+		touch "$stamp"
+	elif [ -z "$flags" ]; then
+		rm -f "$stamp"
+	fi
 	grep -E 'error|Error' "$dir/log" | head -20 > "$OUT/err-$mode"
+	cat "$OUT/verify-err-$mode" 2> /dev/null >> "$OUT/err-$mode"
 	warnings "$dir" > "$OUT/warn-$mode"
 	# Without C=1 W=1, no warning the base's =y build lacks.
 	if [ -z "$flags" ] && [ "$rc" = 0 ] && [ "$k" -gt 0 ] &&
@@ -171,9 +215,11 @@ build() {
 		rc=1
 		sed -i '1i warnings the base lacks:' "$OUT/err-$mode"
 	fi
-	echo "$rc $name: $(wc -w <<<"$t $objs") targets ($((SECONDS - start)) s)" > "$OUT/res-$mode"
+	built=$(wc -w <<<"$t $objs")
+	[ "$built" = "$all" ] && built="$all targets" || built="$built of $all targets (the others up to date)"
+	echo "$rc $name: $built ($((SECONDS - start)) s)" > "$OUT/res-$mode"
 	if [ "$rc" = 0 ]; then
-		result_keep "$key" "$(wc -w <<<"$t $objs") targets"
+		result_keep "$key" "$built"
 		cp "$OUT/warn-$mode" "$RESULT_CACHE/$key.warnings"
 	fi
 	return $rc
