@@ -116,6 +116,14 @@ kernel_diffs() {
 		!skip'
 }
 
+# kmake DIR ARG...: the kernel's make of ARGs (flags, targets) in build
+# directory DIR, with the idle policy when the walk has it.
+kmake() {
+	local dir=$1
+	shift
+	$IDLE make -C "$SRC" O="$dir" CC="ccache gcc" -j"$JOBS" -s "$@"
+}
+
 # build K MODE [FLAGS]: build the targets as they exist at prefix K; the
 # result, "RC NAME", in $OUT/res-MODE, the errors in $OUT/err-MODE.
 build() {
@@ -183,28 +191,20 @@ build() {
 	rc=0
 	if [ -n "${t// /}${objs// /}" ]; then
 		# shellcheck disable=SC2086
-		$IDLE make -C "$SRC" O="$dir" CC="ccache gcc" -j"$JOBS" -s $flags $t $objs > "$dir/log" 2>&1
+		kmake "$dir" $flags $t $objs > "$dir/log" 2>&1
 		rc=$?
 	else
 		: > "$dir/log"
 	fi
 	# WALK_VERIFY=1: make for every target after it, which must leave the
 	# objects as they were (what walk-stale.py left out was up to date).
-	if [ -n "${WALK_VERIFY:-}" ] && [ "$rc" = 0 ] && [ -s "$OUT/stale-$mode" ] &&
+	if [ -n "${WALK_VERIFY:-}" ] && [ "$rc" = 0 ] && [ -f "$OUT/stale-$mode" ] &&
 		[ "$(wc -l < "$OUT/stale-$mode")" -lt "$all" ]; then
 		touch "$OUT/verify-$mode"
 		# shellcheck disable=SC2086
-		$IDLE make -C "$SRC" O="$dir" CC="ccache gcc" -j"$JOBS" -s $all_t $all_objs >> "$dir/log" 2>&1 || rc=1
+		kmake "$dir" $all_t $all_objs >> "$dir/log" 2>&1 || rc=1
 		find "$dir" -name '*.o' -newer "$OUT/verify-$mode" | sed "s#^$dir/#walk-stale.py left out #" >> "$OUT/verify-err-$mode"
 		[ -s "$OUT/verify-err-$mode" ] && rc=1
-	fi
-	# The stamp's time is after the build's: a later change is newer.  The
-	# last prefix's builds leave none: =m and =n build the vendor objects
-	# alone, the hook variants another configuration.
-	if [ -z "$flags" ] && [ "$rc" = 0 ] && [ "$k" -lt "$N" ]; then
-		touch "$stamp"
-	elif [ -z "$flags" ]; then
-		rm -f "$stamp"
 	fi
 	grep -E 'error|Error' "$dir/log" | head -20 > "$OUT/err-$mode"
 	cat "$OUT/verify-err-$mode" 2> /dev/null >> "$OUT/err-$mode"
@@ -214,6 +214,14 @@ build() {
 		comm -13 "$OUT/base-y-warnings" "$OUT/warn-$mode" | grep . >> "$OUT/err-$mode"; then
 		rc=1
 		sed -i '1i warnings the base lacks:' "$OUT/err-$mode"
+	fi
+	# The stamp's time is after the build's: a later change is newer.  The
+	# last prefix's builds leave none: =m and =n build the vendor objects
+	# alone, the hook variants another configuration.
+	if [ -z "$flags" ] && [ "$rc" = 0 ] && [ "$k" -lt "$N" ]; then
+		touch "$stamp"
+	elif [ -z "$flags" ]; then
+		rm -f "$stamp"
 	fi
 	built=$(wc -w <<<"$t $objs")
 	[ "$built" = "$all" ] && built="$all targets" || built="$built of $all targets (the others up to date)"

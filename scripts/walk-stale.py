@@ -64,7 +64,8 @@ def deps(cmd):
 
 def main(argv):
     if len(argv) < 3:
-        sys.exit('usage: walk-stale.py DIR STAMP [--global FILE]... TARGET...')
+        sys.exit('usage: walk-stale.py DIR STAMP [--global FILE]... '
+                 '[--makefile FILE]... TARGET...')
     build, stamp = argv[1], argv[2]
     rest = argv[3:]
     globs, makefiles = [], []
@@ -102,35 +103,34 @@ def main(argv):
     for g in globs:
         if os.path.exists(g) and newer(g):
             return all_stale(f'{os.path.basename(g)} changed')
-    for t in targets:
+
+    def reason(t):
+        """Why make would rebuild target t, or None."""
+        for m in makefiles:
+            if t.startswith(os.path.dirname(m) + '/') and \
+                    newer(os.path.join(build, 'source', m)):
+                return f'{m} changed'
         if t.endswith('/'):
-            top = os.path.join(build, t)
-            cmds = [os.path.join(d, f) for d, _, fs in os.walk(top)
+            cmds = [os.path.join(d, f)
+                    for d, _, fs in os.walk(os.path.join(build, t))
                     for f in fs if f.startswith('.') and f.endswith('.cmd')]
         else:
             d, f = os.path.split(t)
             cmds = [os.path.join(build, d, f'.{f}.cmd')]
-        why = None
-        for m in makefiles:
-            if t.startswith(os.path.dirname(m) + '/') and \
-                    newer(os.path.join(build, 'source', m)):
-                why = f'{m} changed'
-                break
-        if why:
-            pass
-        elif not cmds or not all(os.path.exists(c) for c in cmds):
-            why = 'not built before'
+        if not cmds or not all(os.path.exists(c) for c in cmds):
+            return 'not built before'
         for c in cmds:
-            if why:
-                break
             d, f = os.path.split(c)
-            if not os.path.exists(os.path.join(d, f[1:-4])):
-                why = f'{os.path.relpath(os.path.join(d, f[1:-4]), build)} missing'
-                break
+            output = os.path.join(d, f[1:-4])
+            if not os.path.exists(output):
+                return f'{os.path.relpath(output, build)} missing'
             for dep in deps(c):
                 if newer(dep):
-                    why = f'{dep.rsplit("/", 1)[-1]} changed'
-                    break
+                    return f'{dep.rsplit("/", 1)[-1]} changed'
+        return None
+
+    for t in targets:
+        why = reason(t)
         if why:
             print(f'{t}\t{why}')
     return 0
