@@ -48,11 +48,14 @@ from ktap import Ktap                   # pylint: disable=wrong-import-position
 from verdict import KERNEL_PROBLEM, PRINTK_PREFIX   # pylint: disable=wrong-import-position
 from tracecmd import pipe_events, read_text as read   # pylint: disable=wrong-import-position
 
-# An event's two stamps, one per instance, are one probe call apart (the
-# TCG guest with KASAN: a median of 12-16 us; an interrupt between the two
-# calls adds to it: up to 16 ms seen).  The bound tells a stamp of the same
-# clock and boot from any other.
+# An event's two stamps, one per instance, are one probe call apart: a
+# median of 12-16 us in the TCG guest with KASAN.  The host adds the rest:
+# QEMU's vCPU thread waits between the two calls whenever the loaded
+# 2-core host runs something else (148 ms seen, among 23,000 events).  The
+# bound on each stamp tells one of the same clock and boot from any other;
+# the bound on the median, a stamp of another clock or a constant offset.
 LAG_MAX_US = 1000000
+LAG_MEDIAN_MAX_US = 1000
 STAGES = ['submit', 'commit', 'start', 'end', 'complete']
 # The panic that user space asked for (PID 1 exited), and its end marker
 EXPECTED = re.compile(r'Kernel panic - not syncing: Attempted to kill init!')
@@ -82,7 +85,7 @@ def has_fence(fence, text):
 
 def main():
     d, serial = sys.argv[1], sys.argv[2]
-    out = Ktap('crash:', 15)
+    out = Ktap('crash:', 16)
     log = [PRINTK_PREFIX.sub('', l) for l in read(serial).splitlines()]
 
     st1 = read(os.path.join(d, 'status-1.txt'))
@@ -156,8 +159,13 @@ def main():
                f'same submitter, each stage stamped at most {LAG_MAX_US} us before the live '
                'instance\'s stamp', '\n'.join(bad[:10]))
     lag.sort()
+    median = lag[len(lag) // 2] if lag else None
+    out.result(median is not None and median <= LAG_MEDIAN_MAX_US,
+               f'the live instance\'s stamp trails the persistent one\'s by at most '
+               f'{LAG_MEDIAN_MAX_US} us at the median',
+               f'median {median} us, max {lag[-1] if lag else None} us ({len(lag)} events)')
     if lag:
-        out.diag(f'live instance stamp - persistent stamp: median {lag[len(lag) // 2]} us, '
+        out.diag(f'live instance stamp - persistent stamp: median {median} us, '
                  f'max {lag[-1]} us ({len(lag)} events)')
     hist_last = max((int(r[s + '_ns']) for r in rows for s in STAGES if r.get(s + '_ns')),
                     default=0)
