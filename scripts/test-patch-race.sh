@@ -37,14 +37,16 @@ mkdir -p "$out"
 result $? "the guest booted and powered off"
 checker verdict python3 "$ROOT/scripts/guest/verdict.py" --no-kunit --expect patch-race \
 	"$out/serial.log"
-# The stress must have run.  Ten boots of 30 s (two at a time): 32 to 64
-# sessions, 0.40 to 1.35 M events; a floor well under that.
+# The stress must have run, and as hard as on a loaded host: ten boots of
+# 30 s, two at a time on 2 cores, gave 32 to 64 sessions and 0.40 to
+# 1.35 M events.  The floors are half the lowest of each: a stress half as
+# strong as the weakest seen fails.
 line=$(grep -a -m1 '^patch-race: ' "$out/serial.log" | tr -d '\r')
 echo "# $line"
 n=$(sed -n 's/^patch-race: \([0-9]*\) sessions.*/\1/p' <<< "$line")
 sent=$(sed -n 's/.*emitter: .*sent \([0-9]*\).*/\1/p' <<< "$line")
-[ "${n:-0}" -ge $((secs / 3)) ]
-result $? "at least $((secs / 3)) sessions started and stopped in $secs s (${n:-none})"
-[ "${sent:-0}" -ge $((secs * 3000)) ]
-result $? "the emitter fired at least $((secs * 3000)) events meanwhile (${sent:-none})"
+[ "${n:-0}" -ge $((secs / 2)) ]
+result $? "at least $((secs / 2)) sessions started and stopped in $secs s (${n:-none})"
+[ "${sent:-0}" -ge $((secs * 6500)) ]
+result $? "the emitter fired at least $((secs * 6500)) events meanwhile (${sent:-none})"
 finish
