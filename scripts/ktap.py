@@ -16,9 +16,13 @@ the kernel's ktap_helpers.sh).  As a command:
                             print its plan ("1..N") before its first result
                             and then N results, and a parent that failed
                             with no failed result below it is a failure.
-  ktap.py leaves LOG        the log's leaf results, flattened, as KTAP lines
+  ktap.py leaves LOG [PREFIX] [--expect SUITE,...]
+                            the log's leaf results, flattened, as KTAP lines
                             (kernel logs: printk prefixes are handled by the
-                            parser)
+                            parser); with --expect, one more result: each
+                            SUITE is a top-level test of the log with a case
+                            that passed (a suite the kernel lost, by its
+                            configuration or a filter, fails)
 
 The kunit tool is found in $KUNIT_DIR or $SRC/tools/testing/kunit.
 """
@@ -247,12 +251,13 @@ def failure_lines(log):
     return '\n'.join(log[-10:])
 
 
-def cmd_leaves(path, prefix):
+def cmd_leaves(path, prefix, expect=None):
     kp, root = parse(path)
     found = list(leaves(kp, root)) if root.subtests else []
     # The kernel printed the plans of the suites (checked by its parser:
     # a missing case is a parse error); this document's is their leaves.
-    out = Ktap(prefix, len(found) + (not found) + bool(root.counts.errors))
+    out = Ktap(prefix, len(found) + (not found) + bool(root.counts.errors) +
+               (expect is not None))
     if not found:
         out.result(False, 'KTAP output', 'none found')
     for name, test in found:
@@ -263,14 +268,24 @@ def cmd_leaves(path, prefix):
             out.result(c == 'pass', name, failure_lines(test.log))
     if root.counts.errors:
         out.result(False, 'KTAP parse', f'{root.counts.errors} error(s)')
+    if expect is not None:
+        ran = {n.split('.')[0] for n, t in found if classify(kp, t.status) == 'pass'}
+        missing = [e for e in expect if e not in ran]
+        out.result(not missing, f'every suite expected ran ({len(expect)}), each with a case '
+                   'that passed', f'none of {", ".join(missing)}')
     return out.finish()
 
 
 def main():
     if len(sys.argv) >= 3 and sys.argv[1] == 'sum':
         sys.exit(cmd_sum(sys.argv[2:]))
-    if len(sys.argv) in (3, 4) and sys.argv[1] == 'leaves':
-        sys.exit(cmd_leaves(sys.argv[2], sys.argv[3] if len(sys.argv) == 4 else ''))
+    args = sys.argv[2:]
+    expect = None
+    if len(args) >= 2 and args[-2] == '--expect':
+        expect = [e for e in args[-1].split(',') if e]
+        args = args[:-2]
+    if len(args) in (1, 2) and sys.argv[1] == 'leaves':
+        sys.exit(cmd_leaves(args[0], args[1] if len(args) == 2 else '', expect))
     sys.exit(__doc__)
 
 
