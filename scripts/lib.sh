@@ -204,13 +204,19 @@ series_stamp() {
 # everything anyway.
 RESULT_CACHE=$CACHE/results
 # inputs_key [FILE...]: a key of the named files' contents, of stdin (what
-# a caller adds: the mode, the patches of a prefix), of the compiler and
-# the base tarball, and of the scripts every build check shares.
+# a caller adds: the mode, the patches of a prefix), of the build tools'
+# versions and the base tarball, and of the scripts every build check shares.
 inputs_key() {
 	{
 		cat - "$@" "$ROOT/scripts/lib.sh" "$ROOT/scripts/config/guest.config" \
 			${GRTRACE_GUEST_CONFIG_EXTRA:+"$GRTRACE_GUEST_CONFIG_EXTRA"}
+		# The tools a build's verdict depends on: the compiler, the
+		# linker (modpost, vmlinux), make, sparse (C=1), pahole (BTF).
 		gcc --version | head -1
+		ld --version | head -1
+		make --version | head -1
+		sparse --version 2> /dev/null
+		pahole --version 2> /dev/null
 		stat -c '%n %s %Y' "$TARBALL"
 	} | sha256sum | cut -c1-32
 }
