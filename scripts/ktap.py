@@ -15,7 +15,8 @@ the kernel's ktap_helpers.sh).  As a command:
                             again; not counted as passed).  A step must
                             print its plan ("1..N") before its first result
                             and then N results, and a parent that failed
-                            with no failed result below it is a failure.
+                            with no failed result below it is a failure, as
+                            is a step whose every result is a skip.
   ktap.py leaves LOG [PREFIX] [--expect SUITE,...]
                             the log's leaf results, flattened, as KTAP lines
                             (kernel logs: printk prefixes are handled by the
@@ -227,6 +228,11 @@ def cmd_sum(args):
         if root.subtests and root.counts.errors and not got['fail']:
             got['fail'] += root.counts.errors
             bad.append(f'{root.counts.errors} KTAP parse error(s)')
+        # A step that skipped everything tested nothing: make deps installs
+        # what a step needs, so that is a failure, not a pass.
+        if got['skip'] and not (got['pass'] or got['cached'] or got['fail']):
+            got['fail'] += 1
+            bad.append(f'all {got["skip"]} results skipped: the step tested nothing')
         why = plan_problem(path)
         if why and '' not in missing:
             got['fail'] += 1
