@@ -8,7 +8,7 @@
 # one good input of each kind must pass, so that a harness failing
 # everything fails here too.  KTAP; host only, seconds.
 . "$(dirname "$0")/lib.sh"
-ktap_begin 23
+ktap_begin 24
 OUT=$(mktemp -d /tmp/grtrace-harness.XXXXXX)
 trap 'rm -rf "$OUT"' EXIT
 CHECK=harness-selftest
@@ -105,6 +105,9 @@ summed "1 passed, 0 failed, 1 skipped, 0 cached" "a skip is counted as skipped, 
 summed "1 passed, 0 failed, 0 skipped, 1 cached" "a cached build is counted as cached, not passed" \
 	'TAP version 13\n1..2\nok 1 a\nok 2 b (cached: passed before with identical inputs)\n'
 summed "0 passed, 1 failed, 0 skipped, 0 cached" "an empty log, why: no KTAP results" ''
+summed "0 passed, 1 failed, 2 skipped, 0 cached" \
+	"a step whose every result is a skip, why: the step tested nothing" \
+	'TAP version 13\n1..2\nok 1 a # SKIP no tool\nok 2 b # SKIP no tool\n'
 # A guest step's log taken from the cache (test.sh, kernel_step): every
 # result and subtest marked, the subtests whole.
 summed "0 passed, 0 failed, 1 skipped, 2 cached" "a cached step's log, subtests and a skip in it" \
