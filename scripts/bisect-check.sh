@@ -97,11 +97,13 @@ ktap_begin $plan
 CHECK=bisect
 # The walk's own tree, from here on $SRC (vendor_configure builds in it).
 SRC=$CACHE/prefix-src/$(basename "$TARBALL" .tar.xz)
-# The Makefiles whose change makes a target stale: the top one (every
-# target), the series' (the flags and objects of the targets in their
+# The Makefiles whose change makes a target stale: the top one, the
+# architecture's and Kbuild's own (every target, as does a changed symbol
+# they name), the series' (the flags and objects of the targets in their
 # directory and below; its Kconfig files act through the configuration,
-# which walk-stale.py compares).
-globals="--global $SRC/Makefile"
+# whose changed symbols walk-stale.py looks up).
+globals="--global $SRC/Makefile --global $SRC/arch/x86/Makefile"
+for f in "$SRC"/scripts/Makefile.*; do globals+=" --global $f"; done
 for f in $(grep -E '(^|/)(Makefile|Kbuild)$' <<<"$all_touched"); do globals+=" --makefile $f"; done
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT

@@ -8,7 +8,7 @@
 # one good input of each kind must pass, so that a harness failing
 # everything fails here too.  KTAP; host only, seconds.
 . "$(dirname "$0")/lib.sh"
-ktap_begin 24
+ktap_begin 25
 OUT=$(mktemp -d /tmp/grtrace-harness.XXXXXX)
 trap 'rm -rf "$OUT"' EXIT
 CHECK=harness-selftest
@@ -112,6 +112,10 @@ summed "0 passed, 1 failed, 2 skipped, 0 cached" \
 # result and subtest marked, the subtests whole.
 summed "0 passed, 0 failed, 1 skipped, 2 cached" "a cached step's log, subtests and a skip in it" \
 	"$(printf 'TAP version 13\n1..3\nok 1 a\n    KTAP version 1\n    # Subtest: c: d  \n    1..1\n    ok 1 b\nok 2 c: d\nok 3 e # SKIP no tool\n' | ktap_cached)"
+
+# The prefix walk's choice of what to build (scripts/walk-stale.py), on a
+# build directory made up for each reason a target is stale or not.
+checker walk-stale python3 "$ROOT/scripts/walk-stale-test.py"
 
 # A step whose tools are missing fails at once, and says which (make deps
 # installs them): each step that checks its tools, run with one of them
