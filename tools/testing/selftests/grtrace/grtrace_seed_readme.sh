@@ -57,6 +57,13 @@ has() {
 	echo "$out" | grep -q -- "$1"
 }
 
+# rings_listed: what the command printed is the rings file: its header,
+# then a line "ID ENGINE DEVICE RING" per ring
+rings_listed() {
+	[ "$(echo "$out" | head -1)" = "# id engine dev ring" ] &&
+		! echo "$out" | sed 1d | grep -qvE '^[0-9]+ [a-z0-9_]+ [^ ]+ [^ ]+$'
+}
+
 # gpu_activity: what glxgears would do, through the emit file.
 gpu_activity() {
 	for s in 1 2 3 4 5; do
@@ -97,9 +104,9 @@ run 'cat stats | head -20' \
 run 'cat events_by_type | head -20' \
 	'has submit'
 run 'cat aggregator_stats' \
-	'[ -n "$out" ]'
+	'has "^enabled=1$" && has "^window_ms=1000$"'
 run 'cat sampling_stats' \
-	'[ -n "$out" ]'
+	'has "^mode=static$" && has "^rate=25$"'
 run 'echo stop > control' \
 	'[ $(stats enabled) = 0 ]'
 
@@ -123,7 +130,8 @@ run 'cat stats' \
 	'has offered='
 run 'cat events_by_type' \
 	'has submit'
-run 'cat rings'
+run 'cat rings' \
+	'rings_listed'
 run 'xxd /sys/kernel/debug/grtrace/events0 | head -40'
 run 'hexdump -C /sys/kernel/debug/grtrace/events0 | head -40'
 run 'timeout 5 cat /sys/kernel/debug/grtrace/events0'
@@ -139,7 +147,7 @@ run 'echo 1000 > aggregator_window' \
 	'[ $(key aggregator_window) = 1000 ]'
 gpu_activity
 run 'cat aggregator_stats' \
-	'[ -n "$out" ]'
+	'has "^enabled=1$" && has "^window_ms=1000$"'
 run 'echo static > sampling_mode' \
 	'[ $(key sampling_mode) = static ]'
 run 'echo adaptive > sampling_mode' \
@@ -149,7 +157,7 @@ run 'echo 25 > sampling_rate' \
 run 'echo 1000000 > sampling_threshold' \
 	'[ $(key sampling_threshold) = 1000000 ]'
 run 'cat sampling_stats' \
-	'[ -n "$out" ]'
+	'has "^mode=adaptive$" && has "^rate=25$" && has "^threshold_ns=1000000$"'
 run 'echo 1 > filter_enabled' \
 	'[ $(key filter_enabled) = 1 ]'
 run 'echo "1234,5678" > filter_pid' \
@@ -181,7 +189,7 @@ run 'echo 25 > /sys/kernel/debug/grtrace/sampling_rate' \
 run 'echo 1000000 > /sys/kernel/debug/grtrace/sampling_threshold' \
 	'[ $(key sampling_threshold) = 1000000 ]'
 run 'cat /sys/kernel/debug/grtrace/sampling_stats' \
-	'[ -n "$out" ]'
+	'has "^mode=static$" && has "^rate=25$" && has "^threshold_ns=1000000$"'
 run 'echo 1 > /sys/kernel/debug/grtrace/filter_enabled' \
 	'[ $(key filter_enabled) = 1 ]'
 run 'echo "1234,5678" > /sys/kernel/debug/grtrace/filter_pid' \
@@ -191,7 +199,7 @@ run 'echo 1000 > /sys/kernel/debug/grtrace/filter_uid' \
 run 'echo 500 > /sys/kernel/debug/grtrace/filter_latency' \
 	'[ $(key filter_latency) = 500 ]'
 run 'cat /sys/kernel/debug/grtrace/filter_stats' \
-	'[ -n "$out" ]'
+	'has "^enabled=1$" && has "^filtered="'
 run 'cat /proc/grtrace_stats' \
 	'has utilization'
 echo stop > control
@@ -209,7 +217,7 @@ run 'echo 5000 > /sys/kernel/debug/grtrace/rate_limit' \
 run 'echo 10000 > /sys/kernel/debug/grtrace/rate_limit_burst' \
 	'[ $(key rate_limit_burst) = 10000 ]'
 run 'cat /sys/kernel/debug/grtrace/rings' \
-	'[ -n "$out" ]'
+	'rings_listed'
 run 'echo "0,1" > /sys/kernel/debug/grtrace/watchlist' \
 	'[ $(key watchlist) = 0,1 ]'
 run 'echo "!2" > /sys/kernel/debug/grtrace/watchlist' \
@@ -271,14 +279,15 @@ run 'echo stop > /sys/kernel/debug/grtrace/control' \
 run 'cat /sys/kernel/debug/grtrace/events0'
 run 'timeout 5 cat /sys/kernel/debug/grtrace/events0'
 run 'cat /sys/kernel/debug/grtrace/version' \
-	'[ -n "$out" ]'
+	'has "^format_version=[0-9]"'
 run 'cat /sys/kernel/debug/grtrace/enable' \
 	'[ "$out" = $(stats enabled) ]'
 run 'cat /sys/kernel/debug/grtrace/enabled' \
 	'[ "$out" = $(stats enabled) ]'
 run 'cat /sys/kernel/debug/grtrace/stats' \
 	'has offered='
-run 'echo "module grtrace +p" > /sys/kernel/debug/dynamic_debug/control'
+run 'echo "module grtrace +p" > /sys/kernel/debug/dynamic_debug/control' \
+	'grep "\[grtrace\]" /sys/kernel/debug/dynamic_debug/control | grep -q " =p "'
 run 'echo 8388608 > /sys/kernel/debug/grtrace/buffer_size  # 8MB' \
 	'[ $(cat /sys/kernel/debug/grtrace/buffer_size) = 8388608 ]'
 echo "module grtrace -p" > /sys/kernel/debug/dynamic_debug/control
@@ -305,7 +314,7 @@ fi
 run 'ls -lh gpu_events.bin' \
 	'has gpu_events.bin'
 run 'hexdump -C gpu_events.bin | head' \
-	'[ -n "$out" ]'
+	'has RGTR'
 n=$((n + 1))
 if [ "$(stat -c %s gpu_events.bin)" -ge $((5 * 3 * 112)) ]; then
 	echo "ok $n seed.gpu_events.bin_holds_the_jobs"
