@@ -89,7 +89,8 @@ static void export_usage(const char *err)
 		"                         split into to host, on host and back",
 		"       --last-boot[=INSTANCE]: the input is the previous boot's",
 		"                         events, as for report --last-boot (see",
-		"                         grtrace persist): with --chrome alone",
+		"                         grtrace persist); an instance is read",
+		"                         once: --chrome or --kernelshark, not both",
 		"    -D/--debug: print debug messages",
 		"    -h/--help: print this help",
 		NULL,
@@ -167,7 +168,7 @@ static void export_parse_args(int argc, char *argv[], struct gr_export_params *p
 		if (err)
 			export_usage(err);
 	} else if (live || optind < argc) {
-		export_usage("--last-boot reads an ftrace instance once: with --chrome, no -i");
+		export_usage("--last-boot is the input: no -i, --live or FILE");
 	}
 	if (!p->chrome && !p->kernelshark)
 		export_usage("--chrome FILE or --kernelshark FILE is required");
@@ -178,13 +179,21 @@ static void export_parse_args(int argc, char *argv[], struct gr_export_params *p
 		export_usage("only one output can go to stdout");
 	if (p->ks_session && (!p->kernelshark || !strcmp(p->kernelshark, "-")))
 		export_usage("--kernelshark-session goes with --kernelshark FILE");
-	if (last_boot && (p->input || p->kernelshark))
-		export_usage("--last-boot reads an ftrace instance once: with --chrome, no -i");
+	if (last_boot && p->input)
+		export_usage("--last-boot is the input: no -i, --live or FILE");
 	if (last_boot) {
 		p->last_boot = gr_input_last_boot(instance);
 		if (!p->last_boot)
 			exit(EXIT_FAILURE);
 		p->input = p->last_boot;
+		/*
+		 * Each output reads the input anew, and reading an instance
+		 * consumes it; the file grtrace persist --save wrote does not
+		 * go away.
+		 */
+		if (p->chrome && p->kernelshark &&
+		    !strncmp(p->input, GR_INSTANCE_PREFIX, strlen(GR_INSTANCE_PREFIX)))
+			export_usage("--last-boot reads an ftrace instance once: one output");
 	}
 }
 

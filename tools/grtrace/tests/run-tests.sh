@@ -170,8 +170,8 @@ expect_fail "report: --last-boot with -i" "--last-boot reads an ftrace instance:
 expect_fail "report: --last-boot= empty" "invalid --last-boot" report --last-boot=
 expect_fail "report: no such instance" "nosuch: no such ftrace instance" \
 	report -i instance:nosuch
-expect_fail "export: --last-boot with lanes" "--last-boot reads an ftrace instance once" \
-	export --kernelshark x --last-boot
+expect_fail "export: --last-boot with -i" "--last-boot is the input: no -i" \
+	export --kernelshark x --last-boot -i "$V"
 boot=trace_instance=grtrace_boot last=trace_instance=grtrace_last=grtrace_boot
 run persist && grep -qx "reserve_mem=16M:4096:grtrace $boot@grtrace,grtrace $last" "$W/out" &&
 	run persist --size 64M --traceoff &&
@@ -194,6 +194,12 @@ GRTRACE_STATE_DIR=$W/state run report --last-boot --jobs -f csv &&
 	GRTRACE_STATE_DIR=$W/state run report --last-boot --jobs -f csv &&
 	cmp -s "$W/out" "$W/saved-1.csv"
 result $? "report --last-boot: the file saved in this boot, read twice, the same jobs"
+# export --last-boot of the saved file: both outputs, each the input's
+GRTRACE_STATE_DIR=$W/state run export --last-boot --chrome "$W/lb.json" \
+	--kernelshark "$W/lb.dat" &&
+	run export -i "$W/state/last-boot.grt" --kernelshark "$W/lb-want.dat" &&
+	cmp -s "$W/lb.dat" "$W/lb-want.dat" && python3 -m json.tool "$W/lb.json" > /dev/null
+result $? "export --last-boot: the file saved in this boot, to Perfetto and KernelShark at once"
 cp "$V/events0.bin" "$W/state/last-boot.grt"
 GRTRACE_STATE_DIR=$W/state expect_fail \
 	"report --last-boot: a file not saved in this boot is not the previous boot" \
