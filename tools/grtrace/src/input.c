@@ -526,8 +526,11 @@ int gr_boot_id(__u64 *id)
 	return n == 18 && !gr_parse_u64(hex, id) ? 0 : -1;
 }
 
-/* Whether @path is a stream whose session id is this boot's id */
-static bool saved_this_boot(const char *path)
+/*
+ * gr_saved_this_boot - whether @path is a stream whose session id is this
+ * boot's id: the file grtrace persist --save wrote in this boot
+ */
+bool gr_saved_this_boot(const char *path)
 {
 	struct {
 		struct grtrace_record h;
@@ -567,7 +570,7 @@ char *gr_input_last_boot(const char *name)
 
 	if (!name) {
 		input = gr_last_boot_saved(NULL);
-		if (saved_this_boot(input)) {
+		if (gr_saved_this_boot(input)) {
 			gr_debug_msg("%s: saved in this boot\n", input);
 			return input;
 		}

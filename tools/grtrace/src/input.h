@@ -35,6 +35,7 @@ char *gr_input_last_boot(const char *name);
 char *gr_last_boot_instance(void);
 char *gr_last_boot_saved(const char *dir);
 int gr_boot_id(__u64 *id);
+bool gr_saved_this_boot(const char *path);
 int gr_input_load(struct gr_trace *t, const char *path);
 void gr_input_live_info(struct gr_trace *t);
 

@@ -302,14 +302,20 @@ out:
 static int persist_status(void)
 {
 	struct persist_state boot, last;
+	char *saved = gr_last_boot_saved(NULL);
+	bool have = gr_saved_this_boot(saved);
 
 	instance_state(PERSIST_INSTANCE, &boot);
 	instance_state(PERSIST_BACKUP, &last);
 	printf("%-13s %s, grtrace events %s, %llu events\n", PERSIST_INSTANCE,
 	       state_name(&boot), boot.grtrace_on ? "on" : "off", boot.entries);
 	printf("%-13s %s, %llu events\n", PERSIST_BACKUP, state_name(&last), last.entries);
+	printf("%-13s %s%s\n", "saved", saved,
+	       have ? ", the previous boot's events" : access(saved, F_OK) ?
+	       ": none" : ": not saved in this boot");
+	free(saved);
 	/* A cold boot's backup is a copy of an empty buffer */
-	if ((last.exists && last.boot == GR_BOOT_PREVIOUS && last.entries) ||
+	if (have || (last.exists && last.boot == GR_BOOT_PREVIOUS && last.entries) ||
 	    (boot.exists && boot.boot == GR_BOOT_PREVIOUS && boot.entries))
 		printf("grtrace report --last-boot reads the previous boot's events\n");
 	if (boot.exists && boot.boot == GR_BOOT_THIS && boot.grtrace_on)

@@ -200,10 +200,20 @@ GRTRACE_STATE_DIR=$W/state run export --last-boot --chrome "$W/lb.json" \
 	run export -i "$W/state/last-boot.grt" --kernelshark "$W/lb-want.dat" &&
 	cmp -s "$W/lb.dat" "$W/lb-want.dat" && python3 -m json.tool "$W/lb.json" > /dev/null
 result $? "export --last-boot: the file saved in this boot, to Perfetto and KernelShark at once"
+# persist --status names the saved file (it exits 1: this host records
+# nothing persistently)
+GRTRACE_STATE_DIR=$W/state run persist --status
+[ $? = 1 ] && grep -qx "saved  *$W/state/last-boot.grt, the previous boot's events" "$W/out" &&
+	grep -qx "grtrace report --last-boot reads the previous boot's events" "$W/out"
+result $? "persist --status: the file saved in this boot holds the previous boot's events"
 cp "$V/events0.bin" "$W/state/last-boot.grt"
 GRTRACE_STATE_DIR=$W/state expect_fail \
 	"report --last-boot: a file not saved in this boot is not the previous boot" \
 	"no ftrace instance holds a previous boot's events" report --last-boot
+GRTRACE_STATE_DIR=$W/state run persist --status
+[ $? = 1 ] && grep -qx "saved  *$W/state/last-boot.grt: not saved in this boot" "$W/out" &&
+	! grep -q "reads the previous boot" "$W/out"
+result $? "persist --status: a file saved in another boot is not the previous boot's"
 expect_fail "persist: -i without --save" "-i goes with --save" persist -i "$V"
 expect_fail "persist --save: a directory that cannot be made" "$W/none/state: No such file" \
 	persist --save "$W/none/state" -i "$V"
