@@ -10,7 +10,7 @@
 source "$(dirname "$0")/lib.sh"
 # the tools its tests need, build, install, the tool's tests, the golden
 # outputs, five checks of the guest's recording, four of the demo's
-ktap_begin 16
+ktap_begin 17
 
 OUT=$(mktemp -d /tmp/grtrace-cli.XXXXXX)
 trap 'rm -rf "$OUT"' EXIT
@@ -90,6 +90,23 @@ for src in "$GUEST_SHARE/e2e"; do
 	timeout 60 "$G" export -i "$dir" --chrome "$OUT/chrome.json" 2> "$OUT/err" &&
 		python3 -m json.tool "$OUT/chrome.json" > /dev/null 2> "$OUT/err"
 	result $? "real recording $name: export --chrome"
+	# The trace.dat of the same test: report names its clock as the file's
+	# TRACECLOCK option does (read by trace-cmd dump), and merge says when
+	# it is not the annotator's CLOCK_MONOTONIC.
+	clock=$(trace-cmd dump --options "$src/e2e.dat" 2> /dev/null | sed -n 's/^\[\([^]]*\)\] .*/\1/p' | head -1)
+	timeout 60 "$G" report -i "$src/e2e.dat" 2> "$OUT/err" | sed -n 2p > "$OUT/out" &&
+		[ -n "$clock" ] && grep -q ", clock $clock$" "$OUT/out" &&
+		timeout 60 "$G" merge -c "$GUEST_SHARE/correlate/cpu.txt" -i "$src/e2e.dat" --stats-only \
+			> /dev/null 2> "$OUT/err"
+	ok=$?
+	if [ $ok = 0 ] && [ "$clock" != mono ]; then
+		grep -q "e2e.dat: recorded in clock $clock, the annotator's is CLOCK_MONOTONIC" "$OUT/err"
+		ok=$?
+	elif [ $ok = 0 ]; then
+		! grep -q "recorded in clock" "$OUT/err"
+		ok=$?
+	fi
+	result $ok "real recording $name: the trace.dat's clock ($clock, trace-cmd dump) named by report, and by merge if not mono"
 done
 
 # The relay files of the 3D run of step demo (kmscube and glmark2 on

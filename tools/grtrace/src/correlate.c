@@ -590,6 +590,10 @@ int gr_corr_load(struct gr_corr *in, const char *gpu, int session, const char *c
 	}
 	if (gr_input_load(&in->t, gpu))
 		return -1;
+	if (in->have_cpu && !offset && in->t.clock && strcmp(in->t.clock, "mono"))
+		gr_err_msg("%s: recorded in clock %s, the annotator's is CLOCK_MONOTONIC: %s\n",
+			   gpu, in->t.clock,
+			   "its jobs meet the ioctls only by chance (trace-cmd record -C mono, or --clock-offset)");
 	gr_jobs_build(&in->jobs, &in->t);
 	in->m = gr_zalloc((in->jobs.nr + 1) * sizeof(*in->m));
 	for (i = 0; i < in->jobs.nr; i++) {

@@ -185,6 +185,7 @@ struct gr_trace {
 	const char *instance;	/* ...or the ftrace instance of that name */
 	int dat_cpus;		/* its CPUs: the highest with a record, plus 1 */
 	const char *clock;	/* ftrace clock name of the times, if known */
+	char clock_name[16];	/* ...of a trace.dat or an instance: clock */
 	__u64 records;		/* records read (events, not the tool's stats) */
 	struct gr_event *ev;	/* every event (gr_input_load()) */
 	size_t nr_ev;

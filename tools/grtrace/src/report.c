@@ -754,13 +754,15 @@ static void header_text(struct report *rp)
 			(unsigned long long)si->start_ts % NSEC_PER_SEC, si->nr_cpus,
 			si->buffer_size / 1024);
 	} else if (t->instance) {
-		fprintf(f, "  session   ftrace instance %s: its grtrace events, in its clock\n",
-			t->instance);
+		fprintf(f, "  session   ftrace instance %s: its grtrace events, clock %s\n",
+			t->instance, t->clock ? t->clock : "unknown");
 	} else if (t->is_tracedat && t->use == GR_USE_UPSTREAM) {
-		fprintf(f, "  session   a trace-cmd recording: the kernel's events, its clock\n");
+		fprintf(f, "  session   a trace-cmd recording: the kernel's events, clock %s\n",
+			t->clock ? t->clock : "unknown");
 		upstream_header(f, t);
 	} else if (t->is_tracedat) {
-		fprintf(f, "  session   a trace-cmd recording: its grtrace events, in its clock\n");
+		fprintf(f, "  session   a trace-cmd recording: its grtrace events, clock %s\n",
+			t->clock ? t->clock : "unknown");
 		if (t->unused_recs)
 			fprintf(f, "  unused    %llu records of kernel events (--events kernel)\n",
 				(unsigned long long)t->unused_recs);

@@ -14,6 +14,7 @@
  * events, if recorded, are kept aside (gr_trace.vcmd): they give each
  * virtio-gpu command its fence id, for the host's side (host.c).
  */
+#define _GNU_SOURCE		/* RTLD_DEFAULT */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -30,8 +31,18 @@
 #include <tracefs.h>
 
 #ifdef HAVE_LIBTRACECMD
+#include <dlfcn.h>
 #include <trace-cmd.h>
 #endif
+
+/* @t's clock is @name (copied), or stays unknown for NULL or "" */
+static void set_clock(struct gr_trace *t, const char *name)
+{
+	if (!name || !*name)
+		return;
+	snprintf(t->clock_name, sizeof(t->clock_name), "%s", name);
+	t->clock = t->clock_name;
+}
 
 #define TRACEDAT_MAGIC		"\027\010\104tracing"
 
@@ -285,6 +296,12 @@ int gr_instance_load(struct gr_trace *t, const char *name)
 		return -1;
 	}
 	inst = tracefs_instance_alloc(NULL, name);
+	if (inst) {
+		char *clock = tracefs_get_clock(inst);
+
+		set_clock(t, clock);
+		free(clock);
+	}
 	l.tep = tracefs_local_events_system(NULL, systems);
 	if (!inst || !l.tep) {
 		gr_err_msg("%s: the instance or the event formats cannot be read\n", name);
@@ -326,6 +343,20 @@ static int dat_record(struct tracecmd_input *handle, struct tep_record *rec,
 }
 
 /*
+ * The clock a trace.dat was recorded in, from its TRACECLOCK option, or
+ * NULL.  libtracecmd exports tracecmd_get_trace_clock() without declaring
+ * it in trace-cmd.h (1.3 to 1.5): looked up, so that a library without it
+ * leaves the clock unnamed.
+ */
+static const char *dat_clock(struct tracecmd_input *handle)
+{
+	const char *(*get)(struct tracecmd_input *handle);
+
+	*(void **)&get = dlsym(RTLD_DEFAULT, "tracecmd_get_trace_clock");
+	return get ? get(handle) : NULL;
+}
+
+/*
  * gr_tracedat_load - the grtrace events of a trace.dat into @t
  *
  * Returns: 0, or -1 with the problem printed.
@@ -351,6 +382,7 @@ int gr_tracedat_load(struct gr_trace *t, const char *path)
 		return -1;
 	}
 	l.tep = tracecmd_get_tep(handle);
+	set_clock(t, dat_clock(handle));
 	l.up = gr_upstream_new();
 	if (tracecmd_iterate_events(handle, NULL, 0, dat_record, &l) < 0 && !l.err) {
 		gr_err_msg("%s: reading the events failed\n", path);
