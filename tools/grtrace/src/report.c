@@ -562,6 +562,34 @@ static void drops_str(const char *stats, char *buf, size_t len)
 }
 
 /*
+ * A header line, "  LABEL     TEXT": TEXT broken after a ", " that
+ * would leave a line past the report's 100 columns, the rest indented
+ * under its start.
+ */
+static void header_line(FILE *f, const char *label, const char *text)
+{
+	const int indent = 12, width = 100;
+	int col = fprintf(f, "  %-9s", label);
+	bool first = true;
+
+	while (*text) {
+		const char *sep = strstr(text, ", ");
+		int item = sep ? sep - text + 1 : (int)strlen(text);
+
+		if (!first && col + 1 + item > width)
+			col = fprintf(f, "\n%*s", indent, "") - 1;
+		else
+			col += fprintf(f, " ");
+		col += fprintf(f, "%.*s", item, text);
+		text += item;
+		if (*text == ' ')
+			text++;
+		first = false;
+	}
+	fprintf(f, "\n");
+}
+
+/*
  * --host: what was joined, and how well the clocks are aligned.  At the
  * rate used the offset is known within [lo, hi]; the middle is used, so
  * each host time is within half that width of the truth (plus QEMU's 1 us
@@ -734,6 +762,7 @@ static void header_text(struct report *rp)
 	char buf[512];
 	__u32 i, j, n, *by_id, *pos;
 	bool *first;
+	size_t w;
 	int k;
 
 	if (t->instance)
@@ -742,12 +771,15 @@ static void header_text(struct report *rp)
 		fprintf(f, "grtrace report: %s (%d file%s)\n", t->input, t->nr_files,
 			t->nr_files == 1 ? "" : "s");
 	if (t->have_info) {
+		char line[sizeof(buf) + 160];
+
 		features_str(si->features, buf, sizeof(buf));
-		fprintf(f, "  session   %016llx, format %u%s, clock %s, features %s\n",
-			(unsigned long long)si->session_id, si->version,
-			si->version > GRTRACE_FORMAT_VERSION ? newer : "",
-			si->clock_id == GRTRACE_CLOCK_MONOTONIC ? "monotonic" : "other",
-			*buf ? buf : "none");
+		snprintf(line, sizeof(line), "%016llx, format %u%s, clock %s, features %s",
+			 (unsigned long long)si->session_id, si->version,
+			 si->version > GRTRACE_FORMAT_VERSION ? newer : "",
+			 si->clock_id == GRTRACE_CLOCK_MONOTONIC ? "monotonic" : "other",
+			 *buf ? buf : "none");
+		header_line(f, "session", line);
 		realtime_str(si->start_realtime, buf, sizeof(buf));
 		fprintf(f, "  started   %s (monotonic %llu.%09llu s), %u cpus, %u KiB buffers\n",
 			buf, (unsigned long long)si->start_ts / NSEC_PER_SEC,
@@ -772,10 +804,11 @@ static void header_text(struct report *rp)
 	fprintf(f, "  span      %.6f ms: %llu records, %llu jobs\n",
 		(t->last_ts - t->first_ts) / 1e6, (unsigned long long)t->records,
 		(unsigned long long)rp->nr_jobs);
-	fprintf(f, "  events   ");
-	for (k = 0; k < GRTRACE_EV_NR; k++)
-		fprintf(f, " %s %llu", gr_type_name(k), (unsigned long long)t->by_type[k]);
-	fprintf(f, "\n  lost      %llu records (gseq gaps)", (unsigned long long)t->lost);
+	for (k = 0, w = 0; k < GRTRACE_EV_NR && w < sizeof(buf); k++)
+		w += snprintf(buf + w, sizeof(buf) - w, "%s%s %llu", k ? ", " : "",
+			      gr_type_name(k), (unsigned long long)t->by_type[k]);
+	header_line(f, "events", buf);
+	fprintf(f, "  lost      %llu records (gseq gaps)", (unsigned long long)t->lost);
 	if (t->first_gseq > 1)
 		fprintf(f, ", %llu before the first record",
 			(unsigned long long)t->first_gseq - 1);
@@ -787,14 +820,14 @@ static void header_text(struct report *rp)
 	if (t->lost && t->have_info && !t->stats && t->info.nr_cpus <= 64 &&
 	    t->nr_files < (int)t->info.nr_cpus &&
 	    __builtin_popcountll(t->cpus) < (int)t->info.nr_cpus)
-		fprintf(f, "; records of %d of the session's %u CPUs: the others' files missing?",
+		fprintf(f, "; records of %d of the session's %u CPUs: files missing?",
 			__builtin_popcountll(t->cpus), t->info.nr_cpus);
 	fprintf(f, "\n  skipped   %llu records of unknown type",
 		(unsigned long long)t->unknown);
 	fprintf(f, "; %llu longer, %llu shorter payloads than known\n",
 		(unsigned long long)t->longer, (unsigned long long)t->shorter);
 	drops_str(t->stats, buf, sizeof(buf));
-	fprintf(f, "  dropped   %s\n", buf);
+	header_line(f, "dropped", buf);
 	recorded_under(t->config, buf, sizeof(buf));
 	if (*buf)
 		fprintf(f, "  recorded  %s\n", buf);

@@ -400,9 +400,18 @@ result $? "report --per-ring: 10000 jobs per ring, p50 and p99 within 1/256 of e
 	[ "$(grep -c . "$W/out")" = 5001 ]
 result $? "report: 3 per-CPU files, and the 3 concatenated, read the same"
 run report -i "$W/load-cpus/events0.bin" &&
-	grep -q "; records of 1 of the session's 3 CPUs: the others' files missing?$" "$W/out" &&
+	grep -q "; records of 1 of the session's 3 CPUs: files missing?$" "$W/out" &&
 	run report -i "$W/load-cpus" && ! grep -q "files missing" "$W/out"
 result $? "report: one CPU's file of three, named a partial input; the three, not"
+# The header (to the first empty line) within 100 columns, the longest
+# lines wrapped: a partial input, a newer format, every drop cause
+ok=0
+for i in "$W/load-cpus/events0.bin" "$W/gen/newer.bin" "$V"; do
+	run report -i "$i" && sed '/^$/q' "$W/out" > "$W/head" &&
+		grep -q "^  events    submit [0-9]*, commit" "$W/head" &&
+		! grep -q '.\{101\}' "$W/head" || { ok=1; cat "$W/head" >> "$W/err"; }
+done
+result $ok "report: the header within 100 columns"
 run export -i "$W/load-cpus" --chrome "$W/load-dir.json" &&
 	cat "$W"/load-cpus/events*.bin | "$G" export -i - --chrome - > "$W/out" 2> "$W/err" &&
 	sed 2d "$W/out" | cmp -s - <(sed 2d "$W/load-dir.json")
