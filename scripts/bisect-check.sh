@@ -97,14 +97,6 @@ ktap_begin $plan
 CHECK=bisect
 # The walk's own tree, from here on $SRC (vendor_configure builds in it).
 SRC=$CACHE/prefix-src/$(basename "$TARBALL" .tar.xz)
-# The Makefiles whose change makes a target stale: the top one, the
-# architecture's and Kbuild's own (every target, as does a changed symbol
-# they name), the series' (the flags and objects of the targets in their
-# directory and below; its Kconfig files act through the configuration,
-# whose changed symbols walk-stale.py looks up).
-globals="--global $SRC/Makefile --global $SRC/arch/x86/Makefile"
-for f in "$SRC"/scripts/Makefile.*; do globals+=" --global $f"; done
-for f in $(grep -E '(^|/)(Makefile|Kbuild)$' <<<"$all_touched"); do globals+=" --makefile $f"; done
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 [ -f "$BUILD/.config" ] || { result 1 "the guest kernel is configured (step kernel)"; finish; }
@@ -184,8 +176,15 @@ build() {
 	local all stamp=$dir/.walk-stamp built all_t=$t all_objs=$objs
 	all=$(wc -w <<<"$t $objs")
 	if [ -z "$flags" ] && [ "$k" -gt 0 ] && [ "$k" -lt "$N" ]; then
+		# What make does first when .config or a Kconfig file changed:
+		# the configuration synced, the symbols that changed touched
+		# (include/config/SYMBOL).
+		if python3 "$ROOT/scripts/walk-stale.py" --needs-sync "$dir" > /dev/null; then
+			kmake "$dir" syncconfig >> "$OUT/err-$mode" 2>&1 ||
+				{ echo "1 $name: make syncconfig" > "$OUT/res-$mode"; return 1; }
+		fi
 		# shellcheck disable=SC2086
-		python3 "$ROOT/scripts/walk-stale.py" "$dir" "$stamp" $globals $t $objs > "$OUT/stale-$mode" ||
+		python3 "$ROOT/scripts/walk-stale.py" "$dir" "$stamp" $globals $t $objs > "$OUT/stale-$mode" 2>> "$OUT/err-$mode" ||
 			{ echo "1 $name: walk-stale.py" > "$OUT/res-$mode"; return 1; }
 		t=$(awk -F'\t' '$1 ~ /\/$/ {print $1}' "$OUT/stale-$mode")
 		objs=$(awk -F'\t' '$1 !~ /\/$/ {print $1}' "$OUT/stale-$mode")
@@ -317,6 +316,11 @@ fi
 # it whole at the first push (a .pc without .version it refuses as made
 # by an older quilt).
 [ -f "$SRC/.pc/.version" ] && echo "$QUILT_PATCHES" > "$SRC/.pc/.quilt_patches"
+# The Makefiles whose change, or a changed symbol they name, makes every
+# target stale (walk-stale.py): the top ones, the architecture's and
+# Kbuild's own.  Those of a target's directories walk-stale.py finds.
+globals="--global $SRC/Makefile --global $SRC/Kbuild --global $SRC/arch/x86/Makefile"
+for f in "$SRC"/scripts/Makefile.*; do globals+=" --global $f"; done
 
 build 0 y &
 build 0 y-base "C=1 W=1" &

@@ -290,6 +290,8 @@ def main():
     if len(args) >= 2 and args[-2] == '--expect':
         expect = [e for e in args[-1].split(',') if e]
         args = args[:-2]
+        if not expect:
+            sys.exit('ktap.py: --expect: no suite named')
     if len(args) in (1, 2) and sys.argv[1] == 'leaves':
         sys.exit(cmd_leaves(args[0], args[1] if len(args) == 2 else '', expect))
     sys.exit(__doc__)

@@ -9,7 +9,8 @@
 # kernel's ktap_helpers.sh).
 source "$(dirname "$0")/lib.sh"
 # the tools its tests need, build, install, the tool's tests, the golden
-# outputs, five checks of the guest's recording, four of the demo's
+# outputs, the README's example, six checks of the guest's recording
+# (its trace.dat's clock among them), five of the demo's
 ktap_begin 17
 
 OUT=$(mktemp -d /tmp/grtrace-cli.XXXXXX)
@@ -93,7 +94,8 @@ for src in "$GUEST_SHARE/e2e"; do
 	# The trace.dat of the same test: report names its clock as the file's
 	# TRACECLOCK option does (read by trace-cmd dump), and merge says when
 	# it is not the annotator's CLOCK_MONOTONIC.
-	clock=$(trace-cmd dump --options "$src/e2e.dat" 2> /dev/null | sed -n 's/^\[\([^]]*\)\] .*/\1/p' | head -1)
+	clock=$(trace-cmd dump --options "$src/e2e.dat" 2> /dev/null |
+		sed -n '/Option TRACECLOCK/{n;s/.*\[\([^]]*\)\].*/\1/p;q}')
 	timeout 60 "$G" report -i "$src/e2e.dat" 2> "$OUT/err" | sed -n 2p > "$OUT/out" &&
 		[ -n "$clock" ] && grep -q ", clock $clock$" "$OUT/out" &&
 		timeout 60 "$G" merge -c "$GUEST_SHARE/correlate/cpu.txt" -i "$src/e2e.dat" --stats-only \

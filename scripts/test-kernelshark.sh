@@ -355,6 +355,7 @@ for i in "${!lanes[@]}"; do
 	result $? "$name: KernelShark quits cleanly (Ctrl+Q, exit status 0)"
 
 	: > "$OUT/err"
+	rm -f "$SHOTS/$base-lanes.png"
 	ks_run "$SHOTS/$base-lanes.png" 0 -s "${lanes[$i]%.dat}.json"
 	rc=$?
 	ks_log_clean >> "$OUT/err"
@@ -365,7 +366,11 @@ for i in "${!lanes[@]}"; do
 	# What it drew: a row per lane of the session, the lanes' boxes
 	n=$(python3 -c 'import json, sys; print(sum(len(s["TaskPlots"]) for s in json.load(open(sys.argv[1]))["data streams"]))' \
 		"${lanes[$i]%.dat}.json" 2> /dev/null)
-	checker "$name: ks-shot" python3 "$ROOT/scripts/ks-shot-check.py" "$SHOTS/$base-lanes.png" "${n:-0}"
+	if [ $rc = 0 ]; then
+		checker "$name: ks-shot" python3 "$ROOT/scripts/ks-shot-check.py" "$SHOTS/$base-lanes.png" "${n:-0}"
+	else
+		result 1 "$name: ks-shot (no screenshot of the session)"
+	fi
 done
 
 finish

@@ -4,11 +4,12 @@
 reason it has to call a target stale and one for each way a target stays
 up to date.  Prints KTAP.
 
-The directory is what Kbuild leaves (O=): .config and the configuration
-its last build synced (include/config/auto.conf), a source link, for each
-object its output and its command file with fixdep's dependencies (the
-source, headers, $(wildcard include/config/SYMBOL)); STAMP is older than
-all of it but what a case makes newer.
+The directory is what Kbuild leaves (O=) once its configuration is
+synced: include/config/SYMBOL of each symbol (touched when its value
+changed), a source link, for each object its output and its command file
+with fixdep's dependencies (the source, headers, $(wildcard
+include/config/SYMBOL)), and a generator's command file; STAMP is older
+than all of it but what a case makes newer.
 """
 import os
 import shutil
@@ -21,15 +22,16 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from ktap import Ktap                   # pylint: disable=wrong-import-position
 
-CONFIG = 'CONFIG_A=y\nCONFIG_B=y\nCONFIG_S="text"\n'
-# object: (source, headers, symbols it reads)
+SYMBOLS = ['A', 'B', 'D2', 'TOP_ONLY', 'OTHER', 'NR_CPUS', 'X86_DISABLED_FEATURE_PKU']
+# object: (source, headers, symbols it reads); a generator's as one
 OBJECTS = {
     'd1/a.o': ('d1/a.c', ['include/h1.h'], ['A']),
     'd1/b.o': ('d1/b.c', ['include/h2.h'], []),
     'd2/c.o': ('d2/c.c', ['include/h2.h'], ['B']),
+    'kernel/bounds.s': ('kernel/bounds.c', ['include/h3.h'], ['NR_CPUS']),
 }
-MAKEFILES = {'Makefile': 'CONFIG_TOP_ONLY := y\n', 'd1/Makefile': 'obj-y += a.o b.o\n',
-             'd2/Makefile': 'obj-$(CONFIG_D2) += c.o\n'}
+MAKEFILES = {'Makefile': 'CONFIG_TOP_ONLY := y\n', 'd1/Makefile': 'obj-y += a.o b.o sub/\n',
+             'd1/sub/Makefile': 'obj-y += new.o\n', 'd2/Makefile': 'obj-$(CONFIG_D2) += c.o\n'}
 TARGETS = ['d1/', 'd2/c.o']
 
 
@@ -55,8 +57,15 @@ def tree(top):
         lines += [f'    $(wildcard include/config/{s}) \\' for s in syms]
         lines += ['', f'{obj}: $(deps_{obj})', '']
         write(os.path.join(build, d, f'.{f}.cmd'), '\n'.join(lines))
-    write(os.path.join(build, '.config'), CONFIG)
-    write(os.path.join(build, 'include/config/auto.conf'), CONFIG.replace('"text"', 'text'))
+    for sym in SYMBOLS:
+        write(os.path.join(build, 'include/config', sym))
+    write(os.path.join(build, 'include/config/auto.conf'))
+    write(os.path.join(build, 'include/config/auto.conf.cmd'),
+          'autoconfig := include/config/auto.conf\n\ndeps_config := \\\n'
+          '\tKconfig \\\n\td1/Kconfig \\\n\n$(autoconfig): $(deps_config)\n')
+    write(os.path.join(build, '.config'))
+    write(os.path.join(src, 'Kconfig'))
+    write(os.path.join(src, 'd1/Kconfig'))
     os.symlink(src, os.path.join(build, 'source'))
     old = time.time() - 100
     for d, _, fs in os.walk(top):
@@ -89,29 +98,60 @@ def case(out, name, change, want, *extra):
         shutil.rmtree(top)
 
 
+def touch(path):
+    """@path made newer than the stamp, as syncconfig or a patch does"""
+    write(path, 'x')
+
+
 def main():
-    out = Ktap('walk-stale: ', 10)
+    out = Ktap('walk-stale: ', 17)
     nothing = lambda s, b, t: None                       # noqa: E731
-    case(out, 'nothing changed since the stamp (a string is quoted in .config only)', nothing, [])
+    case(out, 'nothing changed since the stamp', nothing, [])
     case(out, 'no stamp', lambda s, b, t: os.unlink(os.path.join(t, 'stamp')), TARGETS)
     case(out, 'a header one object of a directory includes',
-         lambda s, b, t: write(os.path.join(s, 'include/h1.h'), 'x'), ['d1/'])
+         lambda s, b, t: touch(os.path.join(s, 'include/h1.h')), ['d1/'])
     case(out, 'a header objects of both targets include',
-         lambda s, b, t: write(os.path.join(s, 'include/h2.h'), 'x'), TARGETS)
+         lambda s, b, t: touch(os.path.join(s, 'include/h2.h')), TARGETS)
     case(out, 'an object\'s output missing',
          lambda s, b, t: os.unlink(os.path.join(b, 'd2/c.o')), ['d2/c.o'])
     case(out, 'a symbol one object reads changed (fixdep\'s include/config/A)',
-         lambda s, b, t: write(os.path.join(b, '.config'), CONFIG.replace('A=y', 'A=m')), ['d1/'])
-    case(out, 'a symbol set anew that a directory\'s Makefile names',
-         lambda s, b, t: write(os.path.join(b, '.config'), CONFIG + 'CONFIG_D2=y\n'), ['d2/c.o'])
-    case(out, 'a symbol no object and no Makefile names',
-         lambda s, b, t: write(os.path.join(b, '.config'), CONFIG + 'CONFIG_OTHER=y\n'), [])
-    case(out, 'a symbol the top Makefile names',
-         lambda s, b, t: write(os.path.join(b, '.config'), CONFIG + 'CONFIG_TOP_ONLY=y\n'),
+         lambda s, b, t: touch(os.path.join(b, 'include/config/A')), ['d1/'])
+    case(out, 'a changed symbol a directory\'s Makefile names',
+         lambda s, b, t: touch(os.path.join(b, 'include/config/D2')), ['d2/c.o'])
+    case(out, 'a changed symbol no object and no Makefile names, auto.conf newer',
+         lambda s, b, t: (touch(os.path.join(b, 'include/config/OTHER')),
+                          touch(os.path.join(b, 'include/config/auto.conf'))), [])
+    case(out, 'a changed symbol the top Makefile names',
+         lambda s, b, t: touch(os.path.join(b, 'include/config/TOP_ONLY')), TARGETS)
+    case(out, 'a Makefile in a target\'s directory',
+         lambda s, b, t: touch(os.path.join(s, 'd1/Makefile')), ['d1/'])
+    case(out, 'a Makefile below a directory target (a new object in it)',
+         lambda s, b, t: touch(os.path.join(s, 'd1/sub/Makefile')), ['d1/'])
+    case(out, 'a symbol a generated header\'s generator reads (bounds.h made again)',
+         lambda s, b, t: touch(os.path.join(b, 'include/config/NR_CPUS')), TARGETS)
+    case(out, 'a symbol of x86\'s feature masks',
+         lambda s, b, t: touch(os.path.join(b, 'include/config/X86_DISABLED_FEATURE_PKU')),
          TARGETS)
-    case(out, 'a Makefile of the series in a target\'s directory',
-         lambda s, b, t: write(os.path.join(s, 'd1/Makefile'), 'obj-y += a.o\n'), ['d1/'],
-         '--makefile', 'd1/Makefile')
+    case(out, 'a --global file that does not exist',
+         lambda s, b, t: os.unlink(os.path.join(s, 'Makefile')), {'exit': ''})
+    # --needs-sync: whether make would sync the configuration first
+    for name, change, want in (
+            ('nothing changed', None, 1),
+            ('.config newer than auto.conf', '.config', 0),
+            ('a Kconfig file auto.conf was made from', 'source/d1/Kconfig', 0)):
+        top = tempfile.mkdtemp(prefix='walk-stale-test.')
+        try:
+            _, build = tree(top)
+            if change:
+                touch(os.path.join(build, change))
+            r = subprocess.run([sys.executable, os.path.join(HERE, 'walk-stale.py'),
+                                '--needs-sync', build], capture_output=True, text=True,
+                               check=False)
+            out.result(r.returncode == want, f'--needs-sync, {name}: '
+                       f'{"a sync" if want == 0 else "none"}',
+                       f'exit {r.returncode}: {r.stdout.strip()}')
+        finally:
+            shutil.rmtree(top)
     sys.exit(out.finish())
 
 

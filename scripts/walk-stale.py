@@ -2,59 +2,47 @@
 # SPDX-License-Identifier: GPL-2.0
 """The targets of a prefix build that make would rebuild.
 
-    walk-stale.py DIR STAMP [--global FILE]... [--makefile FILE]... TARGET...
+    walk-stale.py DIR STAMP [--global FILE]... TARGET...
+    walk-stale.py --needs-sync DIR
 
-DIR is a kernel build directory (O=), STAMP a file touched after the last
-build of DIR that passed, TARGET a directory ("drivers/gpu/grtrace/") or
-an object ("kernel/relay.o") as given to make.  Prints, one per line, the
-targets whose build would do something, each with its reason:
+DIR is a kernel build directory (O=) whose configuration is synced, as
+make syncs it before a build when .config or a Kconfig file changed
+("make syncconfig": it touches include/config/SYMBOL of each symbol whose
+value changed; --needs-sync says why it is due and exits 0, or exits 1
+when it is not), STAMP a file touched after
+the last build of DIR that passed, TARGET a directory ("drivers/gpu/grtrace/")
+or an object ("kernel/relay.o") as given to make.  Prints, one per line,
+the targets whose build would do something, each with its reason:
 
     TARGET<TAB>REASON
 
-A target is stale when make would look at it with new eyes: STAMP is
-missing; a --global FILE (the top Makefile) is newer than STAMP, or a
---makefile FILE (a Makefile or Kbuild file of the series, a path in the
-source tree, DIR/source: the flags and objects of its directory and those
-below) in the target's directory or above it; one of its objects has no
-command file, or no output; a source or header its command files list
-(fixdep's dependencies of each object) is newer than STAMP; or a symbol
-whose value differs between DIR's configuration (.config) and the one its
-last build synced (include/config/auto.conf) is one an object of it reads
-(fixdep's include/config/SYMBOL), or one a Makefile or Kbuild file of its
-directory, above it or below it names (which objects and flags it builds
-with).  A symbol a --global FILE names makes every target stale.  What is
-left, make would find up to date: the prefix walk does not run make for
-it, whose reading of each directory's Makefiles and command files costs
-seconds per directory even when nothing is compiled.
+What make would look at with new eyes, as it does: a file newer than
+STAMP, a symbol being a file include/config/SYMBOL newer than STAMP.
+Every target is stale when STAMP is missing; when a --global FILE (the
+top Makefile and Kbuild, the architecture's, Kbuild's own) is newer or
+names a changed symbol; when a generated header would be made again (its
+generator's command file lists a newer file or a changed symbol, or the
+symbol is one of x86's feature masks).  A target is stale when a Makefile
+or Kbuild file of its directory, above it or, for a directory, below it
+is newer or names a changed symbol (which objects and flags make builds
+with); when one of its objects has no command file or no output; or when
+a source, header or symbol its command files list (fixdep's dependencies
+of each object) is newer.  What is left, make would find up to date: the
+prefix walk does not run make for it, whose reading of each directory's
+Makefiles and command files costs seconds per directory even when
+nothing is compiled.
 """
 import os
 import re
 import sys
 
-
-def config(path):
-    """The symbols set in a .config or auto.conf, as (name, value): a
-    string is quoted in .config only."""
-    try:
-        with open(path) as f:
-            return {tuple(l.strip().split('=', 1)) for l in f
-                    if l.startswith('CONFIG_')}
-    except OSError:
-        return None
-
-
-def unquoted(cfg):
-    return {(k, v[1:-1] if len(v) > 1 and v[0] == v[-1] == '"' else v)
-            for k, v in cfg}
-
-
-def changed_symbols(dot, synced):
-    """The names of the symbols whose value differs (set in one file only
-    included)."""
-    a, b = dict(unquoted(dot)), dict(unquoted(synced))
-    return {k for k in a.keys() | b.keys() if a.get(k) != b.get(k)}
-
-
+# The generated headers every object may include, by their generators'
+# command files (the build directory's), and the symbols x86's feature
+# masks (arch/x86/include/generated/asm/cpufeaturemasks.h) are made of.
+GENERATORS = ['arch/x86/kernel/.asm-offsets.s.cmd', 'kernel/.bounds.s.cmd',
+              'kernel/sched/.rq-offsets.s.cmd']
+FEATURE_MASKS = re.compile(r'^X86_(DISABLED|REQUIRED)_FEATURE')
+SYMBOL = re.compile(r'^[A-Z0-9_]+$')
 WILDCARD_CONFIG = re.compile(r'^\$\(wildcard include/config/(\w+)\)$')
 
 
@@ -72,23 +60,63 @@ def deps(cmd):
             word = line.strip().rstrip('\\').strip()
             m = WILDCARD_CONFIG.match(word)
             if m:
-                symbols.add('CONFIG_' + m.group(1))
+                symbols.add(m.group(1))
             elif word and not word.startswith('$('):
                 files.append(word)
     return files, symbols
 
 
+def needs_sync(build):
+    """Why make would sync DIR's configuration first, or None: .config,
+    or a Kconfig file that auto.conf was made from (auto.conf.cmd's
+    deps_config), is newer than auto.conf.  (Its other conditions, the
+    compiler and the tools, cannot change within a walk: the cache key
+    holds their versions, and a walk's first build of each directory is
+    whole.)"""
+    auto = os.path.join(build, 'include/config/auto.conf')
+    try:
+        made = os.stat(auto).st_mtime_ns
+    except OSError:
+        return 'no auto.conf'
+    try:
+        if os.stat(os.path.join(build, '.config')).st_mtime_ns > made:
+            return '.config changed'
+        with open(auto + '.cmd', errors='replace') as f:
+            text = f.read()
+    except OSError:
+        return 'no .config or auto.conf.cmd'
+    m = re.search(r'^deps_config := \\\n((?:\t.*\n)+)', text, re.M)
+    for dep in (m.group(1).split() if m else []):
+        if dep == '\\':
+            continue
+        path = dep if os.path.isabs(dep) else os.path.join(build, 'source', dep)
+        try:
+            if os.stat(path).st_mtime_ns > made:
+                return f'{dep} changed'
+        except OSError:
+            return f'{dep} gone'
+    return None
+
+
 def main(argv):
+    if len(argv) == 3 and argv[1] == '--needs-sync':
+        why = needs_sync(argv[2])
+        if why:
+            print(why)
+        return 0 if why else 1
     if len(argv) < 3:
-        sys.exit('usage: walk-stale.py DIR STAMP [--global FILE]... '
-                 '[--makefile FILE]... TARGET...')
+        sys.exit('usage: walk-stale.py DIR STAMP [--global FILE]... TARGET...\n'
+                 '       walk-stale.py --needs-sync DIR')
     build, stamp = argv[1], argv[2]
     rest = argv[3:]
-    globs, makefiles = [], []
-    while len(rest) >= 2 and rest[0] in ('--global', '--makefile'):
-        (globs if rest[0] == '--global' else makefiles).append(rest[1])
+    globs = []
+    while len(rest) >= 2 and rest[0] == '--global':
+        globs.append(rest[1])
         rest = rest[2:]
     targets = rest
+    for g in globs:
+        if not os.path.isfile(g):
+            sys.exit(f'walk-stale.py: {g}: no such file')
 
     def all_stale(why):
         print('\n'.join(f'{t}\t{why}' for t in targets))
@@ -98,13 +126,27 @@ def main(argv):
         since = os.stat(stamp).st_mtime_ns
     except OSError:
         return all_stale('no earlier build')
-    dot, synced = config(os.path.join(build, '.config')), \
-        config(os.path.join(build, 'include/config/auto.conf'))
-    if dot is None or synced is None:
+    newer_cache = {}
+
+    def newer(path):
+        if not os.path.isabs(path):
+            path = os.path.join(build, path)
+        r = newer_cache.get(path)
+        if r is None:
+            try:
+                r = os.stat(path).st_mtime_ns > since
+            except OSError:
+                r = True    # gone: make would fail or rebuild
+            newer_cache[path] = r
+        return r
+
+    confdir = os.path.join(build, 'include/config')
+    try:
+        changed = {f for f in os.listdir(confdir)
+                   if SYMBOL.match(f) and newer(os.path.join(confdir, f))}
+    except OSError:
         return all_stale('no configuration synced')
-    changed = changed_symbols(dot, synced)
-    names = re.compile(r'\b(' + '|'.join(sorted(changed)) + r')\b') if changed else None
-    src = os.path.join(build, 'source')
+    names = re.compile(r'\bCONFIG_(' + '|'.join(sorted(changed)) + r')\b') if changed else None
     named_cache = {}
 
     def named(path):
@@ -121,10 +163,36 @@ def main(argv):
             r = named_cache[path] = m.group(1) if m else None
         return r
 
+    def cmd_stale(c):
+        """Why the object of command file c is stale, or None."""
+        d, f = os.path.split(c)
+        output = os.path.join(d, f[1:-4])
+        if not os.path.exists(output):
+            return f'{os.path.relpath(output, build)} missing'
+        files, symbols = deps(c)
+        for dep in files:
+            if newer(dep):
+                return f'{dep.rsplit("/", 1)[-1]} changed'
+        if symbols & changed:
+            return f'CONFIG_{min(symbols & changed)} changed'
+        return None
+
     for g in globs:
+        if newer(g):
+            return all_stale(f'{os.path.basename(g)} changed')
         sym = named(g)
         if sym:
-            return all_stale(f'{sym} changed, named in {os.path.basename(g)}')
+            return all_stale(f'CONFIG_{sym} changed, named in {os.path.basename(g)}')
+    for g in GENERATORS:
+        c = os.path.join(build, g)
+        why = cmd_stale(c) if os.path.exists(c) else None
+        if why:
+            return all_stale(f'{why}: {g[:-4]} made again')
+    masks = sorted(x for x in changed if FEATURE_MASKS.match(x))
+    if masks:
+        return all_stale(f'CONFIG_{masks[0]} changed: the feature masks made again')
+
+    src = os.path.join(build, 'source')
 
     def makefiles_of(t):
         """The Makefiles and Kbuild files that decide how make builds t:
@@ -136,37 +204,19 @@ def main(argv):
                 out += [os.path.join(dd, f) for f in fs if f in ('Makefile', 'Kbuild')]
             d = os.path.dirname(d)
         while d:
-            out += [os.path.join(src, d, f) for f in ('Makefile', 'Kbuild')]
+            out += [os.path.join(src, d, f) for f in ('Makefile', 'Kbuild')
+                    if os.path.exists(os.path.join(src, d, f))]
             d = os.path.dirname(d)
         return out
-    newer_cache = {}
-
-    def newer(path):
-        if not os.path.isabs(path):
-            path = os.path.join(build, path)
-        r = newer_cache.get(path)
-        if r is None:
-            try:
-                r = os.stat(path).st_mtime_ns > since
-            except OSError:
-                r = True    # gone: make would fail or rebuild
-            newer_cache[path] = r
-        return r
-
-    for g in globs:
-        if os.path.exists(g) and newer(g):
-            return all_stale(f'{os.path.basename(g)} changed')
 
     def reason(t):
         """Why make would rebuild target t, or None."""
-        for m in makefiles:
-            if t.startswith(os.path.dirname(m) + '/') and \
-                    newer(os.path.join(build, 'source', m)):
-                return f'{m} changed'
         for m in makefiles_of(t):
+            if newer(m):
+                return f'{os.path.relpath(m, src)} changed'
             sym = named(m)
             if sym:
-                return f'{sym} changed, named in {os.path.relpath(m, src)}'
+                return f'CONFIG_{sym} changed, named in {os.path.relpath(m, src)}'
         if t.endswith('/'):
             cmds = [os.path.join(d, f)
                     for d, _, fs in os.walk(os.path.join(build, t))
@@ -177,16 +227,9 @@ def main(argv):
         if not cmds or not all(os.path.exists(c) for c in cmds):
             return 'not built before'
         for c in cmds:
-            d, f = os.path.split(c)
-            output = os.path.join(d, f[1:-4])
-            if not os.path.exists(output):
-                return f'{os.path.relpath(output, build)} missing'
-            files, symbols = deps(c)
-            for dep in files:
-                if newer(dep):
-                    return f'{dep.rsplit("/", 1)[-1]} changed'
-            if symbols & changed:
-                return f'{min(symbols & changed)} changed'
+            why = cmd_stale(c)
+            if why:
+                return why
         return None
 
     for t in targets:

@@ -68,8 +68,8 @@ def main():
     # (scripts/ktap.py leaves, as scripts/guest/test.sh does); only the
     # guest tests and the kernel's reports are taken from the log here.
     # --expect A,B: the guest tests that must have run (a GRTRACE-TEST
-    # line each), one result.  A.B: a test of A's below B, one of which
-    # must have passed (a kselftest, say, whose file went missing).
+    # line each), one result.  A dotted name, A.B: a result below it must
+    # have passed (a kselftest whose file went missing has none).
     argv = sys.argv[1:]
     no_kunit = '--no-kunit' in argv
     argv = [a for a in argv if a != '--no-kunit']
@@ -103,7 +103,7 @@ def main():
     if expect is not None:
         missing = [e for e in expect if not any(met(e, s, text) for s, text in guest)]
         out.result(not missing, f'verdict: the guest tests {", ".join(expect)} ran',
-                   f'no GRTRACE-TEST line of {", ".join(missing)}')
+                   f'no GRTRACE-TEST line of, or none passed under: {", ".join(missing)}')
     sys.exit(out.finish())
 
 

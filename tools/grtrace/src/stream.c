@@ -193,6 +193,9 @@ static int take_info(struct gr_trace *t, const struct gr_event *ev,
 	}
 	t->info = si;
 	t->have_info = true;
+	/* A relay stream is in CLOCK_MONOTONIC; a saved instance's is not */
+	if (si.clock_id != GRTRACE_CLOCK_MONOTONIC)
+		t->clock = NULL;
 	return 0;
 }
 
