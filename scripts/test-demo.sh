@@ -34,16 +34,17 @@ grep -q 'Rendered [0-9]* frames' "$res/kmscube.out" 2> "$OUT/err" &&
 	grep -q 'glmark2 Score' "$res/glmark2.out" 2>> "$OUT/err"
 result $? "kmscube and glmark2-es2-drm ran on virgl"
 
-# The report's per-process and per-context tables name both clients, and
-# the plugin's lines (the last section) reached the end of report.txt.
-awk '/^per process:/,/^$/' "$res/report.txt" > "$OUT/proc"
-awk '/^per context:/,/^$/' "$res/report.txt" > "$OUT/ctx"
+# The report's per-process and per-context tables (their first, of
+# latency; the name ends a row) name both clients, and the plugin's lines
+# (the last section) reached the end of report.txt.
+awk '/^per process: latency/,/^$/' "$res/report.txt" > "$OUT/proc"
+awk '/^per context: latency/,/^$/' "$res/report.txt" > "$OUT/ctx"
 # (The status of each condition is taken before its diagnostic is written.)
-grep -q '^kmscube\[' "$OUT/proc" && grep -q '^glmark2-es2-drm\[' "$OUT/proc"
+grep -q ' kmscube\[[0-9]*\]$' "$OUT/proc" && grep -q ' glmark2-es2-drm\[[0-9]*\]$' "$OUT/proc"
 rc=$?
 [ $rc = 0 ] || { echo "per process:"; cat "$OUT/proc"; } > "$OUT/err"
 result $rc "report.txt: per process names kmscube and glmark2-es2-drm"
-grep -q 'kmscube\[' "$OUT/ctx" && grep -q 'glmark2-es2-drm\[' "$OUT/ctx"
+grep -q ' kmscube\[' "$OUT/ctx" && grep -q ' glmark2-es2-drm\[' "$OUT/ctx"
 rc=$?
 [ $rc = 0 ] || { echo "per context:"; cat "$OUT/ctx"; } > "$OUT/err"
 result $rc "report.txt: per context names kmscube and glmark2-es2-drm"

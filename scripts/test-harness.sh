@@ -162,7 +162,7 @@ demo_report() {
 }
 plugin=$(for i in $(seq 12); do echo "kmscube-141 [000] 1.0: grtrace_complete: ring=$i"; done)
 demo_report "not ok" "of the kernel's jobs alone" \
-	'per process:\nkworker/0:0[8] 1318\n\nper context:\nkworker/0:0[8]\n\n## trace-cmd report with plugin_grtrace\n'
+	'per process: latency (COMPLETE - SUBMIT) in us\n 1318 1318 1.0 kworker/0:0[8]\n\nper context: latency (COMPLETE - SUBMIT) in us\n 1318 1318 1.0 ctx 0 kworker/0:0[8]\n\n## trace-cmd report with plugin_grtrace\n'
 demo_report ok "of both clients" \
-	"per process:\nglmark2-es2-drm[198] 56\nkmscube[141] 737\n\nper context:\n2 glmark2-es2-drm[198]\n3 kmscube[141]\n\n## trace-cmd report with plugin_grtrace\n$plugin\n"
+	"per process: latency (COMPLETE - SUBMIT) in us\n 56 56 1.0 glmark2-es2-drm[198]\n 737 737 1.0 kmscube[141]\n\nper context: latency (COMPLETE - SUBMIT) in us\n 56 56 1.0 ctx 2 glmark2-es2-drm[198]\n 737 737 1.0 ctx 3 kmscube[141]\n\n## trace-cmd report with plugin_grtrace\n$plugin\n"
 finish

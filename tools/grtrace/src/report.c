@@ -1933,6 +1933,72 @@ static struct group **merged_groups(struct report *rp, int by, bool workers, siz
 	return out;
 }
 
+/* The most GPU time first, then by name */
+static int cmp_gpu_time(const void *a, const void *b)
+{
+	const struct group *x = *(const struct group * const *)a;
+	const struct group *y = *(const struct group * const *)b;
+
+	if (x->gpu != y->gpu)
+		return x->gpu > y->gpu ? -1 : 1;
+	return strverscmp(x->key, y->key);
+}
+
+/*
+ * Text: a table per statistic, its figures in 69 columns and the group's
+ * name after them (a context's lists its processes), a statistic no job
+ * has named in one line.
+ */
+static void group_text(struct report *rp, int by, struct group **g, size_t nr)
+{
+	static const char * const what[] = { "per ring", "per context", "per process" };
+	static const char * const stat[NR_STATS] = {
+		"latency (COMPLETE - SUBMIT)", "t_device (END - COMMIT)",
+		"t_exec (END - START)",
+	};
+	static const char * const name[] = { "RING", "CONTEXT", "PROCESS" };
+	struct gr_col cols[] = {
+		{ "jobs", "JOBS", 6, true },
+		{ "n", "N", 6, true },
+		{ "avg", "AVG", 10, true },
+		{ "min", "MIN", 10, true },
+		{ "p50", "P50", 10, true },
+		{ "p99", "P99", 10, true },
+		{ "max", "MAX", 10, true },
+		{ "group", name[by], 0, false },
+	};
+	char b[ARRAY_SIZE(cols)][96], *cells[ARRAY_SIZE(cols)], title[96];
+	size_t i, k;
+	int s;
+
+	for (k = 0; k < ARRAY_SIZE(cols); k++)
+		cells[k] = b[k];
+	for (s = 0; s < NR_STATS; s++) {
+		for (i = 0; i < nr && !g[i]->st[s].n; i++)
+			;
+		if (i == nr) {
+			fprintf(rp->o.f, "\n%s: %s: no job has one\n", what[by], stat[s]);
+			continue;
+		}
+		snprintf(title, sizeof(title), "%s: %s in us", what[by], stat[s]);
+		gr_tbl_begin(&rp->o, "", title, cols, ARRAY_SIZE(cols));
+		for (i = 0; i < nr; i++) {
+			snprintf(b[0], 96, "%llu", (unsigned long long)g[i]->jobs);
+			stat_cells(&rp->o, &g[i]->st[s], &b[1]);
+			if (by == BY_CTX)
+				ctx_name(rp, g[i], b[7]);
+			else
+				snprintf(b[7], 96, "%s", g[i]->key);
+			gr_tbl_row(&rp->o, cells);
+		}
+		gr_tbl_end(&rp->o);
+	}
+}
+
+/*
+ * Every statistic of each group, the most GPU time first (as the summary):
+ * in CSV and JSON one table of them all, in text a table per statistic.
+ */
 static void group_table(struct report *rp, int by)
 {
 	static const char * const keys[] = { "per_ring", "per_context", "per_process" };
@@ -1965,6 +2031,13 @@ static void group_table(struct report *rp, int by)
 	size_t i, nr;
 
 	g = merged_groups(rp, by, false, &nr);
+	if (nr)
+		qsort(g, nr, sizeof(*g), cmp_gpu_time);
+	if (rp->o.fmt == GR_FMT_TEXT) {
+		group_text(rp, by, g, nr);
+		free(g);
+		return;
+	}
 	gr_tbl_begin(&rp->o, keys[by], titles[by], cols, NR_GROUP_COLS);
 	for (i = 0; i < nr; i++)
 		group_row(rp, by, g[i]);
@@ -1973,16 +2046,6 @@ static void group_table(struct report *rp, int by)
 }
 
 /* ---- the summary: where the GPU time went ---- */
-
-static int cmp_gpu_time(const void *a, const void *b)
-{
-	const struct group *x = *(const struct group * const *)a;
-	const struct group *y = *(const struct group * const *)b;
-
-	if (x->gpu != y->gpu)
-		return x->gpu > y->gpu ? -1 : 1;
-	return strverscmp(x->key, y->key);
-}
 
 /* A group's average of time @m over the jobs that have it */
 static void part_cell(const struct report *rp, const struct group *g, int m, char *b)

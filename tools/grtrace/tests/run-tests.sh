@@ -146,6 +146,16 @@ run report -i "$V" --topn 2 --per-ring --hist lat &&
 	grep -q '^per ring:' "$W/out" && grep -q '^latency (COMPLETE - SUBMIT)' "$W/out" &&
 	[ "$(sed -n '/^the 2 jobs of highest latency:/,/^$/p' "$W/out" | grep -c ':[0-9]')" = 2 ]
 result $? "report --topn 2 --per-ring --hist lat: the groups, the histogram and the top 2"
+# --per-*: in text a table per statistic, its figures in 69 columns and
+# the group's name after them (within 100 columns for these rings and
+# processes), the most GPU time first (glxgears 5150 us of EXEC, the
+# kernel's worker 499, Xorg 18), as the summary orders them
+order="glxgears[1234] kworker/u4:1[42] Xorg[550] "
+run report -i "$V" --per-ring --per-process &&
+	awk 'length($0) > 100 { print "too wide: " $0; bad = 1 } END { exit bad }' "$W/out" &&
+	[ "$(sed -n '/^per process: t_exec (END - START) in us$/,/^$/p' "$W/out" |
+		awk 'NR > 2 && NF { printf "%s ", $NF }')" = "$order" ]
+result $? "report --per-*: a table per statistic, the most GPU time first"
 # What was in flight at the last event: the jobs with no COMPLETE, aged to
 # it; the last COMPLETEs, the last first (--limit of them); the failed
 run report -i "$V" -f json --in-flight --limit 3 && python3 - "$E" "$W/out" << 'EOF' 2> "$W/err"
