@@ -129,6 +129,7 @@ struct report {
 	bool first;		/* the first pass: jobs counted */
 	bool final;		/* this pass counts the selected jobs */
 	bool all;		/* no selection (one pass) */
+	bool several_devs;	/* the rings name several devices (group_table) */
 	__u64 nr_jobs;
 	struct ring_acc *ring;
 	__u32 nr_ring;
@@ -1832,7 +1833,7 @@ static void ctx_name(const struct report *rp, struct group *g, char *buf)
 	listed = users ? users : kworkers;
 
 	buf[0] = '\0';
-	if (r->known && several_devices(&rp->t))
+	if (r->known && rp->several_devs)
 		append(buf, 96, &w, "%s ", r->dev);
 	append(buf, 96, &w, "ctx %llu", (unsigned long long)g->ctx);
 	for (i = 0; i < nr && shown < 3; i++)
@@ -2033,6 +2034,8 @@ static void group_table(struct report *rp, int by)
 	g = merged_groups(rp, by, false, &nr);
 	if (nr)
 		qsort(g, nr, sizeof(*g), cmp_gpu_time);
+	/* Once, not per context: an input may describe thousands of rings */
+	rp->several_devs = several_devices(&rp->t);
 	if (rp->o.fmt == GR_FMT_TEXT) {
 		group_text(rp, by, g, nr);
 		free(g);

@@ -333,10 +333,59 @@ static void legend(FILE *f, int width, bool cpu)
 	fputc('\n', f);
 }
 
+/*
+ * The jobs (or ERROR events) of each ring, in their order: those of ring
+ * r are idx[at[r]] to idx[at[r + 1] - 1].  One pass over them all, not one
+ * per ring: an input may describe tens of thousands of rings.
+ */
+struct per_ring {
+	size_t *at, *idx;
+};
+
+static __u32 job_ring(const struct gr_corr *in, size_t k)
+{
+	return in->jobs.job[k].ring_id;
+}
+
+static __u32 error_ring(const struct gr_corr *in, size_t i)
+{
+	return in->t.ev[i].type == GRTRACE_EV_ERROR ? in->t.ev[i].job.ring_id : (__u32)-1;
+}
+
+static void per_ring(const struct gr_corr *in, struct per_ring *pr, size_t n,
+		     __u32 (*ring_of)(const struct gr_corr *, size_t))
+{
+	__u32 nr = in->t.nr_rings, r;
+	size_t i;
+
+	/* Counted at r + 2, summed, then placed at r + 1: at[r] starts r */
+	pr->at = gr_zalloc(((size_t)nr + 2) * sizeof(*pr->at));
+	pr->idx = gr_zalloc((n + 1) * sizeof(*pr->idx));
+	for (i = 0; i < n; i++) {
+		r = ring_of(in, i);
+		if (r < nr)
+			pr->at[r + 2]++;
+	}
+	for (r = 2; r < nr + 2; r++)
+		pr->at[r] += pr->at[r - 1];
+	for (i = 0; i < n; i++) {
+		r = ring_of(in, i);
+		if (r < nr)
+			pr->idx[pr->at[r + 1]++] = i;
+	}
+}
+
+static void per_ring_free(struct per_ring *pr)
+{
+	free(pr->at);
+	free(pr->idx);
+}
+
 static int draw_timeline(FILE *f, const struct gr_corr *in, const struct timeline_params *p)
 {
 	struct view v;
 	char *row, label[80], buf[32], a[32], b[32];
+	struct per_ring jobs, errors;
 	size_t i, k, rows = 0;
 	__u32 r, ri, *by_id;
 
@@ -378,30 +427,27 @@ static int draw_timeline(FILE *f, const struct gr_corr *in, const struct timelin
 	ruler(f, &v);
 
 	by_id = gr_rings_by_id(&in->t);
+	per_ring(in, &jobs, in->jobs.nr, job_ring);
+	per_ring(in, &errors, in->t.nr_ev, error_ring);
 	for (ri = 0; ri < in->t.nr_rings; ri++) {
-		size_t n = 0;
-
 		r = by_id[ri];
 		if (!in->t.rings[r].used)
 			continue;
 		memset(row, C_IDLE, v.cols);
-		for (k = 0; k < in->jobs.nr; k++) {
-			if (in->jobs.job[k].ring_id != r)
-				continue;
-			job_row(in, &v, &in->jobs.job[k], row);
-			n++;
-		}
-		for (i = 0; i < in->t.nr_ev; i++) {
-			const struct gr_event *ev = &in->t.ev[i];
+		for (k = jobs.at[r]; k < jobs.at[r + 1]; k++)
+			job_row(in, &v, &in->jobs.job[jobs.idx[k]], row);
+		for (k = errors.at[r]; k < errors.at[r + 1]; k++) {
+			__u64 ts = shifted(in, in->t.ev[errors.idx[k]].ts);
 
-			if (ev->type == GRTRACE_EV_ERROR && ev->job.ring_id == r)
-				paint(&v, row, shifted(in, ev->ts), shifted(in, ev->ts), C_ERROR);
+			paint(&v, row, ts, ts, C_ERROR);
 		}
 		gr_ring_label(&in->t, r, label, sizeof(label));
 		put_row(f, label, row);
 		rows++;
-		gr_debug_msg("ring %u: %zu jobs\n", in->t.rings[r].id, n);
+		gr_debug_msg("ring %u: %zu jobs\n", in->t.rings[r].id, jobs.at[r + 1] - jobs.at[r]);
 	}
+	per_ring_free(&jobs);
+	per_ring_free(&errors);
 	free(by_id);
 	if (!rows)
 		fprintf(f, "(no ring has events)\n");
@@ -570,9 +616,10 @@ static void print_latency(FILE *f, const struct gr_corr *in, const struct timeli
 	__s64 ph[PH_NR], med[PH_NR], *v = gr_zalloc((in->jobs.nr + 1) * sizeof(*v));
 	struct slow *sl = gr_zalloc((in->jobs.nr + 1) * sizeof(*sl));
 	int w = p->width - LABEL_W - 40, i;
-	size_t k, n, nsl = 0, nr = 0;
+	size_t x, k, n, nsl = 0, nr = 0;
 	unsigned int ok, med_ok;
 	char label[80], a[32];
+	struct per_ring jobs;
 	__s64 scale = 0;
 	__u32 r, ri, *by_id;
 
@@ -587,6 +634,7 @@ static void print_latency(FILE *f, const struct gr_corr *in, const struct timeli
 		ph_mark[3], ph_names[3]);
 
 	by_id = gr_rings_by_id(&in->t);
+	per_ring(in, &jobs, in->jobs.nr, job_ring);
 	for (ri = 0; ri < in->t.nr_rings; ri++) {
 		r = by_id[ri];
 		if (!in->t.rings[r].used)
@@ -597,8 +645,9 @@ static void print_latency(FILE *f, const struct gr_corr *in, const struct timeli
 		med_ok = 0;
 		for (i = 0; i <= PH_NR; i++) {
 			n = 0;
-			for (k = 0; k < in->jobs.nr; k++) {
-				if (in->jobs.job[k].ring_id != r || !in_window(in, k, p))
+			for (x = jobs.at[r]; x < jobs.at[r + 1]; x++) {
+				k = jobs.idx[x];
+				if (!in_window(in, k, p))
 					continue;
 				/* After the phases, their sum: report's LATENCY */
 				if (i == PH_NR && gr_job_metric(&in->jobs.job[k], GR_M_LAT, &v[n]))
@@ -653,6 +702,7 @@ static void print_latency(FILE *f, const struct gr_corr *in, const struct timeli
 		bar(f, ph, ok, scale, w > 10 ? w - 8 : w);
 		fprintf(f, " %s\n", gr_dur(sl[k].total, a, sizeof(a)));
 	}
+	per_ring_free(&jobs);
 	free(by_id);
 	free(sl);
 	free(v);

@@ -558,6 +558,24 @@ many=$(cpu_report "$W/gen/manydevs.bin")
 	seq -f 'd%.0f' 66000 | cmp -s - "$W/devs" &&
 	LC_ALL=C awk -v a="$one" -v b="$many" 'BEGIN { exit !(b <= 3 * a + 0.5) }'
 result $? "report: 66,000 devices named once each, in $many s of CPU against $one s for one device"
+# A pass per ring over every job or event, or per context over every ring,
+# took 30 to 120 s on these 66,000 rings: timeline, timeline --latency and
+# report --per-context in the CPU time of report, about (one pass).
+cpu_cmd() {	# cpu_cmd ARGS...: grtrace ARGS' user CPU seconds; exit status in $W/rc
+	local TIMEFORMAT=%U LC_ALL=C
+
+	{ time timeout 60 "$G" "$@" > "$W/out" 2> "$W/err"; } 2>&1
+	echo $? > "$W/rc"
+}
+rc=0
+for cmd in "timeline -w 100" "timeline --latency" "report --per-context"; do
+	# shellcheck disable=SC2086
+	t=$(cpu_cmd $cmd -i "$W/gen/manydevs.bin")
+	LC_ALL=C awk -v a="$many" -v b="$t" 'BEGIN { exit !(b <= 3 * a + 0.5) }' &&
+		[ "$(cat "$W/rc")" = 0 ] || { echo "$cmd: rc $(cat "$W/rc"), $t s of CPU"; rc=1; }
+done > "$W/err2"
+mv "$W/err2" "$W/err"
+result $rc "timeline, timeline --latency, report --per-context: 66,000 rings in the CPU of report"
 expect_fail "missing input file" "nothere: No such file" report -i "$W/nothere"
 mkdir -p "$W/emptydir"
 expect_fail "directory without events files" "no events<N>" report -i "$W/emptydir"
