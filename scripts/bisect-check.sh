@@ -101,12 +101,18 @@ OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 [ -f "$BUILD/.config" ] || { result 1 "the guest kernel is configured (step kernel)"; finish; }
 
-# kernel_diffs PATCH...: patch_diffs without the tool's and its plugin's
-# files, which no kernel build reads: a change to them alone leaves the
-# kernel builds' inputs, and so their cached results, as they were.
+# kernel_diffs PATCH...: patch_diffs without the files no kernel build
+# of the walk reads, the tool's, its plugin's, Documentation/ but its
+# Kconfig files (the top Kconfig sources Documentation/Kconfig) and
+# MAINTAINERS: a change to them alone leaves the kernel builds' inputs,
+# and so their cached results, as they were.
 kernel_diffs() {
 	patch_diffs "$@" | awk '
-		/^diff --git / { skip = $3 ~ "^a/tools/(grtrace|tracing/grtrace-plugin)/" }
+		/^diff --git / {
+			skip = $3 ~ "^a/tools/(grtrace|tracing/grtrace-plugin)/" ||
+			       ($3 ~ "^a/Documentation/" && $3 !~ "/Kconfig[^/]*$") ||
+			       $3 == "a/MAINTAINERS"
+		}
 		!skip'
 }
 

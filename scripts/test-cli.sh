@@ -1,31 +1,47 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The grtrace command line tool (tools/grtrace): build it out of tree into
-# a temporary directory, run its host-side tests (tools/grtrace/tests), and
-# read the real relay files of a QEMU guest when there are some.
-# KTAP; exits non-zero on any failure.  Reads the guest step's share.
-# The tool's own tests run from the tree of step tree (they source the
-# kernel's ktap_helpers.sh).
+# The grtrace command line tool (tools/grtrace), in two steps:
+#
+#   test-cli.sh tool         build it out of tree into $RUN/cli-tool, run
+#                            its host-side tests (tools/grtrace/tests), the
+#                            golden outputs, the README's example: nothing
+#                            of a guest's, so it runs beside the guests
+#   test-cli.sh recordings   that build on the real relay files and
+#                            trace.dat of the guest step (its e2e test) and
+#                            of the demo
+#
+# KTAP; exits non-zero on any failure.  The tool's own tests run from the
+# tree of step tree (they source the kernel's ktap_helpers.sh).
 source "$(dirname "$0")/lib.sh"
-# the tools its tests need, build, install, the tool's tests, the golden
-# outputs, the README's example, six checks of the guest's recording
-# (its trace.dat's clock among them), five of the demo's
-ktap_begin 17
+mode=${1:-}
+case $mode in tool | recordings) ;; *) die "usage: test-cli.sh tool|recordings" ;; esac
 
 OUT=$(mktemp -d /tmp/grtrace-cli.XXXXXX)
 trap 'rm -rf "$OUT"' EXIT
-G=$OUT/build/grtrace
+G=$RUN/cli-tool/grtrace
 CHECK=cli
+
+if [ "$mode" = recordings ]; then
+	# six checks of the guest's recording (its trace.dat's clock among
+	# them), five of the demo's
+	ktap_begin 11
+	CHECK=recordings
+	[ -x "$G" ] || { result 1 "the tool built by step cli ($G)"; finish; }
+else
+# the tools its tests need, build, install, the tool's tests, the golden
+# outputs, the README's example
+ktap_begin 6
+rm -rf "$RUN/cli-tool"
 
 # What the tool's tests would skip without (valgrind, strace, trace-cmd,
 # setpriv): here, where make deps installed them, none may be missing.
 tools_present valgrind strace trace-cmd setpriv
 build_check "build (make O=, -Wall -Wextra, no warnings)" -x "$G" \
-	-C "$ROOT/tools/grtrace" O="$OUT/build" UAPI_INCLUDE="$ROOT"
+	-C "$ROOT/tools/grtrace" O="$RUN/cli-tool" UAPI_INCLUDE="$ROOT"
 [ -x "$G" ] || finish
 
-make -s -j"$JOBS" -C "$ROOT/tools/grtrace" O="$OUT/build" install DESTDIR="$OUT/inst" PREFIX=/usr \
+make -s -j"$JOBS" -C "$ROOT/tools/grtrace" O="$RUN/cli-tool" install DESTDIR="$OUT/inst" PREFIX=/usr \
 	> /dev/null 2> "$OUT/err" && [ -x "$OUT/inst/usr/bin/grtrace" ]
 result $? "make install DESTDIR= PREFIX="
 
@@ -64,6 +80,8 @@ if i < len(want) or not any(l.startswith('kmscube[') for l in want) or \
 print(f'{len(want)} lines of the README in the output')
 EOF
 result $? "README: its example is grtrace report -i sample/virgl-demo's output, both clients in it"
+finish
+fi
 
 # real_recording SRC NAME: copy the relay files of SRC to $dir.
 real_recording() {

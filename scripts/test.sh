@@ -42,16 +42,17 @@
 # series       patches/, folders, $SRC (tree)    -: git am of patches/ = quilt = folders
 # verdict-selftest                               -
 # harness-selftest  $SRC (tree): ktap_helpers.sh   -: the count fails what it must
+# cli          tools/grtrace, $SRC (tree)        $RUN/cli-tool: the tool, its tests, goldens
 # checkpatch   patches/, $SRC (tree)             -
 # maintainers  patches/, $SRC (tree)             -
 # kernel-doc   $SRC (tree)                       -
 # htmldocs     $SRC (tree)                       $CACHE/htmldocs
 # layering     $BUILD (kernel), $SRC (tree)      -: the layers call one way
 # configs      $BUILD (kernel)                   the =m kernel (check: =n, no debugfs too)
-# cli          $RUN/guest/share, $RUN/demo       -
 # fuzz         $RUN/guest/share (guest)          $RUN/fuzz: the fuzzer's log, failing inputs
 # correlate    $RUN/guest/share (guest)          -
 # plugin       $RUN/guest/share (guest)          -
+# recordings   $RUN/cli-tool (cli), guest, demo  -: the tool on their real recordings
 # kernelshark  $RUN/guest/share, $RUN/demo       -
 #   make check: from step kernel on, in the background (its kernel builds
 #   with the idle policy):
@@ -233,13 +234,17 @@ step initramfs "$ROOT/scripts/guest/build.sh"
 # The host's lane, beside the guests.  configs: the =m kernel step modules
 # boots (make check: the =n and no-debugfs kernels too).
 host_steps=(series verdict-selftest harness-selftest checkpatch maintainers kernel-doc htmldocs layering configs
-	    cli fuzz correlate plugin kernelshark)
+	    cli fuzz correlate plugin recordings kernelshark)
 configs="m"
 [ "$tier" = check ] && configs="m n nodebugfs"
 (
 	bg_step series "$ROOT/scripts/series.sh" check
 	bg_step verdict-selftest "$ROOT/scripts/guest/test-verdict.sh"
 	bg_step harness-selftest "$ROOT/scripts/test-harness.sh"
+	# The tool's own tests, which read no guest's files, beside the first
+	# guests: they mostly wait (timeouts, live recordings), and come
+	# before the steps that wait for the guests.
+	bg_step cli "$ROOT/scripts/test-cli.sh" tool
 	bg_step checkpatch "$ROOT/scripts/checkpatch.sh"
 	bg_step maintainers "$ROOT/scripts/maintainers-check.sh"
 	bg_step kernel-doc "$ROOT/scripts/kernel-doc-check.sh"
@@ -247,17 +252,19 @@ configs="m"
 	bg_step layering "$ROOT/scripts/layering-check.sh"
 	# shellcheck disable=SC2086
 	bg_step configs "$ROOT/scripts/build-config.sh" $configs
-	# The readers of the guest's and the demo's recordings.
-	while [ ! -f "$RUN/demo.done" ]; do sleep 2; done
-	bg_step cli "$ROOT/scripts/test-cli.sh"
+	# The readers of the guest's recordings, then of the demo's.
+	while [ ! -f "$RUN/guest.done" ]; do sleep 2; done
 	bg_step fuzz "$ROOT/scripts/test-fuzz.sh"
 	bg_step correlate "$ROOT/scripts/test-correlate.sh"
 	bg_step plugin "$ROOT/scripts/test-plugin.sh"
+	while [ ! -f "$RUN/demo.done" ]; do sleep 2; done
+	bg_step recordings "$ROOT/scripts/test-cli.sh" recordings
 	bg_step kernelshark "$ROOT/scripts/test-kernelshark.sh"
 ) &
 host=$!
 
 step guest "$ROOT/scripts/guest/test.sh"
+touch "$RUN/guest.done"
 # Two guests at a time from here: this lane, and crash and kunit-slow
 # (make check: three while the 6.12 guests, two at once, run in this lane
 # beside the end of crash).
