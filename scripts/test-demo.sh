@@ -44,7 +44,8 @@ grep -q ' kmscube\[[0-9]*\]$' "$OUT/proc" && grep -q ' glmark2-es2-drm\[[0-9]*\]
 rc=$?
 [ $rc = 0 ] || { echo "per process:"; cat "$OUT/proc"; } > "$OUT/err"
 result $rc "report.txt: per process names kmscube and glmark2-es2-drm"
-grep -q ' kmscube\[' "$OUT/ctx" && grep -q ' glmark2-es2-drm\[' "$OUT/ctx"
+# (each in a context of its own, not only in ctx 0's list of submitters)
+grep -q ' ctx [1-9][0-9]* kmscube\[' "$OUT/ctx" && grep -q ' ctx [1-9][0-9]* glmark2-es2-drm\[' "$OUT/ctx"
 rc=$?
 [ $rc = 0 ] || { echo "per context:"; cat "$OUT/ctx"; } > "$OUT/err"
 result $rc "report.txt: per context names kmscube and glmark2-es2-drm"

@@ -1823,6 +1823,8 @@ static void ctx_name(const struct report *rp, struct group *g, char *buf)
 	for (i = 0; i < g->nr_names; i++)
 		if (!nr || strcmp(names[i], names[nr - 1]))
 			memmove(names[nr++], names[i], sizeof(*names));
+	/* Each once: the next table's call sorts these alone */
+	g->nr_names = nr;
 	for (i = 0; i < nr; i++) {
 		if (kernel_worker(names[i]))
 			kworkers++;
@@ -1946,7 +1948,7 @@ static int cmp_gpu_time(const void *a, const void *b)
 }
 
 /*
- * Text: a table per statistic, its figures in 69 columns and the group's
+ * Text: a table per statistic, its figures in 74 columns and the group's
  * name after them (a context's lists its processes), a statistic no job
  * has named in one line.
  */
@@ -1961,11 +1963,11 @@ static void group_text(struct report *rp, int by, struct group **g, size_t nr)
 	struct gr_col cols[] = {
 		{ "jobs", "JOBS", 6, true },
 		{ "n", "N", 6, true },
-		{ "avg", "AVG", 10, true },
-		{ "min", "MIN", 10, true },
-		{ "p50", "P50", 10, true },
-		{ "p99", "P99", 10, true },
-		{ "max", "MAX", 10, true },
+		{ "avg", "AVG", 11, true },
+		{ "min", "MIN", 11, true },
+		{ "p50", "P50", 11, true },
+		{ "p99", "P99", 11, true },
+		{ "max", "MAX", 11, true },
 		{ "group", name[by], 0, false },
 	};
 	char b[ARRAY_SIZE(cols)][96], *cells[ARRAY_SIZE(cols)], title[96];

@@ -360,14 +360,14 @@ static void per_ring(const struct gr_corr *in, struct per_ring *pr, size_t n,
 
 	/* Counted at r + 2, summed, then placed at r + 1: at[r] starts r */
 	pr->at = gr_zalloc(((size_t)nr + 2) * sizeof(*pr->at));
-	pr->idx = gr_zalloc((n + 1) * sizeof(*pr->idx));
 	for (i = 0; i < n; i++) {
 		r = ring_of(in, i);
 		if (r < nr)
 			pr->at[r + 2]++;
 	}
-	for (r = 2; r < nr + 2; r++)
-		pr->at[r] += pr->at[r - 1];
+	for (i = 2; i < (size_t)nr + 2; i++)
+		pr->at[i] += pr->at[i - 1];
+	pr->idx = gr_zalloc((pr->at[(size_t)nr + 1] + 1) * sizeof(*pr->idx));
 	for (i = 0; i < n; i++) {
 		r = ring_of(in, i);
 		if (r < nr)

@@ -146,7 +146,7 @@ run report -i "$V" --topn 2 --per-ring --hist lat &&
 	grep -q '^per ring:' "$W/out" && grep -q '^latency (COMPLETE - SUBMIT)' "$W/out" &&
 	[ "$(sed -n '/^the 2 jobs of highest latency:/,/^$/p' "$W/out" | grep -c ':[0-9]')" = 2 ]
 result $? "report --topn 2 --per-ring --hist lat: the groups, the histogram and the top 2"
-# --per-*: in text a table per statistic, its figures in 69 columns and
+# --per-*: in text a table per statistic, its figures in 74 columns and
 # the group's name after them (within 100 columns for these rings and
 # processes), the most GPU time first (glxgears 5150 us of EXEC, the
 # kernel's worker 499, Xorg 18), as the summary orders them
@@ -559,7 +559,7 @@ many=$(cpu_report "$W/gen/manydevs.bin")
 	LC_ALL=C awk -v a="$one" -v b="$many" 'BEGIN { exit !(b <= 3 * a + 0.5) }'
 result $? "report: 66,000 devices named once each, in $many s of CPU against $one s for one device"
 # A pass per ring over every job or event, or per context over every ring,
-# took 30 to 120 s on these 66,000 rings: timeline, timeline --latency and
+# took 33 to 72 s on these 66,000 rings: timeline, timeline --latency and
 # report --per-context in the CPU time of report, about (one pass).
 cpu_cmd() {	# cpu_cmd ARGS...: grtrace ARGS' user CPU seconds; exit status in $W/rc
 	local TIMEFORMAT=%U LC_ALL=C
