@@ -244,7 +244,7 @@ configs="m"
 	# The tool's own tests, which read no guest's files, beside the first
 	# guests: they mostly wait (timeouts, live recordings), and come
 	# before the steps that wait for the guests.
-	bg_step cli "$ROOT/scripts/test-cli.sh" tool
+	bg_step cli "$ROOT/scripts/test-cli.sh"
 	bg_step checkpatch "$ROOT/scripts/checkpatch.sh"
 	bg_step maintainers "$ROOT/scripts/maintainers-check.sh"
 	bg_step kernel-doc "$ROOT/scripts/kernel-doc-check.sh"
@@ -258,7 +258,7 @@ configs="m"
 	bg_step correlate "$ROOT/scripts/test-correlate.sh"
 	bg_step plugin "$ROOT/scripts/test-plugin.sh"
 	while [ ! -f "$RUN/demo.done" ]; do sleep 2; done
-	bg_step recordings "$ROOT/scripts/test-cli.sh" recordings
+	bg_step recordings "$ROOT/scripts/test-recordings.sh"
 	bg_step kernelshark "$ROOT/scripts/test-kernelshark.sh"
 ) &
 host=$!

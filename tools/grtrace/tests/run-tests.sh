@@ -543,16 +543,17 @@ result $? "report: 66,000 rings, each with its job"
 # The same rings, each on a device of its own: the header names every
 # device once, in the order of their rings, for about the CPU time of one
 # device (each name against every other took 6 to 8 times as long, 12 s).
-# cpu_report FILE: report's user CPU seconds; its exit status in $W/rc.
-cpu_report() {
+# cpu_time ARGS...: grtrace ARGS' user CPU seconds, its output in $W/out
+# and its exit status in $W/rc.
+cpu_time() {
 	local TIMEFORMAT=%U LC_ALL=C
 
-	{ time timeout 60 "$G" report -i "$1" > "$W/out" 2> "$W/err"; } 2>&1
+	{ time timeout 60 "$G" "$@" > "$W/out" 2> "$W/err"; } 2>&1
 	echo $? > "$W/rc"
 }
-one=$(cpu_report "$W/gen/manyrings.bin")
+one=$(cpu_time report -i "$W/gen/manyrings.bin")
 rc_one=$(cat "$W/rc")
-many=$(cpu_report "$W/gen/manydevs.bin")
+many=$(cpu_time report -i "$W/gen/manydevs.bin")
 [ "$rc_one" = 0 ] && [ "$(cat "$W/rc")" = 0 ] &&
 	grep -m1 '^  devices' "$W/out" | tr ' ' '\n' | grep '^d[0-9]' > "$W/devs" &&
 	seq -f 'd%.0f' 66000 | cmp -s - "$W/devs" &&
@@ -561,16 +562,10 @@ result $? "report: 66,000 devices named once each, in $many s of CPU against $on
 # A pass per ring over every job or event, or per context over every ring,
 # took 33 to 72 s on these 66,000 rings: timeline, timeline --latency and
 # report --per-context in the CPU time of report, about (one pass).
-cpu_cmd() {	# cpu_cmd ARGS...: grtrace ARGS' user CPU seconds; exit status in $W/rc
-	local TIMEFORMAT=%U LC_ALL=C
-
-	{ time timeout 60 "$G" "$@" > "$W/out" 2> "$W/err"; } 2>&1
-	echo $? > "$W/rc"
-}
 rc=0
 for cmd in "timeline -w 100" "timeline --latency" "report --per-context"; do
 	# shellcheck disable=SC2086
-	t=$(cpu_cmd $cmd -i "$W/gen/manydevs.bin")
+	t=$(cpu_time $cmd -i "$W/gen/manydevs.bin")
 	LC_ALL=C awk -v a="$many" -v b="$t" 'BEGIN { exit !(b <= 3 * a + 0.5) }' &&
 		[ "$(cat "$W/rc")" = 0 ] || { echo "$cmd: rc $(cat "$W/rc"), $t s of CPU"; rc=1; }
 done > "$W/err2"
