@@ -131,11 +131,30 @@ const char *gr_ioctl_name(const struct gr_ioctl *io, char *buf, size_t len)
 	return buf;
 }
 
-const char *gr_ts(__u64 ns, char *buf, size_t len)
+/*
+ * The session start in the merged clock (the CPU trace's: a GPU time plus
+ * the offset), the origin of the times merge and timeline print, as report
+ * prints them
+ */
+__s64 gr_origin(const struct gr_corr *in)
 {
-	snprintf(buf, len, "%llu.%09llu", (unsigned long long)(ns / NSEC_PER_SEC),
-		 (unsigned long long)(ns % NSEC_PER_SEC));
+	return (__s64)in->t.start_ts + in->offset;
+}
+
+/* ns as seconds with 9 decimals */
+const char *gr_secs(__s64 ns, char *buf, size_t len)
+{
+	unsigned long long a = ns < 0 ? -(unsigned long long)ns : (unsigned long long)ns;
+
+	snprintf(buf, len, "%s%llu.%09llu", ns < 0 ? "-" : "", a / NSEC_PER_SEC,
+		 a % NSEC_PER_SEC);
 	return buf;
+}
+
+/* @ts of the merged clock as seconds from the session start */
+const char *gr_ts(const struct gr_corr *in, __s64 ts, char *buf, size_t len)
+{
+	return gr_secs(ts - gr_origin(in), buf, len);
 }
 
 /* ns as microseconds with 3 decimals */

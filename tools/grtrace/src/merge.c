@@ -164,12 +164,13 @@ static int cmp_mline(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-static void print_ioctl_line(FILE *f, const struct gr_ioctl *io, bool exit)
+static void print_ioctl_line(FILE *f, const struct gr_corr *in, const struct gr_ioctl *io,
+			     bool exit)
 {
 	char ts[32], name[GR_DRV_LEN + GR_NAME_LEN];
 
 	fprintf(f, "[%s] CPU %-16s %s pid=%u tid=%u cmd=0x%08llx %s",
-		gr_ts(exit ? io->exit : io->enter, ts, sizeof(ts)),
+		gr_ts(in, exit ? io->exit : io->enter, ts, sizeof(ts)),
 		exit ? "IOCTL_EXIT" : "IOCTL_ENTER", io->comm[0] ? io->comm : "?",
 		io->pid, io->tid, (unsigned long long)io->cmd,
 		gr_ioctl_name(io, name, sizeof(name)));
@@ -261,7 +262,7 @@ static void print_gpu_line(FILE *f, const struct gr_corr *in, const struct gr_ev
 	for (i = 0; type[i]; i++)
 		type[i] = type[i] >= 'a' && type[i] <= 'z' ? type[i] - 32 : type[i];
 	gr_ring_label(&in->t, ev->job.ring_id, ring, sizeof(ring));
-	fprintf(f, "[%s] GPU %-16s %s", gr_ts(t < 0 ? 0 : t, ts, sizeof(ts)), type, ring);
+	fprintf(f, "[%s] GPU %-16s %s", gr_ts(in, t, ts, sizeof(ts)), type, ring);
 	if (ev->type != GRTRACE_EV_IRQ)
 		fprintf(f, " job=%llu:%llu ctx=%llu",
 			(unsigned long long)ev->job.fence_context,
@@ -320,6 +321,7 @@ static void print_gpu_line(FILE *f, const struct gr_corr *in, const struct gr_ev
 static void print_timeline(FILE *f, const struct gr_corr *in)
 {
 	size_t n = 0, i;
+	char start[32];
 	struct mline *ml;
 	long *of;
 
@@ -342,12 +344,14 @@ static void print_timeline(FILE *f, const struct gr_corr *in)
 	qsort(ml, n, sizeof(*ml), cmp_mline);
 	of = event_jobs(in);
 
-	fprintf(f, "# merged timeline: [seconds] CPU (ioctls) and GPU (grtrace) events\n");
+	fprintf(f,
+		"# merged timeline: [seconds from the session start, %s s of the CPU trace's clock] CPU (ioctls) and GPU (grtrace) events\n",
+		gr_secs(gr_origin(in), start, sizeof(start)));
 	for (i = 0; i < n; i++) {
 		if (ml[i].order == ORD_GPU)
 			print_gpu_line(f, in, &in->t.ev[ml[i].idx], of[ml[i].idx]);
 		else
-			print_ioctl_line(f, &in->cpu.io[ml[i].idx], ml[i].order == ORD_EXIT);
+			print_ioctl_line(f, in, &in->cpu.io[ml[i].idx], ml[i].order == ORD_EXIT);
 	}
 	fputc('\n', f);
 	free(of);
@@ -415,7 +419,7 @@ static void print_jobs_text(FILE *f, const struct gr_corr *in)
 			const struct gr_ioctl *io = &in->cpu.io[m->io];
 
 			fprintf(f, "%-22s %-20s", gr_ioctl_name(io, name, sizeof(name)),
-				gr_ts(io->enter, ts, sizeof(ts)));
+				gr_ts(in, io->enter, ts, sizeof(ts)));
 		} else {
 			fprintf(f, "%-22s %-20s", "-", "-");
 		}

@@ -1600,9 +1600,10 @@ static const struct gr_col flight_cols[] = {
 #define NR_FLIGHT_COLS	ARRAY_SIZE(flight_cols)
 
 /*
- * A job as a row: FIRST is its first event in the input's clock (for an
- * ftrace instance, seconds since that boot), AGE the time from it to the
- * input's last event, LATENCY its latency if it completed.
+ * A job as a row: FIRST is its first event, from the session start in the
+ * text as every time report prints, in the input's clock in CSV and JSON
+ * as every *_ns stamp (the session's start_ts converts); AGE the time from
+ * it to the input's last event, LATENCY its latency if it completed.
  */
 static void flight_row(struct report *rp, const struct gr_job *j)
 {
@@ -1623,7 +1624,8 @@ static void flight_row(struct report *rp, const struct gr_job *j)
 		snprintf(b[3], sizeof(b[3]), "%u", j->pid);
 	snprintf(b[4], sizeof(b[4]), "%s", j->comm);
 	snprintf(b[5], sizeof(b[5]), "%s", flight_stage(j));
-	gr_cell_ns(o, b[6], sizeof(b[6]), true, (long long)j->first_ts);
+	gr_cell_ns(o, b[6], sizeof(b[6]), true,
+		   (long long)(j->first_ts - (o->fmt == GR_FMT_TEXT ? rp->t.start_ts : 0)));
 	gr_cell_ns(o, b[7], sizeof(b[7]), true, (long long)(rp->t.last_ts - j->first_ts));
 	valid = gr_job_metric(j, GR_M_LAT, &v);
 	gr_cell_ns(o, b[8], sizeof(b[8]), valid, v);
@@ -1641,9 +1643,9 @@ static void flight_tables(struct report *rp)
 		qsort(rp->flying, rp->nr_flying, sizeof(*rp->flying), cmp_flying);
 	if (rp->nr_done)
 		qsort(rp->done, rp->nr_done, sizeof(*rp->done), cmp_done);
-	gr_cell_ns(&rp->o, last, sizeof(last), true, (long long)rp->t.last_ts);
+	gr_cell_ns(&rp->o, last, sizeof(last), true, (long long)(rp->t.last_ts - rp->t.start_ts));
 	snprintf(title, sizeof(title),
-		 "in flight at the last event (%s us in the input's clock): %zu job%s, by ring (FIRST in us, AGE at the last event):",
+		 "in flight at the last event (%s): %zu job%s, by ring (times in us from the session start; AGE at the last event):",
 		 last, rp->nr_flying, rp->nr_flying == 1 ? "" : "s");
 	gr_tbl_begin(&rp->o, "in_flight", title, flight_cols, NR_FLIGHT_COLS);
 	for (i = 0; i < rp->nr_flying; i++)

@@ -422,8 +422,10 @@ static int draw_timeline(FILE *f, const struct gr_corr *in, const struct timelin
 
 	fmt_span(v.t1 - v.t0, buf, sizeof(buf));
 	fmt_span(v.per_col, label, sizeof(label));
-	fprintf(f, "grtrace timeline: %s .. %s s\n  %s, %d columns of %s\n",
-		gr_ts(v.t0, a, sizeof(a)), gr_ts(v.t1, b, sizeof(b)), buf, v.cols, label);
+	/* Every line fits the narrowest width, 60 columns */
+	fprintf(f, "grtrace timeline: %s .. %s s\n  times from the session start\n"
+		"  %s, %d columns of %s\n",
+		gr_ts(in, v.t0, a, sizeof(a)), gr_ts(in, v.t1, b, sizeof(b)), buf, v.cols, label);
 	ruler(f, &v);
 
 	by_id = gr_rings_by_id(&in->t);

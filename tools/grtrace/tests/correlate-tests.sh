@@ -54,10 +54,10 @@ jobs+="SUBMIT without a submitter: 1, submitter made no DRM ioctl: 1, "
 jobs+="SUBMIT outside the submitter's ioctls: 1)$"
 ioctls="ioctls: 7, that submitted jobs: 4, without EXIT: 1, without ENTER: 1; "
 ioctls+="lines skipped: 0"
-submit="^\[5\.000040000\] GPU SUBMIT +virtio0/ctrlq job=300:1 .* "
+submit="^\[0\.000040000\] GPU SUBMIT +virtio0/ctrlq job=300:1 .* "
 submit+="<- 5\.000 us after IOCTL_ENTER \(line 6\)$"
-before="^\[5\.000998000\] CPU IOCTL_ENTER +glxgears:cs0 .*\(entered before the annotation\)$"
-job="^300:1 +virtio0/ctrlq +dirtyfb/77 +MODE_DIRTYFB +5\.000035000 +5\.000 +1\.000\* "
+before="^\[0\.000998000\] CPU IOCTL_ENTER +glxgears:cs0 .*\(entered before the annotation\)$"
+job="^300:1 +virtio0/ctrlq +dirtyfb/77 +MODE_DIRTYFB +0\.000035000 +5\.000 +1\.000\* "
 job+="+49\.000\* +5\.000$"
 run merge -c "$D/cpu.txt" -i "$D/gpu.bin" && cp "$W/out" "$W/merged.txt" &&
 	grep -q "$jobs" "$W/out" && grep -q "$ioctls" "$W/out" &&
@@ -87,11 +87,11 @@ run merge -c "$D/cpu-nvidia.txt" -i "$D/gpu.bin" -f csv &&
 	grep -q "cpu-nvidia.txt:[0-9]*: bad value in drv=nv,idia: line skipped" "$W/err" &&
 	[ "$(grep -c 'line skipped' "$W/err")" = 1 ] && $C "$E" "$W/out" > "$W/err"
 result $? "merge: NVIDIA's ioctls read, a bad drv= skipped, the jobs' answers unchanged"
-nv="^\[5\.000200000\] CPU IOCTL_ENTER +glxgears pid=1234 tid=1235 cmd=0xc020462a "
+nv="^\[0\.000200000\] CPU IOCTL_ENTER +glxgears pid=1234 tid=1235 cmd=0xc020462a "
 nv+="nvidia:RM_CONTROL arg=0x7ffc00001235$"
 run merge -c "$D/cpu-nvidia.txt" -i "$D/gpu.bin" && grep -Eq "$nv" "$W/out" &&
-	grep -Eq "^\[5\.000305000\] CPU IOCTL_EXIT +nvapp .* nvidia:RM_ALLOC ret=0 " "$W/out" &&
-	grep -Eq "^\[5\.000320000\] CPU IOCTL_EXIT +nvapp .* nvidia:0xc0104629 ret=0 " "$W/out" &&
+	grep -Eq "^\[0\.000305000\] CPU IOCTL_EXIT +nvapp .* nvidia:RM_ALLOC ret=0 " "$W/out" &&
+	grep -Eq "^\[0\.000320000\] CPU IOCTL_EXIT +nvapp .* nvidia:0xc0104629 ret=0 " "$W/out" &&
 	grep -q "^ioctls: 10, that submitted jobs: 4," "$W/out"
 result $? "merge text: NVIDIA's ioctls as nvidia:NAME"
 
@@ -151,12 +151,42 @@ printf '[1.000000000] IOCTL_ENTER pid=1 tid=1 cmd=0xc01864b1\n' > "$D/far.txt"
 run merge -c "$D/far.txt" -i "$D/gpu.bin" --stats-only && grep -q "do not overlap in time" "$W/err"
 result $? "merge: inputs of different boots are pointed out"
 
+# ---- one time base ----
+# Every time the commands print is from the session start: a job's TIME in
+# report --jobs, its FIRST in report --in-flight (in flight or among the
+# last completed), its first line in merge, and the window timeline draws
+# for --since and --until.
+run report -i "$D/gpu.bin" --jobs && cp "$W/out" "$W/jobs.txt" &&
+	run report -i "$D/gpu.bin" --in-flight --limit 20 && cp "$W/out" "$W/flight.txt" &&
+	python3 - "$W/jobs.txt" "$W/flight.txt" "$W/merged.txt" > "$W/err" << 'EOF' &&
+import re, sys
+jobs, flight, merged = (open(f).read().splitlines() for f in sys.argv[1:])
+i = jobs.index('jobs (times in us; TIME from the session start):')
+time = {l.split()[3]: float(l.split()[0]) for l in jobs[i + 2:] if l.strip()}
+first = {}
+for l in flight:
+    f = l.split()
+    if len(f) > 7 and re.fullmatch(r'\d+:\d+', f[1]):
+        first[f[1]] = float(f[6])
+for l in merged:
+    m = re.match(r'\[(-?[\d.]+)\] GPU \S+ +\S+ job=(\d+:\d+)', l)
+    if m and m[2] not in first:
+        first[m[2]] = float(m[1]) * 1e6
+bad = [(k, time.get(k), v) for k, v in first.items()
+       if time.get(k) is None or abs(time[k] - v) > 0.0005]
+print(f'{len(time)} jobs, {len(first)} times compared; differ: {bad}')
+sys.exit(len(time) != 9 or len(first) != 9 or bool(bad))
+EOF
+	run timeline -i "$D/gpu.bin" -c "$D/cpu.txt" --since 300us --until 1ms &&
+	grep -q "^grtrace timeline: 0.000300000 .. 0.001000000 s$" "$W/out"
+result $? "report, report --in-flight, merge, timeline: a job's time from the session start in each"
+
 # ---- timeline ----
 rep() {	# rep CHAR N: CHAR N times
 	printf "%${2}s" "" | tr ' ' "$1"
 }
 run timeline -i "$D/gpu.bin" -c "$D/cpu.txt" -w 100 --since 0 --until 150us &&
-	grep -q "^grtrace timeline: 5.000000000 .. 5.000150000 s$" "$W/out" &&
+	grep -q "^grtrace timeline: 0.000000000 .. 0.000150000 s$" "$W/out" &&
 	grep -q "^  150.0us, 75 columns of 2000ns$" "$W/out" &&
 	grep -qx "virtio0/ctrlq          |$(rep . 20)$(rep = 28)$(rep . 27)|" "$W/out" &&
 	grep -qx "0000:03:00.0/gfx_0.0.0 |.....-----$(rep '#' 51)$(rep . 14)|" "$W/out" &&
