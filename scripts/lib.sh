@@ -16,14 +16,6 @@ export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
 # Paths relative to the build directory: hits across build directories.
 export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$CACHE}
 export CCACHE_NOHASHDIR=1
-# The depend mode: a miss runs the compiler alone, where the default mode
-# runs the preprocessor first to hash its output, a fifth of a kernel
-# object's compile (13 objects of the guest kernel, at random: 21.2 s of
-# CPU by gcc, 26.0 through ccache, 21.4 in the depend mode).  What it
-# gives up, a hit on the same preprocessed output from other inputs, a
-# kernel build does not get: make compiles again only an object whose
-# sources or configuration symbols changed (fixdep).
-export CCACHE_DEPEND=${CCACHE_DEPEND:-1}
 JOBS=${JOBS:-$(nproc)}
 # GRTRACE_IDLE=1 (make check's background lanes: the prefix walk, the 6.12
 # base): $IDLE before a make runs it with the idle scheduling policy, on the
