@@ -1635,7 +1635,7 @@ static void flight_row(struct report *rp, const struct gr_job *j)
 
 static void flight_tables(struct report *rp)
 {
-	char title[160], last[32];
+	char title[256], last[32], start[32];
 	size_t i;
 
 	flight_trace = &rp->t;
@@ -1644,9 +1644,12 @@ static void flight_tables(struct report *rp)
 	if (rp->nr_done)
 		qsort(rp->done, rp->nr_done, sizeof(*rp->done), cmp_done);
 	gr_cell_ns(&rp->o, last, sizeof(last), true, (long long)(rp->t.last_ts - rp->t.start_ts));
+	snprintf(start, sizeof(start), "%llu.%09llu",
+		 (unsigned long long)(rp->t.start_ts / NSEC_PER_SEC),
+		 (unsigned long long)(rp->t.start_ts % NSEC_PER_SEC));
 	snprintf(title, sizeof(title),
-		 "in flight at the last event (%s): %zu job%s, by ring (times in us from the session start; AGE at the last event):",
-		 last, rp->nr_flying, rp->nr_flying == 1 ? "" : "s");
+		 "in flight at the last event (%s): %zu job%s, by ring (times in us from the session start, %s s in the input's clock; AGE at the last event):",
+		 last, rp->nr_flying, rp->nr_flying == 1 ? "" : "s", start);
 	gr_tbl_begin(&rp->o, "in_flight", title, flight_cols, NR_FLIGHT_COLS);
 	for (i = 0; i < rp->nr_flying; i++)
 		flight_row(rp, &rp->flying[i]);

@@ -174,6 +174,22 @@ assert [j['fence'] for j in r['last_completed']] == [j['fence'] for j in done[:3
 assert [j['fence'] for j in r['failed']] == \
     [j['fence'] for j in jobs if j['status'] not in ('ok', 'pending')], r['failed']
 EOF
+rc=$?
+# The text: FIRST from the session start, as report's TIME, and the start
+# in the input's clock in the first table's title.
+[ $rc = 0 ] && run report -i "$V" --in-flight --limit 3 &&
+	python3 - "$E" "$W/out" << 'EOF' 2> "$W/err"
+import json, sys
+jobs = {j['fence']: j for j in json.load(open(sys.argv[1]))['jobs']}
+text = open(sys.argv[2]).read().splitlines()
+title = next(l for l in text if l.startswith('in flight at the last event'))
+start = next(l for l in text if l.startswith('  started')).split('monotonic ')[1].split()[0]
+assert f'from the session start, {start} s in the input' in title, (title, start)
+rows = [l.split() for l in text if len(l.split()) > 7 and l.split()[1] in jobs]
+assert len(rows) >= 4, rows
+for f in rows:
+    assert abs(float(f[6]) - jobs[f[1]]['time'] / 1e3) < 0.0005, (f, jobs[f[1]]['time'])
+EOF
 result $? "report --in-flight: the jobs with no COMPLETE, the last COMPLETEs, the failed"
 expect_fail "report: --last-boot with -i" "--last-boot reads an ftrace instance: no input" \
 	report --last-boot -i "$V"
