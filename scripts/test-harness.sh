@@ -124,7 +124,7 @@ mkdir -p "$OUT/bin"
 # Every command of the PATH (ln refuses the names met twice).
 find /usr/local/bin /usr/bin /bin -maxdepth 1 ! -type d -print0 |
 	xargs -0 ln -s -t "$OUT/bin" 2> /dev/null
-without() {
+without() {	# without STEP TOOL: test-STEP.sh with TOOL taken off its PATH
 	local step=$1 tool=$2 rc
 
 	mv "$OUT/bin/$tool" "$OUT/bin/.$tool"
