@@ -589,7 +589,7 @@ def check_summary(exp, out, jobs_out):
                          round(100 * sum(t) / total, 1) if total and t else None,
                          rank([j["latency"] for j in lat], 50),
                          rank([j["latency"] for j in lat], 99),
-                         slow["latency"] if slow else None, slow["fence"] if slow else None))
+                         slow["latency"] if slow else None, slow["fence"] if slow else ""))
         return [r[1:] for r in sorted(rows, key=lambda r: (r[0], r[1]))]
 
     cols = ("jobs", "gpu_time", "share_pct", "lat_p50", "lat_p99", "lat_max", "slowest")
