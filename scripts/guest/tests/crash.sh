@@ -100,15 +100,17 @@ echo start > $D/control || exit 1
 cat $D/trace_pipe > "$O/merged.grt" 2> "$O/merged.err" &
 merged=$!
 # grtrace top while they render: in batch mode for four intervals, as text
-# and as JSON (for scripts/top-check.py, against the live stream), and in
-# a terminal: the rings, the processes (key v), another sort order (key
-# s), then q.  The terminal is Debian's tmux, from the host's root by its
-# own loader and libraries, not in the chroot: libtracefs finds tracefs in
-# /proc/mounts, which a chroot does not see.
-/opt/grtrace/bin/grtrace top -b -n 4 > "$O/top-batch.txt" 2>&1 &
+# and as JSON, each with the events it read (--trace: scripts/top-check.py
+# counts each interval again from them), and in a terminal: the rings, the
+# processes (key v), another sort order (key s), then q.  The terminal is
+# Debian's tmux, from the host's root by its own loader and libraries, not
+# in the chroot: libtracefs finds tracefs in /proc/mounts, which a chroot
+# does not see.
+/opt/grtrace/bin/grtrace top -b -n 4 --trace "$O/top-batch.trace" > "$O/top-batch.txt" 2>&1 &
 top=$!
 # and as JSON, an object per interval (-f json), beside it
-/opt/grtrace/bin/grtrace top -f json -n 4 > "$O/top.json" 2> "$O/top-json.err" &
+/opt/grtrace/bin/grtrace top -f json -n 4 --trace "$O/top-json.trace" > "$O/top.json" \
+	2> "$O/top-json.err" &
 json=$!
 mkdir -p /dev/pts
 mount -t devpts devpts /dev/pts

@@ -678,6 +678,15 @@ static void job_keyed(struct prober *pb, const struct gr_prof_action *a,
 		pb->nr_early++;
 		return;
 	}
+	/*
+	 * Stamped before this job's submit: an event of the job of this key
+	 * before it, dropped when this submit was read first (its CPU's
+	 * buffer a read ahead of the other's), never this job's.
+	 */
+	if (!(a->types & BIT(GRTRACE_EV_SUBMIT)) && h->ts < j->submit_ts) {
+		pb->foreign++;
+		return;
+	}
 	if (a->ctx != GR_PROF_NONE)
 		j->ctx = h->val[a->ctx];
 	if (a->seqno != GR_PROF_NONE && !j->has_seqno) {

@@ -53,6 +53,7 @@ struct top_params {
 	enum gr_fmt format;
 	bool summary;
 	enum gr_use use;	/* --events */
+	const char *trace;	/* --trace FILE */
 };
 
 /* A job in flight, by ring and fence */
@@ -106,6 +107,7 @@ struct top {
 	struct tep_handle *tep;
 	struct gr_upstream *up;	/* the kernel's own events, on a kernel without grtrace */
 	struct tracefs_instance *inst;
+	FILE *trace;		/* --trace: every event read, as text */
 	char name[64];
 	__u64 gseq;
 	struct top_job *job;	/* open addressing by fence */
@@ -141,6 +143,7 @@ static void top_usage(const char *err)
 		"",
 		"  usage: grtrace top [-h] [-D] [-d SECS] [-n N] [-b] [-f text|json|csv]",
 		"         [--summary] [--events grtrace|kernel]",
+		"         [--trace FILE]",
 		"",
 		"  Show, refreshed every second, what each GPU ring does (BUSY%, jobs",
 		"  per second, jobs in flight, latency p50/p99, errors), what each",
@@ -159,6 +162,9 @@ static void top_usage(const char *err)
 		"                         (grtrace_summary) instead of the jobs",
 		"       --events grtrace|kernel: the events to read (default grtrace's",
 		"                         if the kernel has them, else its own)",
+		"       --trace FILE: write every event read to FILE as text, stamped",
+		"                         in ns, its markers too (what each interval",
+		"                         counted)",
 		"    -D/--debug: print debug messages",
 		"    -h/--help: print this help",
 		"",
@@ -178,6 +184,7 @@ static void top_parse_args(int argc, char *argv[], struct top_params *p)
 		{ "format",	required_argument,	NULL, 'f' },
 		{ "summary",	no_argument,		NULL, 'S' },
 		{ "events",	required_argument,	NULL, 'E' },
+		{ "trace",	required_argument,	NULL, 'T' },
 		{ "debug",	no_argument,		NULL, 'D' },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -215,6 +222,9 @@ static void top_parse_args(int argc, char *argv[], struct top_params *p)
 		case 'E':
 			if (gr_use_parse(optarg, &p->use) || p->use == GR_USE_AUTO)
 				top_usage("invalid --events: grtrace or kernel");
+			break;
+		case 'T':
+			p->trace = optarg;
 			break;
 		case 'D':
 			gr_debug = 1;
@@ -527,6 +537,25 @@ static void top_marker(struct top *tp, struct tep_event *e, struct tep_record *r
 	tp->to = rec->ts;
 }
 
+/*
+ * --trace: an event as trace_pipe prints it, but stamped to the ns (the
+ * intervals are cut there): task, CPU, time in the trace clock, name and
+ * fields, in the order read (by CPU, not by time).
+ */
+static void top_trace(struct top *tp, struct tep_event *e, struct tep_record *rec, int cpu)
+{
+	struct trace_seq s;
+	int pid = tep_data_pid(tp->tep, rec);
+
+	trace_seq_init(&s);
+	tep_print_event(tp->tep, &s, rec, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(&s);
+	fprintf(tp->trace, "%s-%d [%03d] %llu.%09llu: %s: %s\n",
+		tep_data_comm_from_pid(tp->tep, pid), pid, cpu,
+		rec->ts / NSEC_PER_SEC, rec->ts % NSEC_PER_SEC, e->name, s.buffer);
+	trace_seq_destroy(&s);
+}
+
 static int top_record(struct tep_event *e, struct tep_record *rec, int cpu, void *data)
 {
 	struct top *tp = data;
@@ -534,6 +563,8 @@ static int top_record(struct tep_event *e, struct tep_record *rec, int cpu, void
 
 	if (!e)
 		return 0;
+	if (tp->trace)
+		top_trace(tp, e, rec, cpu);
 	if (!strcmp(e->system, "ftrace") && !strcmp(e->name, "print")) {
 		top_marker(tp, e, rec);
 		return 0;
@@ -1124,6 +1155,13 @@ int gr_top_main(int argc, char *argv[])
 	tp.tty = !params.batch && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
+	if (params.trace) {
+		tp.trace = fopen(params.trace, "w");
+		if (!tp.trace) {
+			gr_err_msg("cannot write %s: %s\n", params.trace, strerror(errno));
+			goto out;
+		}
+	}
 	if (top_open(&tp))
 		goto out;
 	if (tp.tty)
@@ -1142,6 +1180,8 @@ int gr_top_main(int argc, char *argv[])
 		shown = false;
 		failed = top_mark(&tp, ++mark);
 		marked = gr_now_ns();
+		if (tp.trace)
+			fprintf(tp.trace, "# read %llu\n", (unsigned long long)mark);
 		if (failed ||
 		    tracefs_iterate_raw_events(tp.tep, tp.inst, NULL, 0, top_record, &tp) < 0) {
 			gr_err_msg("%s: reading the events failed\n", tp.name);
@@ -1181,6 +1221,10 @@ int gr_top_main(int argc, char *argv[])
 		term_restore(&tp);
 out:
 	top_close(&tp);
+	if (tp.trace && fclose(tp.trace)) {
+		gr_err_msg("writing %s failed: %s\n", params.trace, strerror(errno));
+		ret = EXIT_FAILURE;
+	}
 	for (i = 0; i < tp.nr_ring; i++)
 		free(tp.ring[i].lat);
 	for (i = 0; i < tp.nr_proc; i++)

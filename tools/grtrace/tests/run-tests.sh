@@ -535,6 +535,8 @@ expect_fail "report: bad --events" "invalid --events: auto, grtrace or kernel" \
 expect_fail "record: bad --events" "invalid --events: grtrace or kernel" \
 	record --events auto -o "$W/x.dat"
 expect_fail "top: bad --events" "invalid --events: grtrace or kernel" top --events all
+expect_fail "top: --trace where no file can be" "cannot write $W/none/trace.txt: No such file" \
+	top --trace "$W/none/trace.txt"
 
 # ---- corrupt input: exit 1 with the byte offset, no crash, no hang ----
 corrupt=$(python3 -c 'import json, sys
