@@ -62,6 +62,10 @@ def read_trace(path):
                 marks[int(mk.group(1))] = ns
         elif m.group(6).startswith('grtrace_'):
             f = dict(re.findall(r'(\w+)=(\S+)', m.group(7)))
+            # a task's name may hold spaces: the SUBMIT's comm, up to its client_id
+            c = re.search(r' comm=(.*) client_id=', m.group(7))
+            if c:
+                f['comm'] = c.group(1)
             if 'fence' in f:
                 evs.append((ns, pos, r, m.group(6)[len('grtrace_'):], f))
     return evs, marks
@@ -74,8 +78,9 @@ def pct(lat, k):
 
 
 def ms(ns):
-    """a P50_MS or P99_MS cell"""
-    return '-' if ns is None else '%.3f' % (ns / 1e6)
+    """a P50_MS or P99_MS cell (none below 0: a COMPLETE stamped before its
+    SUBMIT, counted an interval later)"""
+    return '-' if ns is None or ns < 0 else '%.3f' % (ns / 1e6)
 
 
 class Group:
@@ -230,15 +235,19 @@ def against_trace(path, ivs, text, diag):
     if 0 not in marks:
         return ['%s: no start marker (grtrace_top 0)' % path]
     prec = 3 if text else 9
+    # Each interval starts at the end of the one before (the first at the
+    # start marker) and ends at a marker: in text, to the ms, the latest of
+    # those the end rounds to (a short interval's mark and the one a period
+    # after it can be under a ms apart)
     bounds = []
+    lo = marks[0]
     for iv in ivs:
-        b = []
-        for key in ('from', 'to'):
-            ns = [t for t in marks.values() if '%.*f' % (prec, t / 1e9) == iv[key]]
-            if len(ns) != 1:
-                return ['%s: %s %s s is no marker of the trace' % (path, key, iv[key])]
-            b.append(ns[0])
-        bounds.append(tuple(b))
+        ends = [t for t in marks.values() if '%.*f' % (prec, t / 1e9) == iv['to']]
+        if '%.*f' % (prec, lo / 1e9) != iv['from'] or not ends:
+            return ['%s: interval %s-%s s: not from %.9f to a marker' %
+                    (path, iv['from'], iv['to'], lo / 1e9)]
+        bounds.append((lo, max(ends)))
+        lo = max(ends)
     bad = []
     zero = '%.*f' % (1 if text else 3, 0)
     counted = count(evs, marks, bounds, 1 if text else 3)

@@ -21,16 +21,19 @@
  * at that moment, so one CPU's events can be read a read later than the
  * other's newer ones.  An ended job is kept until the next job of its key
  * ends: an event of its key stamped between its submit and its complete,
- * read after that complete, is its own.  An event whose key begins no job
- * is not one of the driver's (another device's buffer) and is ignored,
- * unless a submit with that key follows: the end of a job on one CPU can be
- * read one read before its submit on another.  Such events wait (EARLY_MAX
- * of them) for the submit of their key, are taken by it unless they are
- * stamped before it, and are ignored at the end if none came.  The
- * instance's clock is mono, one clock for every CPU, so an event stamped
- * before a submit is not its job's: the buffer at that address was another
- * one, freed before the driver's was allocated (virtqueue_get_buf() returns
- * the buffers of every virtio device).
+ * read after that complete, is its own.  So is a job whose buffer the next
+ * submit of its key reuses before its end was read, its end taken as that
+ * submit: its END and COMPLETE, stamped before it on another CPU, can be
+ * read after it (seen: 17 ms before, read after).  An event whose key
+ * begins no job is not one of the driver's (another device's buffer) and
+ * is ignored, unless a submit with that key follows: the end of a job on
+ * one CPU can be read one read before its submit on another.  Such events
+ * wait (EARLY_MAX of them) for the submit of their key, are taken by it
+ * unless they are stamped before it, and are ignored at the end if none
+ * came.  The instance's clock is mono, one clock for every CPU, so an
+ * event stamped before a submit is not its job's: the buffer at that
+ * address was another one, freed before the driver's was allocated
+ * (virtqueue_get_buf() returns the buffers of every virtio device).
  *
  * The kprobes and the instance are removed on every exit path, SIGINT and
  * SIGTERM included.
@@ -96,14 +99,16 @@ struct held_event {
 };
 
 /*
- * A job known by its key, until its complete event; then, as done, until
- * the next job of its key completes, for its events read late.
+ * A job known by its key, until its complete event, or the next submit of
+ * its key (@replaced); then, as done, until the next job of its key
+ * completes or is replaced, for its events read late.
  */
 struct key_job {
 	struct key_job *next;
 	__u64 key;
 	__u64 submit_ts;
 	bool done;
+	bool replaced;		/* done at the next submit, not its complete */
 	__u64 done_ts;
 	__u32 ring_id;
 	__u64 ctx;
@@ -621,72 +626,25 @@ static void take_early(struct prober *pb, __u64 key, __u64 ts)
 	}
 }
 
-/* A job action of a hit with a key (see the comment at the top). */
-static void job_keyed(struct prober *pb, const struct gr_prof_action *a,
-		      const struct hit *h)
+/*
+ * The key's last job, dropped for a newer one.  A replaced job still
+ * without its seqno is lost with the events it holds: unresolved (and its
+ * END and COMPLETE, should they come later still, foreign).
+ */
+static void key_done_drop(struct prober *pb, struct key_job **dp)
 {
-	__s32 status = a->status != GR_PROF_NONE ? (__s32)h->val[a->status] : 0;
-	__u64 key = h->val[a->key];
-	struct key_job **pp = key_slot(pb, key, false), **dp;
+	pb->unresolved += (*dp)->replaced && !(*dp)->has_seqno;
+	key_drop(dp);
+}
+
+/* Event @h of job @j: its ctx, its seqno, written, or held until the seqno */
+static void job_event(struct prober *pb, const struct gr_prof_action *a,
+		      const struct hit *h, struct key_job *j, __s32 status)
+{
 	struct held_event *e;
-	struct key_job *j;
 	unsigned int t;
 	int i;
 
-	if (a->types & BIT(GRTRACE_EV_SUBMIT)) {
-		if (*pp) {	/* a buffer reused before its end was seen */
-			pb->unresolved += !(*pp)->has_seqno;
-			key_drop(pp);
-		}
-		j = gr_zalloc(sizeof(*j));
-		j->key = key;
-		j->submit_ts = h->ts;
-		j->ring_id = ring_of(pb, a, h);
-		job_from_hit(j, h);
-		j->next = *pp;
-		*pp = j;
-	}
-	j = *pp;
-	/*
-	 * An event of the job of this key that completed last, stamped
-	 * between its submit and its complete: read after that complete, or
-	 * after the next job's submit, because its CPU's buffer was read one
-	 * read later than the other CPU's (a read merges the CPUs by time only
-	 * as far as each had events when it was read).  A job's events follow
-	 * its submit on one clock: the buffer's next job begins after it.
-	 */
-	dp = key_slot(pb, key, true);
-	if (!(a->types & BIT(GRTRACE_EV_SUBMIT)) && *dp &&
-	    h->ts >= (*dp)->submit_ts && h->ts <= (*dp)->done_ts) {
-		for (t = 0; t < GRTRACE_EV_NR; t++)
-			if (a->types & BIT(t) && (*dp)->has_seqno)
-				put_job(pb, t, h->ts, h->order, h->cpu, *dp, status);
-		pb->late += (*dp)->has_seqno;
-		pb->foreign += !(*dp)->has_seqno;
-		return;
-	}
-	if (!j) {
-		if (pb->nr_early == EARLY_MAX) {	/* the oldest is foreign */
-			pb->foreign++;
-			memmove(pb->early, pb->early + 1,
-				--pb->nr_early * sizeof(pb->early[0]));
-		}
-		pb->early[pb->nr_early].a = a;
-		pb->early[pb->nr_early].h = *h;
-		pb->early[pb->nr_early].h.lp = NULL;
-		pb->early[pb->nr_early].h.rec = NULL;
-		pb->nr_early++;
-		return;
-	}
-	/*
-	 * Stamped before this job's submit: an event of the job of this key
-	 * before it, dropped when this submit was read first (its CPU's
-	 * buffer a read ahead of the other's), never this job's.
-	 */
-	if (!(a->types & BIT(GRTRACE_EV_SUBMIT)) && h->ts < j->submit_ts) {
-		pb->foreign++;
-		return;
-	}
 	if (a->ctx != GR_PROF_NONE)
 		j->ctx = h->val[a->ctx];
 	if (a->seqno != GR_PROF_NONE && !j->has_seqno) {
@@ -714,10 +672,115 @@ static void job_keyed(struct prober *pb, const struct gr_prof_action *a,
 			.type = t, .status = status,
 		};
 	}
+}
+
+/* A job action of a hit with a key (see the comment at the top). */
+static void job_keyed(struct prober *pb, const struct gr_prof_action *a,
+		      const struct hit *h)
+{
+	__s32 status = a->status != GR_PROF_NONE ? (__s32)h->val[a->status] : 0;
+	__u64 key = h->val[a->key];
+	struct key_job **pp = key_slot(pb, key, false), **dp;
+	struct key_job *j;
+	unsigned int t;
+
+	dp = key_slot(pb, key, true);
+	if (a->types & BIT(GRTRACE_EV_SUBMIT)) {
+		/*
+		 * A buffer reused before the end of its job was read: that
+		 * job's END and COMPLETE, stamped before the later submit,
+		 * can still come, read a read behind on another CPU.  The
+		 * earlier of the two jobs waits for them as its key's last
+		 * job, until the later one's submit (read first, it can be
+		 * the job running here).
+		 */
+		struct key_job *run = *pp;
+		bool older = run && h->ts < run->submit_ts;
+
+		if (run && !older) {
+			if (*dp)
+				key_done_drop(pb, dp);
+			run->done = true;
+			run->replaced = true;
+			run->done_ts = h->ts;
+			pp = key_slot(pb, key, false);
+		} else if (older && *dp) {
+			key_done_drop(pb, dp);
+			pp = key_slot(pb, key, false);
+		}
+		j = gr_zalloc(sizeof(*j));
+		j->key = key;
+		j->submit_ts = h->ts;
+		j->ring_id = ring_of(pb, a, h);
+		job_from_hit(j, h);
+		if (older) {
+			j->done = true;
+			j->replaced = true;
+			j->done_ts = run->submit_ts;
+		}
+		j->next = *pp;
+		*pp = j;
+		pp = key_slot(pb, key, false);
+		dp = key_slot(pb, key, true);
+		if (older) {
+			job_event(pb, a, h, j, status);
+			take_early(pb, key, h->ts);
+			return;
+		}
+	}
+	j = *pp;
+	/*
+	 * An event of the job of this key before, stamped between its submit
+	 * and its complete (or before the next submit): read after that,
+	 * because its CPU's buffer was read one read later than the other
+	 * CPU's (a read merges the CPUs by time only as far as each had events
+	 * when it was read).  A job's events follow its submit on one clock:
+	 * the buffer's next job begins after it.
+	 */
+	if (!(a->types & BIT(GRTRACE_EV_SUBMIT)) && *dp && h->ts >= (*dp)->submit_ts &&
+	    ((*dp)->replaced ? h->ts < (*dp)->done_ts : h->ts <= (*dp)->done_ts)) {
+		if ((*dp)->replaced) {
+			j = *dp;
+			job_event(pb, a, h, j, status);
+			pb->late += j->has_seqno;
+			if (a->types & BIT(GRTRACE_EV_COMPLETE)) {
+				/* completed: a done job as any other */
+				pb->unresolved += !j->has_seqno;
+				j->replaced = false;
+				j->done_ts = h->ts;
+			}
+			return;
+		}
+		for (t = 0; t < GRTRACE_EV_NR; t++)
+			if (a->types & BIT(t) && (*dp)->has_seqno)
+				put_job(pb, t, h->ts, h->order, h->cpu, *dp, status);
+		pb->late += (*dp)->has_seqno;
+		pb->foreign += !(*dp)->has_seqno;
+		return;
+	}
+	if (!j) {
+		if (pb->nr_early == EARLY_MAX) {	/* the oldest is foreign */
+			pb->foreign++;
+			memmove(pb->early, pb->early + 1,
+				--pb->nr_early * sizeof(pb->early[0]));
+		}
+		pb->early[pb->nr_early].a = a;
+		pb->early[pb->nr_early].h = *h;
+		pb->early[pb->nr_early].h.lp = NULL;
+		pb->early[pb->nr_early].h.rec = NULL;
+		pb->nr_early++;
+		return;
+	}
+	/* Stamped before this job's submit, and no job of its key before */
+	if (!(a->types & BIT(GRTRACE_EV_SUBMIT)) && h->ts < j->submit_ts) {
+		pb->foreign++;
+		return;
+	}
+	job_event(pb, a, h, j, status);
 	if (a->types & BIT(GRTRACE_EV_COMPLETE)) {
 		pb->unresolved += !j->has_seqno;
 		if (*dp)
-			key_drop(dp);
+			key_done_drop(pb, dp);
 		j->done = true;
 		j->done_ts = h->ts;
 	} else if (a->types & BIT(GRTRACE_EV_SUBMIT)) {
@@ -904,8 +967,10 @@ static void print_totals(struct prober *pb, __u64 lost)
 	int i;
 
 	for (i = 0; i < KEY_HASH; i++)
-		for (j = pb->keys[i]; j; j = j->next)
+		for (j = pb->keys[i]; j; j = j->next) {
 			pending += !j->done;
+			pb->unresolved += j->replaced && !j->has_seqno;
+		}
 	pb->foreign += pb->nr_early;
 	pb->nr_early = 0;
 	printf("grtrace probe: %llu hits, %llu jobs, %llu context events, %zu records in %s\n",

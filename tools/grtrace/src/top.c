@@ -538,9 +538,9 @@ static void top_marker(struct top *tp, struct tep_event *e, struct tep_record *r
 }
 
 /*
- * --trace: an event as trace_pipe prints it, but stamped to the ns (the
- * intervals are cut there): task, CPU, time in the trace clock, name and
- * fields, in the order read (by CPU, not by time).
+ * --trace: an event much as trace_pipe prints it, but stamped to the ns
+ * (the intervals are cut there): task, CPU, time in the trace clock, name
+ * and fields, in the order read.
  */
 static void top_trace(struct top *tp, struct tep_event *e, struct tep_record *rec, int cpu)
 {
@@ -1180,7 +1180,7 @@ int gr_top_main(int argc, char *argv[])
 		shown = false;
 		failed = top_mark(&tp, ++mark);
 		marked = gr_now_ns();
-		if (tp.trace)
+		if (tp.trace && !failed)
 			fprintf(tp.trace, "# read %llu\n", (unsigned long long)mark);
 		if (failed ||
 		    tracefs_iterate_raw_events(tp.tep, tp.inst, NULL, 0, top_record, &tp) < 0) {
@@ -1221,7 +1221,7 @@ int gr_top_main(int argc, char *argv[])
 		term_restore(&tp);
 out:
 	top_close(&tp);
-	if (tp.trace && fclose(tp.trace)) {
+	if (tp.trace && (ferror(tp.trace) | fclose(tp.trace))) {
 		gr_err_msg("writing %s failed: %s\n", params.trace, strerror(errno));
 		ret = EXIT_FAILURE;
 	}
