@@ -14,11 +14,11 @@
 # drivers/gpu/drm/virtio/, every vendor driver C file the series touches
 # and every other kernel C file the prefix's patches touch (relay,
 # drm_atomic_helper, their tests), as far as it exists at that prefix.
-# Every build is made with W=1, and fails on a compiler warning that the
-# base's build lacks.
+# A build fails on a compiler warning that the base's build lacks.
 #
-#   prefix 0 (no patch)   =y with sparse (C=1), every target compiled:
-#                         the warnings the tree has without the series
+#   prefix 0 (no patch)   =y, and =y with sparse (C=1) and W=1 (in a
+#                         directory of its own): the warnings the tree
+#                         has without the series
 #   prefix k < N          =y, =m and =n (BISECT_MODES; =y alone before the
 #                         patch that adds CONFIG_GRTRACE, until which the
 #                         three are one configuration), for a patch that
@@ -80,11 +80,11 @@ others=$(for f in $(grep '\.c$' <<<"$all_touched" | grep -vE '^(Documentation|to
 	[ -n "$skip" ] || echo "${f%.c}.o"
 done)
 
-# The plan, by the rules of the walk below: the base;
+# The plan, by the rules of the walk below: the base, and its warnings;
 # per prefix before the last, a build per mode when it changes kernel
 # source, one per tool it changes; at the last, y-on and its warnings,
 # whether sparse ran, m, n, nohooks, nobridge.
-plan=1
+plan=2
 for ((k = 1; k < N; k++)); do
 	files=$(touched_by "${patches[$((k - 1))]}")
 	# shellcheck disable=SC2086
@@ -117,14 +117,11 @@ kernel_diffs() {
 }
 
 # kmake DIR ARG...: the kernel's make of ARGs (flags, targets) in build
-# directory DIR, with W=1, with the idle policy when the walk has it.  W=1
-# in every build: its warnings are the base's in one build of it, and the
-# directories seeded from another (=m and =n from =y) keep their objects
-# (another compiler command would compile them all again).
+# directory DIR, with the idle policy when the walk has it.
 kmake() {
 	local dir=$1
 	shift
-	$IDLE make -C "$SRC" O="$dir" CC="ccache gcc" -j"$JOBS" -s W=1 "$@"
+	$IDLE make -C "$SRC" O="$dir" CC="ccache gcc" -j"$JOBS" -s "$@"
 }
 
 # build K MODE [FLAGS]: build the targets as they exist at prefix K; the
@@ -137,7 +134,7 @@ build() {
 	# with sparse and W=1 have one of their own.
 	case $mode in
 	m | n) dir=$CACHE/prefix-$mode ;;
-	y-on) dir=$CACHE/prefix-w ;;
+	y-base | y-on) dir=$CACHE/prefix-w ;;
 	*) dir=$CACHE/prefix-y ;;
 	esac
 	name="$(printf '%02d' "$k") $mode"
@@ -219,17 +216,16 @@ build() {
 	grep -E 'error|Error' "$dir/log" | head -20 > "$OUT/err-$mode"
 	cat "$OUT/verify-err-$mode" 2> /dev/null >> "$OUT/err-$mode"
 	warnings "$dir" > "$OUT/warn-$mode"
-	# Without C=1, no warning the base's =y build lacks.
+	# Without C=1 W=1, no warning the base's =y build lacks.
 	if [ -z "$flags" ] && [ "$rc" = 0 ] && [ "$k" -gt 0 ] &&
 		comm -13 "$OUT/base-y-warnings" "$OUT/warn-$mode" | grep . >> "$OUT/err-$mode"; then
 		rc=1
 		sed -i '1i warnings the base lacks:' "$OUT/err-$mode"
 	fi
 	# The stamp's time is after the build's: a later change is newer.  The
-	# base's (C=1: every target compiled) starts the walk; the last
-	# prefix's builds leave none: =m and =n build the vendor objects
+	# last prefix's builds leave none: =m and =n build the vendor objects
 	# alone, the hook variants another configuration.
-	if { [ -z "$flags" ] || [ "$k" = 0 ]; } && [ "$rc" = 0 ] && [ "$k" -lt "$N" ]; then
+	if [ -z "$flags" ] && [ "$rc" = 0 ] && [ "$k" -lt "$N" ]; then
 		touch "$stamp"
 	elif [ -z "$flags" ]; then
 		rm -f "$stamp"
@@ -332,10 +328,12 @@ fi
 globals="--global $SRC/Makefile --global $SRC/Kbuild --global $SRC/arch/x86/Makefile"
 for f in "$SRC"/scripts/Makefile.*; do globals+=" --global $f"; done
 
-# Every target compiled (C=1 deletes the objects first): the base's
-# warnings, which every later build is compared with.
-build 0 y "C=1"
-report y && cp "$OUT/warn-y" "$OUT/base-y-warnings" && cp "$OUT/warn-y" "$OUT/base-warnings"
+build 0 y &
+build 0 y-base "C=1 W=1" &
+wait
+# The base's warnings, which every later build is compared with.
+report y && cp "$OUT/warn-y" "$OUT/base-y-warnings"
+report y-base && cp "$OUT/warn-y-base" "$OUT/base-warnings"
 
 for ((k = 1; k <= N; k++)); do
 	p=${patches[$((k - 1))]}
