@@ -14,7 +14,8 @@ commands are in one context of its own, and the two rendered at the same
 time; the in-fence waits of EXECBUFFER are SYNC_WAIT pairs of the task,
 followed by its SUBMIT_3D; the relay stream lost nothing.  bpftrace, perf
 and a filtered trace-cmd instance, attached to the same run, counted the
-clients' SUBMITs as trace-cmd did.
+clients' SUBMITs as trace-cmd did; each SUBMIT perf sampled is one of
+trace-cmd's, once.
 
 usage: virgl-check.py DIR      (prints KTAP)
 """
@@ -145,17 +146,21 @@ def count_bpftrace(text):
 
 
 def count_perf(text):
-    c = collections.Counter()
+    """perf script's grtrace_submit samples: the count per comm field, and
+    the fences (context:seqno) of the samples, in their order."""
+    c, fences = collections.Counter(), []
     for line in text.splitlines():
-        m = re.match(r'\s*(.*?)\s+grtrace:grtrace_submit:', line)
-        if m:
-            c[m.group(1)] += 1
-    return c
+        if ' grtrace:grtrace_submit: ' not in line:
+            continue
+        f = dict(re.findall(r'(\w+)=(\S+)', line.split(' grtrace:grtrace_submit: ', 1)[1]))
+        c[f.get('comm')] += 1
+        fences.append(f.get('fence'))
+    return c, fences
 
 
 def main():
     global OUT                          # pylint: disable=global-statement
-    OUT = Ktap('virgl: ', 23)
+    OUT = Ktap('virgl: ', 24)
     if len(sys.argv) != 2:
         sys.exit(__doc__)
     d = sys.argv[1]
@@ -250,10 +255,10 @@ def main():
     want = {c: submits[c] for c in CLIENTS}
     try:
         bt = count_bpftrace(open(os.path.join(d, 'bpftrace.out')).read())
-        perf = count_perf(open(os.path.join(d, 'perf-script.out')).read())
+        perf, perf_fences = count_perf(open(os.path.join(d, 'perf-script.out')).read())
         check('bpftrace and perf output present', True)
     except OSError as e:
-        bt, perf = {}, {}
+        bt, perf, perf_fences = {}, {}, []
         check('bpftrace and perf output present', False, str(e))
     check('bpftrace: @[args->comm] = count() on grtrace_submit equals '
           'trace-cmd\'s count per client', all(want[c] and bt.get(c) == want[c]
@@ -262,6 +267,14 @@ def main():
     check('perf record -e grtrace:* -a: grtrace_submit per client equals trace-cmd\'s',
           all(want[c] and perf.get(c) == want[c] for c in CLIENTS),
           f'perf {dict(perf)}, trace-cmd {want}')
+    # perf's window lies inside trace-cmd's: each of its SUBMITs is one of
+    # trace-cmd's, once.
+    fences = {f['fence'] for _ts, name, f in top if name == 'grtrace_submit'}
+    twice = [f for f, n in collections.Counter(perf_fences).items() if n > 1]
+    alien = [f for f in perf_fences if f not in fences]
+    check('perf: each grtrace_submit sample a fence of trace-cmd\'s, none twice '
+          f'({len(perf_fences)} samples)', perf_fences and not twice and not alien,
+          f'twice {twice[:5]} ({len(twice)}), not in trace.dat {alien[:5]} ({len(alien)})')
     filt = collections.Counter(f['comm'] for _ts, name, f in events
                                if f['@buffer'] == 'filtered' and name == 'grtrace_submit')
     check('trace-cmd -f \'comm == "glmark2-es2-drm"\': only and all of its SUBMITs',

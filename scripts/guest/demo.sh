@@ -59,9 +59,10 @@ make -C "$ROOT/tools/tracing/grtrace-plugin" -s O="$tool/plugin" >/dev/null
 	# Its map; a missing one is virgl-check.py's to report, not a reason
 	# for set -e to end make demo.
 	sed -n '/^@/p' "$res/bpftrace.out"
-	echo "# perf record -e 'grtrace:*' -a; perf script: grtrace_submit by task"
-	awk '$2 == "grtrace:grtrace_submit:" {n[$1]++} END {for (c in n) print "  " c, n[c]}' \
-		"$res/perf-script.out" | sort
+	echo "# perf record -e 'grtrace:*' -a; perf script: grtrace_submit by comm"
+	awk '/ grtrace:grtrace_submit: / && match($0, / comm=[^ ]*/) {
+		n[substr($0, RSTART + 6, RLENGTH - 6)]++
+	} END {for (c in n) print "  " c, n[c]}' "$res/perf-script.out" | sort
 	echo "# trace-cmd record ... -B filtered -e grtrace:grtrace_submit -f 'comm == \"glmark2-es2-drm\"'"
 	trace-cmd report -i "$res/trace.dat" 2>/dev/null |
 		awk '/^ *filtered:/ && /grtrace_submit:/ {n++} END {print "  filtered instance: " n+0 " SUBMITs"}'

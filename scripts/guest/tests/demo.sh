@@ -102,7 +102,7 @@ cat /tmp/probe.out
 cat $H$C/record.out $H$C/kmscube.out $H$C/glmark2.out
 grep -q 'kmscube exit 0, glmark2-es2-drm exit 0' $H$C/record.out || rc=1
 if [ -e $H$C/perf.data ]; then
-	chroot $H perf script -i $C/perf.data -F comm,event > $H$C/perf-script.out 2> $H$C/perf.err
+	chroot $H perf script -i $C/perf.data -F comm,tid,time,event,trace > $H$C/perf-script.out 2> $H$C/perf.err
 fi
 cp /tmp/trace.dat "$O/"
 cp /tmp/probe.out "$O/"
