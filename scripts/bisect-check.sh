@@ -233,9 +233,10 @@ build() {
 	built=$(wc -w <<<"$t $objs")
 	[ "$built" = "$all" ] && built="$all targets" || built="$built of $all targets (the others up to date)"
 	echo "$rc $name: $built ($((SECONDS - start)) s)" > "$OUT/res-$mode"
-	if [ "$rc" = 0 ]; then
+	# The warnings before the result: a result kept has its warnings.
+	if [ "$rc" = 0 ] && mkdir -p "$RESULT_CACHE" &&
+	   cp "$OUT/warn-$mode" "$RESULT_CACHE/$key.warnings"; then
 		result_keep "$key" "$built"
-		cp "$OUT/warn-$mode" "$RESULT_CACHE/$key.warnings"
 	fi
 	return $rc
 }
@@ -331,9 +332,12 @@ for f in "$SRC"/scripts/Makefile.*; do globals+=" --global $f"; done
 build 0 y &
 build 0 y-base "C=1 W=1" &
 wait
-# The base's warnings, which every later build is compared with.
+# The base's warnings, which every later build is compared with: without
+# them no later build can be judged, and the walk ends (a count short of
+# its plan).
 report y && cp "$OUT/warn-y" "$OUT/base-y-warnings"
 report y-base && cp "$OUT/warn-y-base" "$OUT/base-warnings"
+[ -f "$OUT/base-y-warnings" ] && [ -f "$OUT/base-warnings" ] || finish
 
 for ((k = 1; k <= N; k++)); do
 	p=${patches[$((k - 1))]}
