@@ -145,7 +145,7 @@ def top_check(k, what, read, path, queued, events):
 
 def main():
     grtrace, dat, qemu, top = sys.argv[1:5]
-    k = Ktap('stock:', 12)
+    k = Ktap('stock:', 13)
     try:
         rep = json.loads(subprocess.run([grtrace, 'report', '--jobs', '-i', dat, '-f', 'json'],
                                         check=True, capture_output=True, text=True).stdout)
@@ -156,6 +156,14 @@ def main():
     except (OSError, ValueError, subprocess.CalledProcessError) as e:
         k.result(False, 'grtrace report and trace-cmd report read the recording', e)
         return k.finish()
+    # grtrace record's clock: CLOCK_MONOTONIC, the relay stream's and
+    # grtrace-bpf-annotate's, for merge (trace-cmd's own default is local).
+    clock = re.search(r'\[(\w+)\]', subprocess.run(
+        ['trace-cmd', 'dump', '--clock', '-i', dat],
+        capture_output=True, text=True, check=False).stdout)
+    k.result(clock and clock.group(1) == 'mono',
+             'grtrace record: the recording\'s clock is mono (CLOCK_MONOTONIC)',
+             f"trace-cmd dump --clock: {clock.group(1) if clock else 'no clock'}")
     sess = rep['session']
     k.result(sess.get('jobs_from') == 'kernel' and sess['jobs'] >= MIN_JOBS,
              f"grtrace report: at least {MIN_JOBS} jobs, from the kernel's own events",

@@ -1014,7 +1014,9 @@ static bool kernel_gpu_events(void)
  * of ftrace recordings takes), system-wide, for @p->duration seconds or
  * until Ctrl-C; report, export and dump read it (upstream.c).  An event
  * system is asked for only if the running kernel has it: gpu_scheduler
- * and virtio_gpu come with their modules.
+ * and virtio_gpu come with their modules.  The clock is CLOCK_MONOTONIC
+ * (trace-cmd's "mono"), that of the relay stream and of
+ * grtrace-bpf-annotate, whose ioctls merge then joins to the jobs.
  *
  * Returns: only on failure, with the problem printed.
  */
@@ -1025,7 +1027,7 @@ static int record_kernel_events(const struct record_params *p)
 		{ "dma_fence", "dma_fence:dma_fence_signaled" },
 		{ "virtio_gpu", "virtio_gpu" },
 	};
-	const char *argv[4 + 2 * ARRAY_SIZE(events) + 4], *dir = tracefs_tracing_dir();
+	const char *argv[6 + 2 * ARRAY_SIZE(events) + 4], *dir = tracefs_tracing_dir();
 	char path[PATH_MAX], secs[32];
 	bool gpu = false;
 	size_t i;
@@ -1043,6 +1045,8 @@ static int record_kernel_events(const struct record_params *p)
 	argv[n++] = "record";
 	argv[n++] = "-o";
 	argv[n++] = p->output;
+	argv[n++] = "-C";
+	argv[n++] = "mono";
 	for (i = 0; i < ARRAY_SIZE(events); i++) {
 		snprintf(path, sizeof(path), "%s/events/%s", dir, events[i][0]);
 		if (access(path, F_OK))

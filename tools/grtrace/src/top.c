@@ -1059,6 +1059,12 @@ static int top_open(struct top *tp)
 			   strerror(errno));
 		return -1;
 	}
+	/* The relay stream's clock, and grtrace record's */
+	if (tracefs_instance_file_write(tp->inst, "trace_clock", "mono") < 0) {
+		gr_err_msg("%s: cannot set its trace_clock to mono: %s\n", tp->name,
+			   strerror(errno));
+		return -1;
+	}
 	if (tp->p->use == GR_USE_AUTO)
 		kernel = !gr_tracefs_system("grtrace");
 	if (kernel) {
@@ -1195,9 +1201,8 @@ int gr_top_main(int argc, char *argv[])
 			continue;
 		}
 		/*
-		 * Short in the trace clock, which need not run at
-		 * CLOCK_MONOTONIC's rate (sched_clock): marked again once the
-		 * period is over there too.
+		 * Short in the trace clock (a marker written before the
+		 * period was over there): marked again once it is.
 		 */
 		if (tp.to - tp.from < (__u64)params.period) {
 			next = gr_now_ns() + params.period - (tp.to - tp.from);
