@@ -251,7 +251,8 @@ def main():
                       host.stdout)
     except OSError as e:
         m, host = None, e
-    k.result(host.returncode == 0 and m and int(m.group(1)) == int(m.group(2)) == len(whole),
+    k.result(getattr(host, 'returncode', 1) == 0 and m and
+             int(m.group(1)) == int(m.group(2)) == len(whole),
              "QEMU's trace has each fenced command, joined by fence id",
              f"{m.group(0) if m else 'no join line'}; {len(whole)} fenced and whole; "
              f"{getattr(host, 'stderr', host)}")
