@@ -107,7 +107,8 @@ fi
 cp /tmp/trace.dat "$O/"
 cp /tmp/probe.out "$O/"
 [ -e /tmp/probe.grt ] && cp /tmp/probe.grt "$O/"
-for f in kmscube.out glmark2.out record.out bpftrace.out perf-script.out perf.err perf.log; do
+for f in kmscube.out glmark2.out record.out bpftrace.out perf-script.out perf.err perf.log \
+	 perf.data; do
 	[ -e $H$C/$f ] && cp $H$C/$f "$O/"
 done
 for f in $D/events[0-9]*; do
