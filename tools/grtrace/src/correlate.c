@@ -141,16 +141,6 @@ __s64 gr_origin(const struct gr_corr *in)
 	return (__s64)in->t.start_ts + in->offset;
 }
 
-/* ns as seconds with 9 decimals */
-const char *gr_secs(__s64 ns, char *buf, size_t len)
-{
-	unsigned long long a = ns < 0 ? -(unsigned long long)ns : (unsigned long long)ns;
-
-	snprintf(buf, len, "%s%llu.%09llu", ns < 0 ? "-" : "", a / NSEC_PER_SEC,
-		 a % NSEC_PER_SEC);
-	return buf;
-}
-
 /* @ts of the merged clock as seconds from the session start */
 const char *gr_ts(const struct gr_corr *in, __s64 ts, char *buf, size_t len)
 {
@@ -609,6 +599,14 @@ int gr_corr_load(struct gr_corr *in, const char *gpu, int session, const char *c
 	}
 	if (gr_input_load(&in->t, gpu))
 		return -1;
+	if ((__s64)in->t.first_ts + offset < 0) {
+		char a[32], b[32];
+
+		gr_err_msg("%s: --clock-offset %s s puts its first event, at %s s, before 0\n",
+			   gpu, gr_secs(offset, a, sizeof(a)),
+			   gr_secs(in->t.first_ts, b, sizeof(b)));
+		return -1;
+	}
 	if (in->have_cpu && !offset && in->t.clock && strcmp(in->t.clock, "mono"))
 		gr_err_msg("%s: recorded in clock %s, the annotator's is CLOCK_MONOTONIC: %s\n",
 			   gpu, in->t.clock,

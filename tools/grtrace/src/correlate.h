@@ -104,7 +104,6 @@ int gr_parse_offset(const char *s, __s64 *ns);
 const char *gr_ioctl_name(const struct gr_ioctl *io, char *buf, size_t len);
 const char *gr_ts(const struct gr_corr *in, __s64 ts, char *buf, size_t len);
 __s64 gr_origin(const struct gr_corr *in);
-const char *gr_secs(__s64 ns, char *buf, size_t len);
 const char *gr_dur(__s64 ns, char *buf, size_t len);
 
 #endif /* __GRTRACE_CORRELATE_H */

@@ -19,7 +19,9 @@
  *
  * The file is version 6 of the format (trace-cmd.dat.v6(5)), uncompressed:
  * headers, the event formats, the task names, then per CPU the pages of an
- * ftrace ring buffer.  Its events:
+ * ftrace ring buffer.  The headers give each CPU's length, so the pages are
+ * made twice, first counted, then written a page at a time: memory is the
+ * rows' descriptions, whatever the number of jobs or rows.  Its events:
  *
  *   lane                  at the first time, on every CPU: what the CPU is
  *   sched/sched_switch    the lane's task in and out: pid KS_PID_BASE +
@@ -47,6 +49,7 @@
 #define KS_TIME_EXTEND	30		/* type_len of a time extend */
 #define KS_PID_BASE	100000		/* task of lane N: KS_PID_BASE + N */
 #define KS_PRIO		120
+#define KS_LISTED	64		/* rows named in the summary */
 
 /* trace-cmd.dat(5): magic, "tracing", version 6; option ids */
 #define TRACEDAT_MAGIC_6		"\027\010\104tracing6"
@@ -192,24 +195,28 @@ static_assert(sizeof(struct ks_switch) == 64, "sched_switch layout");
 static_assert(KS_JOB_SIZE == 108, "job layout");
 static_assert(sizeof(struct ks_lane) == 80, "lane layout");
 
-/* The pages of one CPU's ring buffer: one phase of a lane */
+/* One CPU of the file: one phase of a lane, the slices [first, end) */
 struct ks_cpu {
 	__u32 ring;
 	int kind;		/* the phase */
 	int lane;
 	__s32 pid;		/* the lane's task */
+	size_t first;
+	size_t end;
 	size_t boxes;
-	unsigned char *buf;
-	size_t pages;
-	size_t used;		/* data bytes of the last page */
-	__u64 last_ts;
+	size_t pages;		/* of its ring buffer, once counted */
 };
 
 struct ks_file {
 	struct ks_cpu *cpu;
 	int nr_cpu;
-	int *cpu_of;		/* slice index -> cpu */
 	int nr_lanes;		/* tasks: KS_PID_BASE + 0 .. nr_lanes - 1 */
+	/* the page being made of the CPU being made */
+	unsigned char page[KS_PAGE];
+	size_t pages;		/* of that CPU so far */
+	size_t used;		/* data bytes of the page */
+	__u64 last_ts;
+	FILE *out;		/* NULL: count the pages */
 };
 
 /* @src into @dst of @len bytes, cut, NUL terminated */
@@ -226,48 +233,52 @@ static void put32(unsigned char *p, __u32 v)
 	memcpy(p, &v, sizeof(v));
 }
 
-static void page_new(struct ks_cpu *c, __u64 ts)
+/* The page made so far to the file, if it is being written */
+static void page_out(struct ks_file *f)
 {
-	unsigned char *p;
+	if (f->pages && f->out)
+		fwrite(f->page, KS_PAGE, 1, f->out);
+}
 
-	c->buf = gr_realloc(c->buf, (c->pages + 1) * KS_PAGE, 1);
-	p = c->buf + c->pages++ * KS_PAGE;
-	memset(p, 0, KS_PAGE);
-	memcpy(p, &ts, sizeof(ts));
-	c->used = 0;
-	c->last_ts = ts;
+static void page_new(struct ks_file *f, __u64 ts)
+{
+	page_out(f);
+	f->pages++;
+	memset(f->page, 0, KS_PAGE);
+	memcpy(f->page, &ts, sizeof(ts));
+	f->used = 0;
+	f->last_ts = ts;
 }
 
 /* Append an event of @len bytes (a multiple of 4, at most 112) at @ts. */
-static void put_event(struct ks_cpu *c, __u64 ts, const void *data, size_t len)
+static void put_event(struct ks_file *f, __u64 ts, const void *data, size_t len)
 {
+	unsigned char *p;
 	__u64 delta;
-	unsigned char *p, *commit;
 	size_t need;
 
-	if (c->pages && ts < c->last_ts)
-		ts = c->last_ts;
-	delta = c->pages ? ts - c->last_ts : 0;
+	if (f->pages && ts < f->last_ts)
+		ts = f->last_ts;
+	delta = f->pages ? ts - f->last_ts : 0;
 	need = 4 + len + (delta >> KS_DELTA_BITS ? 8 : 0);
-	if (!c->pages || c->used + need > KS_DATA) {
-		page_new(c, ts);
+	if (!f->pages || f->used + need > KS_DATA) {
+		page_new(f, ts);
 		delta = 0;
 	}
-	p = c->buf + (c->pages - 1) * KS_PAGE + KS_PAGE_HDR + c->used;
+	p = f->page + KS_PAGE_HDR + f->used;
 	if (delta >> KS_DELTA_BITS) {
 		put32(p, KS_TIME_EXTEND |
 		      (__u32)(delta & ((1U << KS_DELTA_BITS) - 1)) << 5);
 		put32(p + 4, delta >> KS_DELTA_BITS);
 		p += 8;
-		c->used += 8;
+		f->used += 8;
 		delta = 0;
 	}
 	put32(p, len / 4 | (__u32)delta << 5);
 	memcpy(p + 4, data, len);
-	c->used += 4 + len;
-	c->last_ts = ts;
-	commit = c->buf + (c->pages - 1) * KS_PAGE + 8;
-	memcpy(commit, &(__u64){ c->used }, 8);
+	f->used += 4 + len;
+	f->last_ts = ts;
+	memcpy(f->page + 8, &(__u64){ f->used }, 8);
 }
 
 /*
@@ -308,7 +319,6 @@ static void make_cpus(struct gr_exporter *ex, struct ks_file *f)
 	struct ks_cpu *c = NULL;
 	size_t i;
 
-	f->cpu_of = gr_zalloc((ex->nr_sl + 1) * sizeof(*f->cpu_of));
 	for (i = 0; i < ex->nr_sl; i++) {
 		const struct gr_slice *s = &ex->sl[i];
 
@@ -321,30 +331,16 @@ static void make_cpus(struct gr_exporter *ex, struct ks_file *f)
 			c->ring = s->ring;
 			c->lane = s->lane;
 			c->kind = s->kind;
+			c->first = i;
 			f->nr_lanes += lane;
 			c->pid = KS_PID_BASE + f->nr_lanes - 1;
 		}
-		f->cpu_of[i] = f->nr_cpu - 1;
+		c->end = i + 1;
 	}
 }
 
-static void lane_events(struct gr_exporter *ex, struct ks_file *f, __u64 t0)
-{
-	struct ks_lane ev;
-	int k;
-
-	for (k = 0; k < f->nr_cpu; k++) {
-		memset(&ev, 0, sizeof(ev));
-		ev.type = ID_LANE;
-		lane_name(ex, &f->cpu[k], ev.name, sizeof(ev.name));
-		ev.ring_id = gr_ring(&ex->t, f->cpu[k].ring)->id;
-		ev.phase = f->cpu[k].kind;
-		ev.lane = f->cpu[k].lane;
-		put_event(&f->cpu[k], t0, &ev, sizeof(ev));
-	}
-}
-
-static void box(struct gr_exporter *ex, struct ks_cpu *c, const struct gr_slice *s)
+static void box(struct gr_exporter *ex, struct ks_file *f, struct ks_cpu *c,
+		const struct gr_slice *s)
 {
 	const struct gr_job *j = &ex->jobs.job[s->job];
 	const struct gr_ring *r = gr_ring(&ex->t, s->ring);
@@ -354,8 +350,8 @@ static void box(struct gr_exporter *ex, struct ks_cpu *c, const struct gr_slice 
 	char comm[64];
 	__u64 start = s->start;
 
-	if (c->pages && start < c->last_ts)	/* the last lane overflowed */
-		start = c->last_ts;
+	if (f->pages && start < f->last_ts)	/* the last lane overflowed */
+		start = f->last_ts;
 	if (start > s->end)
 		return;
 	task_name(ex, c, true, comm, sizeof(comm));
@@ -367,7 +363,7 @@ static void box(struct gr_exporter *ex, struct ks_cpu *c, const struct gr_slice 
 	copy_str(sw.next_comm, sizeof(sw.next_comm), comm);
 	sw.next_pid = pid;
 	sw.next_prio = KS_PRIO;
-	put_event(c, start, &sw, sizeof(sw));
+	put_event(f, start, &sw, sizeof(sw));
 
 	memset(&jb, 0, sizeof(jb));
 	jb.type = ID_JOB;
@@ -387,7 +383,7 @@ static void box(struct gr_exporter *ex, struct ks_cpu *c, const struct gr_slice 
 		copy_str(jb.ring, sizeof(jb.ring), r->name);
 	else
 		snprintf(jb.ring, sizeof(jb.ring), "ring%u", r->id);
-	put_event(c, start, &jb, KS_JOB_SIZE);
+	put_event(f, start, &jb, KS_JOB_SIZE);
 
 	memset(&sw, 0, sizeof(sw));
 	sw.type = ID_SWITCH;
@@ -398,8 +394,33 @@ static void box(struct gr_exporter *ex, struct ks_cpu *c, const struct gr_slice 
 	sw.prev_state = 1;	/* done: sleeping */
 	copy_str(sw.next_comm, sizeof(sw.next_comm), "swapper");
 	sw.next_prio = KS_PRIO;
-	put_event(c, s->end, &sw, sizeof(sw));
+	put_event(f, s->end, &sw, sizeof(sw));
 	c->boxes++;
+}
+
+/*
+ * The ring buffer of CPU @k: what it is at the first time @t0, then a box
+ * per slice; counted (@f->out NULL), or written to @f->out.
+ */
+static void make_cpu(struct gr_exporter *ex, struct ks_file *f, int k, __u64 t0)
+{
+	struct ks_cpu *c = &f->cpu[k];
+	struct ks_lane ev;
+	size_t i;
+
+	f->pages = 0;
+	c->boxes = 0;
+	memset(&ev, 0, sizeof(ev));
+	ev.type = ID_LANE;
+	lane_name(ex, c, ev.name, sizeof(ev.name));
+	ev.ring_id = gr_ring(&ex->t, c->ring)->id;
+	ev.phase = c->kind;
+	ev.lane = c->lane;
+	put_event(f, t0, &ev, sizeof(ev));
+	for (i = c->first; i < c->end; i++)
+		box(ex, f, c, &ex->sl[i]);
+	page_out(f);
+	c->pages = f->pages;
 }
 
 /* ---- the file ---- */
@@ -468,7 +489,7 @@ static char *cmdlines(const struct gr_exporter *ex, const struct ks_file *ks)
  * The headers are made in memory, where their length is known, so that
  * @out need not be seekable: a pipe takes the file as a file does.
  */
-static int write_file(struct gr_exporter *ex, struct ks_file *ks, FILE *out)
+static int write_file(struct gr_exporter *ex, struct ks_file *ks, FILE *out, __u64 t0)
 {
 	static const char * const *formats[] = { fmt_job, fmt_lane };
 	char *cmd = cmdlines(ex, ks), *head = NULL;
@@ -536,8 +557,9 @@ static int write_file(struct gr_exporter *ex, struct ks_file *ks, FILE *out)
 	free(head);
 	for (pos = len; pos % KS_PAGE; pos++)
 		fputc(0, out);
+	ks->out = out;
 	for (k = 0; k < ks->nr_cpu; k++)
-		fwrite(ks->cpu[k].buf, KS_PAGE, ks->cpu[k].pages, out);
+		make_cpu(ex, ks, k, t0);
 	return 0;
 }
 
@@ -550,10 +572,13 @@ static void summary(struct gr_exporter *ex, struct ks_file *ks, FILE *out,
 	fprintf(out, "%s: %d lanes, %d rows of phases, %zu jobs, clock %s\n", path,
 		ks->nr_lanes, ks->nr_cpu, ex->jobs.nr,
 		ex->t.clock ? ex->t.clock : "of the input");
-	for (k = 0; k < ks->nr_cpu; k++) {
+	for (k = 0; k < ks->nr_cpu && k < KS_LISTED; k++) {
 		lane_name(ex, &ks->cpu[k], name, sizeof(name));
 		fprintf(out, "  cpu %d: %s: %zu jobs\n", k, name, ks->cpu[k].boxes);
 	}
+	if (ks->nr_cpu > KS_LISTED)
+		fprintf(out, "  (%d rows more: trace-cmd report --cpu N names row N)\n",
+			ks->nr_cpu - KS_LISTED);
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -682,9 +707,8 @@ int gr_export_kernelshark(struct gr_exporter *ex, const char *path, const char *
 	for (i = 0; i < ex->nr_sl; i++)
 		if (ex->sl[i].start < t0)
 			t0 = ex->sl[i].start;
-	lane_events(ex, &ks, t0);
-	for (i = 0; i < ex->nr_sl; i++)
-		box(ex, &ks.cpu[ks.cpu_of[i]], &ex->sl[i]);
+	for (k = 0; k < ks.nr_cpu; k++)
+		make_cpu(ex, &ks, k, t0);
 
 	to_stdout = !strcmp(path, "-");
 	f = to_stdout ? stdout : fopen(path, "w");
@@ -692,7 +716,7 @@ int gr_export_kernelshark(struct gr_exporter *ex, const char *path, const char *
 		gr_err_msg("%s: %s\n", path, strerror(errno));
 		goto out;
 	}
-	ret = write_file(ex, &ks, f);
+	ret = write_file(ex, &ks, f, t0);
 	if (ferror(f))
 		ret = -1;
 	if ((to_stdout ? fflush(f) : fclose(f)) || ret) {
@@ -704,9 +728,6 @@ int gr_export_kernelshark(struct gr_exporter *ex, const char *path, const char *
 	if (!ret)
 		summary(ex, &ks, to_stdout ? stderr : stdout, path);
 out:
-	for (k = 0; k < ks.nr_cpu; k++)
-		free(ks.cpu[k].buf);
 	free(ks.cpu);
-	free(ks.cpu_of);
 	return ret;
 }

@@ -760,7 +760,7 @@ static void header_text(struct report *rp)
 	const struct gr_trace *t = &rp->t;
 	const struct grtrace_stream_info *si = &t->info;
 	FILE *f = rp->o.f;
-	char buf[512];
+	char buf[512], start[32];
 	__u32 i, j, n, *by_id, *pos;
 	bool *first;
 	size_t w;
@@ -782,9 +782,8 @@ static void header_text(struct report *rp)
 			 *buf ? buf : "none");
 		header_line(f, "session", line);
 		realtime_str(si->start_realtime, buf, sizeof(buf));
-		fprintf(f, "  started   %s (monotonic %llu.%09llu s), %u cpus, %u KiB buffers\n",
-			buf, (unsigned long long)si->start_ts / NSEC_PER_SEC,
-			(unsigned long long)si->start_ts % NSEC_PER_SEC, si->nr_cpus,
+		fprintf(f, "  started   %s (monotonic %s s), %u cpus, %u KiB buffers\n",
+			buf, gr_secs(si->start_ts, start, sizeof(start)), si->nr_cpus,
 			si->buffer_size / 1024);
 	} else if (t->instance) {
 		fprintf(f, "  session   ftrace instance %s: its grtrace events, clock %s\n",
@@ -1644,9 +1643,7 @@ static void flight_tables(struct report *rp)
 	if (rp->nr_done)
 		qsort(rp->done, rp->nr_done, sizeof(*rp->done), cmp_done);
 	gr_cell_ns(&rp->o, last, sizeof(last), true, (long long)(rp->t.last_ts - rp->t.start_ts));
-	snprintf(start, sizeof(start), "%llu.%09llu",
-		 (unsigned long long)(rp->t.start_ts / NSEC_PER_SEC),
-		 (unsigned long long)(rp->t.start_ts % NSEC_PER_SEC));
+	gr_secs(rp->t.start_ts, start, sizeof(start));
 	snprintf(title, sizeof(title),
 		 "in flight at the last event (%s): %zu job%s, by ring (times in us from the session start, %s s in the input's clock; AGE at the last event):",
 		 last, rp->nr_flying, rp->nr_flying == 1 ? "" : "s", start);

@@ -8,15 +8,19 @@
  * record header by record header: the sizes are checked (a bad one stops
  * the input with its offset before anything is printed) and the file is
  * cut where gseq does not increase.  The runs of all files are then merged
- * with a heap by the gseq of their next record, each read through a window
- * of the file mapped in memory, and each record is decoded where it lies.
- * Memory is a window per run, whatever the length of the input.
+ * with a heap by the gseq of their next record, each read with pread()
+ * into a window of its own, and each record is decoded where it lies.
+ * Memory is a window per run, whatever the length of the input.  A window
+ * is read rather than mapped: a quarter of a megabyte is scanned or decoded
+ * while the copy is still in the CPU's cache, where a mapping of the file
+ * costs page-table work for every window and a cache miss for every
+ * record, in each of the two passes.
  *
- * The live relay files are not mappable and are consumed by reading: they
- * are merged once into an unlinked temporary file (the spool), which is
- * then read like a recorded file, as often as the command needs.  Pipes
- * ("-" is standard input) and files that cannot be mapped are copied to
- * the spool as they come and cut into runs there, as a recorded file is.
+ * The live relay files are consumed by reading: they are merged once into
+ * an unlinked temporary file (the spool), which is then read like a
+ * recorded file, as often as the command needs.  Pipes ("-" is standard
+ * input) are copied to the spool as they come and cut into runs there, as
+ * a recorded file is.
  * A trace.dat is decoded by libtracecmd into an array (tracedat.c) and
  * served from it.
  */
@@ -27,7 +31,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <byteswap.h>
@@ -38,9 +41,9 @@
 #include "utils.h"
 
 #define RUN_MAX		4096		/* sorted runs per input at most */
-#define WIN_ALL		(32 << 20)	/* bytes mapped for all runs together */
-#define WIN_MAX		(8 << 20)	/* per run */
-#define WIN_MIN		(256 << 10)
+#define WIN_ALL		(32 << 20)	/* bytes of window for all runs together */
+#define WIN_MAX		(256 << 10)	/* per run */
+#define WIN_MIN		(16 << 10)
 #define SPOOL_BUF	(1024 * 1024)
 
 struct gr_run {
@@ -49,59 +52,67 @@ struct gr_run {
 	__u64 start;		/* first byte of the run */
 	__u64 end;		/* first byte after it */
 	__u64 off;		/* the next record */
-	const unsigned char *map;	/* a window of the file */
-	__u64 map_off;
-	size_t map_len;
-	struct gr_reader *rd;	/* a file that cannot be mapped: read() */
+	unsigned char *win;	/* a window of the file */
+	size_t win_size;	/* allocated */
+	__u64 win_off;		/* its first byte's offset in the file */
+	size_t win_len;		/* bytes read into it */
+	struct gr_reader *rd;	/* a live relay file: read() as it comes */
 	const struct grtrace_record *rec;	/* head record, NULL: none left */
 	__u64 rec_off;
 };
 
 /* ---- windows ---- */
 
-static void unmap(struct gr_run *r)
+static void win_free(struct gr_run *r)
 {
-	if (r->map)
-		munmap((void *)r->map, r->map_len);
-	r->map = NULL;
-	r->map_len = 0;
+	free(r->win);
+	r->win = NULL;
+	r->win_size = 0;
+	r->win_len = 0;
 }
 
 /*
- * Map [@off, @off + @len) of the run's file.  Returns: a pointer to byte
- * @off, or NULL with the error printed.
+ * Read [@off, @off + @len) of the run's file into its window, with as much
+ * of what follows as the window holds.  Returns: a pointer to byte @off, or
+ * NULL with the error printed.
  */
-static const void *remap(struct gr_src *s, struct gr_run *r, __u64 off, size_t len)
+static const void *win_read(struct gr_src *s, struct gr_run *r, __u64 off, size_t len)
 {
-	static long page;
 	__u64 size = s->size[r->file];
-	void *p;
+	size_t want = s->win > len ? s->win : len, got = 0;
+	ssize_t n;
 
-	if (!page)
-		page = sysconf(_SC_PAGESIZE);
-	unmap(r);
-	r->map_off = off & ~(__u64)(page - 1);
-	r->map_len = s->win > len + (off - r->map_off) ? s->win : len + (off - r->map_off);
-	if (r->map_off + r->map_len > size)
-		r->map_len = size - r->map_off;
-	p = mmap(NULL, r->map_len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, s->fd[r->file],
-		 r->map_off);
-	if (p == MAP_FAILED) {
-		gr_err_msg("%s: offset %llu: cannot map: %s\n", s->t->files[r->file],
-			   (unsigned long long)off, strerror(errno));
-		r->map_len = 0;
-		return NULL;
+	if (want > size - off)
+		want = size - off;
+	if (want > r->win_size) {
+		free(r->win);
+		r->win = gr_zalloc(want);
+		r->win_size = want;
 	}
-	r->map = p;
-	madvise(p, r->map_len, MADV_SEQUENTIAL);
-	return r->map + (off - r->map_off);
+	r->win_len = 0;
+	while (got < want) {
+		n = pread(s->fd[r->file], r->win + got, want - got, off + got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			gr_err_msg("%s: offset %llu: cannot read: %s\n", s->t->files[r->file],
+				   (unsigned long long)(off + got),
+				   n ? strerror(errno) : "the file got shorter");
+			return NULL;
+		}
+		got += n;
+	}
+	r->win_off = off;
+	r->win_len = want;
+	return r->win;
 }
 
-static inline const void *map_at(struct gr_src *s, struct gr_run *r, __u64 off, size_t len)
+/* [@off, @off + @len) of the run's file, which the caller knows is there */
+static inline const void *win_at(struct gr_src *s, struct gr_run *r, __u64 off, size_t len)
 {
-	if (off >= r->map_off && off + len <= r->map_off + r->map_len)
-		return r->map + (off - r->map_off);
-	return remap(s, r, off, len);
+	if (off >= r->win_off && off + len <= r->win_off + r->win_len)
+		return r->win + (off - r->win_off);
+	return win_read(s, r, off, len);
 }
 
 /* ---- cutting a file into sorted runs ---- */
@@ -148,7 +159,7 @@ static int session_of(struct gr_src *s, __u64 id)
 }
 
 /*
- * Check every record header of mapped file @i and cut it into runs of
+ * Check every record header of file @i and cut it into runs of
  * increasing gseq, and of one session each: a STREAM_INFO starts the runs
  * of its session id, numbered across the files (two recordings end to end,
  * or a directory of two sessions' files); records before a file's first
@@ -169,7 +180,7 @@ static int scan_file(struct gr_src *s, int i)
 			ret = cut_short(path, off, size - off, NULL);
 			break;
 		}
-		h = map_at(s, &cur, off, GR_REC_MIN);
+		h = win_at(s, &cur, off, GR_REC_MIN);
 		if (!h) {
 			ret = -1;
 			break;
@@ -194,14 +205,14 @@ static int scan_file(struct gr_src *s, int i)
 		}
 		if (h->type == GRTRACE_EV_STREAM_INFO &&
 		    h->size >= GR_REC_MIN + offsetof(struct grtrace_stream_info, features)) {
-			si = map_at(s, &cur, off + GR_REC_MIN,
+			si = win_at(s, &cur, off + GR_REC_MIN,
 				    offsetof(struct grtrace_stream_info, features));
 			if (!si) {
 				ret = -1;
 				break;
 			}
 			k = session_of(s, si->session_id);
-			h = map_at(s, &cur, off, GR_REC_MIN);	/* the window may move */
+			h = win_at(s, &cur, off, GR_REC_MIN);	/* the window may move */
 			if (!h) {
 				ret = -1;
 				break;
@@ -226,7 +237,7 @@ static int scan_file(struct gr_src *s, int i)
 		off += h->size;
 		r->end = off;
 	}
-	unmap(&cur);
+	win_free(&cur);
 	if (s->nr_sids > s->t->nr_sessions)
 		s->t->nr_sessions = s->nr_sids;
 	if (!s->t->nr_sessions)
@@ -283,12 +294,12 @@ static int run_fetch(struct gr_src *s, struct gr_run *r)
 	}
 	r->rec = NULL;
 	if (r->off >= r->end) {
-		unmap(r);
+		win_free(r);
 		return 0;
 	}
-	h = map_at(s, r, r->off, GR_REC_MIN);
+	h = win_at(s, r, r->off, GR_REC_MIN);
 	if (h && h->size > GR_REC_MIN)
-		h = map_at(s, r, r->off, h->size);
+		h = win_at(s, r, r->off, h->size);
 	if (!h)
 		return -1;
 	r->rec = h;
@@ -522,19 +533,6 @@ out:
 
 /* ---- the source ---- */
 
-static bool mappable(int fd, off_t size)
-{
-	void *p;
-
-	if (!size)
-		return true;
-	p = mmap(NULL, 1, PROT_READ, MAP_PRIVATE, fd, 0);
-	if (p == MAP_FAILED)
-		return false;
-	munmap(p, 1);
-	return true;
-}
-
 /*
  * gr_src_open - open an input for reading its records in gseq order
  * @path: a file, a directory of per-CPU files, or NULL for the live relay
@@ -570,8 +568,7 @@ int gr_src_open(struct gr_src *s, struct gr_trace *t, const char *path)
 			return -1;
 		}
 		s->size[i] = st.st_size;
-		/* A pipe, or a file system that cannot map (9p without cache) */
-		if (!S_ISREG(st.st_mode) || !mappable(s->fd[i], st.st_size))
+		if (!S_ISREG(st.st_mode))	/* a pipe */
 			streamed = true;
 	}
 	if (streamed)
@@ -608,7 +605,6 @@ int gr_src_rewind(struct gr_src *s)
 	}
 	s->win = s->nr_run ? WIN_ALL / s->nr_run : WIN_MAX;
 	s->win = s->win > WIN_MAX ? WIN_MAX : s->win < WIN_MIN ? WIN_MIN : s->win;
-	s->win &= ~(size_t)(sysconf(_SC_PAGESIZE) - 1);
 	memset(t->by_type, 0, sizeof(t->by_type));
 	for (i = 0; i < t->nr_rings; i++) {
 		memset(t->rings[i].by_type, 0, sizeof(t->rings[i].by_type));
@@ -728,7 +724,7 @@ void gr_src_close(struct gr_src *s)
 	int i;
 
 	for (i = 0; i < s->nr_run; i++) {
-		unmap(&s->run[i]);
+		win_free(&s->run[i]);
 		if (s->run[i].rd) {
 			gr_reader_close(s->run[i].rd);
 			free(s->run[i].rd);

@@ -13,14 +13,14 @@ struct gr_reader;
 
 struct gr_src {
 	struct gr_trace *t;
-	int *fd;		/* per file of t->files, -1 if not mapped */
+	int *fd;		/* per file of t->files, -1 if not open */
 	__u64 *size;
 	int nr_fd;
 	struct gr_run *run;	/* sorted runs of records, by file and offset */
 	int nr_run;
 	int *heap;		/* runs with records left, by head gseq */
 	int nr_heap;
-	size_t win;		/* bytes mapped per run */
+	size_t win;		/* bytes of window per run */
 	bool array;		/* trace.dat: the events are in t->ev */
 	size_t next;		/* array: next event */
 	bool have_prev;

@@ -546,13 +546,14 @@ static void top_trace(struct top *tp, struct tep_event *e, struct tep_record *re
 {
 	struct trace_seq s;
 	int pid = tep_data_pid(tp->tep, rec);
+	char ts[32];
 
 	trace_seq_init(&s);
 	tep_print_event(tp->tep, &s, rec, "%s", TEP_PRINT_INFO);
 	trace_seq_terminate(&s);
-	fprintf(tp->trace, "%s-%d [%03d] %llu.%09llu: %s: %s\n",
+	fprintf(tp->trace, "%s-%d [%03d] %s: %s: %s\n",
 		tep_data_comm_from_pid(tp->tep, pid), pid, cpu,
-		rec->ts / NSEC_PER_SEC, rec->ts % NSEC_PER_SEC, e->name, s.buffer);
+		gr_secs(rec->ts, ts, sizeof(ts)), e->name, s.buffer);
 	trace_seq_destroy(&s);
 }
 

@@ -186,6 +186,16 @@ int gr_parse_ns(const char *s, long long *ns)
 }
 
 /* CLOCK_MONOTONIC in ns, the clock of the stream. */
+/* @ns as seconds with 9 decimals, as trace-cmd prints a time stamp */
+const char *gr_secs(__s64 ns, char *buf, size_t len)
+{
+	unsigned long long a = ns < 0 ? -(unsigned long long)ns : (unsigned long long)ns;
+
+	snprintf(buf, len, "%s%llu.%09llu", ns < 0 ? "-" : "", a / NSEC_PER_SEC,
+		 a % NSEC_PER_SEC);
+	return buf;
+}
+
 __u64 gr_now_ns(void)
 {
 	struct timespec ts;

@@ -40,6 +40,7 @@ int gr_parse_u64(const char *s, __u64 *val);
 int gr_parse_seconds(const char *s, __u64 *sec);
 int gr_parse_ns(const char *s, long long *ns);
 __u64 gr_now_ns(void);
+const char *gr_secs(__s64 ns, char *buf, size_t len);
 char *gr_read_text(const char *path);
 void gr_free_list(char **list);
 

@@ -112,6 +112,12 @@ run merge -c "$D/cpu.txt" -i "$D/gpu.bin" -f csv --clock-offset -1ms &&
 	run merge -c "$D/cpu.txt" -i "$D/gpu.bin" --stats-only --clock-offset=-1ms &&
 	grep -q "clock offset -1000000 ns" "$W/out"
 result $? "merge --clock-offset -1ms"
+# An offset that would put times before 0 (they were drawn at 0)
+msg="gpu.bin: --clock-offset -1000.000000000 s puts its first event, at [0-9.]+ s, before 0"
+for cmd in merge timeline; do
+	expect_fail "$cmd: --clock-offset before 0" "$msg" \
+		$cmd -c "$D/cpu.txt" -i "$D/gpu.bin" --clock-offset -1000s
+done
 
 # ---- bad input: reported with file:line, skipped, no crash ----
 run merge -c "$D/cpu-bad.txt" -i "$D/gpu.bin" -f csv &&

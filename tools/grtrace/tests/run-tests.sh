@@ -350,6 +350,14 @@ result $? "export --kernelshark with --chrome: lanes listed, same JSON"
 timeout 20 "$G" export -i "$V" --kernelshark - 2> "$W/err" | cat > "$W/lanes-pipe.dat" &&
 	[ "${PIPESTATUS[0]}" = 0 ] && cmp -s "$W/lanes-pipe.dat" "$W/lanes.dat"
 result $? "export --kernelshark - into a pipe: the bytes of the file"
+# 66,000 rings, a lane each, 198,000 rows: made a page at a time (every
+# row's pages kept took 910 MB), and 64 rows named in the summary
+(ulimit -v 300000
+ timeout 60 "$G" export -i "$W/gen/manyrings.bin" --kernelshark "$W/many.dat" \
+	> "$W/many.out" 2> "$W/err") &&
+	[ "$(grep -c '^  cpu [0-9]*: ' "$W/many.out")" = 64 ] &&
+	grep -q '^  (197936 rows more: ' "$W/many.out"
+result $? "export --kernelshark: 66,000 rings in 300 MB of address space, 64 rows named"
 # 21 boxes: the host, queue, exec and complete phases of 5 jobs, the host
 # phase of the one that did not start
 boxes=$(awk '/^  cpu [0-9]+: / { n += $(NF - 1) } END { print n + 0 }' "$W/out")
