@@ -599,17 +599,22 @@ int gr_corr_load(struct gr_corr *in, const char *gpu, int session, const char *c
 	}
 	if (gr_input_load(&in->t, gpu))
 		return -1;
+	/*
+	 * Refused, unless the relay files were read (and so consumed): their
+	 * times before 0 are then drawn at 0.
+	 */
 	if ((__s64)in->t.first_ts + offset < 0) {
 		char a[32], b[32];
 
-		gr_err_msg("%s: --clock-offset %s s puts its first event, at %s s, before 0\n",
-			   gpu, gr_secs(offset, a, sizeof(a)),
-			   gr_secs(in->t.first_ts, b, sizeof(b)));
-		return -1;
+		gr_err_msg("%s: --clock-offset %s s puts its first event, at %s s, before 0%s\n",
+			   in->t.input, gr_secs(offset, a, sizeof(a)),
+			   gr_secs(in->t.first_ts, b, sizeof(b)), gpu ? "" : " (drawn at 0)");
+		if (gpu)
+			return -1;
 	}
 	if (in->have_cpu && !offset && in->t.clock && strcmp(in->t.clock, "mono"))
 		gr_err_msg("%s: recorded in clock %s, the annotator's is CLOCK_MONOTONIC: %s\n",
-			   gpu, in->t.clock,
+			   in->t.input, in->t.clock,
 			   "its jobs meet the ioctls only by chance (trace-cmd record -C mono, or --clock-offset)");
 	gr_jobs_build(&in->jobs, &in->t);
 	in->m = gr_zalloc((in->jobs.nr + 1) * sizeof(*in->m));
@@ -620,12 +625,12 @@ int gr_corr_load(struct gr_corr *in, const char *gpu, int session, const char *c
 	if (in->have_cpu && in->cpu.nr &&
 	    ((__s64)in->t.first_ts + offset > (__s64)in->cpu.last_ts ||
 	     (__s64)in->t.last_ts + offset < (__s64)in->cpu.first_ts))
-		gr_err_msg("%s and %s do not overlap in time: %s\n", cpu, gpu,
+		gr_err_msg("%s and %s do not overlap in time: %s\n", cpu, in->t.input,
 			   "not the same boot, or the clocks differ (see --clock-offset)");
 	else if (in->have_cpu && !in->nr_why[GR_MATCHED] && in->nr_why[GR_OUTSIDE])
 		/* Their threads made ioctls, never at their times */
 		gr_err_msg("%s: none of the %zu jobs whose thread made DRM ioctls %s: %s\n",
-			   gpu, in->nr_why[GR_OUTSIDE], "was submitted in one",
+			   in->t.input, in->nr_why[GR_OUTSIDE], "was submitted in one",
 			   "are the clocks the same? The annotator's is CLOCK_MONOTONIC: record a trace.dat with \"trace-cmd record -C mono\" (or see --clock-offset)");
 	return 0;
 }

@@ -20,8 +20,8 @@
  * The file is version 6 of the format (trace-cmd.dat.v6(5)), uncompressed:
  * headers, the event formats, the task names, then per CPU the pages of an
  * ftrace ring buffer.  The headers give each CPU's length, so the pages are
- * made twice, first counted, then written a page at a time: memory is the
- * rows' descriptions, whatever the number of jobs or rows.  Its events:
+ * made twice, first counted, then written a page at a time: memory is a
+ * page and the rows' descriptions, not the rows' pages.  Its events:
  *
  *   lane                  at the first time, on every CPU: what the CPU is
  *   sched/sched_switch    the lane's task in and out: pid KS_PID_BASE +

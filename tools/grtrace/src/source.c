@@ -41,7 +41,7 @@
 #include "utils.h"
 
 #define RUN_MAX		4096		/* sorted runs per input at most */
-#define WIN_ALL		(32 << 20)	/* bytes of window for all runs together */
+#define WIN_ALL		(32 << 20)	/* bytes of window for all runs (to 2048) */
 #define WIN_MAX		(256 << 10)	/* per run */
 #define WIN_MIN		(16 << 10)
 #define SPOOL_BUF	(1024 * 1024)
@@ -82,6 +82,11 @@ static const void *win_read(struct gr_src *s, struct gr_run *r, __u64 off, size_
 	size_t want = s->win > len ? s->win : len, got = 0;
 	ssize_t n;
 
+	if (len > size - off) {
+		gr_err_msg("%s: offset %llu: a record of %zu bytes past the end of the file\n",
+			   s->t->files[r->file], (unsigned long long)off, len);
+		return NULL;
+	}
 	if (want > size - off)
 		want = size - off;
 	if (want > r->win_size) {
@@ -298,6 +303,12 @@ static int run_fetch(struct gr_src *s, struct gr_run *r)
 		return 0;
 	}
 	h = win_at(s, r, r->off, GR_REC_MIN);
+	if (h && (h->size < GR_REC_MIN || h->size > r->end - r->off)) {
+		gr_err_msg("%s: offset %llu: record size %u, not the scan's: %s\n",
+			   s->t->files[r->file], (unsigned long long)r->off, h->size,
+			   "the file changed while it was read");
+		return -1;
+	}
 	if (h && h->size > GR_REC_MIN)
 		h = win_at(s, r, r->off, h->size);
 	if (!h)

@@ -185,7 +185,6 @@ int gr_parse_ns(const char *s, long long *ns)
 	return -1;
 }
 
-/* CLOCK_MONOTONIC in ns, the clock of the stream. */
 /* @ns as seconds with 9 decimals, as trace-cmd prints a time stamp */
 const char *gr_secs(__s64 ns, char *buf, size_t len)
 {
@@ -196,6 +195,7 @@ const char *gr_secs(__s64 ns, char *buf, size_t len)
 	return buf;
 }
 
+/* CLOCK_MONOTONIC in ns, the clock of the stream. */
 __u64 gr_now_ns(void)
 {
 	struct timespec ts;
