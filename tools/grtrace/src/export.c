@@ -460,6 +460,8 @@ struct chrome {
 	__u32 nr_ring;
 	char **devs;		/* device index -> name */
 	int nr_devs;
+	int *dev_hash;		/* open addressing: device index + 1, 0 free */
+	int dev_hash_size;	/* a power of 2, more than twice nr_devs */
 	struct thread *th;
 	size_t nr_th;
 	size_t cap_th;
@@ -708,22 +710,53 @@ static void ts_us(struct chrome *c, __u64 ts)
 	us(c, "ts", (long long)(ts - c->origin));
 }
 
+/* FNV-1a */
+static unsigned int dev_hash(const char *s)
+{
+	unsigned int h = 2166136261u;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+/* The slot of device @dev in the hash: its own, or the free one for it */
+static int *dev_slot(struct chrome *c, const char *dev)
+{
+	unsigned int h = dev_hash(dev) & (c->dev_hash_size - 1);
+
+	while (c->dev_hash[h] && strcmp(c->devs[c->dev_hash[h] - 1], dev))
+		h = (h + 1) & (c->dev_hash_size - 1);
+	return &c->dev_hash[h];
+}
+
+/*
+ * A process per device, numbered in the order the rings meet them; found
+ * by a hash of the name (a stream may name thousands of devices)
+ */
 static int dev_pid(struct chrome *c, __u32 ring)
 {
 	struct ring_st *rs = ring_st(c, ring);
 	const struct gr_ring *r = gr_ring(&c->t, ring);
 	const char *dev = r->known ? r->dev : "unknown device";
-	int i;
+	int i, *slot;
 
 	if (rs->pid)
 		return rs->pid;
-	for (i = 0; i < c->nr_devs && strcmp(c->devs[i], dev); i++)
-		;
-	if (i == c->nr_devs) {
+	if (2 * (c->nr_devs + 1) > c->dev_hash_size) {
+		free(c->dev_hash);
+		c->dev_hash_size = c->dev_hash_size ? 2 * c->dev_hash_size : 64;
+		c->dev_hash = gr_zalloc(c->dev_hash_size * sizeof(*c->dev_hash));
+		for (i = 0; i < c->nr_devs; i++)
+			*dev_slot(c, c->devs[i]) = i + 1;
+	}
+	slot = dev_slot(c, dev);
+	if (!*slot) {
 		c->devs = gr_realloc(c->devs, c->nr_devs + 1, sizeof(*c->devs));
 		c->devs[c->nr_devs++] = gr_strdup(dev);
+		*slot = c->nr_devs;
 	}
-	rs->pid = GR_PID_BASE + i + 1;
+	rs->pid = GR_PID_BASE + *slot;
 	return rs->pid;
 }
 
@@ -1736,6 +1769,7 @@ static void chrome_free(struct chrome *c)
 	for (d = 0; d < c->nr_devs; d++)
 		free(c->devs[d]);
 	free(c->devs);
+	free(c->dev_hash);
 	for (i = 0; i < c->nr_th; i++)
 		free(c->th[i].ev);
 	free(c->th);
