@@ -539,7 +539,7 @@ static enum gr_why find_ioctl(const struct gr_cpu *c, __u32 tid, __u64 t, long *
 
 static void match_job(struct gr_corr *in, const struct gr_job *j, struct gr_match *m)
 {
-	__u64 sub, start;
+	__u64 sub, a, b;
 	int from;
 
 	memset(m, 0, sizeof(*m));
@@ -547,9 +547,9 @@ static void match_job(struct gr_corr *in, const struct gr_job *j, struct gr_matc
 	from = gr_job_seen(j, GRTRACE_EV_START) ? GRTRACE_EV_START :
 	       gr_job_seen(j, GRTRACE_EV_COMMIT) ? GRTRACE_EV_COMMIT : -1;
 	m->by_commit = from == GRTRACE_EV_COMMIT;
-	if (from >= 0 && gr_job_seen(j, GRTRACE_EV_END)) {
-		start = gr_corr_job_ts(in, j, from);
-		m->gap[GR_GAP_EXEC] = (__s64)(gr_corr_job_ts(in, j, GRTRACE_EV_END) - start);
+	/* EXEC, or DEVICE without START: a missing END is taken at COMPLETE */
+	if (from >= 0 && gr_job_phase(j, m->by_commit ? GR_M_DEVICE : GR_M_EXEC, &a, &b)) {
+		m->gap[GR_GAP_EXEC] = (__s64)(b - a);
 		m->valid |= BIT(GR_GAP_EXEC);
 	}
 	if (!gr_job_seen(j, GRTRACE_EV_SUBMIT)) {

@@ -236,6 +236,10 @@ run timeline -i "$D/noend.bin" --latency -w 100 &&
 	grep -Eq "^  500:1 .*\| 501\.000$" "$W/out" &&
 	grep -Eq "^  submit->complete +4 +8\.000 +31\.000 +501\.000 +501\.000$" "$W/out"
 result $? "timeline --latency: a job without END counts to its COMPLETE (501 us, not 2)"
+run merge -c "$D/cpu.txt" -i "$D/noend.bin" -f csv &&
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		 $1 == "500:1" { v = $c["start_to_end_ns"] } END { exit v != 499000 }' "$W/out"
+result $? "merge: a job without END counts to its COMPLETE, as in timeline (499 us, not none)"
 # One median: report's table, its slow-exec label (4 times the median) and
 # export's are the same, the lower of the two middle values of 4 (20 us):
 # the job of 100 us is slow-exec, the others not.
