@@ -117,7 +117,7 @@ static void control_parse_args(int argc, char *argv[], const char * const *msg,
 		}
 	}
 	if (!(flags & CTL_ARGS) && optind < argc)
-		gr_print_usage(msg, "unexpected argument");
+		gr_print_usage(msg, gr_unexpected(argv[optind]));
 }
 
 static int set_buffer_size(__u64 size)

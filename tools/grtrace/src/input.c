@@ -608,7 +608,7 @@ const char *gr_input_arg(const char *input, bool live, int argc, char **argv,
 	else if (!input && optind < argc)
 		input = argv[optind++];
 	if (!*err && optind < argc)
-		*err = "unexpected argument";
+		*err = gr_unexpected(argv[optind]);
 	return live ? NULL : input ? input : GR_DEFAULT_INPUT;
 }
 

@@ -379,7 +379,7 @@ int gr_persist_main(int argc, char *argv[])
 		}
 	}
 	if (optind < argc)
-		persist_usage("unexpected argument");
+		persist_usage(gr_unexpected(argv[optind]));
 	if (input && !save)
 		persist_usage("-i goes with --save");
 	if (save && status)

@@ -253,7 +253,7 @@ static void probe_parse_args(int argc, char *argv[], struct probe_params *p)
 		}
 	}
 	if (optind < argc)
-		probe_usage("unexpected argument");
+		probe_usage(gr_unexpected(argv[optind]));
 	if (!p->profile)
 		probe_usage("-p/--profile PROFILE is required");
 	if (!p->output && !p->dry_run)

@@ -238,7 +238,7 @@ static void record_parse_args(int argc, char *argv[], struct record_params *p)
 		}
 	}
 	if (optind < argc)
-		record_usage("unexpected argument");
+		record_usage(gr_unexpected(argv[optind]));
 	if (!p->output)
 		p->output = GR_DEFAULT_INPUT;
 }

@@ -237,7 +237,7 @@ static void top_parse_args(int argc, char *argv[], struct top_params *p)
 		}
 	}
 	if (optind < argc)
-		top_usage("unexpected argument");
+		top_usage(gr_unexpected(argv[optind]));
 }
 
 /* The marker of refresh @n (0: the start), an ftrace print event */

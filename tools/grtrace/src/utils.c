@@ -389,3 +389,12 @@ const char *gr_invalid_option(char *argv[])
 		 optind > 0 ? argv[optind - 1] : "?");
 	return buf;
 }
+
+/* The usage message for @arg, left after a command's options and FILE */
+const char *gr_unexpected(const char *arg)
+{
+	static char buf[96];
+
+	snprintf(buf, sizeof(buf), "unexpected argument '%.64s'", arg);
+	return buf;
+}

@@ -31,6 +31,7 @@ __printf(1, 2) void gr_debug_msg(const char *fmt, ...);
 const char *gr_set_input(const char **input, const char *arg);
 void gr_print_usage(const char * const *msg, const char *err);
 const char *gr_invalid_option(char *argv[]);
+const char *gr_unexpected(const char *arg);
 
 void *gr_zalloc(size_t size);
 void *gr_realloc(void *ptr, size_t nmemb, size_t size);

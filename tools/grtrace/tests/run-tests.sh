@@ -298,7 +298,28 @@ result $? "report --queue-thresh --exec-thresh"
 result $? "report and dump: no -i, grtrace.dat (said when missing), or the FILE after the options"
 expect_fail "report: --live with a file" "--live reads the live relay files, not an input" \
 	report --live "$V"
-expect_fail "report: two files" "unexpected argument" report "$V" "$V"
+expect_fail "report: two files, the second named" "unexpected argument '$V'" report "$V" "$V"
+rc=0
+while read -r cmd; do
+	# shellcheck disable=SC2086
+	"$G" $cmd stray < /dev/null > "$W/out" 2> "$W/err"
+	[ $? = 1 ] && grep -q "^grtrace: unexpected argument 'stray'$" "$W/err" ||
+		{ echo "$cmd: $(head -1 "$W/err")"; rc=1; }
+done > "$W/err2" << EOF
+start
+stop
+status
+record
+top
+probe
+persist
+dump $V
+timeline $V
+export --chrome /dev/null $V
+merge -c /dev/null $V
+EOF
+mv "$W/err2" "$W/err"
+result $rc "every command names an argument it does not take"
 "$G" dump - < <(cat "$W/gen/contexts.bin") > "$W/out" 2> "$W/err" &&
 	"$G" dump -i "$W/gen/contexts.bin" | cmp -s - "$W/out" && [ -s "$W/out" ]
 result $? "dump -: standard input, a pipe, as its file"
