@@ -112,7 +112,7 @@ def main():
              f"grtrace's ({len(gl)}); only the kernel's "
              f"{sorted(set(kern) - set(grt))[:4]}, only grtrace's {sorted(set(grt) - set(kern))[:4]}")
     both = sorted(set(kern) & set(grt))
-    fields = ['pid', 'comm', 'ctx', 'status'] if kind == 'sched' else ['pid', 'comm', 'ctx']
+    fields = ['pid', 'comm', 'ctx', 'status', 'client_id'] if kind == 'sched' else ['pid', 'comm', 'ctx']
     diff = [(x, f, grt[x][f], kern[x][f]) for x in both for f in fields
             if grt[x][f] != kern[x][f]]
     k.result(not diff, f"each job's {', '.join(fields)} the same",

@@ -157,6 +157,7 @@ static void parse_args(int argc, char *argv[], struct annotate_params *p)
 		{ "help",	no_argument,		NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
+	static char msg[4200];
 	unsigned long long v;
 	int c;
 
@@ -190,11 +191,15 @@ static void parse_args(int argc, char *argv[], struct annotate_params *p)
 			annotate_usage(NULL);
 			break;
 		default:
-			annotate_usage("invalid or incomplete option");
+			snprintf(msg, sizeof(msg), "invalid or incomplete option '%s'",
+				 argv[optind - 1]);
+			annotate_usage(msg);
 		}
 	}
-	if (optind < argc)
-		annotate_usage("unexpected argument");
+	if (optind < argc) {
+		snprintf(msg, sizeof(msg), "unexpected argument '%s'", argv[optind]);
+		annotate_usage(msg);
+	}
 }
 
 static unsigned long long mono_ns(void)

@@ -1202,19 +1202,21 @@ static const struct gr_col host_cols[] = {
 #define HOST_AT		(7 + GR_M_DEVICE + 1)	/* the column after DEVICE */
 
 /*
- * In CSV and JSON, last: the time of each stage, in the input's clock, and
- * the submitter's process (PID is its thread)
+ * In CSV and JSON, last: the time of each stage, in the input's clock, the
+ * submitter's process (PID is its thread) and its DRM client
  */
-static const struct gr_col stage_cols[GR_STAGES + 1] = {
+#define NR_LAST_COLS	(GR_STAGES + 2)
+static const struct gr_col stage_cols[NR_LAST_COLS] = {
 	{ "submit_ns", "SUBMIT_NS", 0, true },
 	{ "commit_ns", "COMMIT_NS", 0, true },
 	{ "start_ns", "START_NS", 0, true },
 	{ "end_ns", "END_NS", 0, true },
 	{ "complete_ns", "COMPLETE_NS", 0, true },
 	{ "tgid", "TGID", 0, true },
+	{ "client_id", "CLIENT_ID", 0, true },
 };
 
-/* The stage times and TGID go with the job's other columns in CSV and JSON only */
+/* The stage times, TGID and CLIENT_ID: in CSV and JSON only, after the other columns */
 static bool stage_times(const struct report *rp)
 {
 	return rp->p->fmt != GR_FMT_TEXT;
@@ -1222,7 +1224,7 @@ static bool stage_times(const struct report *rp)
 
 static void job_columns(struct report *rp)
 {
-	size_t n = NR_JOB_COLS + (rp->host ? NR_HOST_COLS : 0) + GR_STAGES + 1, k, i = 0;
+	size_t n = NR_JOB_COLS + (rp->host ? NR_HOST_COLS : 0) + NR_LAST_COLS, k, i = 0;
 
 	rp->jcols = gr_realloc(NULL, n, sizeof(*rp->jcols));
 	for (k = 0; k < NR_JOB_COLS; k++) {
@@ -1232,7 +1234,7 @@ static void job_columns(struct report *rp)
 		}
 		rp->jcols[i++] = job_cols[k];
 	}
-	for (k = 0; stage_times(rp) && k < GR_STAGES + 1; k++)
+	for (k = 0; stage_times(rp) && k < NR_LAST_COLS; k++)
 		rp->jcols[i++] = stage_cols[k];
 	rp->nr_jcols = i;
 }
@@ -1253,8 +1255,8 @@ static void deps_str(const struct gr_jobs *jobs, const struct gr_job *j, char *b
 
 static void job_row(struct report *rp, const struct gr_job *j, const char *deps)
 {
-	char b[NR_JOB_COLS + NR_HOST_COLS + GR_STAGES + 1][128];
-	char *cells[NR_JOB_COLS + NR_HOST_COLS + GR_STAGES + 1];
+	char b[NR_JOB_COLS + NR_HOST_COLS + NR_LAST_COLS][128];
+	char *cells[NR_JOB_COLS + NR_HOST_COLS + NR_LAST_COLS];
 	const struct gr_out *o = &rp->o;
 	size_t i = 0;
 	__s64 v;
@@ -1289,6 +1291,11 @@ static void job_row(struct report *rp, const struct gr_job *j, const char *deps)
 		c[0] = '\0';
 		if (j->tgid)
 			snprintf(c, 128, "%u", j->tgid);
+		cells[i++] = c;
+		c = b[NR_JOB_COLS + NR_HOST_COLS + GR_STAGES + 1];
+		c[0] = '\0';
+		if (j->client_id)
+			snprintf(c, 128, "%llu", (unsigned long long)j->client_id);
 		cells[i++] = c;
 	}
 	gr_cell_ns(o, b[0], 128, true, (long long)(j->first_ts - rp->t.start_ts));

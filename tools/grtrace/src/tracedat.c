@@ -164,6 +164,7 @@ static int dat_event(struct dat_loader *l, struct tep_event *event,
 	p->depth = gr_tep_num(event, rec, "depth");
 	p->pid = gr_tep_num(event, rec, "pid");
 	p->tgid = gr_tep_num(event, rec, "tgid");
+	p->client_id = gr_tep_num(event, rec, "client_id");
 	gr_tep_str(event, rec, "comm", p->comm, sizeof(p->comm));
 	gr_name_clean(p->comm, sizeof(p->comm));
 	/* A wait of no job names its thread: the one that recorded it */

@@ -380,21 +380,30 @@ const char *gr_set_input(const char **input, const char *arg)
 	return NULL;
 }
 
+/*
+ * "@what 'ARG'": the whole argument, a path as long as the kernel takes,
+ * each control character as '?', as task and ring names are printed
+ */
+static const char *arg_msg(const char *what, const char *arg)
+{
+	static char buf[4200];
+	size_t n = snprintf(buf, sizeof(buf), "%s '", what);
+
+	for (; *arg && n < sizeof(buf) - 2; arg++)
+		buf[n++] = iscntrl((unsigned char)*arg) ? '?' : *arg;
+	buf[n++] = '\'';
+	buf[n] = '\0';
+	return buf;
+}
+
 /* The message for the option getopt() just refused. */
 const char *gr_invalid_option(char *argv[])
 {
-	static char buf[96];
-
-	snprintf(buf, sizeof(buf), "invalid or incomplete option '%.64s'",
-		 optind > 0 ? argv[optind - 1] : "?");
-	return buf;
+	return arg_msg("invalid or incomplete option", optind > 0 ? argv[optind - 1] : "?");
 }
 
 /* The usage message for @arg, left after a command's options and FILE */
 const char *gr_unexpected(const char *arg)
 {
-	static char buf[96];
-
-	snprintf(buf, sizeof(buf), "unexpected argument '%.64s'", arg);
-	return buf;
+	return arg_msg("unexpected argument", arg);
 }

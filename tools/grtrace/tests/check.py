@@ -499,7 +499,8 @@ def check_stamps(exp, out, path):
     """report -f csv of the relay files of PATH (a directory of eventsN.bin)
     against their records, decoded here: every job whose SUBMIT, COMMIT, END
     and COMPLETE are each once in the files has those stamps in its row,
-    and HOST, DEVICE, COMPLETE and LATENCY are their differences; the jobs
+    and HOST, DEVICE, COMPLETE and LATENCY are their differences, and the
+    DRM client of its SUBMIT (empty for 0); the jobs
     so checked are at least half of the rows."""
     names = {0: "submit", 1: "commit", 3: "end", 4: "complete"}
     files = sorted(os.path.join(path, f) for f in os.listdir(path)
@@ -514,12 +515,16 @@ def check_stamps(exp, out, path):
             elif typ in names:
                 _ctx, fctx, fseq = struct.unpack_from("<QQQ", rec, 32)
                 ring = struct.unpack_from("<I", rec, 32 + 40)[0]
-                stamps.setdefault((ring, "%d:%d" % (fctx, fseq)), {}).setdefault(
-                    names[typ], []).append(ts)
+                st = stamps.setdefault((ring, "%d:%d" % (fctx, fseq)), {})
+                st.setdefault(names[typ], []).append(ts)
+                # The DRM client, last in a SUBMIT's payload
+                if typ == 0 and len(rec) >= 32 + 88:
+                    st["client_id"] = struct.unpack_from("<Q", rec, 32 + 80)[0]
     whole = {}
     for (ring, fnc), st in stamps.items():
         if all(len(st.get(n, ())) == 1 for n in names.values()):
-            whole[(rings.get(ring), fnc)] = {n: v[0] for n, v in st.items()}
+            whole[(rings.get(ring), fnc)] = {n: st[n][0] for n in names.values()}
+            whole[(rings.get(ring), fnc)]["client_id"] = st.get("client_id") or None
     rows = list(csv.DictReader(open(out)))
     n = 0
     for r in rows:
@@ -532,8 +537,9 @@ def check_stamps(exp, out, path):
                 "t_submit_host": st["commit"] - st["submit"],
                 "t_device": st["end"] - st["commit"],
                 "t_complete": st["complete"] - st["end"],
-                "latency": st["complete"] - st["submit"]}
-        got = {k: int(r[k]) if r[k] != "" else None for k in want}
+                "latency": st["complete"] - st["submit"],
+                "client_id": st["client_id"]}
+        got = {k: int(r[k]) if r.get(k) else None for k in want}
         if got != want:
             fail("job %s %s: %r,\n  the records give %r" % (r["ring"], r["fence"], got, want))
     if not rows or 2 * n < len(rows):

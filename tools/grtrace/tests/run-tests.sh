@@ -105,6 +105,8 @@ summary_check "$V" && summary_check "$W/gen/contexts.bin"
 result $? "report: the summary is the jobs' sums, shares, ranks, averages, the most GPU time first"
 run report --jobs -i "$V" -f csv && $C csv "$E" "$W/out" 2> "$W/err"
 result $? "report csv: all job values"
+run report --jobs -i "$V" -f csv && $C stamps - "$W/out" "$V" > "$W/err" 2>&1
+result $? "report csv: each whole job's stages and DRM client, its records' ($(tail -1 "$W/err"))"
 # Each stage's time, absolute: the phases are their differences
 run report --jobs -i "$V" -f csv && python3 - "$W/out" << 'EOF' 2> "$W/err"
 import csv, sys
@@ -612,10 +614,29 @@ result $? "report: 66,000 devices named once each, in $many s of CPU against $on
 one=$(cpu_time export --chrome /dev/null -i "$W/gen/manyrings.bin")
 rc_one=$(cat "$W/rc")
 t=$(cpu_time export --chrome "$W/devs.json" -i "$W/gen/manydevs.bin")
+# Each device one process of its own, and each ring's job in its device's
+# process (ring i is on device di, its job of context i).
 [ "$rc_one" = 0 ] && [ "$(cat "$W/rc")" = 0 ] &&
-	[ "$(grep -c '"name": "process_name"' "$W/devs.json")" -ge 66000 ] &&
+	python3 - "$W/devs.json" > "$W/err" 2>&1 << 'EOF' &&
+import re, sys
+dev, pids, jobs, twice = {}, set(), 0, set()
+for line in open(sys.argv[1]):
+    m = re.match(r'.*"name": "process_name", "pid": (\d+), "args": \{"name": "(d\d+)"', line)
+    if m:
+        twice |= {m[2]} & dev.keys() | {m[1]} & pids
+        dev[m[2]] = m[1]
+        pids.add(m[1])
+        continue
+    m = re.match(r'.*"cat": "job", "pid": (\d+),.* "ctx": (\d+),', line)
+    if m:
+        jobs += 1
+        if dev.get("d" + m[2]) != m[1]:
+            sys.exit("the job of context %s in process %s, not d%s's" % (m[2], m[1], m[2]))
+if len(dev) != 66000 or twice or jobs != 66000:
+    sys.exit("%d devices, %d jobs, named twice: %s" % (len(dev), jobs, sorted(twice)[:3]))
+EOF
 	LC_ALL=C awk -v a="$one" -v b="$t" 'BEGIN { exit !(b <= 1.5 * a + 0.5) }'
-result $? "export --chrome: 66,000 devices in $t s of CPU against $one s for one device"
+result $? "export --chrome: 66,000 devices a process each with its jobs, $t s of CPU ($one for 1)"
 rm -f "$W/devs.json"
 # A pass per ring over every job or event, or per context over every ring,
 # took 33 to 72 s on these 66,000 rings: timeline, timeline --latency and
