@@ -11,8 +11,11 @@ meanwhile, reading the same events through an ftrace instance of its own,
 and top.csv beside it what another "grtrace top -f csv" printed.
 Each check sets the tool's answer ("grtrace report -f json", top's
 intervals) against another reader: trace-cmd's report of the same events,
-and QEMU; and "grtrace dump" and "grtrace timeline --latency" against the
-report.  Prints KTAP; exits 1 if a check fails.
+and QEMU; "grtrace dump", "grtrace timeline --latency" and "grtrace export"
+(Chrome, KernelShark) against the report; "grtrace report --in-flight" of
+the recording cut by "trace-cmd split" against the events.  The exports and
+cuts are written beside TOP-BATCH.TXT.  Prints KTAP; exits 1 if a check
+fails.
 """
 import csv
 import json
@@ -143,9 +146,83 @@ def top_check(k, what, read, path, queued, events):
              f"near a boundary) differing: {bad[:3]}")
 
 
+def export_check(k, grtrace, dat, jobs, work):
+    """export --chrome and --kernelshark of the recording: a slice per job
+    and a box per phase of each, named by its fence, the report's DEVICE
+    and COMPLETE phases as their lengths."""
+    want = {(j['fence'], ph): j[key] for j in jobs
+            for ph, key in (('device', 't_device'), ('complete', 't_complete'))
+            if j[key] is not None}
+    chrome = os.path.join(work, 'stock-chrome.json')
+    lanes = os.path.join(work, 'stock-lanes.dat')
+    try:
+        subprocess.run([grtrace, 'export', '-i', dat, '--chrome', chrome],
+                       check=True, capture_output=True, text=True)
+        ev = json.load(open(chrome))['traceEvents']
+        sl = [e['args'] for e in ev if e.get('cat') == 'job']
+        have = {(a['fence'], ph): a[key] for a in sl
+                for ph, key in (('device', 't_device'), ('complete', 't_complete')) if key in a}
+        why = f"{len(sl)} job slices, {len(jobs)} jobs; {len(have)} phases, {len(want)} " \
+              f"in the report; differ {sorted(set(have.items()) ^ set(want.items()))[:3]}"
+        ok = have == want and len(sl) == len(jobs) == len({a['fence'] for a in sl})
+    except (OSError, ValueError, KeyError, subprocess.CalledProcessError) as e:
+        ok, why = False, repr(e)
+    k.result(ok, "export --chrome: a slice per job, each phase's length the report's", why)
+    try:
+        subprocess.run([grtrace, 'export', '-i', dat, '--kernelshark', lanes],
+                       check=True, capture_output=True, text=True)
+        out = subprocess.run(['trace-cmd', 'report', '-i', lanes], check=True,
+                             capture_output=True, text=True).stdout
+        boxes = re.findall(r' job: +\S+ (\w+) fence=(\S+) .*?dur_ns=(\d+)', out)
+        have = {(f, ph): int(d) for ph, f, d in boxes}
+        why = f"{len(boxes)} boxes, {len(want)} phases in the report; differ " \
+              f"{sorted(set(have.items()) ^ set(want.items()))[:3]}"
+        ok = have == want and len(boxes) == len(want)
+    except (OSError, ValueError, subprocess.CalledProcessError) as e:
+        ok, why = False, repr(e)
+    k.result(ok, "export --kernelshark: a box per phase of each job, its length the report's "
+             "(trace-cmd report of the lanes)", why)
+
+
+def in_flight_check(k, grtrace, dat, events, queued, work):
+    """report --in-flight of the recording cut (trace-cmd split) just after
+    the queueing of three commands, a quarter, half and three quarters
+    through it: in flight, the commands queued before the cut and not
+    answered by it, and the fenced ones answered whose fence had not
+    signalled."""
+    answered = {command_key(f): ts for name, _, _, ts, f in events
+                if name == 'virtio_gpu_cmd_response' and f.get('vq') == '0'}
+    signaled = command_signals([(name, ts, f) for name, _, _, ts, f in events])
+    times = sorted(ts for *_, ts, _ in events)
+    order = sorted(queued, key=lambda s: queued[s][3])
+    bad = []
+    for q in (1, 2, 3):
+        s = order[len(order) * q // 4] if order else None
+        at = queued[s][3] if s is not None else 0
+        nxt = min((t for t in times if t > at), default=at + 2000)
+        cut = (at + nxt) // 2
+        want = {x for x, (_, _, f, t) in queued.items() if t <= cut and
+                (answered.get(x, cut + 1) > cut or
+                 (fenced(f) and signaled.get(int(f['fence_id']), cut + 1) > cut))}
+        out = os.path.join(work, f'stock-cut{q}.dat')
+        try:
+            subprocess.run(['trace-cmd', 'split', '-i', dat, '-o', out, '0', f'{cut / 1e9:.6f}'],
+                           check=True, capture_output=True, text=True)
+            rep = json.loads(subprocess.run([grtrace, 'report', '--in-flight', '-f', 'json',
+                                             '-i', out + '.1'], check=True,
+                                            capture_output=True, text=True).stdout)
+            have = {int(j['fence'].split(':')[1]) for j in rep['in_flight']}
+        except (OSError, ValueError, KeyError, subprocess.CalledProcessError) as e:
+            have = repr(e)
+        if have != want or not want:
+            bad.append(f"cut at {cut / 1e9:.6f} s: {have} in flight, the events say {want}")
+    k.result(not bad, "report --in-flight of the recording cut after three commands: "
+             "the commands not answered or whose fence had not signalled", '; '.join(bad))
+
+
 def main():
     grtrace, dat, qemu, top = sys.argv[1:5]
-    k = Ktap('stock:', 13)
+    k = Ktap('stock:', 16)
     try:
         rep = json.loads(subprocess.run([grtrace, 'report', '--jobs', '-i', dat, '-f', 'json'],
                                         check=True, capture_output=True, text=True).stdout)
@@ -294,6 +371,9 @@ def main():
         rows, want, why = None, {}, repr(e)
     k.result(rows == want and all(n for n, _ in want.values()),
              "grtrace timeline --latency: each phase's jobs and longest as the report's", why)
+    work = os.path.dirname(os.path.abspath(top))
+    export_check(k, grtrace, dat, rep['jobs'], work)
+    in_flight_check(k, grtrace, dat, events, queued, work)
     events = [(name, ts, f) for name, _, _, ts, f in events]
     top_check(k, 'grtrace top -b', top_intervals, top, queued, events)
     # Another top beside it, its rows as CSV (-f csv)
