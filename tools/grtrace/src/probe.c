@@ -65,7 +65,7 @@
 struct probe_params {
 	const char *profile;
 	const char *output;
-	__u64 duration;
+	__u64 duration;	/* ns, 0 for none */
 	unsigned int buffer_kb;
 	bool dry_run;
 };
@@ -195,7 +195,7 @@ static void probe_usage(const char *err)
 		"    -p/--profile PROFILE: a profile file, or the name of an installed one",
 		"    -o/--output FILE: the output file",
 		"       --dry-run: check PROFILE and print its kprobes; trace nothing",
-		"    -d/--duration DURATION: stop after DURATION seconds (or Nm, Nh)",
+		"    -d/--duration DURATION: stop after DURATION seconds (1.5, 250ms, 10m, 1h)",
 		"       --buffer-kb KB: ftrace buffer per CPU, in KiB (default 8192)",
 		"    -D/--debug: print debug messages",
 		"    -h/--help: print this help",
@@ -234,8 +234,8 @@ static void probe_parse_args(int argc, char *argv[], struct probe_params *p)
 			p->dry_run = true;
 			break;
 		case 'd':
-			if (gr_parse_seconds(optarg, &p->duration) || !p->duration)
-				probe_usage("invalid --duration: seconds above 0, or Nm, Nh");
+			if (gr_parse_duration(optarg, &p->duration))
+				probe_usage("invalid --duration: 1.5, 250ms, 10m; up to a year");
 			break;
 		case 'b':
 			if (gr_parse_u64(optarg, &v) || v < 64 || v > (1U << 22))
@@ -1035,7 +1035,7 @@ static void sleep_ms(unsigned int ms)
 
 static int probe_loop(struct prober *pb)
 {
-	__u64 end = pb->p->duration ? gr_now_ns() + pb->p->duration * NSEC_PER_SEC : 0;
+	__u64 end = pb->p->duration ? gr_now_ns() + pb->p->duration : 0;
 
 	while (!probe_stop && (!end || gr_now_ns() < end)) {
 		sleep_ms(READ_MS);

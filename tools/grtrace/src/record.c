@@ -106,7 +106,7 @@
 
 struct record_params {
 	const char *output;
-	__u64 duration;
+	__u64 duration;	/* ns, 0 for none */
 	bool start;
 	bool quiet;
 	enum gr_use use;
@@ -177,7 +177,7 @@ static void record_usage(const char *err)
 		"  gseq is lost once every file is past it, or after 500 ms.",
 		"",
 		"    -o/--output FILE: the output file, - for stdout; default " GR_DEFAULT_INPUT,
-		"    -d/--duration DURATION: stop after DURATION seconds (or Nm, Nh)",
+		"    -d/--duration DURATION: stop after DURATION seconds (1.5, 250ms, 10m, 1h)",
 		"    -s/--start: reset the kernel counters and start a session if none",
 		"                runs; stop it at the end",
 		"    -q/--quiet: no live status line",
@@ -214,8 +214,8 @@ static void record_parse_args(int argc, char *argv[], struct record_params *p)
 			p->output = optarg;
 			break;
 		case 'd':
-			if (gr_parse_seconds(optarg, &p->duration) || !p->duration)
-				record_usage("invalid --duration: seconds above 0, or Nm, Nh");
+			if (gr_parse_duration(optarg, &p->duration))
+				record_usage("invalid --duration: 1.5, 250ms, 10m; up to a year");
 			break;
 		case 's':
 			p->start = true;
@@ -1011,7 +1011,7 @@ static bool kernel_gpu_events(void)
 /*
  * The kernel's own GPU job events, on a kernel without grtrace or when
  * asked: trace-cmd records them into a trace.dat (the format every reader
- * of ftrace recordings takes), system-wide, for @p->duration seconds or
+ * of ftrace recordings takes), system-wide, for @p->duration ns or
  * until Ctrl-C; report, export and dump read it (upstream.c).  An event
  * system is asked for only if the running kernel has it: gpu_scheduler
  * and virtio_gpu come with their modules.  The clock is CLOCK_MONOTONIC
@@ -1061,7 +1061,9 @@ static int record_kernel_events(const struct record_params *p)
 		return -1;
 	}
 	if (p->duration) {
-		snprintf(secs, sizeof(secs), "%llu", (unsigned long long)p->duration);
+		snprintf(secs, sizeof(secs), "%llu.%09llu",
+			 (unsigned long long)(p->duration / NSEC_PER_SEC),
+			 (unsigned long long)(p->duration % NSEC_PER_SEC));
 		argv[n++] = "sleep";
 		argv[n++] = secs;
 	}
@@ -1104,7 +1106,7 @@ int gr_record_main(int argc, char *argv[])
 	sigaction(SIGTERM, &sa, NULL);
 	rc.t0 = gr_now_ns();
 	if (params.duration)
-		rc.end = rc.t0 + params.duration * NSEC_PER_SEC;
+		rc.end = rc.t0 + params.duration;
 	rc.dropped0 = kernel_dropped();
 	if (!running)
 		fprintf(stderr, "grtrace: no session running: saving what the relay files hold\n");

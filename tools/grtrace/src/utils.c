@@ -111,28 +111,31 @@ int gr_parse_u64(const char *s, __u64 *val)
 }
 
 /*
- * gr_parse_seconds - parse a duration: N, Ns, Nm or Nh
+ * gr_parse_duration - parse a duration above 0 and of at most a year, in
+ * ns: N seconds, or N with a unit, ns, us, ms, s, m or h; N may have a
+ * decimal fraction, as long as it is whole ns (1.5, 0.5m, 250ms)
  */
-int gr_parse_seconds(const char *s, __u64 *sec)
+int gr_parse_duration(const char *s, __u64 *ns)
 {
-	unsigned long long v, mul = 1;
-	char *end;
+	unsigned long long mul = 1;
+	char buf[64];
+	size_t n = s ? strlen(s) : 0;
+	long long v;
 
-	if (!s || !*s || *s == '-')
+	if (!n || n > sizeof(buf) - 2)
 		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || end == s)
+	memcpy(buf, s, n + 1);
+	if (buf[n - 1] == 'm' || buf[n - 1] == 'h') {
+		/* minutes or hours: parsed as seconds, then multiplied */
+		mul = buf[n - 1] == 'm' ? 60 : 3600;
+		buf[n - 1] = 's';
+	} else if (buf[n - 1] >= '0' && buf[n - 1] <= '9') {
+		buf[n] = 's';
+		buf[n + 1] = '\0';
+	}
+	if (gr_parse_ns(buf, &v) || v <= 0 || (__u64)v > GR_DURATION_MAX / mul)
 		return -1;
-	if (*end == 'm')
-		mul = 60;
-	else if (*end == 'h')
-		mul = 3600;
-	else if (*end && *end != 's')
-		return -1;
-	if (*end && end[1])
-		return -1;
-	*sec = v * mul;
+	*ns = v * mul;
 	return 0;
 }
 

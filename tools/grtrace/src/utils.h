@@ -38,7 +38,9 @@ void *gr_realloc(void *ptr, size_t nmemb, size_t size);
 char *gr_strdup(const char *s);
 
 int gr_parse_u64(const char *s, __u64 *val);
-int gr_parse_seconds(const char *s, __u64 *sec);
+/* The longest duration gr_parse_duration() takes: a leap year */
+#define GR_DURATION_MAX	(366ULL * 86400 * 1000000000)
+int gr_parse_duration(const char *s, __u64 *ns);
 int gr_parse_ns(const char *s, long long *ns);
 __u64 gr_now_ns(void);
 const char *gr_secs(__s64 ns, char *buf, size_t len);

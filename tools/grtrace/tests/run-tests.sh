@@ -83,6 +83,9 @@ expect_fail "report: bad --hist" "invalid --hist" report --hist foo
 expect_fail "report: bad --engine" "invalid --engine" report --engine gpu
 expect_fail "report: bad --since" "invalid --since" report --since 5parsecs
 expect_fail "record: bad --duration" "invalid --duration" record -o x -d -1
+# In ns, 18446744074 s wrapped to 0.3 s
+expect_fail "record: --duration beyond a year" "invalid --duration" record -o x -d 18446744074
+expect_fail "record: --duration below 1 ns" "invalid --duration" record -o x -d 0.0000000001
 expect_fail "export: an output required" "--chrome FILE or --kernelshark FILE is required" export
 expect_fail "export: --kernelshark-session without lanes" \
 	"--kernelshark-session goes with --kernelshark FILE" \
@@ -781,6 +784,12 @@ python3 "$F" setup "$W/gen/fakefs" "$W/live" && python3 "$F" partial "$W/live" 1
 		> "$W/out" 2> "$W/err" &&
 	python3 "$F" check "$W/rec-part.bin" 1-10 2>> "$W/err"
 result $? "record live: a record half written at the end, the session running: the ones before it"
+# A duration with a fraction: the end after 0.3 s, as after 1
+python3 "$F" setup "$W/gen/fakefs" "$W/live" && python3 "$F" partial "$W/live" 10 &&
+	GRTRACE_DIR=$W/live timeout 20 "$G" record -q -d 0.3 -o "$W/rec-frac.bin" \
+		> "$W/out" 2> "$W/err" &&
+	python3 "$F" check "$W/rec-frac.bin" 1-10 2>> "$W/err"
+result $? "record live -d 0.3: it ends, the records written before it"
 # Without -d, under the same writer: records reach the output while it
 # runs (they appear within the 20 s the test waits), and SIGINT ends it
 # while the writer goes on.
@@ -992,6 +1001,9 @@ run probe --dry-run -p "$PR/nvidia.profile" &&
 result $? "probe --dry-run: the nvidia profile"
 expect_fail "probe: -p required" "-p/--profile PROFILE is required" probe -o x
 expect_fail "probe: -o or --dry-run required" "-o/--output FILE or --dry-run" probe -p x
+# In s, 307445734561825861 min wrapped to 44 s
+expect_fail "probe: --duration beyond a year" "invalid --duration" \
+	probe --dry-run -p x -d 307445734561825861m
 expect_fail "probe: no such profile" "nosuch.profile: No such file" \
 	probe --dry-run -p "$W/nosuch.profile"
 # bad_profile NAME PATTERN LINES: the profile of LINES fails with PATTERN,
