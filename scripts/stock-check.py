@@ -205,11 +205,16 @@ def in_flight_check(k, grtrace, dat, events, queued, work):
                 (answered.get(x, cut + 1) > cut or
                  (fenced(f) and signaled.get(int(f['fence_id']), cut + 1) > cut))}
         out = os.path.join(work, f'stock-cut{q}.dat')
+        for old in (out, out + '.1'):
+            if os.path.exists(old):
+                os.remove(old)
         try:
-            subprocess.run(['trace-cmd', 'split', '-i', dat, '-o', out, '0', f'{cut / 1e9:.6f}'],
+            subprocess.run(['trace-cmd', 'split', '-i', dat, '-o', out, '0', f'{cut / 1e9:.9f}'],
                            check=True, capture_output=True, text=True)
+            # trace-cmd before 3.3 names its one output file OUT.1
+            cut_dat = out if os.path.exists(out) else out + '.1'
             rep = json.loads(subprocess.run([grtrace, 'report', '--in-flight', '-f', 'json',
-                                             '-i', out + '.1'], check=True,
+                                             '-i', cut_dat], check=True,
                                             capture_output=True, text=True).stdout)
             have = {int(j['fence'].split(':')[1]) for j in rep['in_flight']}
         except (OSError, ValueError, KeyError, subprocess.CalledProcessError) as e:

@@ -11,6 +11,7 @@
  * events become lines in grtrace_annotate_decode.c.
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -191,8 +192,14 @@ static void parse_args(int argc, char *argv[], struct annotate_params *p)
 			annotate_usage(NULL);
 			break;
 		default:
-			snprintf(msg, sizeof(msg), "invalid or incomplete option '%s'",
-				 argv[optind - 1]);
+			/* a letter of a cluster, else the word (a long option) */
+			if (optopt > 0 && optopt < 128 && isgraph(optopt) &&
+			    strncmp(argv[optind - 1], "--", 2))
+				snprintf(msg, sizeof(msg), "invalid or incomplete option '-%c'",
+					 optopt);
+			else
+				snprintf(msg, sizeof(msg), "invalid or incomplete option '%s'",
+					 argv[optind - 1]);
 			annotate_usage(msg);
 		}
 	}

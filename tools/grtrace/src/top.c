@@ -199,7 +199,8 @@ static void top_parse_args(int argc, char *argv[], struct top_params *p)
 		switch (c) {
 		case 'd':
 			d = strtod(optarg, &end);
-			if (end == optarg || *end || d < 0.1 || d > 3600)
+			/* NaN fails both comparisons */
+			if (end == optarg || *end || !(d >= 0.1 && d <= 3600))
 				top_usage("invalid --delay: seconds, 0.1 to 3600");
 			p->period = (long long)(d * NSEC_PER_SEC);
 			break;

@@ -125,7 +125,8 @@ int gr_parse_duration(const char *s, __u64 *ns)
 	if (!n || n > sizeof(buf) - 2)
 		return -1;
 	memcpy(buf, s, n + 1);
-	if (buf[n - 1] == 'm' || buf[n - 1] == 'h') {
+	if ((buf[n - 1] == 'm' || buf[n - 1] == 'h') && n > 1 &&
+	    buf[n - 2] >= '0' && buf[n - 2] <= '9') {
 		/* minutes or hours: parsed as seconds, then multiplied */
 		mul = buf[n - 1] == 'm' ? 60 : 3600;
 		buf[n - 1] = 's';
@@ -402,7 +403,13 @@ static const char *arg_msg(const char *what, const char *arg)
 /* The message for the option getopt() just refused. */
 const char *gr_invalid_option(char *argv[])
 {
-	return arg_msg("invalid or incomplete option", optind > 0 ? argv[optind - 1] : "?");
+	const char *a = optind > 0 ? argv[optind - 1] : "?";
+	char letter[3] = { '-', (char)optopt, '\0' };
+
+	/* A letter of a cluster ("-zD"): getopt() may not be past its word yet */
+	if (optopt > 0 && optopt < 128 && isgraph(optopt) && strncmp(a, "--", 2))
+		a = letter;
+	return arg_msg("invalid or incomplete option", a);
 }
 
 /* The usage message for @arg, left after a command's options and FILE */

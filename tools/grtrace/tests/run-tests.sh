@@ -78,6 +78,7 @@ run report -i "$W/gen/manyrings.bin" -f json --topn 010 &&
 sys.exit(len(json.load(open(sys.argv[1]))["jobs"]) != 10)' "$W/out"
 result $? "report --topn 010: ten jobs"
 expect_fail "report: bad option" "invalid or incomplete option '--bogus'" report --bogus
+expect_fail "report: bad letter first in a cluster" "invalid or incomplete option '-z'" report -zj
 expect_fail "report: bad --format" "invalid --format" report -f xml
 expect_fail "report: bad --hist" "invalid --hist" report --hist foo
 expect_fail "report: bad --engine" "invalid --engine" report --engine gpu
@@ -85,7 +86,9 @@ expect_fail "report: bad --since" "invalid --since" report --since 5parsecs
 expect_fail "record: bad --duration" "invalid --duration" record -o x -d -1
 # In ns, 18446744074 s wrapped to 0.3 s
 expect_fail "record: --duration beyond a year" "invalid --duration" record -o x -d 18446744074
+expect_fail "record: --duration of a year and an hour" "invalid --duration" record -o x -d 8785h
 expect_fail "record: --duration below 1 ns" "invalid --duration" record -o x -d 0.0000000001
+expect_fail "record: --duration, a unit before m" "invalid --duration" record -o x -d 5mm
 expect_fail "export: an output required" "--chrome FILE or --kernelshark FILE is required" export
 expect_fail "export: --kernelshark-session without lanes" \
 	"--kernelshark-session goes with --kernelshark FILE" \
@@ -304,6 +307,9 @@ result $? "report and dump: no -i, grtrace.dat (said when missing), or the FILE 
 expect_fail "report: --live with a file" "--live reads the live relay files, not an input" \
 	report --live "$V"
 expect_fail "report: two files, the second named" "unexpected argument '$V'" report "$V" "$V"
+L=$(printf 'x%.0s' $(seq 100))
+expect_fail "report: an argument named whole, a control character as '?'" \
+	"unexpected argument '$L[?]y'\$" report "$V" "$L$(printf '\ty')"
 rc=0
 while read -r cmd; do
 	# shellcheck disable=SC2086
