@@ -14,10 +14,10 @@
 # drivers/gpu/drm/virtio/, every vendor driver C file the series touches
 # and every other kernel C file the prefix's patches touch (relay,
 # drm_atomic_helper, their tests), as far as it exists at that prefix.
-# A build fails on a compiler warning that the base's build lacks.
+# Every build has W=1; a build fails on a compiler warning that the
+# base's build lacks.
 #
-#   prefix 0 (no patch)   =y, and =y with sparse (C=1) and W=1 (in a
-#                         directory of its own): the warnings the tree
+#   prefix 0 (no patch)   =y with sparse (C=1): the warnings the tree
 #                         has without the series
 #   prefix k < N          =y, =m and =n (BISECT_MODES; =y alone before the
 #                         patch that adds CONFIG_GRTRACE, until which the
@@ -26,7 +26,8 @@
 #                         builds what it touches there instead; one that
 #                         touches neither (Documentation/) leaves the
 #                         kernel of prefix k-1
-#   prefix N (the series) =y with C=1 W=1: no warning the base lacks;
+#   prefix N (the series) =y with C=1, every target compiled: no warning
+#                         the base lacks;
 #                         the vendor objects with =m and =n (the
 #                         directories are in the whole =m and =n kernels
 #                         of step "configs"); every hook option off; the
@@ -84,7 +85,7 @@ done)
 # per prefix before the last, a build per mode when it changes kernel
 # source, one per tool it changes; at the last, y-on and its warnings,
 # whether sparse ran, m, n, nohooks, nobridge.
-plan=2
+plan=1
 for ((k = 1; k < N; k++)); do
 	files=$(touched_by "${patches[$((k - 1))]}")
 	# shellcheck disable=SC2086
@@ -121,20 +122,32 @@ kernel_diffs() {
 kmake() {
 	local dir=$1
 	shift
-	$IDLE make -C "$SRC" O="$dir" CC="ccache gcc" -j"$JOBS" -s "$@"
+	$IDLE make -C "$SRC" O="$dir" CC="ccache gcc" -j"$JOBS" -s W=1 "$@"
+}
+
+# children_cpu FILE: the user and system seconds of this shell's children
+# that ended (make, the compilers, walk-stale.py), times' second line,
+# to FILE (times in a command substitution would time that subshell's).
+children_cpu() {
+	times > "$1"
+	awk 'NR == 2 {
+		for (i = 1; i <= 2; i++) { split($i, t, /m|s/); s += t[1] * 60 + t[2] }
+		printf "%.0f", s }' "$1" > "$1.s"
 }
 
 # build K MODE [FLAGS]: build the targets as they exist at prefix K; the
 # result, "RC NAME", in $OUT/res-MODE, the errors in $OUT/err-MODE.
 build() {
 	local k=$1 mode=$2 flags=${3:-} dir objs="" o t start=$SECONDS name key rc
+	local cpu0
+
+	children_cpu "$OUT/cpu-$mode"
+	cpu0=$(cat "$OUT/cpu-$mode.s")
 	rm -f "$OUT/res-$mode" "$OUT/warn-$mode" "$OUT/stale-$mode" "$OUT/verify-err-$mode"
 	# One directory per CONFIG_GRTRACE value; the hook variants of =y
-	# share =y's, rebuilding only what their options change; the builds
-	# with sparse and W=1 have one of their own.
+	# share =y's, rebuilding only what their options change.
 	case $mode in
 	m | n) dir=$CACHE/prefix-$mode ;;
-	y-base | y-on) dir=$CACHE/prefix-w ;;
 	*) dir=$CACHE/prefix-y ;;
 	esac
 	name="$(printf '%02d' "$k") $mode"
@@ -168,6 +181,10 @@ build() {
 		echo "1 $name: configuration" > "$OUT/res-$mode"
 		return 1
 	fi
+	# drivers/gpu/Makefile enters grtrace/ only with CONFIG_GRTRACE_EVENTS:
+	# without it the directory builds nothing and has no .cmd file, which
+	# walk-stale.py would take for a target never built.
+	grep -qx 'CONFIG_GRTRACE_EVENTS=y' "$dir/.config" || t=${t/ drivers\/gpu\/grtrace\//}
 	if [ -n "$flags" ]; then
 		# Sparse and W=1 speak only when a file is compiled.
 		for o in $t; do find "$dir/$o" -name '*.o' -delete 2> /dev/null; done
@@ -216,23 +233,25 @@ build() {
 	grep -E 'error|Error' "$dir/log" | head -20 > "$OUT/err-$mode"
 	cat "$OUT/verify-err-$mode" 2> /dev/null >> "$OUT/err-$mode"
 	warnings "$dir" > "$OUT/warn-$mode"
-	# Without C=1 W=1, no warning the base's =y build lacks.
+	# A prefix's build: no warning the base's lacks (y-on's whole set is
+	# compared below).
 	if [ -z "$flags" ] && [ "$rc" = 0 ] && [ "$k" -gt 0 ] &&
-		comm -13 "$OUT/base-y-warnings" "$OUT/warn-$mode" | grep . >> "$OUT/err-$mode"; then
+		comm -13 "$OUT/base-warnings" "$OUT/warn-$mode" | grep . >> "$OUT/err-$mode"; then
 		rc=1
 		sed -i '1i warnings the base lacks:' "$OUT/err-$mode"
 	fi
 	# The stamp's time is after the build's: a later change is newer.  The
 	# last prefix's builds leave none: =m and =n build the vendor objects
 	# alone, the hook variants another configuration.
-	if [ -z "$flags" ] && [ "$rc" = 0 ] && [ "$k" -lt "$N" ]; then
+	if [ "$rc" = 0 ] && [ "$k" -lt "$N" ]; then
 		touch "$stamp"
-	elif [ -z "$flags" ]; then
+	else
 		rm -f "$stamp"
 	fi
 	built=$(wc -w <<<"$t $objs")
 	[ "$built" = "$all" ] && built="$all targets" || built="$built of $all targets (the others up to date)"
-	echo "$rc $name: $built ($((SECONDS - start)) s)" > "$OUT/res-$mode"
+	children_cpu "$OUT/cpu-$mode"
+	echo "$rc $name: $built ($((SECONDS - start)) s, $(($(cat "$OUT/cpu-$mode.s") - cpu0)) s of CPU)" > "$OUT/res-$mode"
 	# The warnings before the result: a result kept has its warnings.
 	if [ "$rc" = 0 ] && mkdir -p "$RESULT_CACHE" &&
 	   cp "$OUT/warn-$mode" "$RESULT_CACHE/$key.warnings"; then
@@ -255,14 +274,20 @@ report() {
 	return $ret
 }
 
-# builds K MODE...: the builds of prefix K at once (MODEs of different
-# build directories), then their results.
+# builds K MODE...: the builds of prefix K, then their results: =y first,
+# then the others (MODEs of different build directories) at once.  An
+# object whose preprocessed text is the same in =y, =m and =n (most but
+# grtrace's own: the hook options are tested with IS_ENABLED()) is then
+# compiled once, and the others take it from ccache.
 builds() {
 	local k=$1 mode
 
 	shift
 	for mode in "$@"; do seed "$mode"; done
-	for mode in "$@"; do build "$k" "$mode" & done
+	for mode in "$@"; do
+		[ "$mode" = y ] && { build "$k" y & wait; }
+	done
+	for mode in "$@"; do [ "$mode" = y ] || build "$k" "$mode" & done
 	wait
 	report "$@"
 }
@@ -294,7 +319,7 @@ seed() {
 	[ ! -f "$dir/.config" ] && [ -f "$CACHE/prefix-y/.config" ] || return 0
 	rm -rf "$dir" && cp -a "$CACHE/prefix-y" "$dir"
 }
-# warnings DIR: the distinct warnings of a C=1 W=1 build, without line
+# warnings DIR: the distinct warnings of a build, without line
 # numbers and directories: a header's warning repeats per object.
 warnings() {
 	grep -E '(warning|error):' "$1/log" |
@@ -329,15 +354,11 @@ fi
 globals="--global $SRC/Makefile --global $SRC/Kbuild --global $SRC/arch/x86/Makefile"
 for f in "$SRC"/scripts/Makefile.*; do globals+=" --global $f"; done
 
-build 0 y &
-build 0 y-base "C=1 W=1" &
-wait
+build 0 y C=1
 # The base's warnings, which every later build is compared with: without
 # them no later build can be judged, and the walk ends (a count short of
 # its plan).
-report y && cp "$OUT/warn-y" "$OUT/base-y-warnings"
-report y-base && cp "$OUT/warn-y-base" "$OUT/base-warnings"
-[ -f "$OUT/base-y-warnings" ] && [ -f "$OUT/base-warnings" ] || finish
+report y && cp "$OUT/warn-y" "$OUT/base-warnings" || finish
 
 for ((k = 1; k <= N; k++)); do
 	p=${patches[$((k - 1))]}
@@ -365,12 +386,12 @@ for ((k = 1; k <= N; k++)); do
 		fi
 		continue
 	fi
-	# nohooks and nobridge share prefix-y; y-on, with its warnings, the
-	# base's directory (sparse's and W=1's flags are another compiler
-	# command: the prefixes' builds would compile everything again).
+	# Every target compiled again (ccache has most from the prefix before),
+	# for the series' whole set of warnings; nohooks and nobridge after it
+	# in the same directory.
 	seed m
 	seed n
-	build "$k" y-on "C=1 W=1" &
+	build "$k" y-on C=1 &
 	build "$k" m &
 	build "$k" n &
 	wait
@@ -385,9 +406,9 @@ for ((k = 1; k <= N; k++)); do
 	# (7.3 needs __typeof_unqual__, which Debian 12's sparse 0.6.4 does
 	# not parse), else C=1 is W=1 alone: say which, as a skip.
 	sparse=$(sparse --version 2> /dev/null | head -1)
-	if [ ! -f "$CACHE/prefix-w/log" ]; then
+	if [ ! -f "$CACHE/prefix-y/log" ]; then
 		ktap_test_skip "$CHECK: sparse: no log of the C=1 build (taken from the cache)"
-	elif grep -q 'is not available or not up to date' "$CACHE/prefix-w/log"; then
+	elif grep -q 'is not available or not up to date' "$CACHE/prefix-y/log"; then
 		ktap_test_skip "$CHECK: sparse did not run: the kernel refused sparse ${sparse:-(none)} as its checker (scripts/checker-valid.sh)"
 	else
 		result 0 "sparse ${sparse:-(none)} ran as the kernel's checker"

@@ -58,12 +58,19 @@ series_touched() {
 		sed -n 's#^diff --git a/\([^ ]*\) b/.*#\1#p' | sort -u
 }
 # The vendor objects the series' builds compile: the amdgpu, i915 and
-# nouveau C files it touches, and xe's users of the DRM scheduler (an exec
-# queue is a drm_gpu_scheduler: the scheduler patch changes the structs
-# they embed and the calls they make).
+# nouveau C files it touches, and xe's users of the DRM scheduler when the
+# series changes the scheduler's header (an exec queue is a
+# drm_gpu_scheduler: the 6.12 backport's scheduler patch changes the
+# structs they embed and the calls they make; the mainline series leaves
+# every file they include as it is, and they would compile the same at
+# every prefix).
 series_vendor_objects() {
-	series_touched | grep -E '^drivers/gpu/drm/(amd|i915|nouveau)/.*\.c$' | sed 's/\.c$/.o/'
-	echo "$XE_SCHED_OBJS"
+	local touched
+
+	touched=$(series_touched)
+	grep -E '^drivers/gpu/drm/(amd|i915|nouveau)/.*\.c$' <<<"$touched" | sed 's/\.c$/.o/'
+	grep -qx 'include/drm/gpu_scheduler.h' <<<"$touched" && echo "$XE_SCHED_OBJS"
+	return 0
 }
 # The directories of grtrace and of the hooks every configuration builds
 # (the vendor drivers' are the objects above).
