@@ -24,7 +24,7 @@
 #include <trace/events/grtrace.h>
 
 #include "grtrace_core.h"
-#include "grtrace_sched.h"
+#include "grtrace_events.h"
 
 const char * const grtrace_level_names[GRTRACE_LEVEL_NR] = {
 	[GRTRACE_LEVEL_OFF]	= "off",
@@ -206,10 +206,14 @@ int grtrace_session_start(void)
 		grtrace_stream_stop();
 		return ret;
 	}
-	/* The scheduler's jobs from its first one in the session on. */
-	ret = grtrace_sched_get();
+	/*
+	 * The sources' jobs from their first one in the session on, not from
+	 * whenever the work item gets to them.
+	 */
+	ret = grtrace_sources_sync();
 	if (ret) {
 		grtrace_unregister_probes(ARRAY_SIZE(grtrace_tps));
+		grtrace_sources_sync();
 		grtrace_govern_stop();
 		grtrace_stream_stop();
 		return ret;
@@ -238,8 +242,9 @@ int grtrace_session_stop(void)
 		return -EINVAL;
 
 	WRITE_ONCE(grtrace_running, false);
-	grtrace_sched_put();
 	grtrace_unregister_probes(ARRAY_SIZE(grtrace_tps));
+	/* Detached now, unless another consumer still has the events. */
+	grtrace_sources_sync();
 	/* Decide on the events still held back, now that none can come. */
 	grtrace_govern_stop();
 	grtrace_stream_stop();

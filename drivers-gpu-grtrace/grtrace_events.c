@@ -100,66 +100,128 @@ static atomic64_t grtrace_no_ring;
 #define GRTRACE_STAMP_NEW		GRTRACE_STAMP(U32_MAX - 2, 0)
 #define GRTRACE_STAMP_GONE		GRTRACE_STAMP(U32_MAX, 0)
 
-/*
- * The grtrace module follows the consumers of the tracepoints with a hook:
- * it records the DRM scheduler's jobs from the scheduler's own tracepoints
- * while something consumes grtrace events, and cannot attach to them from
- * grtrace_tp_reg(), which runs under tracepoints_mutex.  A work item calls
- * the hook with whether any grtrace tracepoint has a consumer now; it may
- * see several changes at once, or none.  No work is queued before the
- * hook is set, which the module does once workqueues run: a tracepoint
- * enabled from the kernel command line may get its first consumer before.
+/**
+ * DOC: Sources
+ *
+ * Much of what grtrace records comes from the tracepoints of the drivers
+ * and subsystems themselves: a *source*, the probes of a module on such
+ * tracepoints, reports grtrace events from them as long as something
+ * consumes those events: a relay session, or ftrace, perf or BPF on a
+ * ``grtrace`` event.  The sources cannot follow
+ * the consumers from grtrace_tp_reg(), which runs under tracepoints_mutex
+ * as register_trace_*() would again, so a work item does, after every
+ * change of the static key; a session calls grtrace_sources_sync() itself
+ * so that its first events are not missed.  No work is queued while there
+ * is no source: a tracepoint enabled from the kernel command line may get
+ * its first consumer before workqueues run.
  */
-static DEFINE_MUTEX(grtrace_consumers_lock);
-static grtrace_consumers_fn grtrace_consumers_hook; /* writes: consumers_lock */
+static DEFINE_MUTEX(grtrace_sources_lock);
+static LIST_HEAD(grtrace_sources);		/* sources_lock */
 
-static void grtrace_consumers_work_fn(struct work_struct *work)
+/**
+ * grtrace_sources_sync - attach or detach every source as consumers need
+ *
+ * Attaches the sources while any grtrace tracepoint has a consumer, and
+ * detaches them after the last one went; a source that could not be
+ * attached is tried again at the next call.  Context: process context;
+ * may sleep.
+ *
+ * Returns: 0, or the error of the first source that could not be attached.
+ */
+int grtrace_sources_sync(void)
 {
-	guard(mutex)(&grtrace_consumers_lock);
-	if (grtrace_consumers_hook)
-		grtrace_consumers_hook(static_key_enabled(&grtrace_active_key));
+	struct grtrace_source *src;
+	int ret = 0, err;
+	bool active;
+
+	guard(mutex)(&grtrace_sources_lock);
+	/*
+	 * Pairs with grtrace_sources_changed(): a source added before is
+	 * seen by its work, or the key changed after is seen here.
+	 */
+	smp_mb();
+	active = static_key_enabled(&grtrace_active_key);
+	list_for_each_entry(src, &grtrace_sources, node) {
+		if (src->attached == active)
+			continue;
+		if (!active) {
+			src->put();
+			src->attached = false;
+			continue;
+		}
+		err = src->get();
+		if (!err)
+			src->attached = true;
+		else if (!ret)
+			ret = err;
+	}
+	return ret;
+}
+EXPORT_SYMBOL_GPL(grtrace_sources_sync);
+
+static void grtrace_sources_work_fn(struct work_struct *work)
+{
+	int ret = grtrace_sources_sync();
+
+	if (ret)
+		pr_warn("a source of grtrace events could not be attached: %d\n",
+			ret);
 }
 
-static DECLARE_WORK(grtrace_consumers_work, grtrace_consumers_work_fn);
+static DECLARE_WORK(grtrace_sources_work, grtrace_sources_work_fn);
 
-/* After a change of the static key: tell the hook, if there is one. */
-static void grtrace_consumers_changed(void)
+/* After a change of the static key: bring the sources in line. */
+static void grtrace_sources_changed(void)
 {
-	/* Pairs with the barrier of grtrace_set_consumers_hook(). */
+	/* Pairs with the barrier of grtrace_sources_sync(). */
 	smp_mb();
-	if (READ_ONCE(grtrace_consumers_hook))
-		schedule_work(&grtrace_consumers_work);
+	if (!list_empty(&grtrace_sources))
+		schedule_work(&grtrace_sources_work);
 }
 
 /**
- * grtrace_set_consumers_hook - follow the consumers of the tracepoints
- * @fn: called in process context, with whether any grtrace tracepoint has
- *	a consumer, after that changed; NULL to stop
+ * grtrace_source_add - add a source of grtrace events
+ * @src: with @get and @put set
  *
- * @fn is called before this returns with the state of now.  Once this
- * returns with NULL, the previous @fn is not running and will not be
- * called.  Context: process context; may sleep.
+ * Attaches it at once if grtrace events have consumers.  Context: process
+ * context; may sleep.
  */
-void grtrace_set_consumers_hook(grtrace_consumers_fn fn)
+void grtrace_source_add(struct grtrace_source *src)
 {
-	guard(mutex)(&grtrace_consumers_lock);
-	WRITE_ONCE(grtrace_consumers_hook, fn);
-	/*
-	 * Pairs with grtrace_consumers_changed(): the hook is read after a
-	 * change of the key there, the key after the hook here, so a change
-	 * is seen by one of both.
-	 */
-	smp_mb();
-	if (fn)
-		fn(static_key_enabled(&grtrace_active_key));
+	int ret;
+
+	scoped_guard(mutex, &grtrace_sources_lock) {
+		src->attached = false;
+		list_add_tail(&src->node, &grtrace_sources);
+	}
+	ret = grtrace_sources_sync();
+	if (ret)
+		pr_warn("a source of grtrace events could not be attached: %d\n",
+			ret);
 }
-EXPORT_SYMBOL_GPL(grtrace_set_consumers_hook);
+EXPORT_SYMBOL_GPL(grtrace_source_add);
+
+/**
+ * grtrace_source_remove - remove a source added before
+ * @src: the source
+ *
+ * Detaches it if it is attached; once this returns, neither of its
+ * functions runs nor will be called.  Context: process context; may sleep.
+ */
+void grtrace_source_remove(struct grtrace_source *src)
+{
+	guard(mutex)(&grtrace_sources_lock);
+	if (src->attached)
+		src->put();
+	list_del(&src->node);
+}
+EXPORT_SYMBOL_GPL(grtrace_source_remove);
 
 /* Called by the tracepoint core, under tracepoints_mutex, on the first probe. */
 int grtrace_tp_reg(void)
 {
 	static_branch_inc(&grtrace_active_key);
-	grtrace_consumers_changed();
+	grtrace_sources_changed();
 	return 0;
 }
 
@@ -176,7 +238,7 @@ void grtrace_tp_unreg(void)
 	static_branch_dec(&grtrace_active_key);
 	if (static_key_enabled(&grtrace_active_key))
 		return;
-	grtrace_consumers_changed();
+	grtrace_sources_changed();
 	raw_spin_lock_irqsave(&grtrace_rings_lock, flags);
 	list_for_each_entry_safe(ring, tmp, &grtrace_rings, node)
 		list_del_init(&ring->node);

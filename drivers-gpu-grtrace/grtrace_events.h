@@ -19,8 +19,7 @@ int grtrace_walk_rings(grtrace_ring_fn fn, void *data);
 void grtrace_ring_init_fixed(struct grtrace_ring *ring, u32 id);
 u64 grtrace_no_ring_events(void);
 
-typedef void (*grtrace_consumers_fn)(bool active);
-void grtrace_set_consumers_hook(grtrace_consumers_fn fn);
+int grtrace_sources_sync(void);
 
 /* The id @ring had when it last reported in an epoch (tests), 0 if none. */
 static inline u32 grtrace_ring_last_id(const struct grtrace_ring *ring)

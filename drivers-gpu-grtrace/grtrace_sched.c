@@ -114,7 +114,6 @@ struct grtrace_sched_tables {
 
 static DEFINE_MUTEX(grtrace_sched_lock);
 static unsigned int grtrace_sched_users;	/* grtrace_sched_lock */
-static bool grtrace_sched_hook_ref;		/* grtrace_sched_lock */
 /*
  * The tables of the probes attached last: made before they are attached,
  * kept after they are detached, for the ids the rings had, and freed when
@@ -505,29 +504,11 @@ void grtrace_sched_put(void)
 }
 EXPORT_SYMBOL_IF_KUNIT(grtrace_sched_put);
 
-/*
- * Called from a work item when the grtrace tracepoints got their first
- * consumer or lost their last: ftrace, perf or BPF on a grtrace event get
- * the scheduler's jobs as a relay session does.  The tracepoints cannot be
- * attached from their regfunc, which runs under tracepoints_mutex.
- */
-static void grtrace_sched_consumers(bool active)
-{
-	int ret;
-
-	if (active == READ_ONCE(grtrace_sched_hook_ref))
-		return;
-	if (!active) {
-		WRITE_ONCE(grtrace_sched_hook_ref, false);
-		grtrace_sched_put();
-		return;
-	}
-	ret = grtrace_sched_get();
-	if (ret)
-		pr_warn("DRM scheduler jobs are not traced: %d\n", ret);
-	else
-		WRITE_ONCE(grtrace_sched_hook_ref, true);
-}
+/* Attached while grtrace events have consumers (DOC: Sources). */
+static struct grtrace_source grtrace_sched_source = {
+	.get = grtrace_sched_get,
+	.put = grtrace_sched_put,
+};
 
 /**
  * grtrace_sched_ring - the ring of a scheduler, for tests
@@ -567,7 +548,7 @@ u64 grtrace_sched_waits_untracked(void)
  */
 void grtrace_sched_init(void)
 {
-	grtrace_set_consumers_hook(grtrace_sched_consumers);
+	grtrace_source_add(&grtrace_sched_source);
 }
 
 /**
@@ -577,9 +558,10 @@ void grtrace_sched_init(void)
  */
 void grtrace_sched_exit(void)
 {
-	grtrace_set_consumers_hook(NULL);
-	if (grtrace_sched_hook_ref) {
-		grtrace_sched_hook_ref = false;
+	grtrace_source_remove(&grtrace_sched_source);
+	/* A user still holding the probes would leave them on freed tables. */
+	if (WARN_ON(grtrace_sched_users)) {
+		grtrace_sched_users = 1;
 		grtrace_sched_put();
 	}
 	grtrace_sched_free(grtrace_sched_tables);

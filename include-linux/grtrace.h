@@ -90,9 +90,32 @@ struct grtrace_event {
 	struct grtrace_job_payload job;
 };
 
+/**
+ * struct grtrace_source - probes that report grtrace events from another
+ *	subsystem's tracepoints
+ * @get: attach the probes; process context, may sleep; returns 0 or a
+ *	negative errno
+ * @put: detach them, and wait until none runs
+ * @node: grtrace's: entry in the list of sources
+ * @attached: grtrace's: whether @get succeeded last
+ *
+ * grtrace calls @get while grtrace events have a consumer, @put after the
+ * last one went, never both at once, under a mutex of its own: they must
+ * not add, remove or sync sources.
+ */
+struct grtrace_source {
+	int (*get)(void);
+	void (*put)(void);
+	struct list_head node;
+	bool attached;
+};
+
 #if IS_ENABLED(CONFIG_GRTRACE)
 
 DECLARE_STATIC_KEY_FALSE(grtrace_active_key);
+
+void grtrace_source_add(struct grtrace_source *src);
+void grtrace_source_remove(struct grtrace_source *src);
 
 /**
  * grtrace_enabled - whether any consumer wants grtrace events
@@ -199,6 +222,8 @@ void grtrace_error(const struct grtrace_job *job);
 #else /* !CONFIG_GRTRACE */
 
 static inline bool grtrace_enabled(void) { return false; }
+static inline void grtrace_source_add(struct grtrace_source *src) { }
+static inline void grtrace_source_remove(struct grtrace_source *src) { }
 static inline void grtrace_ring_register(struct grtrace_ring *ring) { }
 static inline void grtrace_ring_unregister(struct grtrace_ring *ring) { }
 static inline u16 grtrace_engine_from_name(const char *name) { return GRTRACE_ENGINE_OTHER; }

@@ -160,10 +160,11 @@ def main():
         seq = int(f['fence'].split(':')[1])
         ftrace_jobs.append((ts, name[len('grtrace_'):], seq, int(f.get('pid', 0)),
                             f.get('comm', '')))
-    # The driver fires grtrace_submit, then virtio_gpu_cmd_queue once the
-    # command is on the virtqueue, both under the queue's lock: when the
-    # recording starts, one command at most can have its SUBMIT before the
-    # start and its virtio_gpu_cmd_queue after it, before any grtrace event.
+    # grtrace_submit comes from grtrace's probe on virtio_gpu_cmd_queue, in
+    # the same tracepoint call as that event, under the queue's lock: when
+    # the recording starts, one command at most can have its SUBMIT before
+    # the start and its virtio_gpu_cmd_queue after it, before any grtrace
+    # event.
     first = min((ts for ts, name, _f in events if name.startswith('grtrace_')),
                 default=float('inf'))
     cut = [int(f['seqno']) for ts, name, f in events

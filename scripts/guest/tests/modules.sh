@@ -1,18 +1,29 @@
 #!/bin/sh
 # grtrace.mode=modules, on the CONFIG_GRTRACE=m kernel of step configs:
-# load and unload grtrace.ko MODULES_LOOPS times (50) while virtio-gpu
-# commands flow.  The hooks and tracepoints are built in; the module
-# adds and removes the relay stream's probes on them while they fire.
-# Each load starts a session that records the traffic; every other one
-# is stopped before the unload, the rest by the unload itself.  A load,
-# start or unload that fails, a session that wrote nothing, or a debugfs
-# directory that outlives its module fails the test; the serial log's
-# verdict fails on any kernel report (KASAN, lockdep, UBSAN, WARN).
+# load and unload grtrace.ko and grtrace_virtio_gpu.ko MODULES_LOOPS
+# times (50) while virtio-gpu commands flow.  The tracepoints are built
+# in; grtrace adds and removes the relay stream's probes on them, and
+# grtrace_virtio_gpu its probes on virtio-gpu's tracepoints, a source of
+# grtrace events, while they fire.  Each load starts a session that
+# records the traffic; every other one is stopped before the unloads,
+# the rest by the unload of grtrace, which goes first or second in turn.
+# A load, start or unload that fails, a session that wrote nothing, a
+# debugfs directory that outlives its module, or a grtrace that needs
+# virtio-gpu fails the test; the serial log's verdict fails on any
+# kernel report (KASAN, lockdep, UBSAN, WARN).
 D=/sys/kernel/debug/grtrace
 loops=${MODULES_LOOPS:-50}
-stat() { sed -n "s/^$1=//p" "$D/stats"; }
+counter() { sed -n "s/^$1=//p" "$D/stats"; }
 
 [ -d $D ] && { echo "modules: $D exists before grtrace.ko is loaded"; exit 1; }
+# grtrace needs neither virtio-gpu nor its source; the source, not grtrace.
+for m in grtrace grtrace_virtio_gpu; do
+	deps=$(modinfo -F depends $m)
+	case "$m,$deps," in
+	grtrace,*virtio_gpu,* | grtrace_virtio_gpu,*grtrace,*)
+		echo "modules: $m needs ${deps:-nothing}"; exit 1 ;;
+	esac
+done
 (
 	while :; do
 		/opt/grtrace/bin/grtrace_dirtyfb /dev/dri/card0 20 > /dev/null 2>&1 || sleep 1
@@ -23,20 +34,31 @@ traffic=$!
 i=0
 while [ $i -lt $loops ]; do
 	modprobe grtrace || { echo "modules: load $i failed"; break; }
+	modprobe grtrace_virtio_gpu || { echo "modules: load $i of grtrace_virtio_gpu failed"; break; }
 	echo start > $D/control || { echo "modules: start $i failed"; break; }
 	n=0
-	while [ "$(stat written)" = 0 ] && [ $n -lt 50 ]; do
+	while ! grep -q ' control$' $D/rings && [ $n -lt 50 ]; do
 		sleep 0.1
 		n=$((n + 1))
 	done
-	written=$(stat written)
-	[ "$written" -gt 0 ] || { echo "modules: session $i wrote nothing"; break; }
+	written=$(counter written)
+	[ "$written" -gt 0 ] && grep -q ' control$' $D/rings ||
+		{ echo "modules: session $i recorded no virtio-gpu command"; break; }
 	[ $((i % 2)) = 0 ] && { echo stop > $D/control || break; }
-	rmmod grtrace || { echo "modules: unload $i failed"; break; }
+	if [ $((i % 4)) -lt 2 ]; then
+		rmmod grtrace_virtio_gpu && rmmod grtrace ||
+			{ echo "modules: unload $i failed"; break; }
+	else
+		rmmod grtrace && rmmod grtrace_virtio_gpu ||
+			{ echo "modules: unload $i failed"; break; }
+	fi
 	[ -d $D ] && { echo "modules: $D outlived unload $i"; break; }
 	i=$((i + 1))
 done
 kill $traffic
 wait 2> /dev/null
+# After a failure: nothing left loaded for the verdict's checks.
+rmmod grtrace 2> /dev/null
+rmmod grtrace_virtio_gpu 2> /dev/null
 echo "modules: $i of $loops loads and unloads, the last session wrote ${written:-0} events"
 [ $i = "$loops" ]
