@@ -37,9 +37,10 @@
  * What the events cannot tell is unknown, never zero: each record says
  * which stages of its job its events lack (gr_event.cannot), and the job
  * model leaves out the phases that need them.  virtio_gpu_cmd_queue fires
- * once a command is on the virtqueue, where the device may already take
- * it: that is a COMMIT, and the command's SUBMIT (and so HOST and the
- * latency) is unknown.  A COMPLETE needs dma_fence_signaled in the
+ * as a command goes into the virtqueue, where the device may take it
+ * (just after the add in Linux 7.3, just before it with the kernel
+ * series): that is a COMMIT, and the command's SUBMIT (and so HOST and
+ * the latency) is unknown.  A COMPLETE needs dma_fence_signaled in the
  * recording, and for virtio-gpu a fenced command.  The events carry a
  * thread, not its process: a job's tgid is its pid.
  *
