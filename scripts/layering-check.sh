@@ -12,11 +12,15 @@
 #
 # tools/grtrace (in $SRC): the graph of its src/ files' #include "..." has
 # no cycle, and only the input layer names debugfs.
+#
+# The drivers grtrace records from their own tracepoints (the DRM
+# scheduler, virtio-gpu) carry no grtrace code: no file of theirs in $SRC
+# names grtrace, but the scheduler's tests of grtrace's record.
 # KTAP: one result per check.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-ktap_begin 4
+ktap_begin 5
 CHECK=layering
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
@@ -38,6 +42,11 @@ if [ ! -s "$OUT/err" ]; then
 	done
 fi
 ERR_LINES=20 result "$([ ! -s "$OUT/err" ]; echo $?)" "kernel: ${layers[*]}: no object uses a symbol of one above it"
+
+grep -ril grtrace "$SRC/drivers/gpu/drm/scheduler" "$SRC/drivers/gpu/drm/virtio" \
+	"$SRC/include/drm/gpu_scheduler.h" | grep -v '^'"$SRC"'/drivers/gpu/drm/scheduler/tests/' |
+	sed "s#^$SRC/#names grtrace: #" > "$OUT/err"
+result "$([ ! -s "$OUT/err" ]; echo $?)" "drm/scheduler and drm/virtio carry no grtrace code"
 
 src=$SRC/tools/grtrace/src
 make -s -j"$JOBS" -C "$SRC/tools/grtrace" O="$OUT/tool" NO_BPF=1 > "$OUT/err" 2>&1
