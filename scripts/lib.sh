@@ -374,18 +374,22 @@ vendor_configure() {
 	"$SRC/scripts/config" --file "$tmp/config" $(grtrace_opts "$mode") $NO_DEBUG_INFO \
 		${lean:+$NO_SANITIZERS}
 	# Always from the fragment: a symbol that an earlier prefix lacked
-	# (olddefconfig dropped it) must come back.  Kconfig rewrites only what
+	# (Kconfig dropped it) must come back.  Kconfig rewrites only what
 	# changed, so an unchanged configuration rebuilds nothing.  But a new
-	# .config costs olddefconfig and make's syncconfig: a build that
-	# compiles nothing took 13 s instead of 4 s.  So it is skipped when
-	# the fragment is the last one's and no Kconfig file the series
+	# .config costs a Kconfig run, its compiler probes included: a build
+	# that compiles nothing took 13 s instead of 4 s.  So it is skipped
+	# when the fragment is the last one's and no Kconfig file the series
 	# touches is newer than the configuration (quilt gives a file it
-	# changes the time of the change).
+	# changes the time of the change).  One syncconfig, each new symbol
+	# answered with its default at the end of stdin as olddefconfig
+	# would, instead of olddefconfig and then syncconfig: the same
+	# .config and autoconf.h, for one Kconfig run of the two (7 s of CPU
+	# less per directory).
 	if [ ! -f "$dir/.config" ] || ! cmp -s "$tmp/config" "$dir/.config.frag" ||
 		kconfig_newer "$dir/.config"; then
 		rm -f "$dir/.config.frag"
 		cp "$tmp/config" "$dir/.config"
-		$IDLE make -C "$SRC" O="$dir" -s olddefconfig || return 1
+		$IDLE make -C "$SRC" O="$dir" -s syncconfig < /dev/null || return 1
 		cp "$tmp/config" "$dir/.config.frag"
 	fi
 	# Once drivers/gpu/grtrace exists, CONFIG_GRTRACE must be what MODE says.
