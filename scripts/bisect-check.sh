@@ -39,9 +39,9 @@
 # scripts, the compiler) are those of one that passed before is not built
 # again (lib.sh, result_cached; GRTRACE_REBUILD=1 builds all).
 #
-# The builds of one prefix in different build directories run at once:
-# much of a build of a few targets is make's own serial work.  KTAP: one
-# result per build.
+# The builds of one prefix in different build directories: =y first,
+# then the others at once, which take from ccache what =y compiled.
+# KTAP: one result per build.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -81,7 +81,7 @@ others=$(for f in $(grep '\.c$' <<<"$all_touched" | grep -vE '^(Documentation|to
 	[ -n "$skip" ] || echo "${f%.c}.o"
 done)
 
-# The plan, by the rules of the walk below: the base, and its warnings;
+# The plan, by the rules of the walk below: the base;
 # per prefix before the last, a build per mode when it changes kernel
 # source, one per tool it changes; at the last, y-on and its warnings,
 # whether sparse ran, m, n, nohooks, nobridge.
@@ -157,6 +157,7 @@ build() {
 	if o=$(result_cached "$key"); then
 		echo "0 $name: $o" > "$OUT/res-$mode"
 		cp "$RESULT_CACHE/$key.warnings" "$OUT/warn-$mode" 2> /dev/null || : > "$OUT/warn-$mode"
+		cp "$RESULT_CACHE/$key.sparse" "$OUT/sparse-$mode" 2> /dev/null
 		: > "$OUT/err-$mode"
 		return 0
 	fi
@@ -233,6 +234,16 @@ build() {
 	grep -E 'error|Error' "$dir/log" | head -20 > "$OUT/err-$mode"
 	cat "$OUT/verify-err-$mode" 2> /dev/null >> "$OUT/err-$mode"
 	warnings "$dir" > "$OUT/warn-$mode"
+	# With C=1, whether the kernel took sparse as its checker: kept with
+	# the result, as the directory's log is the next build's.
+	case " $flags " in
+	*" C=1 "*)
+		if grep -q 'is not available or not up to date' "$dir/log"; then
+			echo refused > "$OUT/sparse-$mode"
+		else
+			echo ran > "$OUT/sparse-$mode"
+		fi ;;
+	esac
 	# A prefix's build: no warning the base's lacks (y-on's whole set is
 	# compared below).
 	if [ -z "$flags" ] && [ "$rc" = 0 ] && [ "$k" -gt 0 ] &&
@@ -254,7 +265,8 @@ build() {
 	echo "$rc $name: $built ($((SECONDS - start)) s, $(($(cat "$OUT/cpu-$mode.s") - cpu0)) s of CPU)" > "$OUT/res-$mode"
 	# The warnings before the result: a result kept has its warnings.
 	if [ "$rc" = 0 ] && mkdir -p "$RESULT_CACHE" &&
-	   cp "$OUT/warn-$mode" "$RESULT_CACHE/$key.warnings"; then
+	   cp "$OUT/warn-$mode" "$RESULT_CACHE/$key.warnings" &&
+	   { [ ! -f "$OUT/sparse-$mode" ] || cp "$OUT/sparse-$mode" "$RESULT_CACHE/$key.sparse"; }; then
 		result_keep "$key" "$built"
 	fi
 	return $rc
@@ -327,6 +339,8 @@ warnings() {
 }
 
 log "bisect: the base tree in $SRC"
+# The W=1 directory of walks before every build had W=1.
+rm -rf "$CACHE/prefix-w"
 unpacked_from=$(stat -c '%n %s %Y' "$TARBALL")
 if [ "$(cat "$SRC/.grtrace-unpacked" 2> /dev/null)" != "$unpacked_from" ]; then
 	# A new tree: the objects of another one are not its own.
@@ -406,9 +420,9 @@ for ((k = 1; k <= N; k++)); do
 	# (7.3 needs __typeof_unqual__, which Debian 12's sparse 0.6.4 does
 	# not parse), else C=1 is W=1 alone: say which, as a skip.
 	sparse=$(sparse --version 2> /dev/null | head -1)
-	if [ ! -f "$CACHE/prefix-y/log" ]; then
-		ktap_test_skip "$CHECK: sparse: no log of the C=1 build (taken from the cache)"
-	elif grep -q 'is not available or not up to date' "$CACHE/prefix-y/log"; then
+	if [ ! -f "$OUT/sparse-y-on" ]; then
+		ktap_test_skip "$CHECK: sparse: no verdict of the C=1 build (a result cached before it was kept)"
+	elif [ "$(cat "$OUT/sparse-y-on")" = refused ]; then
 		ktap_test_skip "$CHECK: sparse did not run: the kernel refused sparse ${sparse:-(none)} as its checker (scripts/checker-valid.sh)"
 	else
 		result 0 "sparse ${sparse:-(none)} ran as the kernel's checker"

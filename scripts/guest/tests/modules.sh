@@ -18,6 +18,7 @@ counter() { sed -n "s/^$1=//p" "$D/stats"; }
 [ -d $D ] && { echo "modules: $D exists before grtrace.ko is loaded"; exit 1; }
 # grtrace needs neither virtio-gpu nor its source; the source, not grtrace.
 for m in grtrace grtrace_virtio_gpu; do
+	[ "$(modinfo -F name $m)" = $m ] || { echo "modules: no module $m"; exit 1; }
 	deps=$(modinfo -F depends $m)
 	case "$m,$deps," in
 	grtrace,*virtio_gpu,* | grtrace_virtio_gpu,*grtrace,*)
@@ -37,7 +38,8 @@ while [ $i -lt $loops ]; do
 	modprobe grtrace_virtio_gpu || { echo "modules: load $i of grtrace_virtio_gpu failed"; break; }
 	echo start > $D/control || { echo "modules: start $i failed"; break; }
 	n=0
-	while ! grep -q ' control$' $D/rings && [ $n -lt 50 ]; do
+	until { [ "$(counter written)" -gt 0 ] && grep -q ' control$' $D/rings; } ||
+		[ $n -ge 50 ]; do
 		sleep 0.1
 		n=$((n + 1))
 	done
