@@ -125,24 +125,25 @@ kmake() {
 	$IDLE make -C "$SRC" O="$dir" CC="ccache gcc" -j"$JOBS" -s W=1 "$@"
 }
 
-# children_cpu FILE: the user and system seconds of this shell's children
+# children_cpu VAR: the user and system seconds of this shell's children
 # that ended (make, the compilers, walk-stale.py), times' second line,
-# to FILE (times in a command substitution would time that subshell's).
+# into VAR (times in a command substitution would time that subshell's).
 children_cpu() {
-	times > "$1"
-	awk 'NR == 2 {
+	local f=$OUT/times.$BASHPID
+
+	times > "$f"
+	printf -v "$1" %s "$(awk 'NR == 2 {
 		for (i = 1; i <= 2; i++) { split($i, t, /m|s/); s += t[1] * 60 + t[2] }
-		printf "%.0f", s }' "$1" > "$1.s"
+		printf "%.0f", s }' "$f")"
 }
 
 # build K MODE [FLAGS]: build the targets as they exist at prefix K; the
 # result, "RC NAME", in $OUT/res-MODE, the errors in $OUT/err-MODE.
 build() {
 	local k=$1 mode=$2 flags=${3:-} dir objs="" o t start=$SECONDS name key rc
-	local cpu0
+	local cpu0 cpu1
 
-	children_cpu "$OUT/cpu-$mode"
-	cpu0=$(cat "$OUT/cpu-$mode.s")
+	children_cpu cpu0
 	rm -f "$OUT/res-$mode" "$OUT/warn-$mode" "$OUT/stale-$mode" "$OUT/verify-err-$mode"
 	# One directory per CONFIG_GRTRACE value; the hook variants of =y
 	# share =y's, rebuilding only what their options change.
@@ -261,8 +262,8 @@ build() {
 	fi
 	built=$(wc -w <<<"$t $objs")
 	[ "$built" = "$all" ] && built="$all targets" || built="$built of $all targets (the others up to date)"
-	children_cpu "$OUT/cpu-$mode"
-	echo "$rc $name: $built ($((SECONDS - start)) s, $(($(cat "$OUT/cpu-$mode.s") - cpu0)) s of CPU)" > "$OUT/res-$mode"
+	children_cpu cpu1
+	echo "$rc $name: $built ($((SECONDS - start)) s, $((cpu1 - cpu0)) s of CPU)" > "$OUT/res-$mode"
 	# The warnings before the result: a result kept has its warnings.
 	if [ "$rc" = 0 ] && mkdir -p "$RESULT_CACHE" &&
 	   cp "$OUT/warn-$mode" "$RESULT_CACHE/$key.warnings" &&
@@ -296,9 +297,7 @@ builds() {
 
 	shift
 	for mode in "$@"; do seed "$mode"; done
-	for mode in "$@"; do
-		[ "$mode" = y ] && { build "$k" y & wait; }
-	done
+	case " $* " in *" y "*) build "$k" y & wait ;; esac
 	for mode in "$@"; do [ "$mode" = y ] || build "$k" "$mode" & done
 	wait
 	report "$@"

@@ -14,6 +14,8 @@
 D=/sys/kernel/debug/grtrace
 loops=${MODULES_LOOPS:-50}
 counter() { sed -n "s/^$1=//p" "$D/stats"; }
+# The session wrote events, and virtio-gpu's control queue is a ring of it.
+recorded() { [ "$(counter written)" -gt 0 ] && grep -q ' control$' $D/rings; }
 
 [ -d $D ] && { echo "modules: $D exists before grtrace.ko is loaded"; exit 1; }
 # grtrace needs neither virtio-gpu nor its source; the source, not grtrace.
@@ -38,14 +40,12 @@ while [ $i -lt $loops ]; do
 	modprobe grtrace_virtio_gpu || { echo "modules: load $i of grtrace_virtio_gpu failed"; break; }
 	echo start > $D/control || { echo "modules: start $i failed"; break; }
 	n=0
-	until { [ "$(counter written)" -gt 0 ] && grep -q ' control$' $D/rings; } ||
-		[ $n -ge 50 ]; do
+	until recorded || [ $n -ge 50 ]; do
 		sleep 0.1
 		n=$((n + 1))
 	done
 	written=$(counter written)
-	[ "$written" -gt 0 ] && grep -q ' control$' $D/rings ||
-		{ echo "modules: session $i recorded no virtio-gpu command"; break; }
+	recorded || { echo "modules: session $i recorded no virtio-gpu command"; break; }
 	[ $((i % 2)) = 0 ] && { echo stop > $D/control || break; }
 	if [ $((i % 4)) -lt 2 ]; then
 		rmmod grtrace_virtio_gpu && rmmod grtrace ||
