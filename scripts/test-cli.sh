@@ -27,11 +27,12 @@ build_check "build (make O=, -Wall -Wextra, no warnings)" -x "$G" \
 [ -x "$G" ] || finish
 
 make -s -j"$JOBS" -C "$ROOT/tools/grtrace" O="$RUN/cli-tool" install DESTDIR="$OUT/inst" PREFIX=/usr \
-	> /dev/null 2> "$OUT/err" && [ -x "$OUT/inst/usr/bin/grtrace" ]
-result $? "make install DESTDIR= PREFIX="
+	> /dev/null 2> "$OUT/err" && [ -x "$OUT/inst/usr/bin/grtrace" ] &&
+	[ -s "$OUT/inst/usr/share/bash-completion/completions/grtrace" ]
+result $? "make install DESTDIR= PREFIX=: the tool and its bash completion"
 
 # The tool's suite prints its plan last: the count it must reach is here.
-checker -n 245 tests/run-tests.sh env GRTRACE="$G" "$SRC/tools/grtrace/tests/run-tests.sh" \
+checker -n 246 tests/run-tests.sh env GRTRACE="$G" "$SRC/tools/grtrace/tests/run-tests.sh" \
 	"$OUT/tests"
 
 # The outputs of report and export on the synthetic streams and two real

@@ -1741,6 +1741,7 @@ static int chrome(struct chrome *c, const char *input, const char *path)
 	c->min_submit = ~0ULL;
 	if (pass(c))
 		return -1;
+	gr_input_partial_warn(&c->t);
 	first_done(c);
 	if (gr_src_rewind(&c->src) || open_out(&c->f, path))
 		return -1;

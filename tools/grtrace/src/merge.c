@@ -498,19 +498,12 @@ static void print_jobs_csv(FILE *f, const struct gr_corr *in)
 
 /* ---- statistics ---- */
 
-static int cmp_s64(const void *a, const void *b)
-{
-	__s64 x = *(const __s64 *)a, y = *(const __s64 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 static void print_stats(FILE *f, const struct gr_corr *in, const struct merge_params *p)
 {
 	const struct gr_cpu *c = &in->cpu;
-	size_t matched = in->nr_why[GR_MATCHED], k, n, threads = 0, submitting = 0;
+	size_t matched = in->nr_why[GR_MATCHED], k, threads = 0, submitting = 0;
 	char a[32], b[32], d[32], e[32];
-	__s64 *v, sum;
+	struct gr_stat st;
 	bool first = true;
 	int g, w;
 
@@ -536,29 +529,24 @@ static void print_stats(FILE *f, const struct gr_corr *in, const struct merge_pa
 		submitting, c->no_exit);
 	fprintf(f, "without ENTER: %zu; lines skipped: %zu\n", c->no_enter, c->bad);
 
-	v = gr_zalloc((in->jobs.nr + 1) * sizeof(*v));
 	fprintf(f, "%-20s %8s %13s %13s %13s %13s  (us, matched jobs)\n", "gap", "n", "min",
 		"median", "avg", "max");
 	for (g = 0; g < GR_GAP_NR; g++) {
-		n = 0;
-		sum = 0;
-		for (k = 0; k < in->jobs.nr; k++) {
-			if (in->m[k].io < 0 || !(in->m[k].valid & BIT(g)))
-				continue;
-			v[n++] = in->m[k].gap[g];
-			sum += in->m[k].gap[g];
-		}
-		if (!n) {
+		memset(&st, 0, sizeof(st));
+		for (k = 0; k < in->jobs.nr; k++)
+			if (in->m[k].io >= 0 && in->m[k].valid & BIT(g))
+				gr_stat_add(&st, in->m[k].gap[g]);
+		if (!st.n) {
 			fprintf(f, "%-20s %8d %13s %13s %13s %13s\n", gr_gap_names[g], 0,
 				"-", "-", "-", "-");
 			continue;
 		}
-		qsort(v, n, sizeof(*v), cmp_s64);
-		fprintf(f, "%-20s %8zu %13s %13s %13s %13s\n", gr_gap_names[g], n,
-			gr_dur(v[0], a, sizeof(a)), gr_dur(v[gr_pct_index(n, 50)], b, sizeof(b)),
-			gr_dur(sum / (__s64)n, d, sizeof(d)), gr_dur(v[n - 1], e, sizeof(e)));
+		fprintf(f, "%-20s %8llu %13s %13s %13s %13s\n", gr_gap_names[g],
+			(unsigned long long)st.n, gr_dur(st.min, a, sizeof(a)),
+			gr_dur(gr_stat_pct(&st, 50), b, sizeof(b)),
+			gr_dur(gr_stat_avg(&st), d, sizeof(d)), gr_dur(st.max, e, sizeof(e)));
+		gr_stat_free(&st);
 	}
-	free(v);
 }
 
 int gr_merge_main(int argc, char *argv[])

@@ -812,16 +812,9 @@ static void header_text(struct report *rp)
 	if (t->first_gseq > 1)
 		fprintf(f, ", %llu before the first record",
 			(unsigned long long)t->first_gseq - 1);
-	/*
-	 * Gaps, and per-CPU files without the kernel's counters (which grtrace
-	 * record saves) fewer than the session's CPUs, some without a record:
-	 * a partial input?
-	 */
-	if (t->lost && t->have_info && !t->stats && t->info.nr_cpus <= 64 &&
-	    t->nr_files < (int)t->info.nr_cpus &&
-	    __builtin_popcountll(t->cpus) < (int)t->info.nr_cpus)
+	if (gr_input_cpus_read(t) >= 0)
 		fprintf(f, "; records of %d of the session's %u CPUs: files missing?",
-			__builtin_popcountll(t->cpus), t->info.nr_cpus);
+			gr_input_cpus_read(t), t->info.nr_cpus);
 	fprintf(f, "\n  skipped   %llu records of unknown type",
 		(unsigned long long)t->unknown);
 	fprintf(f, "; %llu longer, %llu shorter payloads than known\n",
@@ -1168,7 +1161,7 @@ static void contexts_table(struct report *rp)
 /* ---- jobs ---- */
 
 static const struct gr_col job_cols[] = {
-	{ "time", "TIME", 12, true },
+	{ "time", "TIME", 14, true },
 	{ "ring", "RING", -22, false },
 	{ "engine", "ENGINE", -12, false },
 	{ "fence", "FENCE", -12, false },
@@ -1176,13 +1169,13 @@ static const struct gr_col job_cols[] = {
 	{ "pid", "PID", 7, true },
 	{ "comm", "COMM", -15, false },
 	/* the metrics, in the order of enum gr_metric */
-	{ "t_submit_host", "HOST", 9, true },
-	{ "t_device", "DEVICE", 9, true },
-	{ "t_complete", "COMPL", 9, true },
-	{ "latency", "LATENCY", 9, true },
-	{ "t_queue", "QUEUE", 9, true },
-	{ "t_exec", "EXEC", 9, true },
-	{ "t_gpu_wait", "GPUWAIT", 9, true },
+	{ "t_submit_host", "HOST", 11, true },
+	{ "t_device", "DEVICE", 11, true },
+	{ "t_complete", "COMPL", 11, true },
+	{ "latency", "LATENCY", 11, true },
+	{ "t_queue", "QUEUE", 11, true },
+	{ "t_exec", "EXEC", 11, true },
+	{ "t_gpu_wait", "GPUWAIT", 11, true },
 	{ "status", "STATUS", -7, false },
 	{ "waits_on", "WAITS_ON", -9, false },
 	{ "labels", "LABELS", 0, false },
@@ -1193,9 +1186,9 @@ static_assert(NR_JOB_COLS == 10 + GR_M_NR, "a column per metric");
 
 /* With --host, after DEVICE: its three parts */
 static const struct gr_col host_cols[] = {
-	{ "t_to_host", "TO_HOST", 9, true },
-	{ "t_on_host", "ON_HOST", 9, true },
-	{ "t_back", "BACK", 9, true },
+	{ "t_to_host", "TO_HOST", 11, true },
+	{ "t_on_host", "ON_HOST", 11, true },
+	{ "t_back", "BACK", 11, true },
 };
 
 #define NR_HOST_COLS	ARRAY_SIZE(host_cols)

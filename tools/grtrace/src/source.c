@@ -670,6 +670,33 @@ void gr_src_no_records(const char *input, const char *file, int nr_files, bool l
 			   nr_files, live ? " (nothing recorded, or already read)" : "");
 }
 
+/*
+ * gr_input_cpus_read - the CPUs of @t's session whose records the input
+ * holds, when that looks like part of a recording: gseq gaps, and fewer
+ * per-CPU files with records than the session had CPUs, without the
+ * kernel's counters that grtrace record saves (which would count the
+ * gaps as drops).  Returns: that number, or -1 when the input looks whole.
+ */
+int gr_input_cpus_read(const struct gr_trace *t)
+{
+	int read = __builtin_popcountll(t->cpus);
+
+	if (t->lost && t->have_info && !t->stats && t->info.nr_cpus <= 64 &&
+	    t->nr_files < (int)t->info.nr_cpus && read < (int)t->info.nr_cpus)
+		return read;
+	return -1;
+}
+
+/* gr_input_partial_warn - say so when @t is part of a recording */
+void gr_input_partial_warn(const struct gr_trace *t)
+{
+	int read = gr_input_cpus_read(t);
+
+	if (read >= 0)
+		gr_err_msg("%s: records of %d of %u CPUs, %llu gseq gaps: files missing?\n",
+			   t->input, read, t->info.nr_cpus, (unsigned long long)t->lost);
+}
+
 /* At the end of the input: its time origin, or why it is empty. */
 static int at_end(struct gr_src *s)
 {
@@ -779,5 +806,7 @@ int gr_input_load(struct gr_trace *t, const char *path)
 	else
 		ret = 0;
 	gr_src_close(&s);
+	if (!ret)
+		gr_input_partial_warn(t);
 	return ret;
 }

@@ -37,5 +37,7 @@ int gr_src_next(struct gr_src *s, struct gr_event *ev);
 int gr_src_rewind(struct gr_src *s);
 void gr_src_close(struct gr_src *s);
 void gr_src_no_records(const char *input, const char *file, int nr_files, bool live);
+int gr_input_cpus_read(const struct gr_trace *t);
+void gr_input_partial_warn(const struct gr_trace *t);
 
 #endif /* __GRTRACE_SOURCE_H */

@@ -582,13 +582,6 @@ static void bar(FILE *f, const __s64 *ph, unsigned int ok, __s64 scale, int w)
 	fputc('|', f);
 }
 
-static int cmp_s64(const void *a, const void *b)
-{
-	__s64 x = *(const __s64 *)a, y = *(const __s64 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 struct slow {
 	__s64 total;
 	size_t job;
@@ -603,22 +596,23 @@ static int cmp_slow(const void *a, const void *b)
 	return x->job < y->job ? -1 : x->job > y->job;
 }
 
-/* A row of the phase table: n, min, median, p99 and max of @n sorted values */
-static void stat_row(FILE *f, const char *name, const __s64 *v, size_t n)
+/* A row of the phase table: n, min, median, p99 and max, as report takes them */
+static void stat_row(FILE *f, const char *name, struct gr_stat *s)
 {
 	char a[32], b[32], c[32], d[32];
 
-	fprintf(f, "  %-16s %8zu %12s %12s %12s %12s\n", name, n, gr_dur(v[0], a, sizeof(a)),
-		gr_dur(v[gr_pct_index(n, 50)], b, sizeof(b)),
-		gr_dur(v[gr_pct_index(n, 99)], c, sizeof(c)), gr_dur(v[n - 1], d, sizeof(d)));
+	fprintf(f, "  %-16s %8llu %12s %12s %12s %12s\n", name, (unsigned long long)s->n,
+		gr_dur(s->min, a, sizeof(a)), gr_dur(gr_stat_pct(s, 50), b, sizeof(b)),
+		gr_dur(gr_stat_pct(s, 99), c, sizeof(c)), gr_dur(s->max, d, sizeof(d)));
 }
 
 static void print_latency(FILE *f, const struct gr_corr *in, const struct timeline_params *p)
 {
-	__s64 ph[PH_NR], med[PH_NR], *v = gr_zalloc((in->jobs.nr + 1) * sizeof(*v));
+	__s64 ph[PH_NR], med[PH_NR], v;
 	struct slow *sl = gr_zalloc((in->jobs.nr + 1) * sizeof(*sl));
 	int w = p->width - LABEL_W - 40, i;
-	size_t x, k, n, nsl = 0, nr = 0;
+	size_t x, k, nsl = 0, nr = 0;
+	struct gr_stat st;
 	unsigned int ok, med_ok;
 	char label[80], a[32];
 	struct per_ring jobs;
@@ -646,25 +640,25 @@ static void print_latency(FILE *f, const struct gr_corr *in, const struct timeli
 			"min", "median", "p99", "max");
 		med_ok = 0;
 		for (i = 0; i <= PH_NR; i++) {
-			n = 0;
+			memset(&st, 0, sizeof(st));
 			for (x = jobs.at[r]; x < jobs.at[r + 1]; x++) {
 				k = jobs.idx[x];
 				if (!in_window(in, k, p))
 					continue;
 				/* After the phases, their sum: report's LATENCY */
-				if (i == PH_NR && gr_job_metric(&in->jobs.job[k], GR_M_LAT, &v[n]))
-					n++;
+				if (i == PH_NR && gr_job_metric(&in->jobs.job[k], GR_M_LAT, &v))
+					gr_stat_add(&st, v);
 				else if (i < PH_NR && phases(in, k, ph) & BIT(i))
-					v[n++] = ph[i];
+					gr_stat_add(&st, ph[i]);
 			}
-			if (!n)
+			if (!st.n)
 				continue;
-			qsort(v, n, sizeof(*v), cmp_s64);
-			stat_row(f, i < PH_NR ? ph_names[i] : "submit->complete", v, n);
+			stat_row(f, i < PH_NR ? ph_names[i] : "submit->complete", &st);
 			if (i < PH_NR) {
-				med[i] = v[gr_pct_index(n, 50)];
+				med[i] = gr_stat_pct(&st, 50);
 				med_ok |= BIT(i);
 			}
+			gr_stat_free(&st);
 		}
 		if (med_ok) {
 			fprintf(f, "  %-16s ", "medians");
@@ -707,7 +701,6 @@ static void print_latency(FILE *f, const struct gr_corr *in, const struct timeli
 	per_ring_free(&jobs);
 	free(by_id);
 	free(sl);
-	free(v);
 }
 
 int gr_timeline_main(int argc, char *argv[])

@@ -630,17 +630,35 @@ static int cmp_s64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static __s64 pct(struct top_ring *r, int k)
+/*
+ * The @k percentile of the @n sorted latencies @v as report takes it
+ * (gr_stat_pct(): exact up to GR_STAT_EXACT values, from buckets beyond),
+ * -1 without one
+ */
+static __s64 lat_pct(const __s64 *v, size_t n, unsigned int k)
 {
-	if (!r->nr_lat)
-		return -1;
-	return r->lat[gr_pct_index(r->nr_lat, k)];
+	struct gr_stat s = { 0 };
+	__s64 x;
+	size_t i;
+
+	if (n <= GR_STAT_EXACT)
+		return n ? v[gr_pct_index(n, k)] : -1;
+	for (i = 0; i < n; i++)
+		gr_stat_add(&s, v[i]);
+	x = gr_stat_pct(&s, k);
+	gr_stat_free(&s);
+	return x;
+}
+
+static __s64 pct(const struct top_ring *r, unsigned int k)
+{
+	return lat_pct(r->lat, r->nr_lat, k);
 }
 
 /* The same of a process's jobs, sorted by show() */
-static __s64 proc_pct(const struct top_proc *pr, int k)
+static __s64 proc_pct(const struct top_proc *pr, unsigned int k)
 {
-	return pr->nr_lat ? pr->lat[gr_pct_index(pr->nr_lat, k)] : -1;
+	return lat_pct(pr->lat, pr->nr_lat, k);
 }
 
 static double ring_busy(const struct top *tp, const struct top_ring *r)
@@ -896,15 +914,18 @@ static void show(struct top *tp, FILE *f)
 	for (i = 1; i < tp->nr_ring && i < tp->t.nr_rings; i++)
 		if (tp->t.rings[i].used) {
 			/* Sorted before the rings are ordered by their p99 */
-			qsort(tp->ring[i].lat, tp->ring[i].nr_lat, sizeof(*tp->ring[i].lat),
-			      cmp_s64);
+			if (tp->ring[i].nr_lat)
+				qsort(tp->ring[i].lat, tp->ring[i].nr_lat,
+				      sizeof(*tp->ring[i].lat), cmp_s64);
 			ids[n++] = i;
 		}
 	sort_top = tp;
 	qsort(ids, n, sizeof(*ids), cmp_ring);
 	for (i = 0; i < tp->nr_proc; i++) {
 		pids[i] = i;
-		qsort(tp->proc[i].lat, tp->proc[i].nr_lat, sizeof(*tp->proc[i].lat), cmp_s64);
+		if (tp->proc[i].nr_lat)
+			qsort(tp->proc[i].lat, tp->proc[i].nr_lat, sizeof(*tp->proc[i].lat),
+			      cmp_s64);
 	}
 	qsort(pids, tp->nr_proc, sizeof(*pids), cmp_proc);
 	if (tp->p->format != GR_FMT_TEXT) {

@@ -13,6 +13,8 @@ OUTDIR/noend.bin      4 jobs on one ring, one of them without END (its
 OUTDIR/median.bin     4 jobs on one ring, executing 10, 20, 30 and 100 us:
                       the median is 20 us, the one job above 4 times it
                       slow-exec
+OUTDIR/many.bin       9000 jobs on one ring, every other one without END:
+                      more than a command keeps exactly (GR_STAT_EXACT)
 OUTDIR/cpu.txt        what grtrace-bpf-annotate printed meanwhile
 OUTDIR/cpu-usec.txt   the same with microsecond time stamps (as the seed)
 OUTDIR/cpu-shift.txt  the same, the CPU clock 1 ms ahead of the GPU's
@@ -86,6 +88,14 @@ MEDIAN = [dict(ring=1, fence=(600, i + 1), ctx=7, pid=1235, tgid=1234, comm="glx
                ev=[(SUBMIT, 100 * i), (COMMIT, 100 * i + 1), (START, 100 * i + 2),
                    (END, 100 * i + 2 + x), (COMPLETE, 100 * i + 3 + x)])
           for i, x in enumerate([10, 20, 30, 100])]
+
+# many.bin: more jobs on a ring than a statistic keeps exactly, so that
+# its ranks come from buckets: 1,000 to 4,000 us apart, in no order
+MANY = [dict(ring=1, fence=(700, i + 1), ctx=7, pid=1235, tgid=1234, comm="glxgears",
+             ev=[(SUBMIT, 5000 * i), (COMMIT, 5000 * i + 1)] +
+             ([(END, 5000 * i + lat - 1)] if i % 2 else []) +
+             [(COMPLETE, 5000 * i + lat)])
+        for i, lat in ((i, 1000 + i * 7919 % 3001) for i in range(9000))]
 
 # DRM ioctls: key, pid, tid, comm, cmd, enter us (None: before the
 # annotation), exit us (None: still running), ret
@@ -212,6 +222,10 @@ def main():
         f.write(gs.raw(gs.session(gap_at=-1)))
     gs.JOBS = [dict(j, want={}) for j in MEDIAN]
     with open(os.path.join(out, "median.bin"), "wb") as f:
+        f.write(gs.raw(gs.session(gap_at=-1)))
+
+    gs.JOBS = [dict(j, want={}) for j in MANY]
+    with open(os.path.join(out, "many.bin"), "wb") as f:
         f.write(gs.raw(gs.session(gap_at=-1)))
 
     lines, first = cpu_lines()

@@ -55,6 +55,26 @@ run help report && grep -q "usage: grtrace report" "$W/out" &&
 	run help "help" && grep -q "usage: grtrace COMMAND" "$W/out" &&
 	{ run help report x; [ $? = 1 ] && grep -q "help takes one COMMAND" "$W/err"; }
 result $? "help COMMAND: COMMAND --help; help help: the commands"
+# Bash completion: every command "grtrace help" lists, each command's long
+# options as its --help names them, files after -i.
+complete_words() {
+	bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _grtrace
+		printf "%s\n" "${COMPREPLY[@]}"' complete "$TESTS/../grtrace-completion.bash" \
+		"$G" "$@"
+}
+cmds="start stop status config record report export dump merge timeline probe persist top"
+(
+	[ "$(complete_words "" | tr '\n' ' ')" = "$cmds help " ] &&
+		[ "$(complete_words rep)" = report ] &&
+		[ "$(complete_words report --per-p)" = --per-process ] &&
+		[ "$(complete_words top --it)" = --iterations ] &&
+		[ "$(complete_words merge --clock)" = --clock-offset ] &&
+		[ "$(cd "$W/gen" && complete_words report -i vali)" = valid ] &&
+		for cmd in $cmds; do
+			complete_words $cmd -- | grep -qx -- --help || exit 1
+		done
+) > "$W/err" 2>&1
+result $? "bash completion: the commands, their options, files after -i"
 # A bad value: what is wrong and where the options are, not the whole usage.
 run report --topn 0
 [ $? = 1 ] && [ "$(wc -l < "$W/err")" = 2 ] && [ ! -s "$W/out" ] &&
