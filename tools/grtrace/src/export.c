@@ -452,6 +452,7 @@ struct chrome {
 	struct gr_src src;
 	struct gr_jobs jobs;
 	bool first;		/* the first reading: nothing written */
+	bool partial_said;	/* --kernelshark's reading warned of a partial input */
 	FILE *f;
 	__u64 events;		/* trace events written */
 	__u64 origin;		/* time 0 of the trace */
@@ -1741,7 +1742,8 @@ static int chrome(struct chrome *c, const char *input, const char *path)
 	c->min_submit = ~0ULL;
 	if (pass(c))
 		return -1;
-	gr_input_partial_warn(&c->t);
+	if (!c->partial_said)
+		gr_input_partial_warn(&c->t);
 	first_done(c);
 	if (gr_src_rewind(&c->src) || open_out(&c->f, path))
 		return -1;
@@ -1796,7 +1798,7 @@ int gr_export_main(int argc, char *argv[])
 	if (p.kernelshark && kernelshark(&p))
 		return ret;
 	if (p.chrome) {
-		struct chrome c = { .t.session = p.session };
+		struct chrome c = { .t.session = p.session, .partial_said = p.kernelshark };
 
 		if (p.host)
 			c.host = gr_zalloc(sizeof(*c.host));

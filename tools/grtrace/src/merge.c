@@ -503,7 +503,7 @@ static void print_stats(FILE *f, const struct gr_corr *in, const struct merge_pa
 	const struct gr_cpu *c = &in->cpu;
 	size_t matched = in->nr_why[GR_MATCHED], k, threads = 0, submitting = 0;
 	char a[32], b[32], d[32], e[32];
-	struct gr_stat st;
+	struct gr_stat st = { 0 };
 	bool first = true;
 	int g, w;
 
@@ -532,10 +532,10 @@ static void print_stats(FILE *f, const struct gr_corr *in, const struct merge_pa
 	fprintf(f, "%-20s %8s %13s %13s %13s %13s  (us, matched jobs)\n", "gap", "n", "min",
 		"median", "avg", "max");
 	for (g = 0; g < GR_GAP_NR; g++) {
-		memset(&st, 0, sizeof(st));
-		for (k = 0; k < in->jobs.nr; k++)
-			if (in->m[k].io >= 0 && in->m[k].valid & BIT(g))
+		for (k = 0; k < in->jobs.nr; k++) {
+			if (in->m[k].io >= 0 && (in->m[k].valid & BIT(g)))
 				gr_stat_add(&st, in->m[k].gap[g]);
+		}
 		if (!st.n) {
 			fprintf(f, "%-20s %8d %13s %13s %13s %13s\n", gr_gap_names[g], 0,
 				"-", "-", "-", "-");

@@ -763,6 +763,7 @@ static void header_text(struct report *rp)
 	char buf[512], start[32];
 	__u32 i, j, n, *by_id, *pos;
 	bool *first;
+	int cpus;
 	size_t w;
 	int k;
 
@@ -812,9 +813,10 @@ static void header_text(struct report *rp)
 	if (t->first_gseq > 1)
 		fprintf(f, ", %llu before the first record",
 			(unsigned long long)t->first_gseq - 1);
-	if (gr_input_cpus_read(t) >= 0)
+	cpus = gr_input_cpus_read(t);
+	if (cpus >= 0)
 		fprintf(f, "; records of %d of the session's %u CPUs: files missing?",
-			gr_input_cpus_read(t), t->info.nr_cpus);
+			cpus, t->info.nr_cpus);
 	fprintf(f, "\n  skipped   %llu records of unknown type",
 		(unsigned long long)t->unknown);
 	fprintf(f, "; %llu longer, %llu shorter payloads than known\n",
@@ -1169,13 +1171,13 @@ static const struct gr_col job_cols[] = {
 	{ "pid", "PID", 7, true },
 	{ "comm", "COMM", -15, false },
 	/* the metrics, in the order of enum gr_metric */
-	{ "t_submit_host", "HOST", 11, true },
-	{ "t_device", "DEVICE", 11, true },
-	{ "t_complete", "COMPL", 11, true },
-	{ "latency", "LATENCY", 11, true },
-	{ "t_queue", "QUEUE", 11, true },
-	{ "t_exec", "EXEC", 11, true },
-	{ "t_gpu_wait", "GPUWAIT", 11, true },
+	{ "t_submit_host", "HOST", 12, true },
+	{ "t_device", "DEVICE", 12, true },
+	{ "t_complete", "COMPL", 12, true },
+	{ "latency", "LATENCY", 12, true },
+	{ "t_queue", "QUEUE", 12, true },
+	{ "t_exec", "EXEC", 12, true },
+	{ "t_gpu_wait", "GPUWAIT", 12, true },
 	{ "status", "STATUS", -7, false },
 	{ "waits_on", "WAITS_ON", -9, false },
 	{ "labels", "LABELS", 0, false },
@@ -1186,9 +1188,9 @@ static_assert(NR_JOB_COLS == 10 + GR_M_NR, "a column per metric");
 
 /* With --host, after DEVICE: its three parts */
 static const struct gr_col host_cols[] = {
-	{ "t_to_host", "TO_HOST", 11, true },
-	{ "t_on_host", "ON_HOST", 11, true },
-	{ "t_back", "BACK", 11, true },
+	{ "t_to_host", "TO_HOST", 12, true },
+	{ "t_on_host", "ON_HOST", 12, true },
+	{ "t_back", "BACK", 12, true },
 };
 
 #define NR_HOST_COLS	ARRAY_SIZE(host_cols)
@@ -2366,7 +2368,9 @@ static void print_head(struct report *rp)
 	gr_out_begin(&rp->o, stdout, p->fmt);
 	if (p->fmt == GR_FMT_TEXT)
 		header_text(rp);
-	else if (p->fmt == GR_FMT_JSON)
+	else	/* the text header names it */
+		gr_input_partial_warn(&rp->t);
+	if (p->fmt == GR_FMT_JSON)
 		header_json(rp);
 	if (p->fmt != GR_FMT_CSV) {
 		rings_table(rp);

@@ -129,6 +129,18 @@ out:
 	gr_stat_free(from);
 }
 
+/*
+ * gr_stat_round - @v as a rank that falls on it is given once the values
+ * are in buckets: the middle of its bucket (to be kept within the
+ * values' min and max, as gr_stat_rank() keeps it)
+ */
+__s64 gr_stat_round(__s64 v)
+{
+	__s64 mid = (__s64)bucket_mid(bucket(magnitude(v)));
+
+	return v < 0 ? -mid : mid;
+}
+
 static int cmp_s64(const void *a, const void *b)
 {
 	__s64 x = *(const __s64 *)a, y = *(const __s64 *)b;

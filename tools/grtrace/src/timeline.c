@@ -83,7 +83,7 @@ static void timeline_usage(const char *err)
 		"    --since T, --until T: the time window, from the session start",
 		"                          (N[ns|us|ms|s]); with --latency, the jobs whose",
 		"                          first event is in it, as report selects them",
-		"    -l/--latency: latency phases instead of the timeline",
+		"    -l/--latency (--latency-only): latency phases instead of the timeline",
 		"    -n/--topn N: with --latency, the N slowest jobs (default 10)",
 		"    -o/--output FILE: write to FILE instead of stdout",
 		"    -D/--debug: print debug messages",
@@ -612,7 +612,7 @@ static void print_latency(FILE *f, const struct gr_corr *in, const struct timeli
 	struct slow *sl = gr_zalloc((in->jobs.nr + 1) * sizeof(*sl));
 	int w = p->width - LABEL_W - 40, i;
 	size_t x, k, nsl = 0, nr = 0;
-	struct gr_stat st;
+	struct gr_stat st = { 0 };	/* empty again after each gr_stat_free() */
 	unsigned int ok, med_ok;
 	char label[80], a[32];
 	struct per_ring jobs;
@@ -640,7 +640,6 @@ static void print_latency(FILE *f, const struct gr_corr *in, const struct timeli
 			"min", "median", "p99", "max");
 		med_ok = 0;
 		for (i = 0; i <= PH_NR; i++) {
-			memset(&st, 0, sizeof(st));
 			for (x = jobs.at[r]; x < jobs.at[r + 1]; x++) {
 				k = jobs.idx[x];
 				if (!in_window(in, k, p))

@@ -632,22 +632,17 @@ static int cmp_s64(const void *a, const void *b)
 
 /*
  * The @k percentile of the @n sorted latencies @v as report takes it
- * (gr_stat_pct(): exact up to GR_STAT_EXACT values, from buckets beyond),
- * -1 without one
+ * (gr_stat_pct(): exact up to GR_STAT_EXACT values, the middle of its
+ * bucket beyond, within the least and the greatest), -1 without one
  */
 static __s64 lat_pct(const __s64 *v, size_t n, unsigned int k)
 {
-	struct gr_stat s = { 0 };
 	__s64 x;
-	size_t i;
 
 	if (n <= GR_STAT_EXACT)
 		return n ? v[gr_pct_index(n, k)] : -1;
-	for (i = 0; i < n; i++)
-		gr_stat_add(&s, v[i]);
-	x = gr_stat_pct(&s, k);
-	gr_stat_free(&s);
-	return x;
+	x = gr_stat_round(v[gr_pct_index(n, k)]);
+	return x < v[0] ? v[0] : x > v[n - 1] ? v[n - 1] : x;
 }
 
 static __s64 pct(const struct top_ring *r, unsigned int k)

@@ -15,6 +15,8 @@ OUTDIR/median.bin     4 jobs on one ring, executing 10, 20, 30 and 100 us:
                       slow-exec
 OUTDIR/many.bin       9000 jobs on one ring, every other one without END:
                       more than a command keeps exactly (GR_STAT_EXACT)
+OUTDIR/long.bin       2 jobs 150 s into the session, one of them 12 s on the
+                      device, as a GPU hang until its timeout
 OUTDIR/cpu.txt        what grtrace-bpf-annotate printed meanwhile
 OUTDIR/cpu-usec.txt   the same with microsecond time stamps (as the seed)
 OUTDIR/cpu-shift.txt  the same, the CPU clock 1 ms ahead of the GPU's
@@ -96,6 +98,13 @@ MANY = [dict(ring=1, fence=(700, i + 1), ctx=7, pid=1235, tgid=1234, comm="glxge
              ([(END, 5000 * i + lat - 1)] if i % 2 else []) +
              [(COMPLETE, 5000 * i + lat)])
         for i, lat in ((i, 1000 + i * 7919 % 3001) for i in range(9000))]
+
+# long.bin: a job listing's widest times
+LONG = [dict(ring=1, fence=(800, 1), ctx=7, pid=1235, tgid=1234, comm="glxgears",
+             ev=[(SUBMIT, 0), (COMMIT, 1), (START, 2), (END, 3), (COMPLETE, 4)]),
+        dict(ring=1, fence=(800, 2), ctx=7, pid=1235, tgid=1234, comm="glxgears",
+             ev=[(SUBMIT, 150_000_000), (COMMIT, 150_000_010), (START, 150_000_020),
+                 (END, 162_000_020), (COMPLETE, 162_000_030)])]
 
 # DRM ioctls: key, pid, tid, comm, cmd, enter us (None: before the
 # annotation), exit us (None: still running), ret
@@ -226,6 +235,10 @@ def main():
 
     gs.JOBS = [dict(j, want={}) for j in MANY]
     with open(os.path.join(out, "many.bin"), "wb") as f:
+        f.write(gs.raw(gs.session(gap_at=-1)))
+
+    gs.JOBS = [dict(j, want={}) for j in LONG]
+    with open(os.path.join(out, "long.bin"), "wb") as f:
         f.write(gs.raw(gs.session(gap_at=-1)))
 
     lines, first = cpu_lines()

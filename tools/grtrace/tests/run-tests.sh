@@ -55,26 +55,38 @@ run help report && grep -q "usage: grtrace report" "$W/out" &&
 	run help "help" && grep -q "usage: grtrace COMMAND" "$W/out" &&
 	{ run help report x; [ $? = 1 ] && grep -q "help takes one COMMAND" "$W/err"; }
 result $? "help COMMAND: COMMAND --help; help help: the commands"
-# Bash completion: every command "grtrace help" lists, each command's long
-# options as its --help names them, files after -i.
+# Bash completion: every command "grtrace help" lists; for each command,
+# the long options its man page defines (a line of option names alone,
+# not prose that names an option), no more, no fewer; a file after -i
+# however its name is quoted.
 complete_words() {
 	bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _grtrace
 		printf "%s\n" "${COMPREPLY[@]}"' complete "$TESTS/../grtrace-completion.bash" \
 		"$G" "$@"
 }
+man_options() {
+	local doc=$TESTS/../Documentation
+	# shellcheck disable=SC2046
+	cat "$doc/grtrace-$1.rst" $(sed -n 's|^\.\. include:: \(.*\)|'"$doc"'/\1|p' \
+		"$doc/grtrace-$1.rst") | grep '^\*\*-' |
+		awk '{ l = $0; gsub(/\*\*[^*]*\*\*|\*[^*]*\*/, "", l) } l !~ /[a-z][a-z][a-z]/' |
+		grep -oE -- '--[a-z][a-z0-9-]*' | sort -u
+}
 cmds="start stop status config record report export dump merge timeline probe persist top"
+touch "$W/gen/my file.bin"
 (
 	[ "$(complete_words "" | tr '\n' ' ')" = "$cmds help " ] &&
-		[ "$(complete_words rep)" = report ] &&
+		[ "$(complete_words help re | tr '\n' ' ')" = "record report " ] &&
 		[ "$(complete_words report --per-p)" = --per-process ] &&
-		[ "$(complete_words top --it)" = --iterations ] &&
-		[ "$(complete_words merge --clock)" = --clock-offset ] &&
-		[ "$(cd "$W/gen" && complete_words report -i vali)" = valid ] &&
+		[ "$(cd "$W/gen" && complete_words report -i 'my\ f')" = "my file.bin" ] &&
+		[ "$(cd "$W/gen" && complete_words report -i '"my f')" = "my file.bin" ] &&
 		for cmd in $cmds; do
-			complete_words $cmd -- | grep -qx -- --help || exit 1
+			complete_words $cmd -- | sort > "$W/offered"
+			man_options $cmd > "$W/man"
+			[ -s "$W/man" ] && diff "$W/man" "$W/offered" || { echo "$cmd"; exit 1; }
 		done
 ) > "$W/err" 2>&1
-result $? "bash completion: the commands, their options, files after -i"
+result $? "bash completion: the commands, each one's options as its man page has them, files"
 # A bad value: what is wrong and where the options are, not the whole usage.
 run report --topn 0
 [ $? = 1 ] && [ "$(wc -l < "$W/err")" = 2 ] && [ ! -s "$W/out" ] &&
@@ -490,6 +502,17 @@ run report -i "$W/load-cpus/events0.bin" &&
 	grep -q "; records of 1 of the session's 3 CPUs: files missing?$" "$W/out" &&
 	run report -i "$W/load-cpus" && ! grep -q "files missing" "$W/out"
 result $? "report: one CPU's file of three, named a partial input; the three, not"
+ok=0
+for args in "report -f csv" "report -f json" "timeline -w 80" "dump" \
+	"export --chrome $W/part.json" "export --chrome $W/part.json -k $W/part.dat"; do
+	# shellcheck disable=SC2086
+	want=1
+	[ "$args" = dump ] && want=0
+	run $args -i "$W/load-cpus/events0.bin" &&
+		[ "$(grep -c "of 3 CPUs, .* gseq gaps: files missing?$" "$W/err")" = $want ] ||
+		{ echo "$args" >> "$W/part"; ok=1; }
+done
+result $ok "a partial input named once by every reader but dump, which shows each record"
 # The header (to the first empty line) within 100 columns, the longest
 # lines wrapped: a partial input, a newer format, every drop cause
 ok=0
