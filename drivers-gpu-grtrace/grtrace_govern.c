@@ -1348,7 +1348,7 @@ static void grtrace_aggr_arm(u32 ms)
 	lockdep_assert_held(&grtrace_aggr_lock);
 	ag->win_end = ag->aggr_start +
 		      (div64_u64(now - ag->aggr_start, w) + 1) * w;
-	mod_delayed_work(system_unbound_wq, &grtrace_aggr_work,
+	mod_delayed_work(system_dfl_wq, &grtrace_aggr_work,
 			 nsecs_to_jiffies(ag->win_end - now) + 1);
 }
 
@@ -1383,7 +1383,7 @@ static void grtrace_aggr_work_fn(struct work_struct *work)
 /* A probe filled its CPU's table: collect now, from process context. */
 static void grtrace_aggr_kick_fn(struct irq_work *work)
 {
-	mod_delayed_work(system_unbound_wq, &grtrace_aggr_work, 0);
+	mod_delayed_work(system_dfl_wq, &grtrace_aggr_work, 0);
 }
 
 /**
