@@ -130,15 +130,24 @@ out:
 }
 
 /*
- * gr_stat_round - @v as a rank that falls on it is given once the values
- * are in buckets: the middle of its bucket (to be kept within the
- * values' min and max, as gr_stat_rank() keeps it)
+ * gr_pct_sorted - the @pct percentile of the @n sorted values @v as a
+ * gr_stat of them gives it (gr_stat_pct()), for a caller that keeps its
+ * values sorted anyway: exact while a gr_stat keeps them, beyond the
+ * middle of the value's bucket within the least and the greatest; 0
+ * without values.
  */
-__s64 gr_stat_round(__s64 v)
+__s64 gr_pct_sorted(const __s64 *v, __u64 n, unsigned int pct)
 {
-	__s64 mid = (__s64)bucket_mid(bucket(magnitude(v)));
+	__s64 x, mid;
 
-	return v < 0 ? -mid : mid;
+	if (!n)
+		return 0;
+	x = v[gr_pct_index(n, pct)];
+	if (n <= GR_STAT_EXACT)
+		return x;
+	mid = (__s64)bucket_mid(bucket(magnitude(x)));
+	x = x < 0 ? -mid : mid;
+	return x < v[0] ? v[0] : x > v[n - 1] ? v[n - 1] : x;
 }
 
 static int cmp_s64(const void *a, const void *b)

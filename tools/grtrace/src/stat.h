@@ -45,7 +45,7 @@ void gr_stat_add(struct gr_stat *s, __s64 v);
 void gr_stat_merge(struct gr_stat *s, struct gr_stat *from);
 __s64 gr_stat_rank(struct gr_stat *s, __u64 k);
 __s64 gr_stat_pct(struct gr_stat *s, unsigned int pct);
-__s64 gr_stat_round(__s64 v);
+__s64 gr_pct_sorted(const __s64 *v, __u64 n, unsigned int pct);
 long long gr_avg(__int128 sum, __u64 n);
 long long gr_stat_avg(const struct gr_stat *s);
 void gr_stat_free(struct gr_stat *s);

@@ -630,30 +630,16 @@ static int cmp_s64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/*
- * The @k percentile of the @n sorted latencies @v as report takes it
- * (gr_stat_pct(): exact up to GR_STAT_EXACT values, the middle of its
- * bucket beyond, within the least and the greatest), -1 without one
- */
-static __s64 lat_pct(const __s64 *v, size_t n, unsigned int k)
-{
-	__s64 x;
-
-	if (n <= GR_STAT_EXACT)
-		return n ? v[gr_pct_index(n, k)] : -1;
-	x = gr_stat_round(v[gr_pct_index(n, k)]);
-	return x < v[0] ? v[0] : x > v[n - 1] ? v[n - 1] : x;
-}
-
+/* The @k percentile of a ring's sorted latencies as report takes it, -1 without one */
 static __s64 pct(const struct top_ring *r, unsigned int k)
 {
-	return lat_pct(r->lat, r->nr_lat, k);
+	return r->nr_lat ? gr_pct_sorted(r->lat, r->nr_lat, k) : -1;
 }
 
 /* The same of a process's jobs, sorted by show() */
 static __s64 proc_pct(const struct top_proc *pr, unsigned int k)
 {
-	return lat_pct(pr->lat, pr->nr_lat, k);
+	return pr->nr_lat ? gr_pct_sorted(pr->lat, pr->nr_lat, k) : -1;
 }
 
 static double ring_busy(const struct top *tp, const struct top_ring *r)
