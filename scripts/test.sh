@@ -19,23 +19,24 @@
 # repository and what an earlier step of the same run produced.
 #
 # Lanes: a guest runs on one host core (single-threaded TCG, or one vCPU:
-# scripts/guest/run-qemu.sh), two at a time (step guest's two boots; then
-# demo, patch-race, modules beside crash, kunit-slow), and the host's steps
-# run beside them.  A host step that reads a guest's recordings waits for
-# the guest step that makes them.  The guest steps that never run the tool
-# (kunit-slow, patch-race, modules) are taken from the result cache when
-# their kernel and scripts are those of a run that passed (kernel_step).
+# scripts/guest/run-qemu.sh), two at a time (step guest's two boots, with
+# kunit's beside them; then demo, patch-race, modules beside crash), and
+# the host's steps run beside them.  A host step that reads a guest's
+# recordings waits for the guest step that makes them.  The guest steps
+# that never run the tool (kunit, patch-race, modules) are taken from the
+# result cache when their kernel and scripts are those of a run that
+# passed (kernel_step).
 #
 # step         reads (from step)                 produces
 # tree         patches/                          $SRC: the tree with the series (quilt)
 # kernel       $SRC (tree)                       $BUILD: =y, the guest kernel
 # initramfs    $BUILD (kernel)                   $CACHE/initramfs.cpio.gz
 #   guests, two at a time:
-# guest        $BUILD, initramfs                 $RUN/guest (serial.log, share/)
+# guest        $BUILD, initramfs                 $RUN/guest (serial.log, share/): the tests that run the tool
+# kunit        $BUILD, initramfs                 $RUN/kunit: KUnit (slow cases too), kselftests
 # demo         $BUILD, initramfs                 $RUN/demo: "make demo" as typed
 # crash        $BUILD, initramfs, grtrace-tool   $RUN/crash: two boots, a crash between them
 # patch-race   $BUILD, initramfs                 $RUN/patch-race: text patching under load
-# kunit-slow   $BUILD, initramfs                 $RUN/kunit-slow: the KUnit cases marked slow
 # modules      the =m kernel (configs), initramfs $RUN/modules: grtrace.ko loaded and unloaded
 # stock        Debian's kernel images, initramfs $RUN/stock: the tool on the kernels' own events
 #   beside them, on the host:
@@ -205,7 +206,7 @@ kill_tree() {
 	done
 }
 # The lanes end with the run, whatever ends it.
-trap 'kill_tree ${bg:-} ${walk:-} ${host:-} ${guests:-} ${demo612:-}' EXIT
+trap 'kill_tree ${bg:-} ${walk:-} ${host:-} ${kunit:-} ${guests:-} ${demo612:-}' EXIT
 trap 'exit 130' INT TERM
 
 step tree "$ROOT/scripts/tree.sh"
@@ -263,15 +264,16 @@ configs="m"
 ) &
 host=$!
 
-step guest "$ROOT/scripts/guest/test.sh"
+# The kernel's own suites, which never run the tool, beside step guest's
+# two boots (three guests for a while: kunit's boots are the shorter).
+bg_step kunit kernel_step kunit "$ROOT/scripts/test-kunit.sh" &
+kunit=$!
+GRTRACE_GUEST_TOOL=1 step guest "$ROOT/scripts/guest/test.sh"
 touch "$RUN/guest.done"
-# Two guests at a time from here: this lane, and crash and kunit-slow
-# (make check: three while the 6.12 guests, two at once, run in this lane
-# beside the end of crash).
-(
-	bg_step crash "$ROOT/scripts/test-crash.sh"
-	bg_step kunit-slow kernel_step kunit-slow "$ROOT/scripts/test-kunit-slow.sh"
-) &
+# Two guests at a time from here: this lane, and crash (make check: three
+# while the 6.12 guests, two at once, run in this lane beside the end of
+# crash).
+bg_step crash "$ROOT/scripts/test-crash.sh" &
 guests=$!
 step demo "$ROOT/scripts/test-demo.sh"
 touch "$RUN/demo.done"
@@ -282,7 +284,7 @@ step stock "$ROOT/scripts/test-stock.sh"
 
 if [ "$tier" = check ]; then
 	# The 6.12 backport, booted, in this lane once its kernel is built
-	# (beside crash and kunit-slow, if they still run): its guest kernel
+	# (beside crash, if it still runs): its guest kernel
 	# (the mainline guest's configuration), an initramfs of its
 	# kselftests and the mainline tree's tool, the guest tests and "make
 	# demo" with its checks, the two guests at once.
@@ -293,8 +295,8 @@ if [ "$tier" = check ]; then
 	step guest-6.12 b612 "$ROOT/scripts/guest/test.sh"
 	bg_wait demo-6.12 $demo612
 fi
+bg_wait kunit $kunit
 bg_wait crash $guests
-bg_wait kunit-slow $guests
 [ "$tier" != check ] || bg_wait backport
 # The host's steps (the 6.12 guests ran beside the last of them).
 for s in "${host_steps[@]}"; do

@@ -6,6 +6,7 @@
 # verdict: "N passed, N failed" last.
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/suites.sh"
 
 out=${GUEST_OUT:-$RUN/guest}
 # Schedulers of the scale test (issue 34's 10,000), in rounds of at most
@@ -23,11 +24,22 @@ mkdir -p "$out/share" "$out/scale-share"
 # took 100 s to 200 s (14 s on two host threads alone; the 10,000 took
 # 530 s here, over 800 s on CI's machine), the kselftests over 300 s: each
 # other test may take 800 s.
-tests=$(cd "$ROOT/scripts/guest/tests" && ls [0-9]*.sh | sed 's/\.sh$//' | grep -vx 60-scale | paste -sd,)
+#
+# GRTRACE_GUEST_TOOL=1 (make test): only what runs the grtrace tool.  The
+# KUnit suites at boot and the kselftests never do; step kunit
+# (scripts/test-kunit.sh) boots them, and the result cache keeps its
+# results for a change to the tools alone.  This boot then runs at boot
+# only the mock scheduler's basic suites, whose debugfs files
+# 36-kernel-events.sh runs again.
+tool_only=${GRTRACE_GUEST_TOOL:-}
+tests=$(cd "$ROOT/scripts/guest/tests" && ls [0-9]*.sh | sed 's/\.sh$//' | grep -vx 60-scale |
+	if [ -n "$tool_only" ]; then grep -vx 20-kselftest; else cat; fi | paste -sd,)
+kunit="kunit.filter=speed>slow"
+[ -z "$tool_only" ] || kunit="kunit.filter_glob=drm_sched_basic_*"
 "$ROOT/scripts/guest/run-qemu.sh" --kernel "$BUILD/arch/x86/boot/bzImage" \
 	--initrd "$INITRAMFS" --share "$out/share" \
 	--log "$out/serial.log" --timeout "${GUEST_TIMEOUT:-1500}" \
-	--append "grtrace.mode=test grtrace.tests=$tests grtrace.timeout=800 kunit.enable=1 kunit.filter=speed>slow" >&2 &
+	--append "grtrace.mode=test grtrace.tests=$tests grtrace.timeout=800 kunit.enable=1 $kunit" >&2 &
 main=$!
 # Upstream's mock scheduler came in 6.15: the 6.12 backport has no scale test.
 mock=yes
@@ -44,22 +56,20 @@ wait $main
 # (the 6.12 backport has no mock scheduler: its plan has no scale test).
 plan=9
 [ -z "$mock" ] || plan=12
+[ -z "$tool_only" ] || plan=$((plan - 1))
 ktap_begin $plan
 export SRC
 CHECK=guest
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
-# The suites the boot must have run: a suite lost (by the configuration, a
-# filter, a patch) fails, however many of the others passed.
-suites=relay,grtrace,grtrace_drm_sched
-[ -z "$mock" ] || suites+=,drm_sched_basic_tests,drm_sched_basic_timeout_tests,drm_sched_basic_cancel_tests,drm_sched_basic_priority_tests,drm_sched_basic_modify_sched_tests,drm_sched_trace_tests,drm_sched_grtrace_tests,drm_sched_grtrace_scale
-checker kunit python3 "$ROOT/scripts/ktap.py" leaves "$out/serial.log" kunit: --expect "$suites"
-# ... and every kselftest its Makefile names, each with a result that
-# passed (20-kselftest.sh runs those the initramfs holds).
-ksel=$(sed -n 's/^TEST_\(GEN_\)\{0,1\}PROGS *:= *//p' "$SRC/tools/testing/selftests/grtrace/Makefile" |
-	tr ' ' '\n' | grep . | sed 's/^/kselftest.grtrace./' | paste -sd,)
-checker verdict python3 "$ROOT/scripts/guest/verdict.py" --no-kunit \
-	--expect "$tests,${ksel:-kselftest.grtrace.none-in-its-Makefile}" "$out/serial.log"
+# The KUnit suites and kselftests the boot must have run (unless step
+# kunit runs them).
+if [ -z "$tool_only" ]; then
+	checker kunit python3 "$ROOT/scripts/ktap.py" leaves "$out/serial.log" kunit: \
+		--expect "$(kunit_suites "$mock")"
+	tests+=,$(kselftests)
+fi
+checker verdict python3 "$ROOT/scripts/guest/verdict.py" --no-kunit --expect "$tests" "$out/serial.log"
 checker e2e-check python3 "$ROOT/scripts/e2e-check.py" "$out/share/e2e"
 # The jobs of the kernel's own events against grtrace's: virtio-gpu's
 # (the end-to-end test's recording) and the mock scheduler's.
