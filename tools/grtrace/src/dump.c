@@ -18,6 +18,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -33,6 +34,7 @@ struct dump_params {
 	const char *input;
 	bool per_file;
 	bool raw;
+	int session;		/* --session N, from 1; 0: every one */
 };
 
 /* A file of the input and its next record */
@@ -40,6 +42,7 @@ struct dump_file {
 	struct gr_reader rd;
 	const struct grtrace_record *rec;	/* NULL: no more */
 	__u64 off;
+	int session;		/* of its last STREAM_INFO, from 1 */
 };
 
 struct dumper {
@@ -53,13 +56,16 @@ struct dumper {
 	int err;
 	__u64 records;		/* printed */
 	FILE *out;
+	__u64 *sids;		/* the session ids met, in the order of the files */
+	int nr_sids;
 };
 
 static void dump_usage(const char *err)
 {
 	static const char * const msg[] = {
 		"",
-		"  usage: grtrace dump [-h] [-D] [-i FILE|DIR | --live] [--per-file] [--raw] [FILE]",
+		"  usage: grtrace dump [-h] [-D] [-i FILE|DIR | --live] [--per-file] [--raw]",
+		"                      [--session N] [FILE]",
 		"",
 		"  Print every record of a grtrace stream as one line: its type, cpu,",
 		"  ts, gseq, cseq, then its payload fields as KEY=VALUE.  Records of",
@@ -77,6 +83,8 @@ static void dump_usage(const char *err)
 		"       --live: the live relay files instead (reading consumes them)",
 		"    --per-file: the files of a directory one after the other",
 		"    --raw: also each record's file, byte offset and size",
+		"       --session N: only the records of the Nth session of an input",
+		"                         holding several (recordings end to end)",
 		"    -D/--debug: print debug messages",
 		"    -h/--help: print this help",
 		NULL,
@@ -93,6 +101,7 @@ static void dump_parse_args(int argc, char *argv[], struct dump_params *p)
 		{ "live",	no_argument,		NULL, GR_OPT_LIVE },
 		{ "per-file",	no_argument,		NULL, OPT_PER_FILE },
 		{ "raw",	no_argument,		NULL, OPT_RAW },
+		{ "session",	required_argument,	NULL, GR_OPT_SESSION },
 		{ "debug",	no_argument,		NULL, 'D' },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -114,6 +123,11 @@ static void dump_parse_args(int argc, char *argv[], struct dump_params *p)
 			break;
 		case OPT_RAW:
 			p->raw = true;
+			break;
+		case GR_OPT_SESSION:
+			p->session = gr_input_session(optarg);
+			if (!p->session)
+				dump_usage("invalid --session: a number from 1");
 			break;
 		case GR_OPT_LIVE:
 			live = true;
@@ -260,10 +274,20 @@ static size_t put_job(FILE *f, const struct grtrace_record *rec)
 	return len;
 }
 
-static size_t put_info(FILE *f, const struct grtrace_record *rec)
+/*
+ * A STREAM_INFO is printed as it is; one the other readers refuse is said
+ * on stderr where it is met, and fails the dump once every record is out.
+ */
+static size_t put_info(struct dumper *d, FILE *f, const char *path,
+		       const struct grtrace_record *rec, __u64 off)
 {
 	struct grtrace_stream_info si;
 	size_t len = take(&si, sizeof(si), rec);
+	char where[4200];
+
+	snprintf(where, sizeof(where), "%s: offset %llu", path, (unsigned long long)off);
+	if (gr_info_check(&si, where))
+		d->err = -1;
 
 	fprintf(f, " magic=0x%08x version=%u record_size=%u session=%016llx features=0x%llx",
 		si.magic, si.version, si.record_size, (unsigned long long)si.session_id,
@@ -404,7 +428,7 @@ static void put_record(struct dumper *d, const char *path,
 	if (rec->type < GRTRACE_EV_NR)
 		len = put_job(f, rec);
 	else if (rec->type == GRTRACE_EV_STREAM_INFO)
-		len = put_info(f, rec);
+		len = put_info(d, f, path, rec, off);
 	else if (rec->type == GRTRACE_EV_METADATA || rec->type == GRTRACE_EV_RING_REMOVED)
 		len = put_ring(f, rec);
 	else if (rec->type == GRTRACE_EV_SUMMARY)
@@ -421,14 +445,46 @@ static void put_record(struct dumper *d, const char *path,
 
 /* ---- reading ---- */
 
-/* The next record of file @i into d->f[i].rec; NULL at its end or damage */
+/*
+ * The session of a STREAM_INFO @rec, numbered from 1 in the order met, as
+ * the other readers number them; 0 if @rec is none.
+ */
+static int session_of(struct dumper *d, const struct grtrace_record *rec)
+{
+	const struct grtrace_stream_info *si = (const void *)(rec + 1);
+	int k;
+
+	if (rec->type != GRTRACE_EV_STREAM_INFO ||
+	    rec->size < GR_REC_MIN + offsetof(struct grtrace_stream_info, features))
+		return 0;
+	for (k = 0; k < d->nr_sids; k++)
+		if (d->sids[k] == si->session_id)
+			return k + 1;
+	d->sids = gr_realloc(d->sids, d->nr_sids + 1, sizeof(*d->sids));
+	d->sids[d->nr_sids++] = si->session_id;
+	return d->nr_sids;
+}
+
+/*
+ * The next record of file @i into d->f[i].rec, of the session asked if
+ * any (records before a file's first STREAM_INFO are of the first); NULL
+ * at its end or damage.  The merge's first advance() of each file, in
+ * file order, reads up to the session asked, or to the end: the sessions
+ * are numbered as the other readers number them, file after file, up to
+ * the one asked for.
+ */
 static void advance(struct dumper *d, int i)
 {
 	struct dump_file *f = &d->f[i];
-	int ret = gr_reader_next(&f->rd, &f->rec, &f->off);
+	int ret, k;
 
-	if (ret > 0)
-		return;
+	while ((ret = gr_reader_next(&f->rd, &f->rec, &f->off)) > 0) {
+		k = session_of(d, f->rec);
+		if (k)
+			f->session = k;
+		if (!d->p->session || f->session == d->p->session)
+			return;
+	}
 	f->rec = NULL;
 	if (ret < 0 || gr_reader_finish(&f->rd))
 		d->err = -1;
@@ -493,6 +549,7 @@ static void dump_events(struct dumper *d)
 	const struct gr_event *ev;
 	__u32 k;
 
+	t.session = d->p->session;
 	if (gr_input_load(&t, d->events)) {
 		d->err = -1;
 		goto out;
@@ -547,13 +604,21 @@ int gr_dump_main(int argc, char *argv[])
 		return d.err ? EXIT_FAILURE : EXIT_SUCCESS;
 	}
 	d.f = gr_zalloc(d.nr * sizeof(*d.f));
-	for (opened = 0; opened < d.nr; opened++)
+	for (opened = 0; opened < d.nr; opened++) {
 		if (gr_reader_open(&d.f[opened].rd, d.paths[opened], !p.input))
 			goto out;
+		d.f[opened].session = 1;
+	}
 	if (p.per_file || d.nr == 1)
 		dump_per_file(&d);
 	else
 		dump_merged(&d);
+	if (!d.err && p.session > (d.nr_sids > 1 ? d.nr_sids : 1)) {
+		gr_err_msg("%s: no session %d: the input holds %d\n",
+			   p.input ? p.input : "the relay files", p.session,
+			   d.nr_sids > 1 ? d.nr_sids : 1);
+		d.err = -1;
+	}
 	if (fflush(d.out)) {
 		gr_err_msg("writing the output: %s\n", strerror(errno));
 		d.err = -1;
@@ -571,6 +636,7 @@ out:
 		gr_reader_close(&d.f[i].rd);
 	free(d.f);
 	free(d.heap);
+	free(d.sids);
 	gr_free_list(d.paths);
 	return d.err || opened < d.nr || !d.nr ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -72,6 +72,8 @@ struct gr_tool_ctx {
 
 #define GR_REC_MIN		((unsigned int)sizeof(struct grtrace_record))
 #define GR_REC_MAX		0xfff8U		/* largest size a u16 allows */
+/* More CPUs than any architecture's NR_CPUS allows (8192 on x86-64) */
+#define GR_CPUS_MAX		65536U
 
 /* Where a record comes from */
 enum gr_origin {

@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include <assert.h>
+#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -12,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "host.h"
@@ -46,6 +48,7 @@ struct report_params {
 	long long queue_thresh;
 	long long exec_thresh;
 	const char *host;
+	const char *output;	/* -o FILE */
 	bool in_flight;
 	bool jobs;		/* --jobs, or an option of the list alone */
 	char *last_boot;	/* --last-boot: "instance:NAME" or a file (allocated) */
@@ -186,6 +189,8 @@ static void report_usage(const char *err)
 		"                         options, else " GR_DEFAULT_INPUT,
 		"       --live: the live relay files instead (reading consumes them)",
 		"    -f/--format FMT: text (default, times in us), csv or json (times in ns)",
+		"    -o/--output FILE: write to FILE instead of stdout (made only when",
+		"                         the report is)",
 		"       --jobs: each job, in the order they were submitted, instead of",
 		"                         the summary (--limit, --queue-thresh and",
 		"                         --exec-thresh imply it)",
@@ -284,6 +289,7 @@ static void report_parse_args(int argc, char *argv[], struct report_params *p)
 		{ "input",	required_argument,	NULL, 'i' },
 		{ "live",	no_argument,		NULL, GR_OPT_LIVE },
 		{ "format",	required_argument,	NULL, 'f' },
+		{ "output",	required_argument,	NULL, 'o' },
 		{ "topn",	required_argument,	NULL, 'n' },
 		{ "debug",	no_argument,		NULL, 'D' },
 		{ "help",	no_argument,		NULL, 'h' },
@@ -317,7 +323,7 @@ static void report_parse_args(int argc, char *argv[], struct report_params *p)
 	p->since = -1;
 	p->until = -1;
 
-	while ((c = getopt_long(argc, argv, "i:f:n:Dh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:f:o:n:Dh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			err = gr_set_input(&p->input, optarg);
@@ -327,6 +333,11 @@ static void report_parse_args(int argc, char *argv[], struct report_params *p)
 		case 'f':
 			if (gr_parse_format(optarg, &p->fmt))
 				report_usage("invalid --format: use text, csv or json");
+			break;
+		case 'o':
+			if (!*optarg)
+				report_usage("invalid --output: a file name");
+			p->output = optarg;
 			break;
 		case 'n':
 			if (gr_parse_u64(optarg, &p->topn) || !p->topn)
@@ -2573,10 +2584,24 @@ out:
 int gr_report_main(int argc, char *argv[])
 {
 	struct report_params params;
-	int ret, n = 0, k;
+	int ret, n = 0, k, fd;
+	char *tmp = NULL;
+	mode_t mask;
 	struct stat st;
 
 	report_parse_args(argc, argv, &params);
+	/* -o FILE: written beside it, and in its place once the report is */
+	if (params.output && strcmp(params.output, "-")) {
+		tmp = gr_zalloc(strlen(params.output) + sizeof(".grtrace-XXXXXX"));
+		strcat(strcpy(tmp, params.output), ".grtrace-XXXXXX");
+		fd = mkstemp(tmp);
+		if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0) {
+			gr_err_msg("%s: %s\n", params.output, strerror(errno));
+			free(tmp);
+			return EXIT_FAILURE;
+		}
+		close(fd);
+	}
 	/*
 	 * An input of several sessions: each in turn (text), or the one asked;
 	 * read again for each.  A pipe is read once: the one asked.
@@ -2591,6 +2616,19 @@ int gr_report_main(int argc, char *argv[])
 	for (k = 1; n > 1 && k <= n && ret == EXIT_SUCCESS; k++) {
 		printf("%s==== session %d of %d ====\n", k > 1 ? "\n" : "", k, n);
 		ret = report_session(&params, k, &n);
+	}
+	if (tmp) {
+		mask = umask(0);
+		umask(mask);
+		/* mkstemp() made it 0600: the mode of any new file */
+		if (ret == EXIT_SUCCESS && (fflush(stdout) || fchmod(STDOUT_FILENO, 0666 & ~mask) ||
+					    rename(tmp, params.output))) {
+			gr_err_msg("%s: %s\n", params.output, strerror(errno));
+			ret = EXIT_FAILURE;
+		}
+		if (ret != EXIT_SUCCESS)
+			unlink(tmp);
+		free(tmp);
 	}
 	free(params.last_boot);
 	return ret;

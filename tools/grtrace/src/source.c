@@ -174,11 +174,12 @@ static int session_of(struct gr_src *s, __u64 id)
 static int scan_file(struct gr_src *s, int i)
 {
 	const char *path = s->t->files[i];
-	__u64 size = s->size[i], off = 0, prev = 0;
+	__u64 size = s->size[i], off = 0, prev = 0, prev_off = 0;
 	struct gr_run cur = { .file = i }, *r = NULL;
 	const struct grtrace_record *h;
 	const struct grtrace_stream_info *si;
 	int ret = 0, session = 1, k;
+	unsigned int prev_size = 0;
 
 	while (off < size) {
 		if (size - off < GR_REC_MIN) {
@@ -198,10 +199,7 @@ static int scan_file(struct gr_src *s, int i)
 			break;
 		}
 		if (h->size < GR_REC_MIN || h->size % 8) {
-			gr_err_msg("%s: offset %llu: bad record size %u, type 0x%x %s %u)\n",
-				   path, (unsigned long long)off, h->size, h->type,
-				   "(not a multiple of 8 >=", GR_REC_MIN);
-			ret = -1;
+			ret = gr_bad_size(path, off, h, prev_off, prev_size);
 			break;
 		}
 		if (size - off < h->size) {
@@ -239,6 +237,8 @@ static int scan_file(struct gr_src *s, int i)
 			r->session = session;
 		}
 		prev = h->gseq;
+		prev_off = off;
+		prev_size = h->size;
 		off += h->size;
 		r->end = off;
 	}

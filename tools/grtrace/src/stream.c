@@ -73,10 +73,27 @@ static ssize_t gr_reader_fill(struct gr_reader *r)
 	return n;
 }
 
-static int bad_size(const struct gr_reader *r, const struct grtrace_record *h)
+/*
+ * gr_bad_size - say that the record at @off of @path, after one of
+ * @prev_size bytes at @prev_off, has a size no record can have.  At offset
+ * 0 the file is not a stream (a text file, say).  Further on, the record
+ * before is named: a size damaged into another valid one (any multiple of
+ * 8 up to 65528: a longer payload is a newer format's) moves the reader
+ * past the damage, to where the stream stops making sense.  Returns: -1.
+ */
+int gr_bad_size(const char *path, __u64 off, const struct grtrace_record *h,
+		__u64 prev_off, unsigned int prev_size)
 {
-	gr_err_msg("%s: offset %llu: bad record size %u, type 0x%x (not a multiple of 8 >= %u)\n",
-		   r->path, (unsigned long long)r->off, h->size, h->type, GR_REC_MIN);
+	if (!off) {
+		gr_err_msg("%s: offset 0: %s %u bytes (not a multiple of 8 >= %u)\n", path,
+			   "not a grtrace stream: its first record would be", h->size,
+			   GR_REC_MIN);
+		return -1;
+	}
+	gr_err_msg("%s: offset %llu: bad record size %u, type 0x%x %s %u), %s %u %s %llu\n",
+		   path, (unsigned long long)off, h->size, h->type,
+		   "(not a multiple of 8 >=", GR_REC_MIN, "after a record of", prev_size,
+		   "bytes at offset", (unsigned long long)prev_off);
 	return -1;
 }
 
@@ -117,10 +134,12 @@ int gr_reader_next(struct gr_reader *r, const struct grtrace_record **rec, __u64
 			if (other_byte_order(r, h))
 				return -1;
 			if (h->size < GR_REC_MIN || h->size % 8)
-				return bad_size(r, h);
+				return gr_bad_size(r->path, r->off, h, r->prev_off, r->prev_size);
 			if (avail >= h->size) {
 				*rec = h;
 				*off = r->off;
+				r->prev_off = r->off;
+				r->prev_size = h->size;
 				r->head += h->size;
 				r->off += h->size;
 				return 1;
@@ -168,22 +187,40 @@ static void take_payload(struct gr_trace *t, void *dst, size_t known,
 		t->shorter++;
 }
 
+/*
+ * gr_info_check - whether STREAM_INFO @si, at @where, describes a stream
+ * this tool reads: its magic, its header size, a CPU count a kernel can
+ * have (NR_CPUS is at most 8192 on x86-64, 4096 on arm64).  Returns: 0, or
+ * -1 with the problem printed.
+ */
+int gr_info_check(const struct grtrace_stream_info *si, const char *where)
+{
+	if (si->magic != GRTRACE_MAGIC) {
+		gr_err_msg("%s: STREAM_INFO has bad magic 0x%08x (expected 0x%08x)\n",
+			   where, si->magic, GRTRACE_MAGIC);
+		return -1;
+	}
+	if (si->record_size != GR_REC_MIN) {
+		gr_err_msg("%s: STREAM_INFO gives a %u-byte record header; only %u is supported\n",
+			   where, si->record_size, GR_REC_MIN);
+		return -1;
+	}
+	if (!si->nr_cpus || si->nr_cpus > GR_CPUS_MAX) {
+		gr_err_msg("%s: STREAM_INFO gives %u CPUs (1 to %u)\n", where, si->nr_cpus,
+			   GR_CPUS_MAX);
+		return -1;
+	}
+	return 0;
+}
+
 static int take_info(struct gr_trace *t, const struct gr_event *ev,
 		     const void *p, size_t len)
 {
 	struct grtrace_stream_info si;
 
 	take_payload(t, &si, sizeof(si), p, len);
-	if (si.magic != GRTRACE_MAGIC) {
-		gr_err_msg("%s: STREAM_INFO has bad magic 0x%08x (expected 0x%08x)\n",
-			   gr_where(t, ev), si.magic, GRTRACE_MAGIC);
+	if (gr_info_check(&si, gr_where(t, ev)))
 		return -1;
-	}
-	if (si.record_size != GR_REC_MIN) {
-		gr_err_msg("%s: STREAM_INFO gives a %u-byte record header; only %u is supported\n",
-			   gr_where(t, ev), si.record_size, GR_REC_MIN);
-		return -1;
-	}
 	if (t->have_info && si.session_id != t->info.session_id) {
 		gr_err_msg("%s: a second session %016llx, after session %016llx: %s\n",
 			   gr_where(t, ev), (unsigned long long)si.session_id,

@@ -19,12 +19,17 @@ struct gr_reader {
 	size_t head;		/* first byte not yet returned */
 	size_t tail;		/* end of the bytes read */
 	__u64 off;		/* file offset of buf[head] */
+	__u64 prev_off;		/* the last record returned: its offset */
+	unsigned int prev_size;	/* and size */
 };
 
 int gr_reader_open(struct gr_reader *r, const char *path, bool nonblock);
 int gr_reader_next(struct gr_reader *r, const struct grtrace_record **rec, __u64 *off);
 int gr_reader_finish(struct gr_reader *r);
 void gr_reader_close(struct gr_reader *r);
+int gr_info_check(const struct grtrace_stream_info *si, const char *where);
+int gr_bad_size(const char *path, __u64 off, const struct grtrace_record *h,
+		__u64 prev_off, unsigned int prev_size);
 
 int gr_stream_decode(struct gr_trace *t, int file, const struct grtrace_record *rec,
 		     __u64 off, struct gr_event *ev);

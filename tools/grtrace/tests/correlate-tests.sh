@@ -147,7 +147,7 @@ expect_fail "merge: empty GPU file" "empty.bin: offset 0: no grtrace records" \
 head -c $(($(stat -c %s "$D/gpu.bin") - 7)) "$D/gpu.bin" > "$D/cut.bin"
 expect_fail "merge: truncated GPU file" "cut.bin: offset [0-9]+: truncated record" \
 	merge -c "$D/cpu.txt" -i "$D/cut.bin"
-expect_fail "merge: CPU file given as GPU file" "cpu.txt: offset 0: bad record size" \
+expect_fail "merge: CPU file given as GPU file" "cpu.txt: offset 0: not a grtrace stream" \
 	merge -c "$D/cpu.txt" -i "$D/cpu.txt"
 head -c 3000 /dev/urandom > "$D/random.txt"
 run merge -c "$D/random.txt" -i "$D/gpu.bin" --stats-only &&

@@ -242,9 +242,9 @@ def record(typ, payload, cpu, ts, gseq, cseq, extra=b""):
     return header(typ, 32 + len(payload), cpu, ts, gseq, cseq) + payload
 
 
-def stream_info(version=1, extra=b"", magic=MAGIC, session=SESSION):
-    return struct.pack("<IHHQQQQIIII", magic, version, 32, session, 3, T0,
-                       1_700_000_000_123_456_789, 1, 2, len(RINGS), 4 << 20) + extra
+def stream_info(version=1, extra=b"", magic=MAGIC, session=SESSION, header=32, cpus=2):
+    return struct.pack("<IHHQQQQIIII", magic, version, header, session, 3, T0,
+                       1_700_000_000_123_456_789, 1, cpus, len(RINGS), 4 << 20) + extra
 
 
 def ring_info(rid, engine, dev, name, extra=b""):
@@ -517,7 +517,17 @@ def main():
     b = bytearray(whole[:200])
     struct.pack_into("<H", b, 2, 0xfff8)
     bad("bigsize", bytes(b), 0)
+    # A size damaged into another valid one: the reader jumps past the
+    # damage and stops where the bytes make no record.
+    b = bytearray(whole)
+    struct.pack_into("<H", b, third + 2, 256)
+    struct.pack_into("<H", b, third + 256 + 2, 20)
+    bad("jumped", bytes(b), third + 256)
     bad("badmagic", record(STREAM_INFO, stream_info(magic=0), 0, T0, 1, 1), 0)
+    bad("badheader", record(STREAM_INFO, stream_info(header=65535), 0, T0, 1, 1) +
+        whole[sizes[0]:], 0)
+    bad("badcpus", record(STREAM_INFO, stream_info(cpus=0xffffffff), 0, T0, 1, 1) +
+        whole[sizes[0]:], 0)
     # Written by a host of the other byte order: every field swapped.
     info = struct.pack(">IHHQQQQIIII", MAGIC, 1, 32, SESSION, 3, T0,
                        1_700_000_000_123_456_789, 1, 2, len(RINGS), 4 << 20)

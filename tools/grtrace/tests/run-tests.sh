@@ -169,6 +169,20 @@ run report -i "$V" -f json --per-ring --per-context --per-process &&
 result $? "report --per-ring --per-context --per-process"
 run report -i "$V" -f json --per-ctx && $C named - "$W/out" 2> "$W/err"
 result $? "report --per-ctx: contexts named after their processes"
+# -o FILE: what stdout would hold, made only when the report is
+printf 'grtrace: GPU ring trace\n\nA text file, not a recording.\n' > "$W/text.txt"
+run report -i "$V" -f csv && cp "$W/out" "$W/stdout.csv" &&
+	run report -i "$V" -f csv -o "$W/o.csv" && [ ! -s "$W/out" ] &&
+	cmp -s "$W/o.csv" "$W/stdout.csv" &&
+	[ "$(stat -c %a "$W/o.csv")" = "$(touch "$W/new"; stat -c %a "$W/new")" ]
+result $? "report -o FILE: the report stdout would hold, a new file's mode"
+echo kept > "$W/o.txt"
+expect_fail "report -o FILE of a text file: refused" "not a grtrace stream" \
+	report -i "$W/text.txt" -o "$W/o.txt"
+[ "$(cat "$W/o.txt")" = kept ] && [ -z "$(find "$W" -maxdepth 1 -name 'o.txt.grtrace-*')" ]
+result $? "report -o FILE of a refused input: FILE as it was, nothing beside it"
+expect_fail "report -o into a missing directory" "$W/none/o.txt: No such file" \
+	report -i "$V" -o "$W/none/o.txt"
 run report -i "$V" --per-ring -f csv && [ "$(grep -c . "$W/out")" = 4 ]
 result $? "report --per-ring csv"
 # A clock that went back: the mean of -3000 and -3001 ns is -3001, not
@@ -569,6 +583,30 @@ mkdir -p "$W/mixdir" && head -c 4240 "$T2" > "$W/mixdir/events0.bin" &&
 	run report -i "$W/mixdir" --session 2 -f json &&
 	grep -q '"session_id": "0000000000000007"' "$W/out"
 result $? "report of a directory of two sessions' files: each, and --session 2"
+# dump --session N: the records of that session, as the other readers
+# number them (file after file, though dump merges the files by gseq)
+run dump -i "$T2" --session 2 && cp "$W/out" "$W/d2" &&
+	run dump -i - < <(tail -c +4241 "$T2") && cmp -s "$W/out" "$W/d2" &&
+	run dump -i "$T2" --session 1 && cp "$W/out" "$W/d1" &&
+	run dump -i - < <(head -c 4240 "$T2") && cmp -s "$W/out" "$W/d1"
+result $? "dump --session N of a file of two: that session's records, as alone"
+python3 - "$T2" "$W/three" <<'EOF'
+import os, struct, sys
+b = open(sys.argv[1], 'rb').read()
+info = bytearray(b[4240:])
+struct.pack_into('<Q', info, 16, 2)      # gseq 2: merged among session 1's first records
+struct.pack_into('<Q', info, 40, 0x99)   # a third session, in the second file
+os.makedirs(sys.argv[2], exist_ok=True)
+open(os.path.join(sys.argv[2], 'events0.bin'), 'wb').write(b)
+open(os.path.join(sys.argv[2], 'events1.bin'), 'wb').write(info)
+EOF
+run report -i "$W/three" --session 2 -f json &&
+	grep -q '"session_id": "0000000000000007"' "$W/out" &&
+	run dump -i "$W/three" --session 2 && [ "$(grep -c . "$W/out")" = 1 ] &&
+	grep -q "^stream_info .* session=0000000000000007 " "$W/out"
+result $? "dump --session 2 of a directory: report's session 2, not the merge's second"
+expect_fail "dump --session 3 of 2" "no session 3: the input holds 2" dump -i "$T2" --session 3
+expect_fail "dump: bad --session" "invalid --session" dump --session 0
 for n in 1 2; do
 	"$G" report -i "$T2" --session $n -f json > "$W/file$n.json" &&
 		"$G" report -i - --session $n -f json < <(cat "$T2") > "$W/pipe$n.json" || break
@@ -632,6 +670,22 @@ while read -r name off; do
 	expect_fail "corrupt $name: export" "$f: offset $off: " export -i "$f" --chrome "$W/x.json"
 done <<< "$corrupt"
 expect_fail "byte-swapped stream: said so" "other byte order" report -i "$W/gen/byteswapped.bin"
+expect_fail "a size damaged into a valid one: the record before named" \
+	"bad record size 20, .*after a record of 256 bytes at offset [0-9]+$" \
+	report -i "$W/gen/jumped.bin"
+expect_fail "dump: a size damaged into a valid one: the record before named" \
+	"bad record size 20, .*after a record of 256 bytes at offset [0-9]+$" \
+	dump -i "$W/gen/jumped.bin"
+for f in badmagic badheader badcpus; do
+	run dump -i "$W/gen/$f.bin"
+	[ $? = 1 ] && grep -q "^stream_info " "$W/out" &&
+		grep -q "$f.bin: offset 0: STREAM_INFO " "$W/err"
+	result $? "dump of a STREAM_INFO the readers refuse ($f): printed, said, exit 1"
+done
+for cmd in report dump; do
+	expect_fail "$cmd: a text file is not a grtrace stream" \
+		"text.txt: offset 0: not a grtrace stream" $cmd -i "$W/text.txt"
+done
 
 # ---- ring ids: the kernel numbers rings without a cap ----
 run report -i "$W/gen/farring.bin" &&
@@ -953,7 +1007,8 @@ while read -r name off; do
 	rc=$?
 	$C dump - "$W/out" "$f" 2>> "$W/err.all" || echo "$name: the lines above" >> "$W/err.all"
 	case $name in
-	truncated|badsize|oddsize|zerosize|bigsize|byteswapped|short|random|empty)
+	truncated|badsize|oddsize|zerosize|bigsize|jumped|badmagic|badheader|badcpus|byteswapped|\
+	short|random|empty)
 		[ $rc = 1 ] && grep -Eq "^grtrace: $f: offset $off: " "$W/err" ;;
 	*)	[ $rc = 0 ] && [ ! -s "$W/err" ] ;;
 	esac || echo "$name: exit $rc $(head -1 "$W/err")" >> "$W/err.all"
