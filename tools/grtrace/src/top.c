@@ -29,9 +29,11 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
@@ -131,11 +133,13 @@ struct top {
 	int sort;
 	bool procs;		/* the process view */
 	bool tty;
+	bool drawn;		/* an interval was shown: a new size redraws it */
 	bool csv_head;		/* -f csv: the header was printed */
 	struct termios saved;
 };
 
 static atomic_int top_quit;
+static atomic_int top_resized;	/* SIGWINCH: the screen is drawn again */
 
 static void top_usage(const char *err)
 {
@@ -883,12 +887,38 @@ static void show_data(struct top *tp, FILE *f, const __u32 *ids, __u32 n, const 
 	fflush(f);
 }
 
+/*
+ * The table rows a terminal holds below top's title, its lost line, a
+ * blank line and the column heads; without a terminal, every row.
+ */
+static size_t screen_rows(const struct top *tp)
+{
+	struct winsize ws;
+
+	if (!tp->tty || ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) || !ws.ws_row)
+		return SIZE_MAX;
+	return ws.ws_row > 6 ? ws.ws_row - 5 : 1;
+}
+
+/*
+ * Whether row @k of @nr is past the @rows a screen holds: the last that
+ * fits says how many more there are instead (a taller terminal shows them).
+ */
+static bool screen_full(FILE *f, size_t rows, size_t k, size_t nr)
+{
+	if (nr <= rows || k + 1 < rows)
+		return false;
+	fprintf(f, "(%zu more)\n", nr - k);
+	return true;
+}
+
 static void show(struct top *tp, FILE *f)
 {
 	__u32 *ids = gr_zalloc((tp->nr_ring + 1) * sizeof(*ids)), n = 0, i;
 	size_t *pids = gr_zalloc((tp->nr_proc + 1) * sizeof(*pids));
 	double secs = (tp->to - tp->from) / 1e9;
 	char label[64], p50[16], p99[16], avg[16];
+	size_t rows = screen_rows(tp), nr = 0, k;
 
 	name_procs(tp);
 	/* The rings and the processes in the order of the sort */
@@ -930,12 +960,16 @@ static void show(struct top *tp, FILE *f)
 	if (tp->p->summary) {
 		fprintf(f, "%-32s %6s %8s %8s %5s %10s %10s %6s %7s\n", "RING", "ON_DEV", "JOBS/S",
 			"DEPTH", "PEAK", "LAT_AVG", "LAT_MAX", "ERRORS", "DROPPED");
+		for (i = k = 0; i < n; i++)
+			nr += tp->ring[ids[i]].have_sum;
 		for (i = 0; i < n; i++) {
 			struct top_ring *r = &tp->ring[ids[i]];
 			double w = r->s_window / 1e9;
 
 			if (!r->have_sum)
 				continue;
+			if (screen_full(f, rows, k++, nr))
+				break;
 			gr_ring_label(&tp->t, ids[i], label, sizeof(label));
 			ms_str(r->s_jobs ? (__s64)(r->s_lat_sum / r->s_jobs) : -1, avg,
 			       sizeof(avg));
@@ -950,7 +984,7 @@ static void show(struct top *tp, FILE *f)
 	if (!tp->p->summary && (!tp->procs || !tp->tty)) {
 		fprintf(f, "%-32s %6s %8s %6s %5s %10s %10s %6s\n", "RING", "BUSY%", "JOBS/S",
 			"FLIGHT", "PEAK", "P50_MS", "P99_MS", "ERRORS");
-		for (i = 0; i < n; i++) {
+		for (i = 0; i < n && !screen_full(f, rows, i, n); i++) {
 			struct top_ring *r = &tp->ring[ids[i]];
 
 			gr_ring_label(&tp->t, ids[i], label, sizeof(label));
@@ -966,11 +1000,15 @@ static void show(struct top *tp, FILE *f)
 			fputc('\n', f);
 		fprintf(f, "%8s %-16s %6s %8s %10s %10s\n", "PID", "COMM", "BUSY%", "JOBS/S",
 			"P50_MS", "P99_MS");
+		for (i = k = 0; i < tp->nr_proc; i++)
+			nr += tp->proc[i].jobs || tp->proc[i].busy;
 		for (i = 0; i < tp->nr_proc; i++) {
 			struct top_proc *pr = &tp->proc[pids[i]];
 
 			if (!pr->jobs && !pr->busy)
 				continue;
+			if (screen_full(f, rows, k++, nr))
+				break;
 			ms_str(proc_pct(pr, 50), p50, sizeof(p50));
 			ms_str(proc_pct(pr, 99), p99, sizeof(p99));
 			fprintf(f, "%8u %-16s %6.1f %8.1f %10s %10s\n", pr->tgid, pr->comm,
@@ -1016,8 +1054,10 @@ static void next_interval(struct top *tp)
 
 static void on_signal(int sig)
 {
-	(void)sig;
-	atomic_store(&top_quit, 1);
+	if (sig == SIGWINCH)
+		atomic_store(&top_resized, 1);
+	else
+		atomic_store(&top_quit, 1);
 }
 
 /*
@@ -1136,6 +1176,10 @@ static bool top_wait(struct top *tp, __u64 until)
 			nanosleep(&ts, NULL);
 			continue;
 		}
+		if (atomic_exchange(&top_resized, 0) && tp->drawn) {
+			show(tp, stdout);	/* to the new size */
+			continue;
+		}
 		if (poll(&pfd, 1, ms) <= 0 || read(STDIN_FILENO, &c, 1) != 1)
 			continue;
 		if (c == 'q')
@@ -1155,6 +1199,7 @@ int gr_top_main(int argc, char *argv[])
 {
 	struct top_params params;
 	struct top tp = { .p = &params };
+	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESTART };
 	int ret = EXIT_FAILURE;
 	__u64 n = 0, mark = 0, next, marked;
 	bool shown = false, failed = false;
@@ -1163,8 +1208,14 @@ int gr_top_main(int argc, char *argv[])
 
 	top_parse_args(argc, argv, &params);
 	tp.tty = !params.batch && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
+	/*
+	 * SA_RESTART, as signal() had it: a read of the instance goes on, and
+	 * top_wait()'s poll(), which no signal restarts, returns at once.
+	 */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	if (tp.tty)
+		sigaction(SIGWINCH, &sa, NULL);
 	if (params.trace) {
 		tp.trace = fopen(params.trace, "w");
 		if (!tp.trace) {
@@ -1221,6 +1272,7 @@ int gr_top_main(int argc, char *argv[])
 				tp.proc[k].busy += tp.to - tp.proc[k].busy_from;
 		show(&tp, stdout);
 		shown = true;
+		tp.drawn = true;
 		if (params.iterations && ++n >= params.iterations)
 			break;
 		next = marked + params.period;
