@@ -172,7 +172,7 @@ static long long write_stream(FILE *f, const struct gr_trace *t, __u64 id)
 		.record_size = sizeof(struct grtrace_record),
 		.features = GRTRACE_FEAT_SUBMITTER,
 		.start_ts = t->start_ts,
-		.nr_cpus = t->dat_cpus,
+		.nr_cpus = t->dat_cpus ? t->dat_cpus : 1,
 	};
 	struct grtrace_ring_info ri;
 	struct grtrace_job_payload p;

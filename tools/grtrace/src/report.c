@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include <assert.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -168,9 +169,9 @@ static void report_usage(const char *err)
 	static const char * const msg[] = {
 		"",
 		"  usage: grtrace report [-h] [-D] [-i FILE|DIR | --live] [-f text|csv|json]",
-		"         [--jobs] [--per-ring] [--per-context] [--per-process] [--topn N]",
-		"         [--hist lat|size|result] [--engine NAME|MASK] [--ring NAME|ID]",
-		"         [--since T] [--until T] [--limit N]",
+		"         [-o FILE] [--jobs] [--per-ring] [--per-context] [--per-process]",
+		"         [--topn N] [--hist lat|size|result] [--engine NAME|MASK]",
+		"         [--ring NAME|ID] [--since T] [--until T] [--limit N]",
 		"         [--queue-thresh T] [--exec-thresh T] [--host FILE]",
 		"         [--in-flight] [--last-boot[=INSTANCE]] [--session N]",
 		"         [--events auto|grtrace|kernel] [FILE]",
@@ -189,8 +190,8 @@ static void report_usage(const char *err)
 		"                         options, else " GR_DEFAULT_INPUT,
 		"       --live: the live relay files instead (reading consumes them)",
 		"    -f/--format FMT: text (default, times in us), csv or json (times in ns)",
-		"    -o/--output FILE: write to FILE instead of stdout (made only when",
-		"                         the report is)",
+		"    -o/--output FILE: write to FILE instead of stdout (- for stdout);",
+		"                         a regular FILE is replaced once the report is whole",
 		"       --jobs: each job, in the order they were submitted, instead of",
 		"                         the summary (--limit, --queue-thresh and",
 		"                         --exec-thresh imply it)",
@@ -2581,27 +2582,84 @@ out:
 	return ret;
 }
 
+/*
+ * -o FILE: stdout.  A regular file, or a new one, is written under another
+ * name beside it (*@tmp), which takes its place once the report is whole
+ * (output_close()) with the existing file's mode, or a new file's: a
+ * report that fails leaves FILE as it was.  Anything else (a symbolic
+ * link, a device, a FIFO) is written as it is.  The input itself is
+ * refused.  Returns: 0, or -1 with the problem printed.
+ */
+static int output_open(const char *path, const char *input, char **tmp, mode_t *mode)
+{
+	struct stat st, out, in;
+	bool exists = !lstat(path, &st);
+	mode_t mask;
+	int fd;
+
+	if (!stat(path, &out) && input && !stat(input, &in) && out.st_dev == in.st_dev &&
+	    out.st_ino == in.st_ino) {
+		gr_err_msg("%s: the input: the report would replace it\n", path);
+		return -1;
+	}
+	if (exists && !S_ISREG(st.st_mode)) {
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+	} else {
+		mask = umask(0);
+		umask(mask);
+		*mode = exists ? st.st_mode & 07777 : 0666 & ~mask;
+		*tmp = gr_zalloc(strlen(path) + sizeof(".grtrace-XXXXXX"));
+		strcat(strcpy(*tmp, path), ".grtrace-XXXXXX");
+		fd = mkstemp(*tmp);
+		if (fd < 0) {
+			gr_err_msg("%s: cannot make a file beside it: %s\n", path, strerror(errno));
+			goto fail;
+		}
+	}
+	if (fd < 0 || (fd != STDOUT_FILENO && dup2(fd, STDOUT_FILENO) < 0)) {
+		gr_err_msg("%s: %s\n", path, strerror(errno));
+		if (*tmp)
+			unlink(*tmp);
+		goto fail;
+	}
+	if (fd != STDOUT_FILENO)
+		close(fd);
+	return 0;
+fail:
+	if (fd >= 0)
+		close(fd);
+	free(*tmp);
+	*tmp = NULL;
+	return -1;
+}
+
+/* The end of -o FILE: the temporary file in FILE's place, or gone */
+static int output_close(const char *path, char *tmp, mode_t mode, int ret)
+{
+	errno = 0;
+	if (ret == EXIT_SUCCESS && (fflush(stdout) || ferror(stdout) ||
+				    (tmp && (fchmod(STDOUT_FILENO, mode) || rename(tmp, path))))) {
+		gr_err_msg("%s: %s\n", path, errno ? strerror(errno) : "write error");
+		ret = EXIT_FAILURE;
+	}
+	if (tmp && ret != EXIT_SUCCESS)
+		unlink(tmp);
+	free(tmp);
+	return ret;
+}
+
 int gr_report_main(int argc, char *argv[])
 {
 	struct report_params params;
-	int ret, n = 0, k, fd;
+	int ret, n = 0, k;
 	char *tmp = NULL;
-	mode_t mask;
+	mode_t mode = 0;
 	struct stat st;
 
 	report_parse_args(argc, argv, &params);
-	/* -o FILE: written beside it, and in its place once the report is */
-	if (params.output && strcmp(params.output, "-")) {
-		tmp = gr_zalloc(strlen(params.output) + sizeof(".grtrace-XXXXXX"));
-		strcat(strcpy(tmp, params.output), ".grtrace-XXXXXX");
-		fd = mkstemp(tmp);
-		if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0) {
-			gr_err_msg("%s: %s\n", params.output, strerror(errno));
-			free(tmp);
-			return EXIT_FAILURE;
-		}
-		close(fd);
-	}
+	if (params.output && strcmp(params.output, "-") &&
+	    output_open(params.output, params.input, &tmp, &mode))
+		return EXIT_FAILURE;
 	/*
 	 * An input of several sessions: each in turn (text), or the one asked;
 	 * read again for each.  A pipe is read once: the one asked.
@@ -2617,19 +2675,8 @@ int gr_report_main(int argc, char *argv[])
 		printf("%s==== session %d of %d ====\n", k > 1 ? "\n" : "", k, n);
 		ret = report_session(&params, k, &n);
 	}
-	if (tmp) {
-		mask = umask(0);
-		umask(mask);
-		/* mkstemp() made it 0600: the mode of any new file */
-		if (ret == EXIT_SUCCESS && (fflush(stdout) || fchmod(STDOUT_FILENO, 0666 & ~mask) ||
-					    rename(tmp, params.output))) {
-			gr_err_msg("%s: %s\n", params.output, strerror(errno));
-			ret = EXIT_FAILURE;
-		}
-		if (ret != EXIT_SUCCESS)
-			unlink(tmp);
-		free(tmp);
-	}
+	if (params.output && strcmp(params.output, "-"))
+		ret = output_close(params.output, tmp, mode, ret);
 	free(params.last_boot);
 	return ret;
 }

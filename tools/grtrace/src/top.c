@@ -1029,6 +1029,7 @@ static void next_interval(struct top *tp)
 	size_t k;
 	__u32 i;
 
+	tp->drawn = false;	/* nothing of the new one to draw yet */
 	for (i = 0; i < tp->nr_ring; i++) {
 		struct top_ring *r = &tp->ring[i];
 
@@ -1190,7 +1191,8 @@ static bool top_wait(struct top *tp, __u64 until)
 			tp->sort = (tp->sort + 1) % SORT_NR;
 		else
 			continue;
-		show(tp, stdout);	/* the same interval, in the new order */
+		if (tp->drawn)
+			show(tp, stdout);	/* the same interval, in the new order */
 	}
 	return !atomic_load(&top_quit);
 }

@@ -171,17 +171,24 @@ run report -i "$V" -f json --per-ctx && $C named - "$W/out" 2> "$W/err"
 result $? "report --per-ctx: contexts named after their processes"
 # -o FILE: what stdout would hold, made only when the report is
 printf 'grtrace: GPU ring trace\n\nA text file, not a recording.\n' > "$W/text.txt"
+rm -f "$W/o.csv" "$W/o.link"
 run report -i "$V" -f csv && cp "$W/out" "$W/stdout.csv" &&
-	run report -i "$V" -f csv -o "$W/o.csv" && [ ! -s "$W/out" ] &&
+	(umask 022 && run report -i "$V" -f csv -o "$W/o.csv") && [ ! -s "$W/out" ] &&
 	cmp -s "$W/o.csv" "$W/stdout.csv" &&
-	[ "$(stat -c %a "$W/o.csv")" = "$(touch "$W/new"; stat -c %a "$W/new")" ]
-result $? "report -o FILE: the report stdout would hold, a new file's mode"
+	[ "$(stat -c %a "$W/o.csv")" = 644 ] && chmod 600 "$W/o.csv" &&
+	run report -i "$V" -o "$W/o.csv" && [ "$(stat -c %a "$W/o.csv")" = 600 ] &&
+	ln -sf o.csv "$W/o.link" && run report -i "$V" -f csv -o "$W/o.link" &&
+	[ -L "$W/o.link" ] && cmp -s "$W/o.csv" "$W/stdout.csv"
+result $? "report -o FILE: what stdout holds; a new file's mode, an old one's kept; a link kept"
+expect_fail "report -o of its input: refused" "the input: the report would replace it" \
+	report -i "$W/gen/twosessions.bin" -o "$W/gen/twosessions.bin"
 echo kept > "$W/o.txt"
 expect_fail "report -o FILE of a text file: refused" "not a grtrace stream" \
 	report -i "$W/text.txt" -o "$W/o.txt"
 [ "$(cat "$W/o.txt")" = kept ] && [ -z "$(find "$W" -maxdepth 1 -name 'o.txt.grtrace-*')" ]
 result $? "report -o FILE of a refused input: FILE as it was, nothing beside it"
-expect_fail "report -o into a missing directory" "$W/none/o.txt: No such file" \
+expect_fail "report -o into a missing directory" \
+	"$W/none/o.txt: cannot make a file beside it: No such file" \
 	report -i "$V" -o "$W/none/o.txt"
 run report -i "$V" --per-ring -f csv && [ "$(grep -c . "$W/out")" = 4 ]
 result $? "report --per-ring csv"
