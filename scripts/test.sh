@@ -265,7 +265,8 @@ configs="m"
 host=$!
 
 # The kernel's own suites, which never run the tool, beside step guest's
-# two boots (three guests for a while: kunit's boots are the shorter).
+# two boots: three guests until one of the steps ends (in the cold make
+# test at a4f9274, kunit's boots took 457 s, guest's 414 s).
 bg_step kunit kernel_step kunit "$ROOT/scripts/test-kunit.sh" &
 kunit=$!
 GRTRACE_GUEST_TOOL=1 step guest "$ROOT/scripts/guest/test.sh"

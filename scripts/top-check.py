@@ -271,7 +271,7 @@ def against_trace(path, ivs, text, diag):
 
 def main():
     d = sys.argv[1]
-    out = Ktap('top:', 10)
+    out = Ktap('top:', 11)
     text = read(os.path.join(d, 'top-batch.txt'))
     ivs = batch(os.path.join(d, 'top-batch.txt'))
     out.result(len(ivs) == 4 and 'top -b: exit 0' in text,
@@ -324,6 +324,12 @@ def main():
                'tmux: key v shows the processes, kmscube and glmark2-es2-drm', procs[:600])
     out.result('sort jobs/s' in srt and 'sort busy' in procs,
                'tmux: key s sorts by the next key (busy, then jobs/s)', srt[:300])
+    small = read(os.path.join(d, 'top-small.txt')).rstrip('\n').split('\n')
+    more = re.fullmatch(r'\((\d+) more\)', small[-1]) if small else None
+    out.result(len(small) <= 7 and more and small[-2].lstrip()[:1].isdigit() and
+               int(more.group(1)) >= 1,
+               'tmux: a terminal of 7 lines (SIGWINCH) draws one process and how many more',
+               '\n'.join(small))
     summ = read(os.path.join(d, 'top-summary.txt'))
     rows = re.findall(r'^0000:00:02\.0/control\s+([\d.]+)\s+([\d.]+)', summ, re.M)
     out.result('top --summary: exit 0' in summ and any(float(j) > 0 and float(b) > 0

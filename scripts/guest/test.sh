@@ -29,13 +29,13 @@ mkdir -p "$out/share" "$out/scale-share"
 # KUnit suites at boot and the kselftests never do; step kunit
 # (scripts/test-kunit.sh) boots them, and the result cache keeps its
 # results for a change to the tools alone.  This boot then runs at boot
-# only the mock scheduler's basic suites, whose debugfs files
-# 36-kernel-events.sh runs again.
+# only the mock scheduler's basic suites (not their slow cases), whose
+# debugfs files 36-kernel-events.sh runs again.
 tool_only=${GRTRACE_GUEST_TOOL:-}
 tests=$(cd "$ROOT/scripts/guest/tests" && ls [0-9]*.sh | sed 's/\.sh$//' | grep -vx 60-scale |
 	if [ -n "$tool_only" ]; then grep -vx 20-kselftest; else cat; fi | paste -sd,)
 kunit="kunit.filter=speed>slow"
-[ -z "$tool_only" ] || kunit="kunit.filter_glob=drm_sched_basic_*"
+[ -z "$tool_only" ] || kunit="kunit.filter_glob=drm_sched_basic_* kunit.filter=speed>slow"
 "$ROOT/scripts/guest/run-qemu.sh" --kernel "$BUILD/arch/x86/boot/bzImage" \
 	--initrd "$INITRAMFS" --share "$out/share" \
 	--log "$out/serial.log" --timeout "${GUEST_TIMEOUT:-1500}" \

@@ -137,6 +137,10 @@ tmux send-keys -t top v
 wait_pane 'view processes' "$O/top-procs.txt"
 tmux send-keys -t top s
 wait_pane 'sort jobs/s' "$O/top-sorted.txt"
+# A terminal of 7 lines (SIGWINCH): the screen drawn again, two table
+# rows, the second saying how many more there are.
+tmux resize-window -t top -y 7
+wait_pane ' more)$' "$O/top-small.txt"
 tmux send-keys -t top q
 i=0
 while tmux has-session -t top 2> /dev/null && [ $i -lt 20 ]; do
