@@ -19,9 +19,9 @@
 # repository and what an earlier step of the same run produced.
 #
 # Lanes: a guest runs on one host core (single-threaded TCG, or one vCPU:
-# scripts/guest/run-qemu.sh), two at a time (step guest's two boots, with
-# kunit's beside them; then demo, patch-race, modules beside crash), and
-# the host's steps run beside them.  A host step that reads a guest's
+# scripts/guest/run-qemu.sh), in two lanes (step guest's two boots, then
+# demo, patch-race, modules, stock; beside them kunit's boots, then crash,
+# then the 6.12 guests), and the host's steps run beside them.  A host step that reads a guest's
 # recordings waits for the guest step that makes them.  The guest steps
 # that never run the tool (kunit, patch-race, modules) are taken from the
 # result cache when their kernel and scripts are those of a run that
@@ -55,11 +55,10 @@
 # plugin       $RUN/guest/share (guest)          -
 # recordings   $RUN/cli-tool (cli), guest, demo  -: the tool on their real recordings
 # kernelshark  $RUN/guest/share, $RUN/demo       -
-#   make check: from step kernel on, in the background (its kernel builds
-#   with the idle policy):
+#   make check: from step kernel on, in the background (at nice 19):
 # bisect       patches/, $BUILD/.config (kernel) every prefix built, in a tree of its own
 #   from the start, in the background (its makes with the idle policy),
-#   its guests after step stock, beside crash and the last host steps:
+#   its guests in kunit's and crash's lane, after them:
 # kernel-6.12  patches-6.12/ (background, from    $CACHE/linux-source-6.12: the backport applied;
 #              the start: see below)              $CACHE/backport-6.12/guest: its guest kernel
 # backport     patches-6.12/, kernel-6.12 (bg.)   =y, =m, =n built
@@ -206,7 +205,7 @@ kill_tree() {
 	done
 }
 # The lanes end with the run, whatever ends it.
-trap 'kill_tree ${bg:-} ${walk:-} ${host:-} ${kunit:-} ${guests:-} ${demo612:-}' EXIT
+trap 'kill_tree ${bg:-} ${walk:-} ${host:-} ${guests:-}' EXIT
 trap 'exit 130' INT TERM
 
 step tree "$ROOT/scripts/tree.sh"
@@ -224,10 +223,13 @@ if [ "$tier" = check ]; then
 fi
 step kernel "$ROOT/scripts/kernel.sh"
 if [ "$tier" = check ]; then
-	# Every prefix, in a tree of its own, its kernel builds with the idle
-	# scheduling policy (as the 6.12 base's lane): the CPU the guests
-	# leave.
-	GRTRACE_IDLE=1 bg_step bisect "$ROOT/scripts/bisect-check.sh" &
+	# Every prefix, in a tree of its own, at nice 19: the CPU the guests
+	# and the host's steps leave, before the 6.12 base's lane (the idle
+	# policy) takes any.  The walk is a chain of small builds that
+	# cannot use both cores; the 6.12 kernel's make can, so it takes what
+	# the walk leaves, and the walk is not left to run alone at the end.
+	(renice -n 19 -p "$BASHPID" > /dev/null
+	 bg_step bisect "$ROOT/scripts/bisect-check.sh") &
 	walk=$!
 fi
 step initramfs "$ROOT/scripts/guest/build.sh"
@@ -264,18 +266,35 @@ configs="m"
 ) &
 host=$!
 
-# The kernel's own suites, which never run the tool, beside step guest's
-# two boots: three guests until one of the steps ends (in the cold make
-# test at a4f9274, kunit's boots took 457 s, guest's 414 s).
-bg_step kunit kernel_step kunit "$ROOT/scripts/test-kunit.sh" &
-kunit=$!
+# Two lanes of guests, each guest on one host core.  This one: step
+# guest (two boots), demo, patch-race, modules, stock.  The other: step
+# kunit (the kernel's own suites, which never run the tool, beside
+# step guest's two boots: three guests until one of them ends; in the
+# cold make test at a4f9274, kunit's boots took 457 s, guest's 414 s),
+# then crash, then (make check) the 6.12 backport's guests.  A change to
+# the tools alone takes kunit from the cache, and crash starts at once.
+(
+	bg_step kunit kernel_step kunit "$ROOT/scripts/test-kunit.sh"
+	bg_step crash "$ROOT/scripts/test-crash.sh"
+	if [ "$tier" = check ]; then
+		# The 6.12 backport, booted, once its kernel is built: an
+		# initramfs of its kselftests and the mainline tree's tool,
+		# the guest tests and, beside them once the mainline demo
+		# (whose QEMU log it must refuse) has run, "make demo" with its
+		# checks.
+		while [ ! -f "$RUN/kernel-6.12.done" ] && kill -0 "$bg" 2> /dev/null; do sleep 2; done
+		if [ "$(cut -d' ' -f1 "$RUN/kernel-6.12.done" 2> /dev/null)" = 0 ]; then
+			bg_step initramfs-6.12 b612 "$ROOT/scripts/guest/build.sh"
+			bg_step guest-6.12 b612 "$ROOT/scripts/guest/test.sh" &
+			while [ ! -f "$RUN/demo.done" ]; do sleep 2; done
+			bg_step demo-6.12 b612 "$ROOT/scripts/test-demo.sh"
+			wait
+		fi
+	fi
+) &
+guests=$!
 GRTRACE_GUEST_TOOL=1 step guest "$ROOT/scripts/guest/test.sh"
 touch "$RUN/guest.done"
-# Two guests at a time from here: this lane, and crash (make check: three
-# while the 6.12 guests, two at once, run in this lane beside the end of
-# crash).
-bg_step crash "$ROOT/scripts/test-crash.sh" &
-guests=$!
 step demo "$ROOT/scripts/test-demo.sh"
 touch "$RUN/demo.done"
 step patch-race kernel_step patch-race "$ROOT/scripts/test-patch-race.sh"
@@ -283,21 +302,14 @@ bg_wait configs $host
 step modules kernel_step modules "$ROOT/scripts/test-modules.sh"
 step stock "$ROOT/scripts/test-stock.sh"
 
-if [ "$tier" = check ]; then
-	# The 6.12 backport, booted, in this lane once its kernel is built
-	# (beside crash, if it still runs): its guest kernel
-	# (the mainline guest's configuration), an initramfs of its
-	# kselftests and the mainline tree's tool, the guest tests and "make
-	# demo" with its checks, the two guests at once.
-	bg_wait kernel-6.12
-	step initramfs-6.12 b612 "$ROOT/scripts/guest/build.sh"
-	bg_step demo-6.12 b612 "$ROOT/scripts/test-demo.sh" &
-	demo612=$!
-	step guest-6.12 b612 "$ROOT/scripts/guest/test.sh"
-	bg_wait demo-6.12 $demo612
-fi
-bg_wait kunit $kunit
+bg_wait kunit $guests
 bg_wait crash $guests
+if [ "$tier" = check ]; then
+	bg_wait kernel-6.12
+	for s in initramfs-6.12 guest-6.12 demo-6.12; do
+		[ "$(cut -d' ' -f1 "$RUN/kernel-6.12.done" 2> /dev/null)" = 0 ] && bg_wait "$s" $guests
+	done
+fi
 [ "$tier" != check ] || bg_wait backport
 # The host's steps (the 6.12 guests ran beside the last of them).
 for s in "${host_steps[@]}"; do

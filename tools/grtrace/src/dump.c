@@ -452,17 +452,11 @@ static void put_record(struct dumper *d, const char *path,
 static int session_of(struct dumper *d, const struct grtrace_record *rec)
 {
 	const struct grtrace_stream_info *si = (const void *)(rec + 1);
-	int k;
 
 	if (rec->type != GRTRACE_EV_STREAM_INFO ||
 	    rec->size < GR_REC_MIN + offsetof(struct grtrace_stream_info, features))
 		return 0;
-	for (k = 0; k < d->nr_sids; k++)
-		if (d->sids[k] == si->session_id)
-			return k + 1;
-	d->sids = gr_realloc(d->sids, d->nr_sids + 1, sizeof(*d->sids));
-	d->sids[d->nr_sids++] = si->session_id;
-	return d->nr_sids;
+	return gr_session_number(&d->sids, &d->nr_sids, si->session_id);
 }
 
 /*

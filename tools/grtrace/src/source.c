@@ -148,19 +148,26 @@ static int cut_short(const char *path, __u64 off, __u64 left, const struct grtra
 	return -1;
 }
 
-/*
- * The number of session @id, from 1, in the order the files met them
+/**
+ * gr_session_number - the number of session @id, from 1, in the order met
+ * @sids: the session ids met so far, by number - 1 (grown with a new one)
+ * @nr_sids: their count
+ * @id: a STREAM_INFO's session id
+ *
+ * Every reader numbers the sessions of its input this way (--session N).
+ *
+ * Returns: the number of @id.
  */
-static int session_of(struct gr_src *s, __u64 id)
+int gr_session_number(__u64 **sids, int *nr_sids, __u64 id)
 {
 	int k;
 
-	for (k = 0; k < s->nr_sids; k++)
-		if (s->sids[k] == id)
+	for (k = 0; k < *nr_sids; k++)
+		if ((*sids)[k] == id)
 			return k + 1;
-	s->sids = gr_realloc(s->sids, s->nr_sids + 1, sizeof(*s->sids));
-	s->sids[s->nr_sids++] = id;
-	return s->nr_sids;
+	*sids = gr_realloc(*sids, *nr_sids + 1, sizeof(**sids));
+	(*sids)[(*nr_sids)++] = id;
+	return *nr_sids;
 }
 
 /*
@@ -214,7 +221,7 @@ static int scan_file(struct gr_src *s, int i)
 				ret = -1;
 				break;
 			}
-			k = session_of(s, si->session_id);
+			k = gr_session_number(&s->sids, &s->nr_sids, si->session_id);
 			h = win_at(s, &cur, off, GR_REC_MIN);	/* the window may move */
 			if (!h) {
 				ret = -1;

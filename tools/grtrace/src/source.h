@@ -36,6 +36,7 @@ int gr_src_open(struct gr_src *s, struct gr_trace *t, const char *path);
 int gr_src_next(struct gr_src *s, struct gr_event *ev);
 int gr_src_rewind(struct gr_src *s);
 void gr_src_close(struct gr_src *s);
+int gr_session_number(__u64 **sids, int *nr_sids, __u64 id);
 void gr_src_no_records(const char *input, const char *file, int nr_files, bool live);
 int gr_input_cpus_read(const struct gr_trace *t);
 void gr_input_partial_warn(const struct gr_trace *t);
