@@ -91,10 +91,10 @@ def top_intervals(path):
                 continue
             m = RING.match(line)
             if m and out:
-                span = (out[-1][1] - out[-1][0]) / 1e9
-                out[-1][2] = round(float(m.group(2)) * span)
+                out[-1][2] = int(m.group(2))
             w = line.split()
-            if out and len(w) == 6 and w[0].isdigit():        # PID COMM BUSY% JOBS/S P50 P99
+            # PID COMM JOBS GPU_TIME SHARE% LAT_P50 LAT_P99
+            if out and len(w) == 7 and w[0].isdigit():
                 out[-1][3].add(w[1])
     return out
 
@@ -107,7 +107,7 @@ def csv_intervals(path):
             span = (round(float(row['from_s']) * 1e9), round(float(row['to_s']) * 1e9))
             iv = out.setdefault(span, [span[0], span[1], 0, set()])
             if row['kind'] == 'ring' and row['name'].endswith('/control'):
-                iv[2] = round(float(row['jobs_per_s']) * (span[1] - span[0]) / 1e9)
+                iv[2] = int(row['jobs'])
             elif row['kind'] == 'process':
                 iv[3].add(row['name'])
     return list(out.values())

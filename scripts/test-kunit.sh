@@ -12,6 +12,14 @@
 #         test: grtrace.mode=kunit).  Among them upstream's
 #         drm_sched_concurrent_tests, which kernel patch 3 fixes, and
 #         grtrace's cross-CPU start/stop test (grtrace_test_start_stop_atomic).
+#         Not upstream's benchmark of the scheduler's overhead
+#         (drm_sched_scheduler_overhead_tests): its cases assert that 1,000
+#         jobs of 1 ms end within 5 s, which a TCG guest with KASAN beside
+#         other guests does not always do (4.99 s and a failure, seen in a
+#         make check of 3657646); what they measure is the host's speed.
+#         The glob leaves them out by their names' last letters
+#         (drm_sched_scheduler_queue_overhead, _ping_pong): every other
+#         slow case's name ends in another.
 # drm     DRM's tests of the atomic commit helpers (drm_atomic_commit_test.ko,
 #         loaded by init), of them the suite drm_atomic_helper_wait_for_vblanks:
 #         the wait after the next commit freed the new CRTC states, which
@@ -69,7 +77,7 @@ boot() {
 # two other guests now)
 limit=1500 boot suites "grtrace.mode=test grtrace.tests=00-boot,20-kselftest grtrace.timeout=800 kunit.filter=speed>slow" \
 	"$(kunit_suites mock)" "00-boot,20-kselftest,$(kselftests)"
-boot slow "grtrace.mode=kunit kunit.filter=speed<normal"
+boot slow "grtrace.mode=kunit kunit.filter=speed<normal kunit.filter_glob=*.*[!dg]"
 boot drm "grtrace.mode=kunit kunit.filter_glob=drm_atomic_helper_wait_for_vblanks grtrace.kunit_modules=drm_atomic_commit_test"
 
 for want in drm_sched_concurrent_tests. grtrace.grtrace_test_start_stop_atomic \

@@ -15,9 +15,11 @@ rules as grtrace-top(1) gives them: the events read up to the marker that
 ends the interval and stamped up to it (and after top's start), that no
 interval before counted, in time order; a job counts from its SUBMIT;
 per ring the share of the interval with a job between COMMIT and END,
-the jobs completed per second, in flight, their peak, the latency p50 and
-p99 of the jobs completed, the errors; per process the same but in
-flight.  Each figure must be top's as printed, to its last digit: the
+the jobs completed, in flight, their peak, the latency p50 and p99 of the
+jobs completed, the errors; per process report's columns of the jobs it
+completed: their number, GPU time (START, else COMMIT, else SUBMIT to
+END, else to COMPLETE, as report's EXEC or DEVICE), its share of all
+processes' GPU time, the latency p50 and p99.  Each figure must be top's as printed, to its last digit: the
 stamps are the ones top read (another ftrace instance stamps each event on
 its own, up to a TCG time slice later: a comparison with it could only
 bound top's figures).
@@ -37,7 +39,7 @@ from tracecmd import read_text as read   # pylint: disable=wrong-import-position
 HEAD = re.compile(r'^grtrace top - ([\d.]+)-([\d.]+) s, (\d+) jobs in flight, sort (\S+) '
                   r'\(s\), view (\w+)')
 INTERVAL = re.compile(r'grtrace top - ([\d.]+)-([\d.]+) s,')
-PROC = re.compile(r'^\s*\d+ \S+\s+[\d.]+\s+[\d.]+\s+(?:[\d.]+|-)\s+(?:[\d.]+|-)$')
+PROC = re.compile(r'^\s*\d+ \S+\s+\d+\s+[\d.]+\s+[\d.]+\s+(?:[\d.]+|-)\s+(?:[\d.]+|-)$')
 # A line of top --trace: "comm-pid [cpu] sec.nsec: name: fields"
 LINE = re.compile(r'^(.+?)-(\d+) \[(\d+)\] (\d+)\.(\d{9}): (\w+): (.*)$')
 MARK = re.compile(r'grtrace_top (\d+) (\d+)')
@@ -77,16 +79,19 @@ def pct(lat, k):
     return lat[max((len(lat) * k + 99) // 100 - 1, 0)] if lat else None
 
 
-def ms(ns):
-    """a P50_MS or P99_MS cell (none below 0: a COMPLETE stamped before its
-    SUBMIT, counted an interval later)"""
-    return '-' if ns is None or ns < 0 else '%.3f' % (ns / 1e6)
+def us(ns, text):
+    """a LAT_P50, LAT_P99 or GPU_TIME cell: in text us to the ns, in JSON
+    ns (none below 0: a COMPLETE stamped before its SUBMIT, counted an
+    interval later)"""
+    if ns is None or ns < 0:
+        return '-'
+    return '%.3f' % (ns / 1e3) if text else str(ns)
 
 
 class Group:
     """A ring's or a process's figures of an interval"""
     def __init__(self):
-        self.in_dev = self.busy_from = self.busy = self.jobs = 0
+        self.in_dev = self.busy_from = self.busy = self.jobs = self.gpu = 0
         self.errors = self.flying = self.peak = 0
         self.lat = []
 
@@ -103,13 +108,14 @@ class Group:
             self.busy += ts - self.busy_from
 
 
-def count(evs, marks, bounds, prec):
+def count(evs, marks, bounds, text):
     """top's figures of each interval (from ns, to ns) of @bounds, from its
     events: [(rings {label: row}, procs {(tgid, comm): row}, jobs in
-    flight)], a row's cells as top prints them with @prec decimals for
-    BUSY% and JOBS/S (1 in text, 3 in JSON; '%.Nf' rounds the double as
-    printf does): rings busy, jobs/s, flight, peak, p50, p99, errors;
-    processes busy, jobs/s, p50, p99"""
+    flight)], a row's cells as top prints them (@text), its percentages
+    with 1 decimal in text, 3 in JSON ('%.Nf' rounds the double as printf
+    does): rings busy, jobs, flight, peak, p50, p99, errors (JSON: then
+    GPU time, share); processes jobs, GPU time, share, p50, p99"""
+    prec = 1 if text else 3
     start = marks[0]
     by_ns = {ns: n for n, ns in marks.items()}
     done = set()
@@ -119,7 +125,7 @@ def count(evs, marks, bounds, prec):
     for lo, hi in bounds:
         last = by_ns.get(hi)
         for g in list(rings.values()) + list(procs.values()):
-            g.busy, g.busy_from, g.jobs, g.errors, g.lat = 0, lo, 0, 0, []
+            g.busy, g.busy_from, g.jobs, g.gpu, g.errors, g.lat = 0, lo, 0, 0, 0, []
             g.peak = g.flying
         todo = sorted((e for e in evs if e[1] not in done and e[2] <= (last or 0) and e[0] <= hi),
                       key=lambda e: (e[0], e[1]))
@@ -139,15 +145,19 @@ def count(evs, marks, bounds, prec):
                     procs[tgid] = Group()
                     procs[tgid].comm = f['comm'][:15]
                 jobs[key] = {'submit': ns, 'proc': procs[tgid], 'ring': ring, 'on': False,
-                             'commit': False}
+                             'commit': 0, 'start': 0, 'end': 0}
                 ring.flying += 1
                 ring.peak = max(ring.peak, ring.flying)
             elif stage == 'commit' and j and not j['commit']:
-                j['commit'] = j['on'] = True
+                j['commit'] = ns
+                j['on'] = True
                 ring.enter(ts)
                 j['proc'].enter(ts)
+            elif stage == 'start' and j and j['commit'] and not j['start']:
+                j['start'] = ns
             elif stage == 'end' and j and j['on']:
                 j['on'] = False
+                j['end'] = ns
                 ring.leave(ts)
                 j['proc'].leave(ts)
             elif stage == 'error':
@@ -163,20 +173,30 @@ def count(evs, marks, bounds, prec):
                     j['proc'].leave(ts)
                 ring.jobs += 1
                 j['proc'].jobs += 1
+                # report's EXEC or DEVICE (gr_job_phase())
+                a = j['start'] or j['commit'] or j['submit']
+                b = j['end'] or ns
+                gpu = b - a if a and b > a else 0
+                ring.gpu += gpu
+                j['proc'].gpu += gpu
                 ring.lat.append(ns - j['submit'])
                 j['proc'].lat.append(ns - j['submit'])
                 ring.flying = max(ring.flying - 1, 0)
                 del jobs[key]
-        secs = (hi - lo) / 1e9
         for g in list(rings.values()) + list(procs.values()):
             if g.in_dev and hi > g.busy_from:
                 g.busy += hi - g.busy_from
-        rr = {k: ('%.*f' % (prec, 100.0 * g.busy / (hi - lo)), '%.*f' % (prec, g.jobs / secs),
-                  str(g.flying), str(g.peak), ms(pct(g.lat, 50)), ms(pct(g.lat, 99)),
-                  str(g.errors)) for k, g in rings.items()}
-        pr = {(t, g.comm): ('%.*f' % (prec, g.busy / 1e7 / secs), '%.*f' % (prec, g.jobs / secs),
-                            ms(pct(g.lat, 50)), ms(pct(g.lat, 99)))
-              for t, g in procs.items() if g.jobs or g.busy}
+        total = sum(g.gpu for g in procs.values())
+
+        def share(gpu):
+            return '%.*f' % (prec, 100.0 * gpu / total if total else 0)
+        rr = {k: ('%.*f' % (prec, 100.0 * g.busy / (hi - lo)), str(g.jobs),
+                  str(g.flying), str(g.peak), us(pct(g.lat, 50), text), us(pct(g.lat, 99), text),
+                  str(g.errors)) + (() if text else (str(g.gpu), share(g.gpu)))
+              for k, g in rings.items()}
+        pr = {(t, g.comm): (str(g.jobs), us(g.gpu, text), share(g.gpu),
+                            us(pct(g.lat, 50), text), us(pct(g.lat, 99), text))
+              for t, g in procs.items() if g.jobs}
         out.append((rr, pr, len(jobs)))
     return out
 
@@ -210,20 +230,22 @@ def batch(path):
 
 def json_batch(path):
     """top -f json's intervals, as batch() gives the text's, each figure
-    as '%.3f' prints it ('-' for null)"""
+    as JSON has it (a percentage as '%.3f' prints it, '-' for null)"""
     def c(v):
-        return '-' if v is None else '%.3f' % v
+        return '-' if v is None else '%.3f' % v if isinstance(v, float) else str(v)
     out = []
     for line in read(path).splitlines():
         o = json.loads(line)
         out.append({'from': '%.9f' % o['from_s'], 'to': '%.9f' % o['to_s'],
                     'flight': o['in_flight'],
-                    'rings': {r['ring']: (c(r['busy_pct']), c(r['jobs_per_s']),
+                    'rings': {r['ring']: (c(r['busy_pct']), c(r['jobs']),
                                           str(r['in_flight']), str(r['peak']),
-                                          c(r['p50_ms']), c(r['p99_ms']), str(r['errors']))
+                                          c(r['lat_p50']), c(r['lat_p99']), str(r['errors']),
+                                          c(r['gpu_time']), c(r['share_pct']))
                               for r in o['rings']},
-                    'procs': {(p['pid'], p['comm']): (c(p['busy_pct']), c(p['jobs_per_s']),
-                                                      c(p['p50_ms']), c(p['p99_ms']))
+                    'procs': {(p['pid'], p['comm']): (c(p['jobs']), c(p['gpu_time']),
+                                                      c(p['share_pct']), c(p['lat_p50']),
+                                                      c(p['lat_p99']))
                               for p in o['processes']}})
     return out
 
@@ -250,13 +272,14 @@ def against_trace(path, ivs, text, diag):
         lo = max(ends)
     bad = []
     zero = '%.*f' % (1 if text else 3, 0)
-    counted = count(evs, marks, bounds, 1 if text else 3)
+    counted = count(evs, marks, bounds, text)
     for k, (iv, (rings, procs, flight)) in enumerate(zip(ivs, counted)):
         if flight != iv['flight']:
             bad.append(f'interval {k}: {iv["flight"]} jobs in flight, counted {flight}')
         for ring in sorted(set(rings) | set(iv['rings'])):
             # a ring top knows of but the count does not: nothing counted
-            want = rings.get(ring, (zero, zero, '0', '0', '-', '-', '0'))
+            want = rings.get(ring, (zero, '0', '0', '0', '-', '-', '0') +
+                             (() if text else ('0', zero)))
             got = iv['rings'].get(ring)
             diag(f'interval {k} {ring}: {got} (counted {" ".join(want)})')
             if got != want:
@@ -279,9 +302,9 @@ def main():
     bad = against_trace(os.path.join(d, 'top-batch.trace'), ivs, True, out.diag)
     busy_any = [r for iv in ivs[1:] for r in iv['rings'].values() if float(r[1]) > 0]
     out.result(len(ivs) > 1 and busy_any and not bad,
-               'per interval, each ring\'s BUSY%, jobs/s, jobs in flight and their peak, '
-               'latency p50 and p99 and errors, and each process\'s BUSY%, jobs/s, p50 and '
-               'p99, as its own events give them (--trace), to the last digit',
+               'per interval, each ring\'s BUSY%, jobs, jobs in flight and their peak, '
+               'latency p50 and p99 and errors, and each process\'s jobs, GPU time, share, p50 '
+               'and p99, as its own events give them (--trace), to the last digit',
                '\n'.join(bad[:10]))
     try:
         jivs = json_batch(os.path.join(d, 'top.json'))
@@ -317,13 +340,13 @@ def main():
                ' '.join(f'{x:.3f}' for x in lens) + f'; gaps {gaps}')
     m = re.search(r'^0000:00:02\.0/control\s+([\d.]+)\s+([\d.]+)', rings, re.M)
     out.result('view rings' in rings and m and float(m.group(2)) > 0,
-               'tmux: the ring view shows the virtio-gpu control ring with jobs per second',
+               'tmux: the ring view shows the virtio-gpu control ring with jobs',
                rings[:600])
     out.result('view processes' in procs and re.search(r'^\s*\d+ kmscube ', procs, re.M) and
                re.search(r'^\s*\d+ glmark2-es2-drm ', procs, re.M) and 'RING' not in procs,
                'tmux: key v shows the processes, kmscube and glmark2-es2-drm', procs[:600])
-    out.result('sort jobs/s' in srt and 'sort busy' in procs,
-               'tmux: key s sorts by the next key (busy, then jobs/s)', srt[:300])
+    out.result('sort jobs ' in srt and 'sort time ' in procs,
+               'tmux: key s sorts by the next key (time, then jobs)', srt[:300])
     small = read(os.path.join(d, 'top-small.txt')).rstrip('\n').split('\n')
     more = re.fullmatch(r'\((\d+) more\)', small[-1]) if small else None
     out.result(len(small) <= 7 and more and small[-2].lstrip()[:1].isdigit() and

@@ -136,7 +136,7 @@ wait_pane 'view rings' "$O/top-rings.txt"
 tmux send-keys -t top v
 wait_pane 'view processes' "$O/top-procs.txt"
 tmux send-keys -t top s
-wait_pane 'sort jobs/s' "$O/top-sorted.txt"
+wait_pane 'sort jobs ' "$O/top-sorted.txt"
 # A terminal of 7 lines (SIGWINCH): the screen drawn again, two table
 # rows, the second saying how many more there are.
 tmux resize-window -t top -y 7

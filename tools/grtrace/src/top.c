@@ -14,11 +14,14 @@
  * A job is followed from its SUBMIT to its COMPLETE in a table of the jobs
  * in flight; each refresh shows,
  * per ring, the share of the interval with a job between COMMIT and END
- * (BUSY%), the jobs completed per second, the jobs in flight and their
- * peak, the latency (SUBMIT to COMPLETE) p50 and p99 of the jobs that
- * completed, the errors; per process, its jobs completed per second, the
- * share of the interval with one of them on the device and their latency
- * p50 and p99; and the events lost by cause.  With
+ * (BUSY%), the jobs completed, the jobs in flight and their peak, the
+ * latency (SUBMIT to COMPLETE) p50 and p99 of the jobs that completed,
+ * the errors; per process, report's columns (jobs, GPU time, share,
+ * latency p50 and p99) of the jobs it completed in the interval, a job's
+ * GPU time as report takes it (EXEC or DEVICE, gr_job_phase()) and all of
+ * it in the interval of its COMPLETE: the intervals add up to report's
+ * figures of the same jobs.  Times in us, as report gives them; the events
+ * lost by cause.  With
  * --summary, it shows the relay stream's aggregate_only windows instead
  * (the grtrace_summary event): what a ring did, from the aggregator.
  */
@@ -65,7 +68,7 @@ struct top_job {
 	bool used;
 	bool open;		/* counted in flight, its submitter known */
 	bool on_dev;		/* between COMMIT and END */
-	__u64 submit, commit, end;
+	__u64 submit, commit, start, end;
 	size_t proc;		/* its submitter, in tp->proc */
 };
 
@@ -75,6 +78,7 @@ struct top_ring {
 	__u64 busy_from;	/* when in_dev became non-zero, or the interval start */
 	__u64 busy;		/* ns of the interval with in_dev > 0 */
 	__u64 jobs;		/* completed */
+	__u64 gpu;		/* ns: the GPU time of those */
 	__u64 errors;
 	__u32 flying;		/* jobs in flight */
 	__u32 peak;
@@ -91,6 +95,7 @@ struct top_proc {
 	__u32 tgid;
 	char comm[17];
 	__u64 jobs;		/* completed */
+	__u64 gpu;		/* ns: the GPU time of those */
 	__u32 in_dev;		/* its jobs between COMMIT and END */
 	__u64 busy_from;
 	__u64 busy;		/* ns of the interval with in_dev > 0 */
@@ -100,8 +105,9 @@ struct top_proc {
 
 #define UNSEEN		256
 
-enum top_sort { SORT_BUSY, SORT_JOBS, SORT_P99, SORT_NAME, SORT_NR };
-static const char * const sort_names[SORT_NR] = { "busy", "jobs/s", "p99", "name" };
+/* time: a ring's BUSY%, a process's GPU time */
+enum top_sort { SORT_TIME, SORT_JOBS, SORT_P99, SORT_NAME, SORT_NR };
+static const char * const sort_names[SORT_NR] = { "time", "jobs", "p99", "name" };
 
 struct top {
 	struct top_params *p;
@@ -149,9 +155,10 @@ static void top_usage(const char *err)
 		"         [--summary] [--events grtrace|kernel]",
 		"         [--trace FILE]",
 		"",
-		"  Show, refreshed every second, what each GPU ring does (BUSY%, jobs",
-		"  per second, jobs in flight, latency p50/p99, errors), what each",
-		"  process asks of them (jobs, GPU time), and the events lost, from",
+		"  Show, refreshed every second, what each GPU ring does (BUSY%, jobs,",
+		"  jobs in flight, latency p50/p99, errors), what each process asks",
+		"  of them (report's columns: jobs, GPU time, share, latency p50/p99,",
+		"  in us), and the events lost, from",
 		"  the grtrace tracepoints of every driver with hooks; on a kernel",
 		"  without grtrace, from its own GPU job events (gpu_scheduler,",
 		"  virtio_gpu, dma_fence_signaled).",
@@ -407,14 +414,31 @@ static void lat_add(__s64 **lat, size_t *nr, size_t *cap, __s64 v)
 	(*lat)[(*nr)++] = v;
 }
 
-/* Job @j done at @ev: its latency, if its SUBMIT was seen */
+/*
+ * The GPU time of job @j, done at @done, as report takes it
+ * (gr_job_phase()): EXEC (START to END) with a START, else DEVICE (COMMIT
+ * to END); without COMMIT from SUBMIT, without END to @done.  0 when top
+ * saw neither (a job in flight when it began).
+ */
+static __u64 job_gpu(const struct top_job *j, __u64 done)
+{
+	__u64 from = j->start ? j->start : j->commit ? j->commit : j->submit;
+	__u64 to = j->end ? j->end : done;
+
+	return from && to > from ? to - from : 0;
+}
+
+/* Job @j done at @ev: its latency, if its SUBMIT was seen, and GPU time */
 static void job_done(struct top *tp, struct top_ring *r, struct top_job *j,
 		     const struct gr_event *ev, __u64 ts)
 {
 	struct top_proc *pr = &tp->proc[j->proc];
+	__u64 gpu = job_gpu(j, ev->ts);
 
 	if (j->on_dev)
 		on_device(r, pr, false, ts);
+	r->gpu += gpu;
+	pr->gpu += gpu;
 	r->jobs++;
 	if (j->submit) {
 		lat_add(&r->lat, &r->nr_lat, &r->cap_lat, ev->ts - j->submit);
@@ -456,6 +480,11 @@ static void top_event(struct top *tp, const struct gr_event *ev)
 			j->on_dev = true;
 			on_device(r, &tp->proc[j->proc], true, ts);
 		}
+		break;
+	case GRTRACE_EV_START:
+		j = job_find(tp, p->ring_id, p->fence_context, p->fence_seqno, false);
+		if (j && j->commit && !j->start)
+			j->start = ev->ts;
 		break;
 	case GRTRACE_EV_END:
 		j = job_find(tp, p->ring_id, p->fence_context, p->fence_seqno, false);
@@ -664,7 +693,7 @@ static int cmp_ring(const void *a, const void *b)
 	double dx, dy;
 
 	switch (tp->sort) {
-	case SORT_BUSY:
+	case SORT_TIME:
 		dx = ring_busy(tp, rx);
 		dy = ring_busy(tp, ry);
 		if (dx != dy)
@@ -690,9 +719,9 @@ static int cmp_proc(const void *a, const void *b)
 	const struct top_proc *y = &sort_top->proc[*(const size_t *)b];
 
 	switch (sort_top->sort) {
-	case SORT_BUSY:
-		if (x->busy != y->busy)
-			return x->busy > y->busy ? -1 : 1;
+	case SORT_TIME:
+		if (x->gpu != y->gpu)
+			return x->gpu > y->gpu ? -1 : 1;
 		break;
 	case SORT_JOBS:
 		if (x->jobs != y->jobs)
@@ -706,12 +735,13 @@ static int cmp_proc(const void *a, const void *b)
 	return strcmp(x->comm, y->comm);
 }
 
-static void ms_str(__s64 ns, char *buf, size_t len)
+/* A time in us, as report prints it; "-" when there is none */
+static void us_str(__s64 ns, char *buf, size_t len)
 {
 	if (ns < 0)
 		snprintf(buf, len, "-");
 	else
-		snprintf(buf, len, "%.3f", ns / 1e6);
+		snprintf(buf, len, "%.3f", ns / 1e3);
 }
 
 /* The events the instance lost, and the relay stream's drops if it runs */
@@ -782,13 +812,30 @@ static __printf(4, 5) void datum(FILE *f, bool json, const char *key, const char
 	va_end(ap);
 }
 
-/* A time in ms; null (JSON) or nothing (CSV) when there is none */
-static void datum_ms(FILE *f, bool json, const char *key, __s64 ns)
+/* A time in ns, as report's JSON and CSV give it; null or nothing when none */
+static void datum_ns(FILE *f, bool json, const char *key, __s64 ns)
 {
 	if (ns >= 0)
-		datum(f, json, key, "%.3f", ns / 1e6);
+		datum(f, json, key, "%lld", (long long)ns);
 	else
 		datum(f, json, key, "%s", json ? "null" : "");
+}
+
+/* What the jobs done in the interval took of the GPU (their GPU time) */
+static __u64 gpu_total(const struct top *tp)
+{
+	__u64 sum = 0;
+	size_t k;
+
+	for (k = 0; k < tp->nr_proc; k++)
+		sum += tp->proc[k].gpu;
+	return sum;
+}
+
+/* @gpu's share of @total in percent, as report's SHARE% */
+static double share(__u64 gpu, __u64 total)
+{
+	return total ? 100.0 * gpu / total : 0;
 }
 
 /*
@@ -800,7 +847,7 @@ static void datum_ms(FILE *f, bool json, const char *key, __s64 ns)
 static void show_data(struct top *tp, FILE *f, const __u32 *ids, __u32 n, const size_t *pids)
 {
 	bool json = tp->p->format == GR_FMT_JSON, sum = tp->p->summary;
-	double secs = (tp->to - tp->from) / 1e9;
+	__u64 total = gpu_total(tp);
 	unsigned int rows = 0;
 	char label[64];
 	__u32 i;
@@ -818,8 +865,8 @@ static void show_data(struct top *tp, FILE *f, const __u32 *ids, __u32 n, const 
 	} else if (!tp->csv_head) {
 		tp->csv_head = true;
 		fprintf(f, "from_s,to_s,kind,name,pid,%s\n", sum ?
-			"on_device,jobs_per_s,depth,peak,lat_avg_ms,lat_max_ms,errors,dropped" :
-			"busy_pct,jobs_per_s,in_flight,peak,p50_ms,p99_ms,errors");
+			"on_device,jobs_per_s,depth,peak,lat_avg,lat_max,errors,dropped" :
+			"busy_pct,jobs,gpu_time,share_pct,in_flight,peak,lat_p50,lat_p99,errors");
 	}
 	for (i = 0; i < n; i++) {
 		struct top_ring *r = &tp->ring[ids[i]];
@@ -842,18 +889,20 @@ static void show_data(struct top *tp, FILE *f, const __u32 *ids, __u32 n, const 
 			datum(f, json, "depth", "%.3f",
 			      r->s_depth_n ? (double)r->s_depth_sum / r->s_depth_n : 0);
 			datum(f, json, "peak", "%llu", (unsigned long long)r->s_peak);
-			datum_ms(f, json, "lat_avg_ms",
+			datum_ns(f, json, "lat_avg",
 				 r->s_jobs ? (__s64)(r->s_lat_sum / r->s_jobs) : -1);
-			datum_ms(f, json, "lat_max_ms", r->s_jobs ? (__s64)r->s_lat_max : -1);
+			datum_ns(f, json, "lat_max", r->s_jobs ? (__s64)r->s_lat_max : -1);
 			datum(f, json, "errors", "%llu", (unsigned long long)r->s_errors);
 			datum(f, json, "dropped", "%llu", (unsigned long long)r->s_dropped);
 		} else {
 			datum(f, json, "busy_pct", "%.3f", ring_busy(tp, r));
-			datum(f, json, "jobs_per_s", "%.3f", secs > 0 ? r->jobs / secs : 0);
+			datum(f, json, "jobs", "%llu", (unsigned long long)r->jobs);
+			datum(f, json, "gpu_time", "%llu", (unsigned long long)r->gpu);
+			datum(f, json, "share_pct", "%.3f", share(r->gpu, total));
 			datum(f, json, "in_flight", "%u", r->flying);
 			datum(f, json, "peak", "%u", r->peak);
-			datum_ms(f, json, "p50_ms", pct(r, 50));
-			datum_ms(f, json, "p99_ms", pct(r, 99));
+			datum_ns(f, json, "lat_p50", pct(r, 50));
+			datum_ns(f, json, "lat_p99", pct(r, 99));
 			datum(f, json, "errors", "%llu", (unsigned long long)r->errors);
 		}
 		fputs(json ? "}" : "\n", f);
@@ -863,7 +912,7 @@ static void show_data(struct top *tp, FILE *f, const __u32 *ids, __u32 n, const 
 	for (i = 0, rows = 0; !sum && i < tp->nr_proc; i++) {
 		struct top_proc *pr = &tp->proc[pids[i]];
 
-		if (!pr->jobs && !pr->busy)
+		if (!pr->jobs)
 			continue;
 		if (json) {
 			fprintf(f, "%s{\"pid\":%u,\"comm\":", rows++ ? "," : "", pr->tgid);
@@ -873,12 +922,15 @@ static void show_data(struct top *tp, FILE *f, const __u32 *ids, __u32 n, const 
 			gr_csv_str(f, pr->comm);
 			fprintf(f, ",%u", pr->tgid);
 		}
-		datum(f, json, "busy_pct", "%.3f", secs > 0 ? pr->busy / 1e7 / secs : 0);
-		datum(f, json, "jobs_per_s", "%.3f", secs > 0 ? pr->jobs / secs : 0);
+		if (!json)	/* no busy_pct */
+			fputs(",", f);
+		datum(f, json, "jobs", "%llu", (unsigned long long)pr->jobs);
+		datum(f, json, "gpu_time", "%llu", (unsigned long long)pr->gpu);
+		datum(f, json, "share_pct", "%.3f", share(pr->gpu, total));
 		if (!json)	/* no in_flight, peak */
 			fputs(",,", f);
-		datum_ms(f, json, "p50_ms", proc_pct(pr, 50));
-		datum_ms(f, json, "p99_ms", proc_pct(pr, 99));
+		datum_ns(f, json, "lat_p50", proc_pct(pr, 50));
+		datum_ns(f, json, "lat_p99", proc_pct(pr, 99));
 		/* CSV: no errors */
 		fputs(json ? "}" : ",\n", f);
 	}
@@ -916,9 +968,9 @@ static void show(struct top *tp, FILE *f)
 {
 	__u32 *ids = gr_zalloc((tp->nr_ring + 1) * sizeof(*ids)), n = 0, i;
 	size_t *pids = gr_zalloc((tp->nr_proc + 1) * sizeof(*pids));
-	double secs = (tp->to - tp->from) / 1e9;
-	char label[64], p50[16], p99[16], avg[16];
+	char label[64], p50[24], p99[24], avg[24], gpu[24];
 	size_t rows = screen_rows(tp), nr = 0, k;
+	__u64 total;
 
 	name_procs(tp);
 	/* The rings and the processes in the order of the sort */
@@ -956,9 +1008,14 @@ static void show(struct top *tp, FILE *f)
 			(unsigned int)tp->nr_job, sort_names[tp->sort],
 			tp->procs ? "processes" : "rings");
 	drops_line(tp, f);
-	fputc('\n', f);
+	/* Where a blank line would be: the unit, and whose GPU time it is */
+	if (tp->p->summary)
+		fputs("times in us\n", f);
+	else
+		fprintf(f, "%s\n",
+			"times in us; JOBS, GPU_TIME (EXEC or DEVICE), SHARE%, LAT_*: the jobs completed in the interval");
 	if (tp->p->summary) {
-		fprintf(f, "%-32s %6s %8s %8s %5s %10s %10s %6s %7s\n", "RING", "ON_DEV", "JOBS/S",
+		fprintf(f, "%-24s %6s %8s %6s %5s %12s %12s %6s %7s\n", "RING", "ON_DEV", "JOBS/S",
 			"DEPTH", "PEAK", "LAT_AVG", "LAT_MAX", "ERRORS", "DROPPED");
 		for (i = k = 0; i < n; i++)
 			nr += tp->ring[ids[i]].have_sum;
@@ -971,10 +1028,10 @@ static void show(struct top *tp, FILE *f)
 			if (screen_full(f, rows, k++, nr))
 				break;
 			gr_ring_label(&tp->t, ids[i], label, sizeof(label));
-			ms_str(r->s_jobs ? (__s64)(r->s_lat_sum / r->s_jobs) : -1, avg,
+			us_str(r->s_jobs ? (__s64)(r->s_lat_sum / r->s_jobs) : -1, avg,
 			       sizeof(avg));
-			ms_str(r->s_jobs ? (__s64)r->s_lat_max : -1, p99, sizeof(p99));
-			fprintf(f, "%-32s %6.2f %8.1f %8.1f %5llu %10s %10s %6llu %7llu\n", label,
+			us_str(r->s_jobs ? (__s64)r->s_lat_max : -1, p99, sizeof(p99));
+			fprintf(f, "%-24s %6.2f %8.1f %6.1f %5llu %12s %12s %6llu %7llu\n", label,
 				ring_busy(tp, r), w > 0 ? r->s_jobs / w : 0,
 				r->s_depth_n ? (double)r->s_depth_sum / r->s_depth_n : 0,
 				(unsigned long long)r->s_peak, avg, p99,
@@ -982,38 +1039,39 @@ static void show(struct top *tp, FILE *f)
 		}
 	}
 	if (!tp->p->summary && (!tp->procs || !tp->tty)) {
-		fprintf(f, "%-32s %6s %8s %6s %5s %10s %10s %6s\n", "RING", "BUSY%", "JOBS/S",
-			"FLIGHT", "PEAK", "P50_MS", "P99_MS", "ERRORS");
+		fprintf(f, "%-24s %6s %7s %6s %5s %12s %12s %6s\n", "RING", "BUSY%", "JOBS",
+			"FLIGHT", "PEAK", "LAT_P50", "LAT_P99", "ERRORS");
 		for (i = 0; i < n && !screen_full(f, rows, i, n); i++) {
 			struct top_ring *r = &tp->ring[ids[i]];
 
 			gr_ring_label(&tp->t, ids[i], label, sizeof(label));
-			ms_str(pct(r, 50), p50, sizeof(p50));
-			ms_str(pct(r, 99), p99, sizeof(p99));
-			fprintf(f, "%-32s %6.1f %8.1f %6u %5u %10s %10s %6llu\n", label,
-				ring_busy(tp, r), secs > 0 ? r->jobs / secs : 0, r->flying, r->peak,
+			us_str(pct(r, 50), p50, sizeof(p50));
+			us_str(pct(r, 99), p99, sizeof(p99));
+			fprintf(f, "%-24s %6.1f %7llu %6u %5u %12s %12s %6llu\n", label,
+				ring_busy(tp, r), (unsigned long long)r->jobs, r->flying, r->peak,
 				p50, p99, (unsigned long long)r->errors);
 		}
 	}
 	if (!tp->p->summary && (tp->procs || !tp->tty)) {
 		if (!tp->tty)
 			fputc('\n', f);
-		fprintf(f, "%8s %-16s %6s %8s %10s %10s\n", "PID", "COMM", "BUSY%", "JOBS/S",
-			"P50_MS", "P99_MS");
+		fprintf(f, "%8s %-16s %7s %14s %6s %12s %12s\n", "PID", "COMM", "JOBS",
+			"GPU_TIME", "SHARE%", "LAT_P50", "LAT_P99");
 		for (i = k = 0; i < tp->nr_proc; i++)
-			nr += tp->proc[i].jobs || tp->proc[i].busy;
+			nr += !!tp->proc[i].jobs;
+		total = gpu_total(tp);
 		for (i = 0; i < tp->nr_proc; i++) {
 			struct top_proc *pr = &tp->proc[pids[i]];
 
-			if (!pr->jobs && !pr->busy)
+			if (!pr->jobs)
 				continue;
 			if (screen_full(f, rows, k++, nr))
 				break;
-			ms_str(proc_pct(pr, 50), p50, sizeof(p50));
-			ms_str(proc_pct(pr, 99), p99, sizeof(p99));
-			fprintf(f, "%8u %-16s %6.1f %8.1f %10s %10s\n", pr->tgid, pr->comm,
-				secs > 0 ? pr->busy / 1e7 / secs : 0,
-				secs > 0 ? pr->jobs / secs : 0, p50, p99);
+			us_str(pr->gpu, gpu, sizeof(gpu));
+			us_str(proc_pct(pr, 50), p50, sizeof(p50));
+			us_str(proc_pct(pr, 99), p99, sizeof(p99));
+			fprintf(f, "%8u %-16s %7llu %14s %6.1f %12s %12s\n", pr->tgid, pr->comm,
+				(unsigned long long)pr->jobs, gpu, share(pr->gpu, total), p50, p99);
 		}
 	}
 	if (!tp->tty)
@@ -1036,6 +1094,7 @@ static void next_interval(struct top *tp)
 		r->busy = 0;
 		r->busy_from = tp->to;
 		r->jobs = 0;
+		r->gpu = 0;
 		r->errors = 0;
 		r->nr_lat = 0;
 		r->peak = r->flying;
@@ -1043,6 +1102,7 @@ static void next_interval(struct top *tp)
 	}
 	for (k = 0; k < tp->nr_proc; k++) {
 		tp->proc[k].jobs = 0;
+		tp->proc[k].gpu = 0;
 		tp->proc[k].nr_lat = 0;
 		tp->proc[k].busy = 0;
 		tp->proc[k].busy_from = tp->to;
