@@ -286,7 +286,7 @@ host=$!
 		if [ "$(cut -d' ' -f1 "$RUN/kernel-6.12.done" 2> /dev/null)" = 0 ]; then
 			bg_step initramfs-6.12 b612 "$ROOT/scripts/guest/build.sh"
 			bg_step guest-6.12 b612 "$ROOT/scripts/guest/test.sh" &
-			while [ ! -f "$RUN/demo.done" ]; do sleep 2; done
+			while [ ! -f "$RUN/demo.done" ] && kill -0 $$ 2> /dev/null; do sleep 2; done
 			bg_step demo-6.12 b612 "$ROOT/scripts/test-demo.sh"
 			wait
 		fi

@@ -17,10 +17,11 @@ interval before counted, in time order; a job counts from its SUBMIT;
 per ring the share of the interval with a job between COMMIT and END,
 the jobs completed, in flight, their peak, the latency p50 and p99 of the
 jobs completed, the errors; per process report's columns of the jobs it
-completed: their number, GPU time (START, else COMMIT, else SUBMIT to
-END, else to COMPLETE, as report's EXEC or DEVICE), its share of all
-processes' GPU time, the latency p50 and p99.  Each figure must be top's as printed, to its last digit: the
-stamps are the ones top read (another ftrace instance stamps each event on
+completed: their number, GPU time (each stage's last stamp: START, else
+COMMIT, else SUBMIT to END, else to COMPLETE, as report's EXEC or
+DEVICE), its share of all processes' GPU time, the latency p50 and p99.
+Each figure must be top's as printed, to its last digit: the stamps are
+the ones top read (another ftrace instance stamps each event on
 its own, up to a TCG time slice later: a comparison with it could only
 bound top's figures).
 
@@ -148,18 +149,21 @@ def count(evs, marks, bounds, text):
                              'commit': 0, 'start': 0, 'end': 0}
                 ring.flying += 1
                 ring.peak = max(ring.peak, ring.flying)
-            elif stage == 'commit' and j and not j['commit']:
+            elif stage == 'commit' and j:
+                # on the device (BUSY%) from its first, GPU time from its last
+                if not j['commit']:
+                    j['on'] = True
+                    ring.enter(ts)
+                    j['proc'].enter(ts)
                 j['commit'] = ns
-                j['on'] = True
-                ring.enter(ts)
-                j['proc'].enter(ts)
-            elif stage == 'start' and j and j['commit'] and not j['start']:
+            elif stage == 'start' and j:
                 j['start'] = ns
-            elif stage == 'end' and j and j['on']:
-                j['on'] = False
+            elif stage == 'end' and j:
                 j['end'] = ns
-                ring.leave(ts)
-                j['proc'].leave(ts)
+                if j['on']:
+                    j['on'] = False
+                    ring.leave(ts)
+                    j['proc'].leave(ts)
             elif stage == 'error':
                 ring.errors += 1
             elif stage == 'complete':

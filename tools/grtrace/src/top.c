@@ -416,9 +416,9 @@ static void lat_add(__s64 **lat, size_t *nr, size_t *cap, __s64 v)
 
 /*
  * The GPU time of job @j, done at @done, as report takes it
- * (gr_job_phase()): EXEC (START to END) with a START, else DEVICE (COMMIT
- * to END); without COMMIT from SUBMIT, without END to @done.  0 when top
- * saw neither (a job in flight when it began).
+ * (gr_job_phase(), each stage's last stamp): EXEC (START to END) with a
+ * START, else DEVICE (COMMIT to END); without COMMIT from SUBMIT, without
+ * END to @done.
  */
 static __u64 job_gpu(const struct top_job *j, __u64 done)
 {
@@ -428,7 +428,11 @@ static __u64 job_gpu(const struct top_job *j, __u64 done)
 	return from && to > from ? to - from : 0;
 }
 
-/* Job @j done at @ev: its latency, if its SUBMIT was seen, and GPU time */
+/*
+ * Job @j done at @ev: its GPU time, and its latency if its SUBMIT was seen
+ * and its events can tell its COMPLETE (as report, which has none for a
+ * job done at END)
+ */
 static void job_done(struct top *tp, struct top_ring *r, struct top_job *j,
 		     const struct gr_event *ev, __u64 ts)
 {
@@ -440,7 +444,7 @@ static void job_done(struct top *tp, struct top_ring *r, struct top_job *j,
 	r->gpu += gpu;
 	pr->gpu += gpu;
 	r->jobs++;
-	if (j->submit) {
+	if (j->submit && !(ev->cannot & BIT(GRTRACE_EV_COMPLETE))) {
 		lat_add(&r->lat, &r->nr_lat, &r->cap_lat, ev->ts - j->submit);
 		lat_add(&pr->lat, &pr->nr_lat, &pr->cap_lat, ev->ts - j->submit);
 	}
@@ -475,21 +479,24 @@ static void top_event(struct top *tp, const struct gr_event *ev)
 			     ev->cannot & BIT(GRTRACE_EV_SUBMIT));
 		if (j && !j->open)
 			job_open(tp, r, j, p);
+		/* On the device (BUSY%) from its first; its GPU time from its last */
 		if (j && !j->commit) {
-			j->commit = ev->ts;
 			j->on_dev = true;
 			on_device(r, &tp->proc[j->proc], true, ts);
 		}
+		if (j)
+			j->commit = ev->ts;
 		break;
 	case GRTRACE_EV_START:
 		j = job_find(tp, p->ring_id, p->fence_context, p->fence_seqno, false);
-		if (j && j->commit && !j->start)
+		if (j)
 			j->start = ev->ts;
 		break;
 	case GRTRACE_EV_END:
 		j = job_find(tp, p->ring_id, p->fence_context, p->fence_seqno, false);
-		if (j && j->on_dev) {
+		if (j)
 			j->end = ev->ts;
+		if (j && j->on_dev) {
 			j->on_dev = false;
 			on_device(r, &tp->proc[j->proc], false, ts);
 		}
