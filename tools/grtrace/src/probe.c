@@ -40,6 +40,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -266,13 +267,29 @@ static void on_signal(int sig)
 	atomic_fetch_add(&probe_stop, 1);
 }
 
-/* A profile by path, or by name among the installed ones. */
+/*
+ * A profile by path, or by name: first beside the grtrace that runs, in
+ * the profiles/ its build leaves there (a tool not installed), then among
+ * the installed ones.
+ */
 static char *profile_path(const char *name)
 {
-	char *path;
+	char exe[PATH_MAX], *path, *slash;
+	ssize_t n;
 
 	if (strchr(name, '/') || !access(name, F_OK))
 		return gr_strdup(name);
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	exe[n > 0 ? n : 0] = '\0';
+	slash = strrchr(exe, '/');
+	if (slash) {
+		*slash = '\0';
+		path = gr_zalloc(strlen(exe) + strlen(name) + 20);
+		sprintf(path, "%s/profiles/%s.profile", exe, name);
+		if (!access(path, F_OK))
+			return path;
+		free(path);
+	}
 	path = gr_zalloc(strlen(PROFILE_DIR) + strlen(name) + 10);
 	sprintf(path, "%s/%s.profile", PROFILE_DIR, name);
 	return path;

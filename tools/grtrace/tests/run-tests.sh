@@ -1117,6 +1117,12 @@ expect_fail "probe: --duration beyond a year" "invalid --duration" \
 	probe --dry-run -p x -d 307445734561825861m
 expect_fail "probe: no such profile" "nosuch.profile: No such file" \
 	probe --dry-run -p "$W/nosuch.profile"
+# A profile by name, in profiles/ beside the grtrace that runs: a build's
+rm -rf "$W/bin" && mkdir -p "$W/bin/profiles" && cp "$G" "$W/bin/grtrace" &&
+	cp "$PR/virtio-gpu.profile" "$W/bin/profiles/" &&
+	timeout 20 "$W/bin/grtrace" probe --dry-run -p virtio-gpu > "$W/out" 2> "$W/err" &&
+	grep -Eq '^p:grtrace_probe_[0-9]+/add virtqueue_add_sgs ' "$W/out"
+result $? "probe -p NAME: the profile in profiles/ beside the grtrace that runs"
 # bad_profile NAME PATTERN LINES: the profile of LINES fails with PATTERN,
 # which names its file and line
 bad_profile() {
