@@ -270,11 +270,11 @@ static void on_signal(int sig)
 /*
  * A profile by path, or by name: first beside the grtrace that runs, in
  * the profiles/ its build leaves there (a tool not installed), then among
- * the installed ones.
+ * the installed ones.  Returns: its path, or NULL with both places named.
  */
 static char *profile_path(const char *name)
 {
-	char exe[PATH_MAX], *path, *slash;
+	char exe[PATH_MAX] = "", *path, *slash;
 	ssize_t n;
 
 	if (strchr(name, '/') || !access(name, F_OK))
@@ -292,7 +292,12 @@ static char *profile_path(const char *name)
 	}
 	path = gr_zalloc(strlen(PROFILE_DIR) + strlen(name) + 10);
 	sprintf(path, "%s/%s.profile", PROFILE_DIR, name);
-	return path;
+	if (!access(path, F_OK))
+		return path;
+	gr_err_msg("no profile %s: neither %s/profiles/%s.profile nor %s exists\n", name,
+		   slash ? exe : "(the directory of grtrace)", name, path);
+	free(path);
+	return NULL;
 }
 
 /* ---- the kprobes ---- */
@@ -1079,7 +1084,7 @@ int gr_probe_main(int argc, char *argv[])
 	pb->p = &params;
 	snprintf(pb->system, sizeof(pb->system), SYS_PREFIX "%d", (int)getpid());
 	path = profile_path(params.profile);
-	if (gr_profile_load(&pb->prof, path))
+	if (!path || gr_profile_load(&pb->prof, path))
 		goto out;
 	if (params.dry_run) {
 		dry_run(pb);

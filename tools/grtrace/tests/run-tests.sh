@@ -1123,6 +1123,9 @@ rm -rf "$W/bin" && mkdir -p "$W/bin/profiles" && cp "$G" "$W/bin/grtrace" &&
 	timeout 20 "$W/bin/grtrace" probe --dry-run -p virtio-gpu > "$W/out" 2> "$W/err" &&
 	grep -Eq '^p:grtrace_probe_[0-9]+/add virtqueue_add_sgs ' "$W/out"
 result $? "probe -p NAME: the profile in profiles/ beside the grtrace that runs"
+expect_fail "probe -p NAME: a name in neither place names both" \
+	"no profile nosuch: neither .*/profiles/nosuch.profile nor .*/nosuch.profile exists" \
+	probe --dry-run -p nosuch
 # bad_profile NAME PATTERN LINES: the profile of LINES fails with PATTERN,
 # which names its file and line
 bad_profile() {
