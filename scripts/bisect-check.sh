@@ -74,15 +74,17 @@ dirs=$HOOKED_DIRS
 # the directories and vendor objects above): each prefix builds those
 # that exist at it, the base included, whose warnings the others' are
 # compared with.  Only a file that its directory's Makefile or Kbuild
-# names as an object: one that another C file includes (KUnit's
-# lib/kunit/executor_test.c, in executor.c) is no object of its own, and
-# is built with its includer.
+# names as an object (a word of its own, after "+=", ":=", "=" or
+# another object): one that another C file includes is none (KUnit's
+# lib/kunit/executor_test.c, which executor.c includes only with
+# CONFIG_KUNIT_TEST, off here: the walk compiles executor.c without it).
 others=$(for f in $(grep '\.c$' <<<"$all_touched" | grep -vE '^(Documentation|tools|scripts|samples)/'); do
 	skip=
 	for d in $dirs; do [ "${f#"$d"}" = "$f" ] || skip=1; done
 	for o in $vendor; do [ "$o" != "${f%.c}.o" ] || skip=1; done
 	o=$(basename "${f%.c}.o")
-	grep -qsw -- "${o//./\\.}" "$SRC/$(dirname "$f")/Makefile" "$SRC/$(dirname "$f")/Kbuild" || skip=1
+	grep -qsE -- "(^|[[:space:]=])${o//./\\.}([[:space:]\\]|$)" \
+		"$SRC/$(dirname "$f")/Makefile" "$SRC/$(dirname "$f")/Kbuild" || skip=1
 	[ -n "$skip" ] || echo "${f%.c}.o"
 done)
 
