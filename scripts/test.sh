@@ -21,8 +21,9 @@
 # Lanes: a guest runs on one host core (single-threaded TCG, or one vCPU:
 # scripts/guest/run-qemu.sh), in two lanes (step guest's two boots, then
 # demo, patch-race, modules, stock; beside them kunit's boots, then crash,
-# then the 6.12 guests), and the host's steps run beside them.  A host step that reads a guest's
-# recordings waits for the guest step that makes them.  The guest steps
+# then the 6.12 guests), and the host's steps run beside them.  A host
+# step that reads a guest's recordings waits for the guest step that
+# makes them.  The guest steps
 # that never run the tool (kunit, patch-race, modules) are taken from the
 # result cache when their kernel and scripts are those of a run that
 # passed (kernel_step).
@@ -266,6 +267,8 @@ configs="m"
 ) &
 host=$!
 
+# k612_built: step kernel-6.12 ended and passed (its guests run only then)
+k612_built() { [ "$(cut -d' ' -f1 "$RUN/kernel-6.12.done" 2> /dev/null)" = 0 ]; }
 # Two lanes of guests, each guest on one host core.  This one: step
 # guest (two boots), demo, patch-race, modules, stock.  The other: step
 # kunit (the kernel's own suites, which never run the tool, beside
@@ -283,7 +286,7 @@ host=$!
 		# (whose QEMU log it must refuse) has run, "make demo" with its
 		# checks.
 		while [ ! -f "$RUN/kernel-6.12.done" ] && kill -0 "$bg" 2> /dev/null; do sleep 2; done
-		if [ "$(cut -d' ' -f1 "$RUN/kernel-6.12.done" 2> /dev/null)" = 0 ]; then
+		if k612_built; then
 			bg_step initramfs-6.12 b612 "$ROOT/scripts/guest/build.sh"
 			bg_step guest-6.12 b612 "$ROOT/scripts/guest/test.sh" &
 			while [ ! -f "$RUN/demo.done" ] && kill -0 $$ 2> /dev/null; do sleep 2; done
@@ -307,7 +310,7 @@ bg_wait crash $guests
 if [ "$tier" = check ]; then
 	bg_wait kernel-6.12
 	for s in initramfs-6.12 guest-6.12 demo-6.12; do
-		[ "$(cut -d' ' -f1 "$RUN/kernel-6.12.done" 2> /dev/null)" = 0 ] && bg_wait "$s" $guests
+		! k612_built || bg_wait "$s" $guests
 	done
 fi
 [ "$tier" != check ] || bg_wait backport

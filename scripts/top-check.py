@@ -154,7 +154,6 @@ def count(evs, marks, bounds, text):
                 if not j['commit']:
                     j['on'] = True
                     ring.enter(ts)
-                    j['proc'].enter(ts)
                 j['commit'] = ns
             elif stage == 'start' and j:
                 j['start'] = ns
@@ -163,7 +162,6 @@ def count(evs, marks, bounds, text):
                 if j['on']:
                     j['on'] = False
                     ring.leave(ts)
-                    j['proc'].leave(ts)
             elif stage == 'error':
                 ring.errors += 1
             elif stage == 'complete':
@@ -174,7 +172,6 @@ def count(evs, marks, bounds, text):
                     ring.errors += 1
                 if j['on']:
                     ring.leave(ts)
-                    j['proc'].leave(ts)
                 ring.jobs += 1
                 j['proc'].jobs += 1
                 # report's EXEC or DEVICE (gr_job_phase())
@@ -187,7 +184,7 @@ def count(evs, marks, bounds, text):
                 j['proc'].lat.append(ns - j['submit'])
                 ring.flying = max(ring.flying - 1, 0)
                 del jobs[key]
-        for g in list(rings.values()) + list(procs.values()):
+        for g in rings.values():
             if g.in_dev and hi > g.busy_from:
                 g.busy += hi - g.busy_from
         total = sum(g.gpu for g in procs.values())

@@ -96,9 +96,6 @@ struct top_proc {
 	char comm[17];
 	__u64 jobs;		/* completed */
 	__u64 gpu;		/* ns: the GPU time of those */
-	__u32 in_dev;		/* its jobs between COMMIT and END */
-	__u64 busy_from;
-	__u64 busy;		/* ns of the interval with in_dev > 0 */
 	__s64 *lat;		/* latencies of the completed jobs */
 	size_t nr_lat, cap_lat;
 };
@@ -351,30 +348,14 @@ static size_t top_proc(struct top *tp, __u32 tgid, const char *comm)
 	return tp->nr_proc++;
 }
 
-/* A job goes on the device: busy from @ts if none was */
-static void dev_enter(__u32 *in_dev, __u64 *busy_from, __u64 ts)
-{
-	if (!(*in_dev)++)
-		*busy_from = ts;
-}
-
-static void dev_leave(__u32 *in_dev, __u64 busy_from, __u64 *busy, __u64 ts)
-{
-	if (!*in_dev)
-		return;
-	if (!--(*in_dev) && ts > busy_from)
-		*busy += ts - busy_from;
-}
-
-/* A job of ring @r and process @pr enters (@on) or leaves the device */
-static void on_device(struct top_ring *r, struct top_proc *pr, bool on, __u64 ts)
+/* A job of ring @r enters (@on) or leaves the device: its BUSY% */
+static void on_device(struct top_ring *r, bool on, __u64 ts)
 {
 	if (on) {
-		dev_enter(&r->in_dev, &r->busy_from, ts);
-		dev_enter(&pr->in_dev, &pr->busy_from, ts);
-	} else {
-		dev_leave(&r->in_dev, r->busy_from, &r->busy, ts);
-		dev_leave(&pr->in_dev, pr->busy_from, &pr->busy, ts);
+		if (!r->in_dev++)
+			r->busy_from = ts;
+	} else if (r->in_dev && !--r->in_dev && ts > r->busy_from) {
+		r->busy += ts - r->busy_from;
 	}
 }
 
@@ -440,7 +421,7 @@ static void job_done(struct top *tp, struct top_ring *r, struct top_job *j,
 	__u64 gpu = job_gpu(j, ev->ts);
 
 	if (j->on_dev)
-		on_device(r, pr, false, ts);
+		on_device(r, false, ts);
 	r->gpu += gpu;
 	pr->gpu += gpu;
 	r->jobs++;
@@ -482,7 +463,7 @@ static void top_event(struct top *tp, const struct gr_event *ev)
 		/* On the device (BUSY%) from its first; its GPU time from its last */
 		if (j && !j->commit) {
 			j->on_dev = true;
-			on_device(r, &tp->proc[j->proc], true, ts);
+			on_device(r, true, ts);
 		}
 		if (j)
 			j->commit = ev->ts;
@@ -498,7 +479,7 @@ static void top_event(struct top *tp, const struct gr_event *ev)
 			j->end = ev->ts;
 		if (j && j->on_dev) {
 			j->on_dev = false;
-			on_device(r, &tp->proc[j->proc], false, ts);
+			on_device(r, false, ts);
 		}
 		/* ...and one whose events cannot tell its COMPLETE ends here */
 		if (j && (ev->cannot & BIT(GRTRACE_EV_COMPLETE)))
@@ -1111,8 +1092,6 @@ static void next_interval(struct top *tp)
 		tp->proc[k].jobs = 0;
 		tp->proc[k].gpu = 0;
 		tp->proc[k].nr_lat = 0;
-		tp->proc[k].busy = 0;
-		tp->proc[k].busy_from = tp->to;
 	}
 	tp->from = tp->to;
 	tp->to = 0;
@@ -1272,7 +1251,6 @@ int gr_top_main(int argc, char *argv[])
 	int ret = EXIT_FAILURE;
 	__u64 n = 0, mark = 0, next, marked;
 	bool shown = false, failed = false;
-	size_t k;
 	__u32 i;
 
 	top_parse_args(argc, argv, &params);
@@ -1336,9 +1314,6 @@ int gr_top_main(int argc, char *argv[])
 		for (i = 0; i < tp.nr_ring; i++)
 			if (tp.ring[i].in_dev && tp.to > tp.ring[i].busy_from)
 				tp.ring[i].busy += tp.to - tp.ring[i].busy_from;
-		for (k = 0; k < tp.nr_proc; k++)
-			if (tp.proc[k].in_dev && tp.to > tp.proc[k].busy_from)
-				tp.proc[k].busy += tp.to - tp.proc[k].busy_from;
 		show(&tp, stdout);
 		shown = true;
 		tp.drawn = true;
