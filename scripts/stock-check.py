@@ -184,6 +184,101 @@ def export_check(k, grtrace, dat, jobs, work):
              "(trace-cmd report of the lanes)", why)
 
 
+QEMU_LINE = re.compile(r'^(\d+)@(\d+)\.(\d{6}):(virtio_gpu_\w+)\s*(.*)')
+
+
+def move_take(log, path, fence, host_ns):
+    """QEMU's LOG written to PATH with the take of FENCE (the last line of
+    its thread before its fence_ctrl) stamped at HOST_NS; returns the stamp
+    (ns) of the line of that thread before the take, None without FENCE."""
+    lines = open(log, errors='replace').readlines()
+    last, before = {}, {}
+    for i, line in enumerate(lines):
+        m = QEMU_LINE.match(line)
+        if not m:
+            continue
+        tid, ns = m.group(1), int(m.group(2)) * 10**9 + int(m.group(3)) * 1000
+        if m.group(4) == 'virtio_gpu_fence_ctrl' and tid in last and \
+                int(m.group(5).split()[1].rstrip(','), 16) == fence:
+            at, prev_ns = last[tid]
+            us = host_ns // 1000
+            lines[at] = f'{tid}@{us // 10**6}.{us % 10**6:06d}:' + lines[at].split(':', 1)[1]
+            with open(path, 'w') as dst:
+                dst.writelines(lines)
+            return prev_ns
+        if m.group(4).startswith('virtio_gpu_cmd_'):
+            last[tid] = (i, before.get(tid, 0))
+        before[tid] = ns
+    return None
+
+
+def late_take_check(k, grtrace, dat, qemu, queued, work):
+    """The kernel stamps virtio_gpu_cmd_queue after adding the command to
+    the virtqueue, where QEMU may already be taking commands (it did, 116 us
+    before the stamp, in a run of CI): QEMU's log with one command's take
+    moved before its COMMIT, after the COMMIT of the command before it, is
+    joined all the same; moved before that one's COMMIT, it is refused."""
+    def report(log):
+        r = subprocess.run([grtrace, 'report', '--jobs', '-i', dat, '--host', log,
+                            '-f', 'json'], capture_output=True, text=True, check=False)
+        try:
+            return json.loads(r.stdout), r.stderr.strip()[:400]
+        except ValueError:
+            return None, r.stderr.strip()[:400]
+
+    rep, why = report(qemu)
+    host = rep['session'].get('host') if rep else None
+    if not host:
+        k.result(False, "a command QEMU took before its COMMIT's stamp is joined", why)
+        k.result(False, "a command QEMU took before it was added is refused", why)
+        return
+    width = host['offset_hi_ns'] - host['offset_lo_ns']
+
+    def to_host(g):
+        return g + host['offset_ns'] + round(host['rate_ppm'] * 1e-6 * (g - host['offset_at_ns']))
+    commit = {int(j['fence'].split(':')[1]): j['commit_ns'] for j in rep['jobs']
+              if j['ring'].endswith('/control') and j['commit_ns'] is not None}
+    # A joined command queued well after the one before it, whose take
+    # can move before its COMMIT and stay after its thread's line before
+    moved = None
+    for j in rep['jobs']:
+        s = int(j['fence'].split(':')[1])
+        if j['t_on_host'] is None or s not in queued or s - 1 not in commit or \
+                commit[s] - commit[s - 1] < 2 * width + 400_000:
+            continue
+        out = os.path.join(work, 'qemu-late-take.log')
+        t = to_host(commit[s]) - width - 200_000
+        prev = move_take(qemu, out, int(queued[s][2]['fence_id']), t)
+        if prev is not None and prev < t - 1000:
+            moved = (s, out)
+            break
+    if not moved:
+        k.result(False, "a command QEMU took before its COMMIT's stamp is joined",
+                 f"no joined command queued {2 * width + 400_000} ns after the one before")
+        k.result(False, "a command QEMU took before it was added is refused", "none moved")
+        return
+    s, out = moved
+    late, why = report(out)
+    lj = [j for j in late['jobs'] if j['fence'] == f'0:{s}'] if late else []
+    h = late['session'].get('host', {}) if late else {}
+    k.result(h.get('joined') == host['joined'] and h.get('joined_taken_before_commit', 0) >= 1
+             and lj and lj[0]['t_to_host'] is not None and lj[0]['t_to_host'] < 0,
+             "a command QEMU took between its add and its COMMIT's stamp is joined, its "
+             "TO_HOST negative, counted in the header",
+             f"0:{s} taken {width + 200_000} ns before its COMMIT: joined {h.get('joined')} of "
+             f"{host['joined']}, {h.get('joined_taken_before_commit')} before the stamp, "
+             f"TO_HOST {lj[0]['t_to_host'] if lj else None}; {why}")
+    out = os.path.join(work, 'qemu-early-take.log')
+    move_take(qemu, out, int(queued[s][2]['fence_id']),
+              to_host(commit[s - 1]) - width - 200_000)
+    r = subprocess.run([grtrace, 'report', '-i', dat, '--host', out],
+                       capture_output=True, text=True, check=False)
+    k.result(r.returncode != 0 and 'no clock offset fits' in r.stderr and not r.stdout,
+             "a command QEMU took before the command before it was queued (so before it "
+             "was added) is refused: no offset fits",
+             f'exit {r.returncode}: {r.stderr.strip()[:300]}')
+
+
 def in_flight_check(k, grtrace, dat, events, queued, work):
     """report --in-flight of the recording cut (trace-cmd split) just after
     the queueing of three commands, a quarter, half and three quarters
@@ -227,7 +322,7 @@ def in_flight_check(k, grtrace, dat, events, queued, work):
 
 def main():
     grtrace, dat, qemu, top = sys.argv[1:5]
-    k = Ktap('stock:', 16)
+    k = Ktap('stock:', 18)
     try:
         rep = json.loads(subprocess.run([grtrace, 'report', '--jobs', '-i', dat, '-f', 'json'],
                                         check=True, capture_output=True, text=True).stdout)
@@ -377,6 +472,7 @@ def main():
     k.result(rows == want and all(n for n, _ in want.values()),
              "grtrace timeline --latency: each phase's jobs and longest as the report's", why)
     work = os.path.dirname(os.path.abspath(top))
+    late_take_check(k, grtrace, dat, qemu, queued, work)
     export_check(k, grtrace, dat, rep['jobs'], work)
     in_flight_check(k, grtrace, dat, events, queued, work)
     events = [(name, ts, f) for name, _, _, ts, f in events]

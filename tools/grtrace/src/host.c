@@ -27,10 +27,15 @@
  * The clocks: nothing is shared, but causality bounds their offset from
  * both sides.  QEMU cannot take a command before the guest committed it
  * (host take - guest COMMIT >= offset), nor answer after the guest took the
- * answer (host answer - guest END <= offset).  Nor do the two clocks tick
- * at one rate: a guest's clock is its TSC at the frequency it calibrated at
- * boot, some ppm off the host's, and 10 ppm is 0.4 ms over a 40 s run,
- * more than the bounds may leave.  So the offset is a line, off(g) = off +
+ * answer (host answer - guest END <= offset).  Without grtrace's events the
+ * COMMIT is virtio_gpu_cmd_queue, which Linux fires just after adding the
+ * command to the virtqueue, where QEMU may already be taking commands.
+ * Such a COMMIT bounds the take all the same, unless the jobs then leave
+ * no offset: QEMU took those commands between the add and the stamp
+ * (relax_late()).  Nor do the two clocks tick at one rate: a guest's
+ * clock is its TSC at the frequency it calibrated at boot, some ppm off
+ * the host's, and 10 ppm is 0.4 ms over a 40 s run, more than the bounds
+ * may leave.  So the offset is a line, off(g) = off +
  * rate * (g - g0) from the first joined COMMIT g0 (clock_fit()): at each
  * rate the jobs bound off from both sides, and the rate whose interval is
  * the widest is taken, if the jobs pin one; the interval's middle is the
@@ -275,6 +280,7 @@ struct gjob {
 	char comm[17];
 	__u64 commit;
 	__u64 end;
+	bool late;		/* the COMMIT comes after the add (the kernel's) */
 	size_t hnext;
 };
 
@@ -356,10 +362,12 @@ static int guest_side(struct gside *g, const struct gr_trace *t, const char *pat
 			memcpy(j->comm, ev->job.comm, sizeof(ev->job.comm));
 			j->comm[sizeof(j->comm) - 1] = '\0';
 		}
-		if (ev->type == GRTRACE_EV_COMMIT)
+		if (ev->type == GRTRACE_EV_COMMIT) {
 			j->commit = ev->ts;
-		else if (ev->type == GRTRACE_EV_END)
+			j->late = ev->cannot & BIT(GRTRACE_EV_SUBMIT);
+		} else if (ev->type == GRTRACE_EV_END) {
 			j->end = ev->ts;
+		}
 	}
 	return 0;
 }
@@ -390,6 +398,12 @@ static long long at_rate(double rate, __u64 t, __u64 g0)
 	return (long long)(rate * (double)(long long)(t - g0));
 }
 
+/* The bound on the offset that @j's take gives, at @rate */
+static long long up_bound(const struct gr_host_job *j, __u64 g0, double rate)
+{
+	return (long long)(j->take - j->after) - at_rate(rate, j->after, g0);
+}
+
 static struct clock_bounds bounds_at(const struct gr_host *h, __u64 g0, double rate)
 {
 	struct clock_bounds b = { .lo = LLONG_MIN, .hi = LLONG_MAX };
@@ -397,10 +411,10 @@ static struct clock_bounds bounds_at(const struct gr_host *h, __u64 g0, double r
 
 	for (i = 0; i < h->nr; i++) {
 		const struct gr_host_job *j = &h->job[i];
-		long long up = (long long)(j->take - j->commit) - at_rate(rate, j->commit, g0);
+		long long up = up_bound(j, g0, rate);
 		long long down = (long long)(j->resp - j->end) - at_rate(rate, j->end, g0);
 
-		if (up < b.hi) {
+		if (j->after && up < b.hi) {
 			b.hi = up;
 			b.hi_at = i;
 		}
@@ -417,12 +431,13 @@ static struct clock_bounds bounds_at(const struct gr_host *h, __u64 g0, double r
  * the greatest of lines, concave in the rate: a ternary search finds its
  * top, to 1e-14 after 60 steps.  A top at the bound of the search is no
  * rate the jobs pin (a few jobs, or jobs that all overlap, whose width
- * grows with the rate without end), nor is a rate without a job committed
- * after another ended: the clocks are then taken to tick at one rate.
+ * grows with the rate without end), nor is a rate without a job whose take
+ * is bounded after another ended: the clocks are then taken to tick at one
+ * rate.
  */
 static double clock_fit(const struct gr_host *h, __u64 g0)
 {
-	__u64 first_end = ~0ULL, last_commit = 0;
+	__u64 first_end = ~0ULL, last_after = 0;
 	double a = -MAX_RATE, b = MAX_RATE;
 	struct clock_bounds x, y;
 	size_t i;
@@ -430,9 +445,9 @@ static double clock_fit(const struct gr_host *h, __u64 g0)
 
 	for (i = 0; i < h->nr; i++) {
 		first_end = h->job[i].end < first_end ? h->job[i].end : first_end;
-		last_commit = h->job[i].commit > last_commit ? h->job[i].commit : last_commit;
+		last_after = h->job[i].after > last_after ? h->job[i].after : last_after;
 	}
-	if (last_commit <= first_end)
+	if (last_after <= first_end)
 		return 0;
 	for (k = 0; k < 60; k++) {
 		double m1 = a + (b - a) / 3, m2 = b - (b - a) / 3;
@@ -446,6 +461,39 @@ static double clock_fit(const struct gr_host *h, __u64 g0)
 	}
 	a += (b - a) / 2;
 	return a > 0.99 * MAX_RATE || a < -0.99 * MAX_RATE ? 0 : a;
+}
+
+/*
+ * A recording of the kernel's events alone, whose COMMITs leave no offset:
+ * the kernel stamps a command's virtio_gpu_cmd_queue after adding it to the
+ * virtqueue, and QEMU, already taking commands, took some in between.
+ * Each was added after the command before it was queued (both under the
+ * queue's lock), and the COMMIT of that one bounds its take instead: first
+ * of the commands whose own COMMIT bound @b's lower bound contradicts, then,
+ * if the jobs still leave no offset, of every such command.
+ */
+static struct clock_bounds relax_late(struct gr_host *h, __u64 g0, struct clock_bounds b)
+{
+	int pass;
+
+	for (pass = 0; pass < 2 && b.lo > b.hi; pass++) {
+		size_t moved = 0, i;
+
+		for (i = 0; i < h->nr; i++) {
+			struct gr_host_job *j = &h->job[i];
+
+			if (j->after == j->added_after ||
+			    (!pass && up_bound(j, g0, h->rate) >= b.lo))
+				continue;
+			j->after = j->added_after;
+			moved++;
+		}
+		if (!moved)
+			break;
+		h->rate = clock_fit(h, g0);
+		b = bounds_at(h, g0, h->rate);
+	}
+	return b;
 }
 
 /* Host time @t in the guest's clock */
@@ -504,9 +552,9 @@ int gr_host_join(struct gr_host *h, const char *path, const struct gr_trace *t)
 	h->job = gr_realloc(NULL, t->nr_vcmd, sizeof(*h->job));
 	for (i = 0; i < t->nr_vcmd; i++) {
 		const struct gr_vcmd *v = &t->vcmd[i];
+		const struct gjob *j, *prev;
 		const struct hfence *f;
 		struct gr_host_job *hj;
-		const struct gjob *j;
 
 		if (v->vq || !(v->flags & VIRTIO_GPU_FLAG_FENCE))
 			continue;
@@ -522,11 +570,14 @@ int gr_host_join(struct gr_host *h, const char *path, const struct gr_trace *t)
 			continue;
 		}
 		g0 = j->commit < g0 ? j->commit : g0;
+		/* Added after the command queued before it (the queue's lock) */
+		prev = j->late ? gjob_by_seqno(g, j->seqno - 1) : j;
 		hj = &h->job[h->nr++];
 		*hj = (struct gr_host_job){
 			.fctx = j->fctx, .fseq = j->seqno, .fence_id = v->fence_id,
 			.type = v->type, .ctx_id = v->ctx_id, .ring_id = j->ring_id,
 			.pid = j->pid, .commit = j->commit, .end = j->end,
+			.after = j->commit, .added_after = prev ? prev->commit : 0,
 			.take = f->take, .ctrl = f->ctrl, .resp = f->resp,
 			.take_known = f->take_known,
 		};
@@ -555,6 +606,8 @@ int gr_host_join(struct gr_host *h, const char *path, const struct gr_trace *t)
 	h->off_at = g0;
 	h->rate = clock_fit(h, g0);
 	b = bounds_at(h, g0, h->rate);
+	if (b.lo > b.hi)
+		b = relax_late(h, g0, b);
 	if (b.lo > b.hi) {
 		gr_err_msg("%s: not the host side of %s (another run's log?):\n",
 			   path, t->input);
@@ -566,11 +619,18 @@ int gr_host_join(struct gr_host *h, const char *path, const struct gr_trace *t)
 			   h->rate ? "the best rate" : "no rate within 100 ppm pinned by the jobs");
 		goto out;
 	}
+	if (b.hi == LLONG_MAX) {
+		gr_err_msg("%s: nothing bounds when QEMU took the commands:\n", path);
+		gr_err_msg("  %s holds none queued before a joined one\n", t->input);
+		goto out;
+	}
 	h->off_lo = b.lo;
 	h->off_hi = b.hi;
 	h->off = b.lo + (b.hi - b.lo) / 2;
-	for (i = 0; i < h->nr; i++)
+	for (i = 0; i < h->nr; i++) {
 		job_to_guest(h, &h->job[i]);
+		h->early += h->job[i].take < h->job[i].commit;
+	}
 	qsort(h->job, h->nr, sizeof(*h->job), cmp_host_job);
 	ret = 0;
 out:

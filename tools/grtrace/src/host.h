@@ -27,6 +27,8 @@ struct gr_host_job {
 	char comm[17];
 	__u64 commit;		/* guest: COMMIT and END */
 	__u64 end;
+	__u64 after;		/* guest: QEMU took it later, as the join takes it */
+	__u64 added_after;	/* guest: QEMU surely took it later (0: unknown) */
 	__u64 take;		/* host, in the guest's clock: QEMU took it */
 	__u64 ctrl;		/* QEMU handed its fence to the renderer */
 	__u64 resp;		/* the fence signalled, QEMU answered */
@@ -39,6 +41,7 @@ struct gr_host {
 	struct gr_host_job *job;	/* sorted by fctx, fseq */
 	size_t nr;
 	size_t no_take;		/* joined, with no QEMU event of the command */
+	size_t early;		/* joined, taken before the COMMIT's stamp */
 	size_t host_fences;	/* fences in the host recording */
 	size_t guest_fences;	/* fenced commands of the guest's jobs */
 	long long off;		/* host time - guest time at off_at, ns */

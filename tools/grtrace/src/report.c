@@ -619,6 +619,10 @@ static void host_header(struct report *rp)
 	if (h->no_take)
 		fprintf(f, " (%zu without a QEMU event of the command: ON_HOST from its fence)",
 			h->no_take);
+	if (h->early)
+		fprintf(f,
+			" (%zu taken by QEMU before their COMMIT's stamp, after the add: TO_HOST < 0)",
+			h->early);
 	fprintf(f,
 		"\n  clocks    host realtime = guest + %lld.%06lld s %c %.3f ppm of (guest - %llu.%06llu s), within +-%.1f us at that rate (bounds from the joined jobs: %.1f us wide)\n",
 		h->off / (long long)NSEC_PER_SEC, h->off % (long long)NSEC_PER_SEC / 1000,
@@ -973,6 +977,7 @@ static void header_json(struct report *rp)
 		json_u64(f, "guest_fences", h->guest_fences, true);
 		json_u64(f, "joined", h->nr, true);
 		json_u64(f, "joined_without_take", h->no_take, true);
+		json_u64(f, "joined_taken_before_commit", h->early, true);
 		fprintf(f, "\"offset_ns\": %lld, \"offset_lo_ns\": %lld, \"offset_hi_ns\": %lld, ",
 			h->off, h->off_lo, h->off_hi);
 		fprintf(f, "\"offset_at_ns\": %llu, \"rate_ppm\": %.3f}",
