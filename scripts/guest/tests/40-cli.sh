@@ -81,11 +81,13 @@ agree() {
 	[ "$kj" -gt 1000 ] && [ "$kj" = "$2" ] && [ "$kmin" = "$4" ] &&
 		[ "$kmax" = "$5" ] && awk "BEGIN { d = $ka - $3; exit !(d <= 1 && d >= -1) }"
 }
-agg_full() {	# report --per-ring csv: group,jobs,lat_n,lat_avg,lat_min,p50,p99,lat_max;
+agg_full() {	# report --per-ring csv, by its header: lat_n, lat_avg, lat_min, lat_max;
 		# the kernel counts the jobs with a latency (lat_n): not one left open
 	$G report -i "$O/full.bin" --per-ring -f csv > "$O/full.csv" || return 1
 	cat "$O/full.csv"
-	agree full $(awk -F, '$1 == "emit/emit250" { print $3, $4, $5, $8 }' "$O/full.csv")
+	agree full $(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["group"] == "emit/emit250" {
+			print $c["lat_n"], $c["lat_avg"], $c["lat_min"], $c["lat_max"] }' "$O/full.csv")
 }
 agg_summary() {	# the summaries table: ... jobs lat_avg lat_min lat_max ...
 	$G report -i "$O/agg.bin" > "$O/agg.txt" || return 1

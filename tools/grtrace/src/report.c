@@ -317,7 +317,7 @@ static void report_parse_args(int argc, char *argv[], struct report_params *p)
 	bool last_boot = false, live = false;
 	const char *err;
 	const char *instance = NULL;
-	int c;
+	int c, other;
 
 	memset(p, 0, sizeof(*p));
 	p->engine_mask = ~0U;
@@ -432,12 +432,17 @@ static void report_parse_args(int argc, char *argv[], struct report_params *p)
 		report_usage("--until must not be before --since");
 	if (last_boot && (p->input || live || optind < argc))
 		report_usage("--last-boot reads an ftrace instance: no input with it");
+	/* A CSV reader reads one table: tables of the same columns are one */
+	other = (p->jobs || p->topn) + (p->per_ring || p->per_ctx || p->per_process) + !!p->hist;
+	if (p->fmt == GR_FMT_CSV && other + p->in_flight > 1)
+		report_usage("-f csv is one table: one of --jobs, --per-*, --hist, --in-flight");
 	if (last_boot) {
 		p->last_boot = gr_input_last_boot(instance);
 		if (!p->last_boot)
 			exit(EXIT_FAILURE);
 		p->input = p->last_boot;
-		p->in_flight = true;
+		/* What was in flight, and in CSV only if nothing else is asked */
+		p->in_flight = p->in_flight || p->fmt != GR_FMT_CSV || !other;
 		return;
 	}
 	p->input = gr_input_arg(p->input, live, argc, argv, &err);
@@ -1603,6 +1608,7 @@ static const char *flight_stage(const struct gr_job *j)
 }
 
 static const struct gr_col flight_cols[] = {
+	{ "table", "TABLE", 0, false },	/* CSV only: in_flight, ... */
 	{ "ring", "RING", -22, false },
 	{ "fence", "FENCE", -12, false },
 	{ "ctx", "CTX", 5, true },
@@ -1623,16 +1629,19 @@ static const struct gr_col flight_cols[] = {
  * as every *_ns stamp (the session's start_ts converts); AGE the time from
  * it to the input's last event, LATENCY its latency if it completed.
  */
-static void flight_row(struct report *rp, const struct gr_job *j)
+static void flight_row(struct report *rp, const char *table, const struct gr_job *j)
 {
-	char b[NR_FLIGHT_COLS][96], *cells[NR_FLIGHT_COLS];
+	char c[NR_FLIGHT_COLS][96], *cells[NR_FLIGHT_COLS];
 	const struct gr_out *o = &rp->o;
+	bool csv = o->fmt == GR_FMT_CSV;
+	char (*b)[96] = c + 1;
 	bool valid;
 	size_t i;
 	__s64 v;
 
 	for (i = 0; i < NR_FLIGHT_COLS; i++)
-		cells[i] = b[i];
+		cells[i] = c[i];
+	snprintf(c[0], sizeof(c[0]), "%s", table);
 	gr_ring_label(&rp->t, j->ring_id, b[0], sizeof(b[0]));
 	snprintf(b[1], sizeof(b[1]), "%llu:%llu", (unsigned long long)j->fctx,
 		 (unsigned long long)j->fseq);
@@ -1648,11 +1657,15 @@ static void flight_row(struct report *rp, const struct gr_job *j)
 	valid = gr_job_metric(j, GR_M_LAT, &v);
 	gr_cell_ns(o, b[8], sizeof(b[8]), valid, v);
 	gr_job_status(j, b[9], sizeof(b[9]));
-	gr_tbl_row(&rp->o, cells);
+	gr_tbl_row(&rp->o, cells + !csv);
 }
 
 static void flight_tables(struct report *rp)
 {
+	/* One CSV table: its first column names each row's */
+	bool csv = rp->o.fmt == GR_FMT_CSV;
+	const struct gr_col *cols = flight_cols + !csv;
+	int nr_cols = NR_FLIGHT_COLS - !csv;
 	char title[256], last[32], start[32];
 	size_t i;
 
@@ -1666,22 +1679,22 @@ static void flight_tables(struct report *rp)
 	snprintf(title, sizeof(title),
 		 "in flight at the last event (%s): %zu job%s, by ring (times in us from the session start, %s s in the input's clock; AGE at the last event):",
 		 last, rp->nr_flying, rp->nr_flying == 1 ? "" : "s", start);
-	gr_tbl_begin(&rp->o, "in_flight", title, flight_cols, NR_FLIGHT_COLS);
+	gr_tbl_begin(&rp->o, "in_flight", title, cols, nr_cols);
 	for (i = 0; i < rp->nr_flying; i++)
-		flight_row(rp, &rp->flying[i]);
+		flight_row(rp, "in_flight", &rp->flying[i]);
 	gr_tbl_end(&rp->o);
 	snprintf(title, sizeof(title), "the last %zu job%s completed, the last first:",
 		 rp->nr_done, rp->nr_done == 1 ? "" : "s");
-	gr_tbl_begin(&rp->o, "last_completed", title, flight_cols, NR_FLIGHT_COLS);
+	gr_tbl_begin(&rp->o, "last_completed", title, cols, nr_cols);
 	for (i = 0; i < rp->nr_done; i++)
-		flight_row(rp, &rp->done[i]);
+		flight_row(rp, "last_completed", &rp->done[i]);
 	gr_tbl_end(&rp->o);
 	snprintf(title, sizeof(title),
 		 "%zu job%s with an error (timeout, reset) or a failed fence:",
 		 rp->nr_failed, rp->nr_failed == 1 ? "" : "s");
-	gr_tbl_begin(&rp->o, "failed", title, flight_cols, NR_FLIGHT_COLS);
+	gr_tbl_begin(&rp->o, "failed", title, cols, nr_cols);
 	for (i = 0; i < rp->nr_failed; i++)
-		flight_row(rp, &rp->failed[i]);
+		flight_row(rp, "failed", &rp->failed[i]);
 	gr_tbl_end(&rp->o);
 }
 
@@ -1906,13 +1919,19 @@ static void group_merge(struct group *g, struct group *from)
 
 #define NR_GROUP_COLS	(2 + 6 * NR_STATS)
 
+/* What a group is of: CSV's first column, one table of every --per-* */
+static const char * const group_by[] = { "ring", "context", "process" };
+
 static void group_row(struct report *rp, int by, struct group *g)
 {
-	char b[NR_GROUP_COLS][96], *cells[NR_GROUP_COLS];
+	char c[NR_GROUP_COLS + 1][96], *cells[NR_GROUP_COLS + 1];
+	bool csv = rp->o.fmt == GR_FMT_CSV;
+	char (*b)[96] = c + csv;
 	size_t i;
 
-	for (i = 0; i < NR_GROUP_COLS; i++)
-		cells[i] = b[i];
+	for (i = 0; i < NR_GROUP_COLS + 1; i++)
+		cells[i] = c[i];
+	snprintf(c[0], 96, "%s", group_by[by]);
 	if (by == BY_CTX)
 		ctx_name(rp, g, b[0]);
 	else
@@ -2029,7 +2048,8 @@ static void group_table(struct report *rp, int by)
 	static const char * const titles[] = {
 		"per ring:", "per context:", "per process:",
 	};
-	static const struct gr_col cols[NR_GROUP_COLS] = {
+	static const struct gr_col cols[NR_GROUP_COLS + 1] = {
+		{ "by", "BY", 0, false },	/* CSV only */
 		{ "group", "GROUP", -32, false },
 		{ "jobs", "JOBS", 6, true },
 		{ "lat_n", "LAT_N", 6, true },
@@ -2053,6 +2073,7 @@ static void group_table(struct report *rp, int by)
 	};
 	struct group **g;
 	size_t i, nr;
+	bool csv;
 
 	g = merged_groups(rp, by, false, &nr);
 	if (nr)
@@ -2064,7 +2085,8 @@ static void group_table(struct report *rp, int by)
 		free(g);
 		return;
 	}
-	gr_tbl_begin(&rp->o, keys[by], titles[by], cols, NR_GROUP_COLS);
+	csv = rp->o.fmt == GR_FMT_CSV;
+	gr_tbl_begin(&rp->o, keys[by], titles[by], cols + !csv, NR_GROUP_COLS + csv);
 	for (i = 0; i < nr; i++)
 		group_row(rp, by, g[i]);
 	gr_tbl_end(&rp->o);
@@ -2074,6 +2096,11 @@ static void group_table(struct report *rp, int by)
 /* ---- the summary: where the GPU time went ---- */
 
 /* A group's average of time @m over the jobs that have it */
+/* The phases of a job, averaged per process (phase_table) */
+static const int phase_metrics[] = {
+	GR_M_HOST, GR_M_DEVICE, GR_M_COMPLETE, GR_M_LAT, GR_M_WAIT,
+};
+
 static void part_cell(const struct report *rp, const struct group *g, int m, char *b)
 {
 	gr_cell_ns(&rp->o, b, 96, g->nr_part[m], gr_avg(g->part[m], g->nr_part[m]));
@@ -2088,6 +2115,7 @@ static void part_cell(const struct report *rp, const struct group *g, int m, cha
 static void share_table(struct report *rp, int by, struct group **g, size_t nr)
 {
 	static const struct gr_col cols[] = {
+		{ "by", "", 0, false },			/* CSV only */
 		{ "", "", -22, false },
 		{ "jobs", "JOBS", 6, true },
 		{ "gpu_time", "GPU_TIME", 13, true },
@@ -2096,25 +2124,35 @@ static void share_table(struct report *rp, int by, struct group **g, size_t nr)
 		{ "lat_p99", "LAT_P99", 11, true },
 		{ "lat_max", "LAT_MAX", 11, true },
 		{ "slowest", "SLOWEST", 0, false },
+		/* CSV only: phase_table's averages, as one table */
+		{ "t_submit_host", "", 0, true },
+		{ "t_device", "", 0, true },
+		{ "t_complete", "", 0, true },
+		{ "latency", "", 0, true },
+		{ "t_gpu_wait", "", 0, true },
 	};
-	struct gr_col c[ARRAY_SIZE(cols)];
-	char b[ARRAY_SIZE(cols)][96], *cells[ARRAY_SIZE(cols)];
+	bool csv = rp->o.fmt == GR_FMT_CSV;
+	int nr_cols = csv ? ARRAY_SIZE(cols) : 8;
+	char c[ARRAY_SIZE(cols)][96], *cells[ARRAY_SIZE(cols)];
+	char (*b)[96] = c + 1;
+	struct gr_col cl[ARRAY_SIZE(cols)];
 	__s64 total = 0;
 	size_t i, k;
 
-	memcpy(c, cols, sizeof(cols));
-	c[0].key = by == BY_PROCESS ? "process" : "ring";
-	c[0].title = by == BY_PROCESS ? "PROCESS" : "RING";
+	memcpy(cl, cols, sizeof(cols));
+	cl[1].key = csv ? "group" : by == BY_PROCESS ? "process" : "ring";
+	cl[1].title = by == BY_PROCESS ? "PROCESS" : "RING";
 	for (i = 0; i < nr; i++)
 		total += g[i]->gpu;
 	for (k = 0; k < ARRAY_SIZE(cols); k++)
-		cells[k] = b[k];
+		cells[k] = c[k];
+	snprintf(c[0], 96, "%s", group_by[by]);
 	if (by == BY_PROCESS)
 		gr_tbl_begin(&rp->o, "gpu_time_per_process",
 			     "where the GPU time went, per process (us; GPU_TIME: its jobs' EXEC or DEVICE):",
-			     c, ARRAY_SIZE(c));
+			     cl + !csv, nr_cols);
 	else
-		gr_tbl_begin(&rp->o, "gpu_time_per_ring", "per ring (us):", c, ARRAY_SIZE(c));
+		gr_tbl_begin(&rp->o, "gpu_time_per_ring", "per ring (us):", cl + !csv, nr_cols);
 	for (i = 0; i < nr; i++) {
 		__u64 n = g[i]->st[0].n;
 
@@ -2131,7 +2169,13 @@ static void share_table(struct report *rp, int by, struct group **g, size_t nr)
 		if (n)
 			snprintf(b[7], 96, "%llu:%llu", (unsigned long long)g[i]->slow_fctx,
 				 (unsigned long long)g[i]->slow_fseq);
-		gr_tbl_row(&rp->o, cells);
+		/* As phase_table(): a process's */
+		for (k = 0; csv && k < ARRAY_SIZE(phase_metrics); k++) {
+			b[8 + k][0] = '\0';
+			if (by == BY_PROCESS)
+				part_cell(rp, g[i], phase_metrics[k], b[8 + k]);
+		}
+		gr_tbl_row(&rp->o, cells + !csv);
 	}
 	gr_tbl_end(&rp->o);
 }
@@ -2148,7 +2192,6 @@ static void phase_table(struct report *rp, struct group **g, size_t nr)
 		{ "latency", "LATENCY", 11, true },
 		{ "t_gpu_wait", "GPUWAIT", 11, true },
 	};
-	static const int m[] = { GR_M_HOST, GR_M_DEVICE, GR_M_COMPLETE, GR_M_LAT, GR_M_WAIT };
 	char b[ARRAY_SIZE(cols)][96], *cells[ARRAY_SIZE(cols)];
 	size_t i, k;
 
@@ -2160,8 +2203,8 @@ static void phase_table(struct report *rp, struct group **g, size_t nr)
 	for (i = 0; i < nr; i++) {
 		snprintf(b[0], 96, "%s", g[i]->key);
 		snprintf(b[1], 96, "%llu", (unsigned long long)g[i]->jobs);
-		for (k = 0; k < ARRAY_SIZE(m); k++)
-			part_cell(rp, g[i], m[k], b[2 + k]);
+		for (k = 0; k < ARRAY_SIZE(phase_metrics); k++)
+			part_cell(rp, g[i], phase_metrics[k], b[2 + k]);
 		gr_tbl_row(&rp->o, cells);
 	}
 	gr_tbl_end(&rp->o);
@@ -2182,7 +2225,9 @@ static void summary(struct report *rp)
 	if (nr_ring)
 		qsort(ring, nr_ring, sizeof(*ring), cmp_gpu_time);
 	share_table(rp, BY_PROCESS, proc, nr_proc);
-	phase_table(rp, proc, nr_proc);
+	/* In CSV, in share_table()'s one table */
+	if (rp->o.fmt != GR_FMT_CSV)
+		phase_table(rp, proc, nr_proc);
 	share_table(rp, BY_RING, ring, nr_ring);
 	if (rp->o.fmt == GR_FMT_TEXT)
 		fputs(more, rp->o.f);
@@ -2580,6 +2625,7 @@ out:
 	free(rp.flying);
 	free(rp.done);
 	free(rp.failed);
+	free(rp.o.csv_keys);	/* a report that failed half way */
 	if (rp.host)
 		gr_host_free(rp.host);
 	free(rp.host);

@@ -3,9 +3,13 @@
  * grtrace: tables printed as aligned text, CSV or JSON arrays of objects.
  *
  * In JSON the whole output is one object; every table is a member holding
- * an array of row objects.  In CSV only tables are printed, each with its
- * header row, separated by an empty line.
+ * an array of row objects.  In CSV the output is one table, as a CSV
+ * reader expects: only tables are printed, and a table of the same
+ * columns as the one before continues it, without a header of its own
+ * (the commands give such tables a column that tells their rows apart
+ * and refuse to print tables of other columns in one CSV output).
  */
+#include <stdlib.h>
 #include <stdio_ext.h>
 #include <string.h>
 
@@ -26,6 +30,26 @@ void gr_out_end(struct gr_out *o)
 {
 	if (o->fmt == GR_FMT_JSON)
 		fputs("\n}\n", o->f);
+	free(o->csv_keys);
+	o->csv_keys = NULL;
+}
+
+/* @cols' keys, comma-separated: a CSV header.  To free. */
+static char *csv_header(const struct gr_col *cols, int nr_cols)
+{
+	size_t len = 1;
+	char *h;
+	int i;
+
+	for (i = 0; i < nr_cols; i++)
+		len += strlen(cols[i].key) + 1;
+	h = gr_zalloc(len);
+	for (i = 0; i < nr_cols; i++) {
+		if (i)
+			strcat(h, ",");
+		strcat(h, cols[i].key);
+	}
+	return h;
 }
 
 /* JSON: start the next top level member, "key": */
@@ -39,6 +63,7 @@ void gr_out_member(struct gr_out *o, const char *key)
 void gr_tbl_begin(struct gr_out *o, const char *key, const char *title,
 		  const struct gr_col *cols, int nr_cols)
 {
+	char *h;
 	int i;
 
 	o->cols = cols;
@@ -50,13 +75,17 @@ void gr_tbl_begin(struct gr_out *o, const char *key, const char *title,
 		fputc('[', o->f);
 		break;
 	case GR_FMT_CSV:
-		if (o->tables)
-			fputc('\n', o->f);
-		for (i = 0; i < nr_cols; i++) {
-			fputs(i ? "," : "", o->f);
-			fputs(cols[i].key, o->f);
+		h = csv_header(cols, nr_cols);
+		if (o->csv_keys && !strcmp(h, o->csv_keys)) {
+			free(h);
+			break;
 		}
-		fputc('\n', o->f);
+		/* Another table's columns: the command refused them */
+		if (o->csv_keys)
+			fputc('\n', o->f);
+		free(o->csv_keys);
+		o->csv_keys = h;
+		fprintf(o->f, "%s\n", h);
 		break;
 	case GR_FMT_TEXT:
 		fprintf(o->f, "\n%s\n", title);

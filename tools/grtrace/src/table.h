@@ -25,6 +25,7 @@ struct gr_out {
 	int tables;
 	const struct gr_col *cols;
 	int nr_cols;
+	char *csv_keys;		/* CSV: the header printed */
 };
 
 void gr_out_begin(struct gr_out *o, FILE *f, enum gr_fmt fmt);

@@ -192,11 +192,51 @@ expect_fail "report -o into a missing directory" \
 	report -i "$V" -o "$W/none/o.txt"
 run report -i "$V" --per-ring -f csv && [ "$(grep -c . "$W/out")" = 4 ]
 result $? "report --per-ring csv"
+# CSV is one table, as a CSV reader takes a file: a header, then rows of
+# its width; the rows of each table of the JSON output there, told apart by
+# the first column.  The summary's phases are columns of its rows.
+rc=0
+for args in "" "--per-ring --per-context --per-process" "--in-flight"; do
+	run report -i "$V" $args -f csv && mv "$W/out" "$W/one.csv" &&
+	run report -i "$V" $args -f json && python3 - "$W/one.csv" "$W/out" << 'EOF'
+import csv, json, sys
+text = open(sys.argv[1]).read()
+rows = list(csv.reader(text.splitlines()))
+assert '\n\n' not in text and rows and all(len(r) == len(rows[0]) for r in rows), text[:300]
+head, rows = rows[0], [dict(zip(rows[0], r)) for r in rows[1:]]
+js = json.load(open(sys.argv[2]))
+tables = {  # JSON table: (the first column's value, the group's key)
+    'gpu_time_per_process': ('process', 'process'), 'gpu_time_per_ring': ('ring', 'ring'),
+    'per_ring': ('ring', 'group'), 'per_context': ('context', 'group'),
+    'per_process': ('process', 'group'),
+    'in_flight': ('in_flight', 'fence'), 'last_completed': ('last_completed', 'fence'),
+    'failed': ('failed', 'fence')}
+want = []
+for t, (tag, key) in tables.items():
+    for x in js.get(t, []):
+        x = {k: '' if v is None else str(v) for k, v in x.items()}
+        x[head[0]] = tag
+        if 'group' in head:
+            x['group'] = x.pop(key)
+        if t == 'gpu_time_per_process':
+            ph = [p for p in js['phases_per_process'] if p['process'] == x['group']][0]
+            x.update({k: '' if v is None else str(v) for k, v in ph.items() if k != 'process'})
+        want.append({k: x.get(k, '') for k in head})  # a ring's phases empty
+assert len(rows) == len(want) and len(rows) > 1, (len(rows), len(want))
+rows, want = (sorted(sorted(x.items()) for x in t) for t in (rows, want))
+for g, w in zip(rows, want):
+    assert g == w, (g, w)
+EOF
+	[ $? = 0 ] || { rc=1; break; }
+done 2> "$W/err"
+result $rc "report -f csv: one table (default, every --per-*, --in-flight), the JSON tables' rows"
+expect_fail "report -f csv of tables of other columns: refused" "-f csv is one table: one of" \
+	report -i "$V" --jobs --per-ring -f csv
 # A clock that went back: the mean of -3000 and -3001 ns is -3001, not
 # -3000 (rounded toward zero), and the histogram counts them below 0, not
 # in [0, 2).
 run report -i "$W/gen/back.bin" --per-ring -f csv &&
-	[ "$(cut -d, -f4,5,10,11 "$W/out" | tail -1)" = "-3001,-3001,-1000,-1000" ] &&
+	[ "$(cut -d, -f5,6,11,12 "$W/out" | tail -1)" = "-3001,-3001,-1000,-1000" ] &&
 	run report -i "$W/gen/back.bin" --hist lat -f csv &&
 	[ "$(tail -1 "$W/out")" = "-3001,0,2" ]
 result $? "report: a negative latency's mean rounded away from 0; its histogram row below 0"
@@ -274,10 +314,12 @@ run report --jobs -f csv -i "$V" && cp "$W/out" "$W/saved-want.csv" &&
 	run report --jobs -f csv -i "$W/state/last-boot.grt" &&
 	cmp -s "$W/out" "$W/saved-want.csv"
 result $? "persist --save -i: a file of the input's jobs, every column"
-# (--last-boot adds the tables of --in-flight after the jobs)
-GRTRACE_STATE_DIR=$W/state run report --last-boot --jobs -f csv &&
-	cp "$W/out" "$W/saved-1.csv" && sed '/^$/,$d' "$W/out" | cmp -s - "$W/saved-want.csv" &&
-	grep -q "^ring,fence,ctx,pid,comm,stage,first_ns,age_ns" "$W/out" &&
+# (--last-boot adds the tables of --in-flight after the jobs; CSV holds
+# one table, the jobs)
+GRTRACE_STATE_DIR=$W/state run report --last-boot --jobs -f json &&
+	grep -q '^"in_flight": \[' "$W/out" &&
+	GRTRACE_STATE_DIR=$W/state run report --last-boot --jobs -f csv &&
+	cp "$W/out" "$W/saved-1.csv" && cmp -s "$W/out" "$W/saved-want.csv" &&
 	GRTRACE_STATE_DIR=$W/state run report --last-boot --jobs -f csv &&
 	cmp -s "$W/out" "$W/saved-1.csv"
 result $? "report --last-boot: the file saved in this boot, read twice, the same jobs"
