@@ -255,7 +255,10 @@ int gr_trace_merge(struct gr_trace *t)
 				   gr_where(t, a));
 			return -1;
 		}
-		t->lost += b->gseq - a->gseq - 1;
+		if (b->gseq - a->gseq - 1 >= GR_GSEQ_JUMP)
+			t->jumps++;
+		else
+			t->lost += b->gseq - a->gseq - 1;
 	}
 	t->first_gseq = t->ev[0].gseq;
 	t->first_ts = t->ev[0].ts;

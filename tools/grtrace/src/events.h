@@ -75,6 +75,12 @@ struct gr_tool_ctx {
 /* More CPUs than any architecture's NR_CPUS allows (8192 on x86-64) */
 #define GR_CPUS_MAX		65536U
 
+/*
+ * A gseq gap no recording loses: 2^32 records, 128 GiB of the shortest.
+ * It is a damaged record's gseq, counted apart from the records lost.
+ */
+#define GR_GSEQ_JUMP		0x100000000ULL
+
 /* Where a record comes from */
 enum gr_origin {
 	GR_ORIGIN_GRTRACE,	/* grtrace's relay stream or events */
@@ -204,6 +210,7 @@ struct gr_trace {
 	__u64 longer;		/* payloads longer than known (newer format) */
 	__u64 shorter;		/* payloads shorter than known (older format) */
 	__u64 lost;		/* gseq gaps between the records */
+	__u64 jumps;		/* of them, GR_GSEQ_JUMP or more: not in lost */
 	__u64 cpus;		/* bit N: a record of CPU N (N < 64) was read */
 	__u64 first_gseq;
 	__u64 first_ts;

@@ -834,6 +834,9 @@ static void header_text(struct report *rp)
 	if (t->first_gseq > 1)
 		fprintf(f, ", %llu before the first record",
 			(unsigned long long)t->first_gseq - 1);
+	if (t->jumps)
+		fprintf(f, "; %llu gseq jump%s of 2^32 or more not counted: damaged records?",
+			(unsigned long long)t->jumps, t->jumps == 1 ? "" : "s");
 	cpus = gr_input_cpus_read(t);
 	if (cpus >= 0)
 		fprintf(f, "; records of %d of the session's %u CPUs: files missing?",
@@ -945,6 +948,7 @@ static void header_json(struct report *rp)
 	json_u64(f, "records", t->records, true);
 	json_u64(f, "jobs", rp->nr_jobs, true);
 	json_u64(f, "lost_records", t->lost, true);
+	json_u64(f, "gseq_jumps", t->jumps, true);
 	json_u64(f, "lost_before_first", t->first_gseq - 1, true);
 	json_u64(f, "unknown_records", t->unknown, true);
 	json_u64(f, "longer_payloads", t->longer, true);

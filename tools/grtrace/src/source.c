@@ -635,6 +635,7 @@ int gr_src_rewind(struct gr_src *s)
 	t->longer = 0;
 	t->shorter = 0;
 	t->lost = 0;
+	t->jumps = 0;
 	t->cpus = 0;
 	t->first_gseq = 0;
 	t->first_ts = 0;
@@ -648,6 +649,8 @@ static void count(struct gr_trace *t, const struct gr_event *ev, __u64 prev_gseq
 		t->first_gseq = ev->gseq;
 		t->first_ts = ev->ts;
 		t->last_ts = ev->ts;
+	} else if (ev->gseq - prev_gseq - 1 >= GR_GSEQ_JUMP) {
+		t->jumps++;
 	} else {
 		t->lost += ev->gseq - prev_gseq - 1;
 	}

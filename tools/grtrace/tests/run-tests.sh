@@ -133,6 +133,25 @@ run report --jobs -i "$V" && grep -q "lost      2 records (gseq gaps)" "$W/out" 
 	grep -Eq "100:3 .* 5000\.000 .*long-queue,slow-exec,preempted$" "$W/out" &&
 	grep -Eq "300:1 .* -ETIME +- +error$" "$W/out"
 result $? "report text: header and job lines"
+# One record's gseq damaged to 2^63: a jump no recording loses, counted
+# apart, not as 2^63 records lost
+python3 - "$W/gen/contexts.bin" "$W/jump.bin" <<'EOF'
+import struct, sys
+b = bytearray(open(sys.argv[1], 'rb').read())
+off = last = 0
+while off < len(b):
+    last, off = off, off + struct.unpack_from('<H', b, off + 2)[0]
+struct.pack_into('<Q', b, last + 16, 1 << 63)      # the last record's gseq
+open(sys.argv[2], 'wb').write(b)
+EOF
+run report -i "$W/jump.bin" -f json && python3 - "$W/out" <<'EOF' &&
+import json, sys
+s = json.load(open(sys.argv[1]))['session']
+assert (s['lost_records'], s['gseq_jumps']) == (0, 1), s
+EOF
+	run report -i "$W/jump.bin" &&
+	grep -Fq "lost      0 records (gseq gaps); 1 gseq jump of 2^32 or more not counted" "$W/out"
+result $? "report: a record's gseq of 2^63 is a damaged record, not 2^63 records lost"
 # The summary (the default) against the jobs (check.py summary).
 summary_check() {
 	run report -i "$1" -f json && cp "$W/out" "$W/sum.json" &&
