@@ -367,6 +367,12 @@ int gr_stream_decode(struct gr_trace *t, int file, const struct grtrace_record *
 			   gr_where(t, ev));
 		return -1;
 	}
+	/* CLOCK_MONOTONIC reaches 2^63 ns after 292 years: a damaged time */
+	if (ev->ts >> 63) {
+		gr_err_msg("%s: record at %llu ns, no CLOCK_MONOTONIC time: a damaged record\n",
+			   gr_where(t, ev), (unsigned long long)ev->ts);
+		return -1;
+	}
 	if (rec->type < GRTRACE_EV_NR) {
 		take_job(t, ev, p, len);
 		return 1;

@@ -152,6 +152,20 @@ EOF
 	run report -i "$W/jump.bin" &&
 	grep -Fq "lost      0 records (gseq gaps); 1 gseq jump of 2^32 or more not counted" "$W/out"
 result $? "report: a record's gseq of 2^63 is a damaged record, not 2^63 records lost"
+# A SUBMIT at 2^64 - 1000 ns: no CLOCK_MONOTONIC time, a damaged record
+# (it made a TIME of -1000001 us and a latency across the wrap)
+python3 - "$W/gen/contexts.bin" "$W/wrap.bin" <<'EOF'
+import struct, sys
+b = bytearray(open(sys.argv[1], 'rb').read())
+off = 0
+while struct.unpack_from('<H', b, off)[0] != 0:     # the first SUBMIT
+    off += struct.unpack_from('<H', b, off + 2)[0]
+struct.pack_into('<Q', b, off + 8, (1 << 64) - 1000)
+open(sys.argv[2], 'wb').write(b)
+EOF
+expect_fail "report: a record at 2^64 - 1000 ns refused as damaged, with its offset" \
+	"wrap.bin: offset [0-9]+: record at 18446744073709550616 ns, no CLOCK_MONOTONIC time" \
+	report -i "$W/wrap.bin"
 # The summary (the default) against the jobs (check.py summary).
 summary_check() {
 	run report -i "$1" -f json && cp "$W/out" "$W/sum.json" &&
