@@ -4,6 +4,7 @@
  * stream (stream.c) and of other recordings, merged by gseq.  The names of
  * the record types and engine classes.
  */
+#define _GNU_SOURCE		/* qsort_r() */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -180,12 +181,12 @@ void gr_rings_rehash(struct gr_trace *t)
 		ring_hash_put(t, k);
 }
 
-static const struct gr_trace *sort_rings;
 
-static int cmp_ring_id(const void *a, const void *b)
+static int cmp_ring_id(const void *a, const void *b, void *trace)
 {
-	__u32 x = sort_rings->rings[*(const __u32 *)a].id;
-	__u32 y = sort_rings->rings[*(const __u32 *)b].id;
+	const struct gr_trace *t = trace;
+	__u32 x = t->rings[*(const __u32 *)a].id;
+	__u32 y = t->rings[*(const __u32 *)b].id;
 
 	return x < y ? -1 : x > y;
 }
@@ -198,8 +199,7 @@ __u32 *gr_rings_by_id(const struct gr_trace *t)
 
 	for (i = 0; i < t->nr_rings; i++)
 		idx[i] = i;
-	sort_rings = t;
-	qsort(idx, t->nr_rings, sizeof(*idx), cmp_ring_id);
+	qsort_r(idx, t->nr_rings, sizeof(*idx), cmp_ring_id, (void *)t);
 	return idx;
 }
 

@@ -184,7 +184,6 @@ static void print_ioctl_line(FILE *f, const struct gr_corr *in, const struct gr_
 	fputc('\n', f);
 }
 
-static const struct gr_jobs *sort_jobs;
 
 static int cmp_job_key(const struct gr_job *x, __u32 ring, __u64 fctx, __u64 fseq)
 {
@@ -195,11 +194,12 @@ static int cmp_job_key(const struct gr_job *x, __u32 ring, __u64 fctx, __u64 fse
 	return x->fseq < fseq ? -1 : x->fseq > fseq;
 }
 
-static int cmp_job_idx(const void *a, const void *b)
+static int cmp_job_idx(const void *a, const void *b, void *arg)
 {
-	const struct gr_job *y = &sort_jobs->job[*(const size_t *)b];
+	const struct gr_jobs *jobs = arg;
+	const struct gr_job *y = &jobs->job[*(const size_t *)b];
 
-	return cmp_job_key(&sort_jobs->job[*(const size_t *)a], y->ring_id, y->fctx,
+	return cmp_job_key(&jobs->job[*(const size_t *)a], y->ring_id, y->fctx,
 			   y->fseq);
 }
 
@@ -213,8 +213,7 @@ static long *event_jobs(const struct gr_corr *in)
 
 	for (k = 0; k < jobs->nr; k++)
 		idx[k] = k;
-	sort_jobs = jobs;
-	qsort(idx, jobs->nr, sizeof(*idx), cmp_job_idx);
+	qsort_r(idx, jobs->nr, sizeof(*idx), cmp_job_idx, (void *)jobs);
 	for (i = 0; i < in->t.nr_ev; i++) {
 		const struct gr_event *ev = &in->t.ev[i];
 		const struct grtrace_job_payload *p = &ev->job;

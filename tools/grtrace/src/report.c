@@ -758,19 +758,21 @@ static void upstream_header(FILE *f, const struct gr_trace *t)
 }
 
 /* For cmp_dev_pos(): the trace and its rings in id order */
-static const struct gr_trace *dev_trace;
-static const __u32 *dev_by_id;
+struct dev_order {
+	const struct gr_trace *t;
+	const __u32 *by_id;
+};
 
-static const char *pos_dev(__u32 pos)
+static const char *pos_dev(const struct dev_order *o, __u32 pos)
 {
-	return dev_trace->rings[dev_by_id[pos]].dev;
+	return o->t->rings[o->by_id[pos]].dev;
 }
 
 /* Positions in id order of known rings, by device name, then position */
-static int cmp_dev_pos(const void *a, const void *b)
+static int cmp_dev_pos(const void *a, const void *b, void *order)
 {
 	__u32 pa = *(const __u32 *)a, pb = *(const __u32 *)b;
-	int d = strcmp(pos_dev(pa), pos_dev(pb));
+	int d = strcmp(pos_dev(order, pa), pos_dev(order, pb));
 
 	return d ? d : (pa > pb) - (pa < pb);
 }
@@ -783,6 +785,7 @@ static void header_text(struct report *rp)
 	FILE *f = rp->o.f;
 	char buf[512], start[32];
 	__u32 i, j, n, *by_id, *pos;
+	struct dev_order order;
 	bool *first;
 	int cpus;
 	size_t w;
@@ -863,12 +866,12 @@ static void header_text(struct report *rp)
 	for (i = 0, n = 0; i < t->nr_rings; i++)
 		if (t->rings[by_id[i]].known)
 			pos[n++] = i;
-	dev_trace = t;
-	dev_by_id = by_id;
+	order = (struct dev_order){ .t = t, .by_id = by_id };
 	if (n)
-		qsort(pos, n, sizeof(*pos), cmp_dev_pos);
+		qsort_r(pos, n, sizeof(*pos), cmp_dev_pos, &order);
 	for (j = 0; j < n; j++)
-		first[pos[j]] = !j || strcmp(pos_dev(pos[j]), pos_dev(pos[j - 1]));
+		first[pos[j]] = !j || strcmp(pos_dev(&order, pos[j]),
+					     pos_dev(&order, pos[j - 1]));
 	for (i = 0, k = 0; i < t->nr_rings; i++)
 		if (first[i] && ++k)
 			device_desc(f, t->config, t->rings[by_id[i]].dev);
@@ -1576,16 +1579,14 @@ static void flight_add(struct report *rp, const struct gr_job *j)
 		rp->done[min] = *j;
 }
 
-static const struct gr_trace *flight_trace;	/* for the qsort() comparisons */
-
-static int cmp_flying(const void *a, const void *b)
+static int cmp_flying(const void *a, const void *b, void *trace)
 {
 	const struct gr_job *x = a, *y = b;
 	char rx[64], ry[64];
 	int c;
 
-	gr_ring_label(flight_trace, x->ring_id, rx, sizeof(rx));
-	gr_ring_label(flight_trace, y->ring_id, ry, sizeof(ry));
+	gr_ring_label(trace, x->ring_id, rx, sizeof(rx));
+	gr_ring_label(trace, y->ring_id, ry, sizeof(ry));
 	c = strcmp(rx, ry);
 	if (c)
 		return c;
@@ -1673,9 +1674,8 @@ static void flight_tables(struct report *rp)
 	char title[256], last[32], start[32];
 	size_t i;
 
-	flight_trace = &rp->t;
 	if (rp->nr_flying)
-		qsort(rp->flying, rp->nr_flying, sizeof(*rp->flying), cmp_flying);
+		qsort_r(rp->flying, rp->nr_flying, sizeof(*rp->flying), cmp_flying, &rp->t);
 	if (rp->nr_done)
 		qsort(rp->done, rp->nr_done, sizeof(*rp->done), cmp_done);
 	gr_cell_ns(&rp->o, last, sizeof(last), true, (long long)(rp->t.last_ts - rp->t.start_ts));

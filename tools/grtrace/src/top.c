@@ -670,11 +670,9 @@ static double ring_busy(const struct top *tp, const struct top_ring *r)
 	return tp->to > tp->from ? 100.0 * r->busy / (tp->to - tp->from) : 0;
 }
 
-static const struct top *sort_top;
-
-static int cmp_ring(const void *a, const void *b)
+static int cmp_ring(const void *a, const void *b, void *arg)
 {
-	const struct top *tp = sort_top;
+	const struct top *tp = arg;
 	__u32 x = *(const __u32 *)a, y = *(const __u32 *)b;
 	struct top_ring *rx = &tp->ring[x], *ry = &tp->ring[y];
 	char nx[64], ny[64];
@@ -701,12 +699,13 @@ static int cmp_ring(const void *a, const void *b)
 	return strcmp(nx, ny);
 }
 
-static int cmp_proc(const void *a, const void *b)
+static int cmp_proc(const void *a, const void *b, void *arg)
 {
-	const struct top_proc *x = &sort_top->proc[*(const size_t *)a];
-	const struct top_proc *y = &sort_top->proc[*(const size_t *)b];
+	const struct top *tp = arg;
+	const struct top_proc *x = &tp->proc[*(const size_t *)a];
+	const struct top_proc *y = &tp->proc[*(const size_t *)b];
 
-	switch (sort_top->sort) {
+	switch (tp->sort) {
 	case SORT_TIME:
 		if (x->gpu != y->gpu)
 			return x->gpu > y->gpu ? -1 : 1;
@@ -970,15 +969,14 @@ static void show(struct top *tp, FILE *f)
 				      sizeof(*tp->ring[i].lat), cmp_s64);
 			ids[n++] = i;
 		}
-	sort_top = tp;
-	qsort(ids, n, sizeof(*ids), cmp_ring);
+	qsort_r(ids, n, sizeof(*ids), cmp_ring, tp);
 	for (i = 0; i < tp->nr_proc; i++) {
 		pids[i] = i;
 		if (tp->proc[i].nr_lat)
 			qsort(tp->proc[i].lat, tp->proc[i].nr_lat, sizeof(*tp->proc[i].lat),
 			      cmp_s64);
 	}
-	qsort(pids, tp->nr_proc, sizeof(*pids), cmp_proc);
+	qsort_r(pids, tp->nr_proc, sizeof(*pids), cmp_proc, tp);
 	if (tp->p->format != GR_FMT_TEXT) {
 		show_data(tp, f, ids, n, pids);
 		free(ids);
