@@ -44,8 +44,10 @@ make -s -j"$JOBS" -C "$T" O="$OUT/build" UAPI_INCLUDE="$ROOT" "$G" > /dev/null 2
 		cp "$f" "$S/$(basename "$(dirname "$f")")-$(basename "$f")"
 	done &&
 	GRTRACE_DIR=$OUT/gen/fakefs "$G" record -q -o "$S/record.bin" > /dev/null 2>> "$OUT/err" &&
-	"$G" export -i "$OUT/gen/valid" --kernelshark "$S/lanes.dat" > /dev/null 2>> "$OUT/err"
-result $? "seeds: the synthetic streams, a recording with its stats, KernelShark lanes"
+	"$G" export -i "$OUT/gen/valid" --kernelshark "$S/lanes.dat" > /dev/null 2>> "$OUT/err" &&
+	python3 "$T/tests/gen-correlate.py" "$OUT/corr" > /dev/null 2>> "$OUT/err" &&
+	cp "$OUT/corr/cpu.txt" "$OUT/corr/cpu-usec.txt" "$S/"
+result $? "seeds: the synthetic streams, a recording with its stats, KernelShark lanes, CPU.txt"
 dat=$GUEST_SHARE/e2e/e2e.dat
 python3 "$T/fuzz/small-dat.py" "$dat" "$S/guest-e2e.dat" 2> "$OUT/err" &&
 	"$G" report -i "$S/guest-e2e.dat" | grep -q "^  span .* [1-9][0-9]* jobs$"

@@ -4,7 +4,8 @@
  *
  * Each input is a file for "-i", given to the commands as a user runs them:
  * report with a few option sets, export (Chrome and KernelShark), timeline,
- * dump, and merge with no ioctl to match.  The same input also goes in
+ * dump, and merge with no ioctl to match, and as merge's CPU.txt (the
+ * annotator's lines, read before the recording).  The same input also goes in
  * pieces to a directory of per-CPU files, each record to events<cpu % 2>.bin,
  * for the merges of report and dump.  The readers tell the formats apart by
  * their magic: an input that starts like a trace.dat reaches the trace.dat
@@ -62,6 +63,7 @@ static const struct {
 	{ gr_timeline_main, false, { "timeline", "-i", FILE_ARG, "--latency", "--top", "3" } },
 	{ gr_dump_main, true, { "dump", "-i", FILE_ARG, "--raw" } },
 	{ gr_merge_main, false, { "merge", "-c", "/dev/null", "-i", FILE_ARG } },
+	{ gr_merge_main, false, { "merge", "-c", FILE_ARG, "-i", FILE_ARG, "-j" } },
 	{ gr_report_main, false, { "report", "-i", DIR_ARG, "--per-ring" } },
 	{ gr_dump_main, false, { "dump", "-i", DIR_ARG } },
 };
