@@ -322,7 +322,7 @@ def in_flight_check(k, grtrace, dat, events, queued, work):
 
 def main():
     grtrace, dat, qemu, top = sys.argv[1:5]
-    k = Ktap('stock:', 18)
+    k = Ktap('stock:', 19)
     try:
         rep = json.loads(subprocess.run([grtrace, 'report', '--jobs', '-i', dat, '-f', 'json'],
                                         check=True, capture_output=True, text=True).stdout)
@@ -471,6 +471,13 @@ def main():
         rows, want, why = None, {}, repr(e)
     k.result(rows == want and all(n for n, _ in want.values()),
              "grtrace timeline --latency: each phase's jobs and longest as the report's", why)
+    # --hist size counts a relay stream's records: a trace.dat has none
+    r = subprocess.run([grtrace, 'report', '-i', dat, '--hist', 'size'],
+                       capture_output=True, text=True, check=False)
+    k.result(r.returncode == 1 and not r.stdout and
+             "--hist size counts relay records" in r.stderr,
+             "report --hist size of a trace.dat refused, not the sizes of the records "
+             "the tool made", f"exit {r.returncode}: {r.stderr.strip()[:200]} {r.stdout[-200:]}")
     work = os.path.dirname(os.path.abspath(top))
     late_take_check(k, grtrace, dat, qemu, queued, work)
     export_check(k, grtrace, dat, rep['jobs'], work)

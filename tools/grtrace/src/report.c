@@ -2604,6 +2604,12 @@ static int report_session(struct report_params *params, int session, int *sessio
 		ret = EXIT_SUCCESS;
 		goto out;
 	}
+	/* The sizes of the records read, which the tool makes of events there */
+	if (params->hist == HIST_SIZE && rp.t.is_tracedat) {
+		gr_err_msg("%s: --hist size counts relay records (trace-cmd report --stat)\n",
+			   params->input);
+		goto out;
+	}
 	if (params->host) {
 		rp.host = gr_zalloc(sizeof(*rp.host));
 		if (gr_host_join(rp.host, params->host, &rp.t))
