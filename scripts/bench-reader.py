@@ -4,7 +4,7 @@
 
   bench-reader.py TOOL GEN-LOAD WORKDIR [DEMO-DIR]
 
-Writes synthetic streams of 1 M and 10 M events (gen-load: 4 rings, five
+Writes synthetic streams of 1 M, 2 M and 10 M events (gen-load: 4 rings, five
 records per job, 112 bytes each), reads each with "cat FILE > /dev/null",
 "grtrace report --per-ring", "grtrace report -f csv" and "grtrace export
 --chrome", interleaved: ROUNDS rounds of every command in turn, the page
@@ -26,7 +26,7 @@ import tempfile
 import time
 
 ROUNDS = int(os.environ.get("ROUNDS", "3"))
-SIZES = [(200_000, "1M"), (2_000_000, "10M")]
+SIZES = [(200_000, "1M"), (400_000, "2M"), (2_000_000, "10M")]
 
 
 def run(cmd):

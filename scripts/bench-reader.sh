@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # "make bench-reader": the readers of the grtrace tool on synthetic streams
-# of 1 M and 10 M events (1.2 GB in $CACHE/bench-reader), and on the guest
+# of 1 M, 2 M and 10 M events (1.6 GB in $CACHE/bench-reader), and on the guest
 # run of "make demo" against trace-cmd (scripts/bench-reader.py).  Builds
 # the tool from this repository; needs no kernel.
 set -euo pipefail
