@@ -8,7 +8,8 @@ TRACE.DAT is "grtrace record" of a kernel without grtrace (step stock:
 virtio_gpu and dma_fence events) while kmscube rendered; QEMU-TRACE.LOG
 QEMU's own trace of the same run, TOP-BATCH.TXT what "grtrace top -b" printed
 meanwhile, reading the same events through an ftrace instance of its own,
-and top.csv beside it what another "grtrace top -f csv" printed.
+top.csv beside it what another "grtrace top -f csv" printed, and cpu.txt
+the DRM ioctls grtrace-bpf-annotate printed.
 Each check sets the tool's answer ("grtrace report -f json", top's
 intervals) against another reader: trace-cmd's report of the same events,
 and QEMU; "grtrace dump", "grtrace timeline --latency" and "grtrace export"
@@ -279,6 +280,57 @@ def late_take_check(k, grtrace, dat, qemu, queued, work):
              f'exit {r.returncode}: {r.stderr.strip()[:300]}')
 
 
+IOCTL = re.compile(r'^\[(\d+)\.(\d{9})\] IOCTL_(ENTER|EXIT) pid=(\d+) tid=(\d+) ')
+MIN_MERGED = 20
+
+
+def merge_check(k, grtrace, dat, cpu):
+    """grtrace merge of the recording with the annotator's DRM ioctls of the
+    same run (CPU.txt): the events cannot tell a command's SUBMIT, so each
+    job is matched at its COMMIT, which virtio_gpu_cmd_queue stamps in the
+    thread that queued it.  Each job's ioctl, computed here from the dump's
+    COMMIT (its time and thread) and the ioctls' windows, is merge's."""
+    try:
+        win = {}                        # tid -> [(enter ns, exit ns, ENTER's line)]
+        open_ = {}
+        for n, line in enumerate(open(cpu, errors='replace'), 1):
+            m = IOCTL.match(line)
+            if not m:
+                continue
+            ns, tid = int(m.group(1)) * 10**9 + int(m.group(2)), int(m.group(5))
+            if m.group(3) == 'ENTER':
+                open_[tid] = (ns, n)
+            elif tid in open_:
+                enter, at = open_.pop(tid)
+                win.setdefault(tid, []).append((enter, ns, at))
+        want = {}                       # fence -> ENTER's line, or None
+        dump = subprocess.run([grtrace, 'dump', dat], capture_output=True, text=True,
+                              check=True).stdout
+        for line in dump.splitlines():
+            if not line.startswith('commit '):
+                continue
+            f = dict(x.split('=', 1) for x in line.split()[1:] if '=' in x)
+            ts, tid = int(f['ts']), int(f['pid'])
+            want[f['fence']] = next((at for a, b, at in win.get(tid, []) if a <= ts <= b), None)
+        out = subprocess.run([grtrace, 'merge', '-c', cpu, '-i', dat, '-f', 'csv'],
+                             capture_output=True, text=True, check=True).stdout
+        got = {r['fence']: int(r['ioctl_line']) if r['matched'] == '1' else None
+               for r in csv.DictReader(out.splitlines())}
+        kms = sum(1 for r in csv.DictReader(out.splitlines())
+                  if r['matched'] == '1' and r['comm'] == 'kmscube')
+        differ = sorted(f for f in want.keys() | got.keys() if want.get(f) != got.get(f))
+        why = (f"{len(win)} threads with ioctls, {sum(map(len, win.values()))} ioctls; "
+               f"{sum(v is not None for v in want.values())} of {len(want)} jobs in one, "
+               f"{kms} of kmscube matched; differ {differ[:5]}: "
+               f"{[(f, want.get(f), got.get(f)) for f in differ[:3]]}")
+    except (OSError, ValueError, KeyError, subprocess.CalledProcessError) as e:
+        differ, kms, why = True, 0, repr(e)
+    k.result(not differ and kms >= MIN_MERGED,
+             f"grtrace merge with the annotator's ioctls: each job matched at its COMMIT "
+             f"to the ioctl of its thread around it (at least {MIN_MERGED} of kmscube's), "
+             "and no other", why)
+
+
 def in_flight_check(k, grtrace, dat, events, queued, work):
     """report --in-flight of the recording cut (trace-cmd split) just after
     the queueing of three commands, a quarter, half and three quarters
@@ -322,7 +374,7 @@ def in_flight_check(k, grtrace, dat, events, queued, work):
 
 def main():
     grtrace, dat, qemu, top = sys.argv[1:5]
-    k = Ktap('stock:', 19)
+    k = Ktap('stock:', 20)
     try:
         rep = json.loads(subprocess.run([grtrace, 'report', '--jobs', '-i', dat, '-f', 'json'],
                                         check=True, capture_output=True, text=True).stdout)
@@ -479,6 +531,7 @@ def main():
              "report --hist size of a trace.dat refused, not the sizes of the records "
              "the tool made", f"exit {r.returncode}: {r.stderr.strip()[:200]} {r.stdout[-200:]}")
     work = os.path.dirname(os.path.abspath(top))
+    merge_check(k, grtrace, dat, os.path.join(work, 'cpu.txt'))
     late_take_check(k, grtrace, dat, qemu, queued, work)
     export_check(k, grtrace, dat, rep['jobs'], work)
     in_flight_check(k, grtrace, dat, events, queued, work)

@@ -26,6 +26,20 @@ until [ "$(cat $T/events/virtio_gpu/virtio_gpu_cmd_queue/enable 2>/dev/null)" = 
 done
 [ $i -lt 600 ] || { echo "stock: the recording did not start"; cat /tmp/record.out; exit 1; }
 
+# The DRM ioctls meanwhile, for grtrace merge on the host: the annotator
+# needs BPF and the raw syscall tracepoints, not grtrace.  Attached once
+# its header line is out.
+A=/opt/grtrace/bin/grtrace-bpf-annotate
+[ -x $A ] || { echo "stock: no $A (clang or libbpf-dev missing on the host)"; exit 1; }
+$A -o /tmp/cpu.txt 2> /tmp/annotate.err &
+ann=$!
+i=0
+until [ -s /tmp/cpu.txt ] || ! kill -0 $ann 2> /dev/null || [ $i -ge 600 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+[ -s /tmp/cpu.txt ] || { echo "stock: the annotator did not start"; cat /tmp/annotate.err; exit 1; }
+
 # grtrace top in batch mode meanwhile, on the same events, as text and
 # as CSV, an interval a second from before kmscube starts until it has
 # ended (on a loaded host, six intervals once ended before its first
@@ -49,7 +63,11 @@ c=$?
 kill -INT $rec
 wait $rec
 r=$?
+kill -TERM $ann
+wait $ann
+a=$?
 cp $H$C/kmscube.out /tmp/record.out /tmp/top-batch.txt /tmp/top.csv /tmp/top-csv.err "$O/"
+cp /tmp/cpu.txt /tmp/annotate.err "$O/"
 cp /tmp/trace.dat "$O/trace.dat"
-echo "stock: kmscube exit $k, grtrace record exit $r, grtrace top exit $t, top -f csv exit $c"
-[ $k = 0 ] && [ $r = 0 ] && [ $t = 0 ] && [ $c = 0 ] && [ -s "$O/trace.dat" ]
+echo "stock: kmscube exit $k, grtrace record exit $r, grtrace top exit $t, top -f csv exit $c, annotator exit $a"
+[ $k = 0 ] && [ $r = 0 ] && [ $t = 0 ] && [ $c = 0 ] && [ $a = 0 ] && [ -s "$O/trace.dat" ]

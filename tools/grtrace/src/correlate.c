@@ -552,12 +552,19 @@ static void match_job(struct gr_corr *in, const struct gr_job *j, struct gr_matc
 		m->gap[GR_GAP_EXEC] = (__s64)(b - a);
 		m->valid |= BIT(GR_GAP_EXEC);
 	}
-	if (!gr_job_seen(j, GRTRACE_EV_SUBMIT)) {
+	/*
+	 * A job whose events cannot tell its SUBMIT (the kernel's own
+	 * virtio_gpu_cmd_queue): the thread that queued it did so at its
+	 * COMMIT, in the ioctl that submitted it or in a kernel worker.
+	 */
+	m->queued = !gr_job_seen(j, GRTRACE_EV_SUBMIT) && gr_job_seen(j, GRTRACE_EV_COMMIT) &&
+		    (j->cannot & BIT(GRTRACE_EV_SUBMIT));
+	if (!gr_job_seen(j, GRTRACE_EV_SUBMIT) && !m->queued) {
 		m->why = GR_NO_SUBMIT;
 		return;
 	}
-	sub = gr_corr_job_ts(in, j, GRTRACE_EV_SUBMIT);
-	if (from >= 0) {
+	sub = gr_corr_job_ts(in, j, m->queued ? GRTRACE_EV_COMMIT : GRTRACE_EV_SUBMIT);
+	if (from >= 0 && !m->queued) {
 		m->gap[GR_GAP_QUEUE] = (__s64)(gr_corr_job_ts(in, j, from) - sub);
 		m->valid |= BIT(GR_GAP_QUEUE);
 	}

@@ -77,6 +77,7 @@ struct gr_match {
 	enum gr_why why;
 	unsigned int valid;	/* bit N: gap N is known */
 	bool by_commit;		/* no START: COMMIT stands in for it */
+	bool queued;		/* no SUBMIT its events tell: matched at COMMIT */
 	__s64 gap[GR_GAP_NR];
 };
 

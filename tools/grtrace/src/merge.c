@@ -279,6 +279,12 @@ static void print_gpu_line(FILE *f, const struct gr_corr *in, const struct gr_ev
 			fprintf(f, "  <- no ioctl: %s", gr_why_names[m->why]);
 		break;
 	case GRTRACE_EV_COMMIT:
+		if (m && m->queued && m->io >= 0)
+			fprintf(f, "  <- %s us after IOCTL_ENTER (line %u; no SUBMIT)",
+				gr_dur(m->gap[GR_GAP_IOCTL], d, sizeof(d)),
+				in->cpu.io[m->io].line);
+		else if (m && m->queued)
+			fprintf(f, "  <- no ioctl: %s", gr_why_names[m->why]);
 		if (m && m->by_commit && (m->valid & BIT(GR_GAP_QUEUE)))
 			fprintf(f, "  <- %s us after SUBMIT (no START)",
 				gr_dur(m->gap[GR_GAP_QUEUE], d, sizeof(d)));
