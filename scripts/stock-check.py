@@ -19,6 +19,7 @@ cuts are written beside TOP-BATCH.TXT.  Prints KTAP; exits 1 if a check
 fails.
 """
 import csv
+import importlib.util
 import json
 import os
 import re
@@ -185,13 +186,21 @@ def export_check(k, grtrace, dat, jobs, work):
              "(trace-cmd report of the lanes)", why)
 
 
+# QEMU's event of each command type it takes (host-check.py's)
+_spec = importlib.util.spec_from_file_location(
+    'host_check', os.path.join(os.path.dirname(os.path.abspath(__file__)), 'host-check.py'))
+_host_check = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_host_check)
+TAKE = _host_check.TAKE
 QEMU_LINE = re.compile(r'^(\d+)@(\d+)\.(\d{6}):(virtio_gpu_\w+)\s*(.*)')
 
 
 def move_take(log, path, fence, host_ns):
-    """QEMU's LOG written to PATH with the take of FENCE (the last line of
-    its thread before its fence_ctrl) stamped at HOST_NS; returns the stamp
-    (ns) of the line of that thread before the take, None without FENCE."""
+    """QEMU's LOG written to PATH with the take of FENCE (its command's own
+    event, the last line of its thread before its fence_ctrl, of the
+    fence's type, as grtrace takes it) stamped at HOST_NS; returns the
+    stamp (ns) of the line of that thread before the take, None if FENCE
+    has no such event."""
     lines = open(log, errors='replace').readlines()
     last, before = {}, {}
     for i, line in enumerate(lines):
@@ -199,16 +208,20 @@ def move_take(log, path, fence, host_ns):
         if not m:
             continue
         tid, ns = m.group(1), int(m.group(2)) * 10**9 + int(m.group(3)) * 1000
-        if m.group(4) == 'virtio_gpu_fence_ctrl' and tid in last and \
-                int(m.group(5).split()[1].rstrip(','), 16) == fence:
-            at, prev_ns = last[tid]
-            us = host_ns // 1000
-            lines[at] = f'{tid}@{us // 10**6}.{us % 10**6:06d}:' + lines[at].split(':', 1)[1]
-            with open(path, 'w') as dst:
-                dst.writelines(lines)
-            return prev_ns
-        if m.group(4).startswith('virtio_gpu_cmd_'):
-            last[tid] = (i, before.get(tid, 0))
+        if m.group(4) == 'virtio_gpu_fence_ctrl':
+            f = re.match(r'fence 0x([0-9a-f]+), type 0x([0-9a-f]+)', m.group(5))
+            take = last.pop(tid, None)
+            if f and int(f.group(1), 16) == fence:
+                if not take or take[2] != int(f.group(2), 16):
+                    return None
+                us = host_ns // 1000
+                lines[take[0]] = (f'{tid}@{us // 10**6}.{us % 10**6:06d}:' +
+                                  lines[take[0]].split(':', 1)[1])
+                with open(path, 'w') as dst:
+                    dst.writelines(lines)
+                return take[1]
+        elif m.group(4) in TAKE:
+            last[tid] = (i, before.get(tid, 0), TAKE[m.group(4)])
         before[tid] = ns
     return None
 

@@ -181,7 +181,6 @@ void gr_rings_rehash(struct gr_trace *t)
 		ring_hash_put(t, k);
 }
 
-
 static int cmp_ring_id(const void *a, const void *b, void *trace)
 {
 	const struct gr_trace *t = trace;
@@ -246,6 +245,8 @@ int gr_trace_merge(struct gr_trace *t)
 	size_t i;
 
 	qsort(t->ev, t->nr_ev, sizeof(*t->ev), cmp_gseq);
+	if (t->nr_ev)
+		gr_count_gap(t, &t->ev[0], 0);
 	for (i = 1; i < t->nr_ev; i++) {
 		const struct gr_event *a = &t->ev[i - 1], *b = &t->ev[i];
 
@@ -255,10 +256,7 @@ int gr_trace_merge(struct gr_trace *t)
 				   gr_where(t, a));
 			return -1;
 		}
-		if (b->gseq - a->gseq - 1 >= GR_GSEQ_JUMP)
-			t->jumps++;
-		else
-			t->lost += b->gseq - a->gseq - 1;
+		gr_count_gap(t, b, a->gseq);
 	}
 	t->first_gseq = t->ev[0].gseq;
 	t->first_ts = t->ev[0].ts;
@@ -382,6 +380,40 @@ const struct gr_ctx *gr_ctx_at(const struct gr_trace *t, __u64 ctx_id, __u64 ts)
 	return NULL;
 }
 
+/*
+ * gr_count_gap - count the records lost before @ev, the record after gseq
+ * @prev_gseq (0: the first)
+ *
+ * Records the kernel wrote and the input does not hold are a gap in gseq.
+ * A gap of GR_GSEQ_JUMP or more before a record whose CPU wrote nothing in
+ * between (its cseq follows the last of that CPU's records) is no loss but
+ * a damaged gseq: counted apart, as a jump.  A flight recorder that kept an
+ * idle CPU's old records loses such gaps for real, before the first record
+ * of each busy CPU.
+ */
+void gr_count_gap(struct gr_trace *t, const struct gr_event *ev, __u64 prev_gseq)
+{
+	__u64 gap = prev_gseq ? ev->gseq - prev_gseq - 1 : 0, *last = NULL;
+	__u32 n;
+
+	if (ev->cpu < GR_CPUS_MAX) {
+		if (ev->cpu >= t->nr_cseq) {
+			n = ev->cpu < 64 ? 64 : 2 * ev->cpu;
+			t->cseq = gr_realloc(t->cseq, n, sizeof(*t->cseq));
+			memset(t->cseq + t->nr_cseq, 0, (n - t->nr_cseq) * sizeof(*t->cseq));
+			t->nr_cseq = n;
+		}
+		last = &t->cseq[ev->cpu];
+	}
+	if (gap >= GR_GSEQ_JUMP && last && *last && ev->cseq == *last + 1 &&
+	    (t->info.features & GRTRACE_FEAT_CSEQ))
+		t->jumps++;
+	else
+		t->lost += gap;
+	if (last)
+		*last = ev->cseq;
+}
+
 void gr_trace_free(struct gr_trace *t)
 {
 	gr_free_list(t->files);
@@ -393,6 +425,7 @@ void gr_trace_free(struct gr_trace *t)
 	free(t->ctx);
 	free(t->ctx_hash);
 	free(t->vcmd);
+	free(t->cseq);
 	memset(t, 0, sizeof(*t));
 }
 

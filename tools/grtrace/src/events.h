@@ -75,10 +75,7 @@ struct gr_tool_ctx {
 /* More CPUs than any architecture's NR_CPUS allows (8192 on x86-64) */
 #define GR_CPUS_MAX		65536U
 
-/*
- * A gseq gap no recording loses: 2^32 records, 128 GiB of the shortest.
- * It is a damaged record's gseq, counted apart from the records lost.
- */
+/* A gseq gap of 2^32 records or more (128 GiB of the shortest) */
 #define GR_GSEQ_JUMP		0x100000000ULL
 
 /* Where a record comes from */
@@ -210,7 +207,9 @@ struct gr_trace {
 	__u64 longer;		/* payloads longer than known (newer format) */
 	__u64 shorter;		/* payloads shorter than known (older format) */
 	__u64 lost;		/* gseq gaps between the records */
-	__u64 jumps;		/* of them, GR_GSEQ_JUMP or more: not in lost */
+	__u64 jumps;		/* damaged gseqs: gaps not in lost */
+	__u64 *cseq;		/* by CPU: the cseq of its last record, 0: none */
+	__u32 nr_cseq;
 	__u64 cpus;		/* bit N: a record of CPU N (N < 64) was read */
 	__u64 first_gseq;
 	__u64 first_ts;
@@ -244,6 +243,7 @@ void gr_rings_rehash(struct gr_trace *t);
 const char *gr_where(const struct gr_trace *t, const struct gr_event *ev);
 int gr_trace_merge(struct gr_trace *t);
 void gr_trace_free(struct gr_trace *t);
+void gr_count_gap(struct gr_trace *t, const struct gr_event *ev, __u64 prev_gseq);
 
 void gr_ctx_take(struct gr_trace *t, const struct gr_event *ev, const struct gr_tool_ctx *c);
 const struct gr_ctx *gr_ctx_at(const struct gr_trace *t, __u64 ctx_id, __u64 ts);

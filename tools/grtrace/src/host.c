@@ -280,7 +280,7 @@ struct gjob {
 	char comm[17];
 	__u64 commit;
 	__u64 end;
-	bool late;		/* the COMMIT comes after the add (the kernel's) */
+	bool late;		/* the COMMIT may come after the add (the kernel's) */
 	size_t hnext;
 };
 

@@ -27,8 +27,8 @@ struct gr_host_job {
 	char comm[17];
 	__u64 commit;		/* guest: COMMIT and END */
 	__u64 end;
-	__u64 after;		/* guest: QEMU took it later, as the join takes it */
-	__u64 added_after;	/* guest: QEMU surely took it later (0: unknown) */
+	__u64 after;		/* guest: QEMU took it later (0: no bound) */
+	__u64 added_after;	/* guest: QEMU surely took it later (0: none) */
 	__u64 take;		/* host, in the guest's clock: QEMU took it */
 	__u64 ctrl;		/* QEMU handed its fence to the renderer */
 	__u64 resp;		/* the fence signalled, QEMU answered */

@@ -184,7 +184,6 @@ static void print_ioctl_line(FILE *f, const struct gr_corr *in, const struct gr_
 	fputc('\n', f);
 }
 
-
 static int cmp_job_key(const struct gr_job *x, __u32 ring, __u64 fctx, __u64 fseq)
 {
 	if (x->ring_id != ring)

@@ -2099,12 +2099,12 @@ static void group_table(struct report *rp, int by)
 
 /* ---- the summary: where the GPU time went ---- */
 
-/* A group's average of time @m over the jobs that have it */
 /* The phases of a job, averaged per process (phase_table) */
 static const int phase_metrics[] = {
 	GR_M_HOST, GR_M_DEVICE, GR_M_COMPLETE, GR_M_LAT, GR_M_WAIT,
 };
 
+/* A group's average of time @m over the jobs that have it */
 static void part_cell(const struct report *rp, const struct group *g, int m, char *b)
 {
 	gr_cell_ns(&rp->o, b, 96, g->nr_part[m], gr_avg(g->part[m], g->nr_part[m]));

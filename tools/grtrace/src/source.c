@@ -636,6 +636,8 @@ int gr_src_rewind(struct gr_src *s)
 	t->shorter = 0;
 	t->lost = 0;
 	t->jumps = 0;
+	if (t->nr_cseq)
+		memset(t->cseq, 0, t->nr_cseq * sizeof(*t->cseq));
 	t->cpus = 0;
 	t->first_gseq = 0;
 	t->first_ts = 0;
@@ -649,11 +651,8 @@ static void count(struct gr_trace *t, const struct gr_event *ev, __u64 prev_gseq
 		t->first_gseq = ev->gseq;
 		t->first_ts = ev->ts;
 		t->last_ts = ev->ts;
-	} else if (ev->gseq - prev_gseq - 1 >= GR_GSEQ_JUMP) {
-		t->jumps++;
-	} else {
-		t->lost += ev->gseq - prev_gseq - 1;
 	}
+	gr_count_gap(t, ev, t->records > 1 ? prev_gseq : 0);
 	if (ev->cpu < 64)
 		t->cpus |= 1ULL << ev->cpu;
 	if (ev->ts < t->first_ts)

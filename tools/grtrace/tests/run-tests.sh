@@ -152,6 +152,26 @@ EOF
 	run report -i "$W/jump.bin" &&
 	grep -Fq "lost      0 records (gseq gaps); 1 gseq jump of 2^32 or more not counted" "$W/out"
 result $? "report: a record's gseq of 2^63 is a damaged record, not 2^63 records lost"
+# The gap a flight recorder leaves: CPU 1 wrote 2^33 records more, and
+# kept only its last ones; CPU 0, idle, its first ones.  Lost, not damaged:
+# no record of CPU 1 came before the gap.
+python3 - "$W/gen/valid" "$W/overwritten" <<'EOF'
+import os, shutil, struct, sys
+shutil.copytree(sys.argv[1], sys.argv[2])
+path = os.path.join(sys.argv[2], 'events1.bin')
+b = bytearray(open(path, 'rb').read())
+off = 0
+while off < len(b):
+    struct.pack_into('<Q', b, off + 16, struct.unpack_from('<Q', b, off + 16)[0] + (1 << 33))
+    off += struct.unpack_from('<H', b, off + 2)[0]
+open(path, 'wb').write(b)
+EOF
+run report -i "$W/overwritten" -f json && python3 - "$W/out" <<'EOF'
+import json, sys
+s = json.load(open(sys.argv[1]))['session']
+assert s['lost_records'] > 1 << 33 and s['gseq_jumps'] == 0, s
+EOF
+result $? "report: a gap of 2^33 before a CPU's first record (a flight recorder's) is records lost"
 # A SUBMIT at 2^64 - 1000 ns: no CLOCK_MONOTONIC time, a damaged record
 # (it made a TIME of -1000001 us and a latency across the wrap)
 python3 - "$W/gen/contexts.bin" "$W/wrap.bin" <<'EOF'
