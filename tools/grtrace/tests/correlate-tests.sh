@@ -219,7 +219,7 @@ same_latency() {
 		printf "%s %d %.3f %.3f %.3f %.3f\n", ring, $2, $3, $4, $5, $6 }' "$W/tl" |
 		sort > "$W/tl.lat"
 	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-		 $c["lat_n"] > 0 { printf "%s %d %.3f %.3f %.3f %.3f\n", $1, $c["lat_n"],
+		 $c["lat_n"] > 0 { printf "%s %d %.3f %.3f %.3f %.3f\n", $c["group"], $c["lat_n"],
 			$c["lat_min"] / 1000, $c["lat_p50"] / 1000, $c["lat_p99"] / 1000,
 			$c["lat_max"] / 1000 }' "$W/rp" | sort > "$W/rp.lat"
 	[ -s "$W/rp.lat" ] && cmp -s "$W/tl.lat" "$W/rp.lat"
