@@ -332,6 +332,12 @@ def merge_check(k, grtrace, dat, cpu):
         kms = sum(1 for r in csv.DictReader(out.splitlines())
                   if r['matched'] == '1' and r['comm'] == 'kmscube')
         differ = sorted(f for f in want.keys() | got.keys() if want.get(f) != got.get(f))
+        # timeline -c marks them on kmscube's row too (^), at their COMMIT
+        tl = subprocess.run([grtrace, 'timeline', '-c', cpu, '-i', dat, '-w', '100'],
+                            capture_output=True, text=True, check=True).stdout
+        marked = [ln for ln in tl.splitlines() if ln.startswith('kmscube/') and '^' in ln]
+        if not marked:
+            differ.append('timeline -c: no ^ on a kmscube row')
         why = (f"{len(win)} threads with ioctls, {sum(map(len, win.values()))} ioctls; "
                f"{sum(v is not None for v in want.values())} of {len(want)} jobs in one, "
                f"{kms} of kmscube matched; differ {differ[:5]}: "
@@ -341,7 +347,7 @@ def merge_check(k, grtrace, dat, cpu):
     k.result(not differ and kms >= MIN_MERGED,
              f"grtrace merge with the annotator's ioctls: each job matched at its COMMIT "
              f"to the ioctl of its thread around it (at least {MIN_MERGED} of kmscube's), "
-             "and no other", why)
+             "and no other; timeline -c marks them", why)
 
 
 def in_flight_check(k, grtrace, dat, events, queued, work):

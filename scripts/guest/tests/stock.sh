@@ -16,6 +16,9 @@ uname -r > "$O/uname.txt"
 virgl_mount || exit 1
 mkdir -p $H$C
 
+A=/opt/grtrace/bin/grtrace-bpf-annotate
+[ -x $A ] || { echo "stock: no $A (clang or libbpf-dev missing on the host)"; exit 1; }
+
 /opt/grtrace/bin/grtrace record -o /tmp/trace.dat > /tmp/record.out 2>&1 &
 rec=$!
 i=0
@@ -29,8 +32,7 @@ done
 # The DRM ioctls meanwhile, for grtrace merge on the host: the annotator
 # needs BPF and the raw syscall tracepoints, not grtrace.  Attached once
 # its header line is out.
-A=/opt/grtrace/bin/grtrace-bpf-annotate
-[ -x $A ] || { echo "stock: no $A (clang or libbpf-dev missing on the host)"; exit 1; }
+rm -f /tmp/cpu.txt
 $A -o /tmp/cpu.txt 2> /tmp/annotate.err &
 ann=$!
 i=0

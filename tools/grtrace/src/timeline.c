@@ -471,7 +471,9 @@ static int draw_timeline(FILE *f, const struct gr_corr *in, const struct timelin
 			const struct gr_match *m = &in->m[k];
 
 			if (m->io >= 0 && in->cpu.io[m->io].tid == io->tid) {
-				__u64 t = shifted(in, in->jobs.job[k].ts[GRTRACE_EV_SUBMIT]);
+				/* Matched at COMMIT: a job without a SUBMIT */
+				__u64 t = shifted(in, in->jobs.job[k].ts[m->queued ?
+							GRTRACE_EV_COMMIT : GRTRACE_EV_SUBMIT]);
 
 				paint(&v, row, t, t, C_SUBMIT);
 			}
