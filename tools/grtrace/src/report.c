@@ -1613,7 +1613,6 @@ static const char *flight_stage(const struct gr_job *j)
 }
 
 static const struct gr_col flight_cols[] = {
-	{ "table", "TABLE", 0, false },	/* CSV only: in_flight, ... */
 	{ "ring", "RING", -22, false },
 	{ "fence", "FENCE", -12, false },
 	{ "ctx", "CTX", 5, true },
@@ -1634,19 +1633,16 @@ static const struct gr_col flight_cols[] = {
  * as every *_ns stamp (the session's start_ts converts); AGE the time from
  * it to the input's last event, LATENCY its latency if it completed.
  */
-static void flight_row(struct report *rp, const char *table, const struct gr_job *j)
+static void flight_row(struct report *rp, const struct gr_job *j)
 {
-	char c[NR_FLIGHT_COLS][96], *cells[NR_FLIGHT_COLS];
+	char b[NR_FLIGHT_COLS][96], *cells[NR_FLIGHT_COLS];
 	const struct gr_out *o = &rp->o;
-	bool csv = o->fmt == GR_FMT_CSV;
-	char (*b)[96] = c + 1;
 	bool valid;
 	size_t i;
 	__s64 v;
 
 	for (i = 0; i < NR_FLIGHT_COLS; i++)
-		cells[i] = c[i];
-	snprintf(c[0], sizeof(c[0]), "%s", table);
+		cells[i] = b[i];
 	gr_ring_label(&rp->t, j->ring_id, b[0], sizeof(b[0]));
 	snprintf(b[1], sizeof(b[1]), "%llu:%llu", (unsigned long long)j->fctx,
 		 (unsigned long long)j->fseq);
@@ -1662,15 +1658,11 @@ static void flight_row(struct report *rp, const char *table, const struct gr_job
 	valid = gr_job_metric(j, GR_M_LAT, &v);
 	gr_cell_ns(o, b[8], sizeof(b[8]), valid, v);
 	gr_job_status(j, b[9], sizeof(b[9]));
-	gr_tbl_row(&rp->o, cells + !csv);
+	gr_tbl_row(&rp->o, cells);
 }
 
 static void flight_tables(struct report *rp)
 {
-	/* One CSV table: its first column names each row's */
-	bool csv = rp->o.fmt == GR_FMT_CSV;
-	const struct gr_col *cols = flight_cols + !csv;
-	int nr_cols = NR_FLIGHT_COLS - !csv;
 	char title[256], last[32], start[32];
 	size_t i;
 
@@ -1683,22 +1675,25 @@ static void flight_tables(struct report *rp)
 	snprintf(title, sizeof(title),
 		 "in flight at the last event (%s): %zu job%s, by ring (times in us from the session start, %s s in the input's clock; AGE at the last event):",
 		 last, rp->nr_flying, rp->nr_flying == 1 ? "" : "s", start);
-	gr_tbl_begin(&rp->o, "in_flight", title, cols, nr_cols);
+	gr_tbl_tag(&rp->o, "table", "in_flight");
+	gr_tbl_begin(&rp->o, "in_flight", title, flight_cols, NR_FLIGHT_COLS);
 	for (i = 0; i < rp->nr_flying; i++)
-		flight_row(rp, "in_flight", &rp->flying[i]);
+		flight_row(rp, &rp->flying[i]);
 	gr_tbl_end(&rp->o);
 	snprintf(title, sizeof(title), "the last %zu job%s completed, the last first:",
 		 rp->nr_done, rp->nr_done == 1 ? "" : "s");
-	gr_tbl_begin(&rp->o, "last_completed", title, cols, nr_cols);
+	gr_tbl_tag(&rp->o, "table", "last_completed");
+	gr_tbl_begin(&rp->o, "last_completed", title, flight_cols, NR_FLIGHT_COLS);
 	for (i = 0; i < rp->nr_done; i++)
-		flight_row(rp, "last_completed", &rp->done[i]);
+		flight_row(rp, &rp->done[i]);
 	gr_tbl_end(&rp->o);
 	snprintf(title, sizeof(title),
 		 "%zu job%s with an error (timeout, reset) or a failed fence:",
 		 rp->nr_failed, rp->nr_failed == 1 ? "" : "s");
-	gr_tbl_begin(&rp->o, "failed", title, cols, nr_cols);
+	gr_tbl_tag(&rp->o, "table", "failed");
+	gr_tbl_begin(&rp->o, "failed", title, flight_cols, NR_FLIGHT_COLS);
 	for (i = 0; i < rp->nr_failed; i++)
-		flight_row(rp, "failed", &rp->failed[i]);
+		flight_row(rp, &rp->failed[i]);
 	gr_tbl_end(&rp->o);
 }
 
@@ -1928,14 +1923,11 @@ static const char * const group_by[] = { "ring", "context", "process" };
 
 static void group_row(struct report *rp, int by, struct group *g)
 {
-	char c[NR_GROUP_COLS + 1][96], *cells[NR_GROUP_COLS + 1];
-	bool csv = rp->o.fmt == GR_FMT_CSV;
-	char (*b)[96] = c + csv;
+	char b[NR_GROUP_COLS][96], *cells[NR_GROUP_COLS];
 	size_t i;
 
-	for (i = 0; i < NR_GROUP_COLS + 1; i++)
-		cells[i] = c[i];
-	snprintf(c[0], 96, "%s", group_by[by]);
+	for (i = 0; i < NR_GROUP_COLS; i++)
+		cells[i] = b[i];
 	if (by == BY_CTX)
 		ctx_name(rp, g, b[0]);
 	else
@@ -2052,8 +2044,7 @@ static void group_table(struct report *rp, int by)
 	static const char * const titles[] = {
 		"per ring:", "per context:", "per process:",
 	};
-	static const struct gr_col cols[NR_GROUP_COLS + 1] = {
-		{ "by", "BY", 0, false },	/* CSV only */
+	static const struct gr_col cols[NR_GROUP_COLS] = {
 		{ "group", "GROUP", -32, false },
 		{ "jobs", "JOBS", 6, true },
 		{ "lat_n", "LAT_N", 6, true },
@@ -2077,7 +2068,6 @@ static void group_table(struct report *rp, int by)
 	};
 	struct group **g;
 	size_t i, nr;
-	bool csv;
 
 	g = merged_groups(rp, by, false, &nr);
 	if (nr)
@@ -2089,8 +2079,8 @@ static void group_table(struct report *rp, int by)
 		free(g);
 		return;
 	}
-	csv = rp->o.fmt == GR_FMT_CSV;
-	gr_tbl_begin(&rp->o, keys[by], titles[by], cols + !csv, NR_GROUP_COLS + csv);
+	gr_tbl_tag(&rp->o, "by", group_by[by]);
+	gr_tbl_begin(&rp->o, keys[by], titles[by], cols, NR_GROUP_COLS);
 	for (i = 0; i < nr; i++)
 		group_row(rp, by, g[i]);
 	gr_tbl_end(&rp->o);
@@ -2119,7 +2109,6 @@ static void part_cell(const struct report *rp, const struct group *g, int m, cha
 static void share_table(struct report *rp, int by, struct group **g, size_t nr)
 {
 	static const struct gr_col cols[] = {
-		{ "by", "", 0, false },			/* CSV only */
 		{ "", "", -22, false },
 		{ "jobs", "JOBS", 6, true },
 		{ "gpu_time", "GPU_TIME", 13, true },
@@ -2136,27 +2125,26 @@ static void share_table(struct report *rp, int by, struct group **g, size_t nr)
 		{ "t_gpu_wait", "", 0, true },
 	};
 	bool csv = rp->o.fmt == GR_FMT_CSV;
-	int nr_cols = csv ? ARRAY_SIZE(cols) : 8;
-	char c[ARRAY_SIZE(cols)][96], *cells[ARRAY_SIZE(cols)];
-	char (*b)[96] = c + 1;
-	struct gr_col cl[ARRAY_SIZE(cols)];
+	int nr_cols = csv ? ARRAY_SIZE(cols) : ARRAY_SIZE(cols) - ARRAY_SIZE(phase_metrics);
+	char b[ARRAY_SIZE(cols)][96], *cells[ARRAY_SIZE(cols)];
+	struct gr_col c[ARRAY_SIZE(cols)];
 	__s64 total = 0;
 	size_t i, k;
 
-	memcpy(cl, cols, sizeof(cols));
-	cl[1].key = csv ? "group" : by == BY_PROCESS ? "process" : "ring";
-	cl[1].title = by == BY_PROCESS ? "PROCESS" : "RING";
+	memcpy(c, cols, sizeof(cols));
+	c[0].key = csv ? "group" : by == BY_PROCESS ? "process" : "ring";
+	c[0].title = by == BY_PROCESS ? "PROCESS" : "RING";
 	for (i = 0; i < nr; i++)
 		total += g[i]->gpu;
 	for (k = 0; k < ARRAY_SIZE(cols); k++)
-		cells[k] = c[k];
-	snprintf(c[0], 96, "%s", group_by[by]);
+		cells[k] = b[k];
+	gr_tbl_tag(&rp->o, "by", group_by[by]);
 	if (by == BY_PROCESS)
 		gr_tbl_begin(&rp->o, "gpu_time_per_process",
 			     "where the GPU time went, per process (us; GPU_TIME: its jobs' EXEC or DEVICE):",
-			     cl + !csv, nr_cols);
+			     c, nr_cols);
 	else
-		gr_tbl_begin(&rp->o, "gpu_time_per_ring", "per ring (us):", cl + !csv, nr_cols);
+		gr_tbl_begin(&rp->o, "gpu_time_per_ring", "per ring (us):", c, nr_cols);
 	for (i = 0; i < nr; i++) {
 		__u64 n = g[i]->st[0].n;
 
@@ -2179,7 +2167,7 @@ static void share_table(struct report *rp, int by, struct group **g, size_t nr)
 			if (by == BY_PROCESS)
 				part_cell(rp, g[i], phase_metrics[k], b[8 + k]);
 		}
-		gr_tbl_row(&rp->o, cells + !csv);
+		gr_tbl_row(&rp->o, cells);
 	}
 	gr_tbl_end(&rp->o);
 }

@@ -34,22 +34,35 @@ void gr_out_end(struct gr_out *o)
 	o->csv_keys = NULL;
 }
 
-/* @cols' keys, comma-separated: a CSV header.  To free. */
-static char *csv_header(const struct gr_col *cols, int nr_cols)
+/* The tag column's key, then @cols' keys, comma-separated: a CSV header.  To free. */
+static char *csv_header(const struct gr_out *o, const struct gr_col *cols, int nr_cols)
 {
-	size_t len = 1;
+	size_t len = 1 + (o->tag_key ? strlen(o->tag_key) + 1 : 0);
 	char *h;
 	int i;
 
 	for (i = 0; i < nr_cols; i++)
 		len += strlen(cols[i].key) + 1;
 	h = gr_zalloc(len);
+	if (o->tag_key)
+		strcat(h, o->tag_key);
 	for (i = 0; i < nr_cols; i++) {
-		if (i)
+		if (i || o->tag_key)
 			strcat(h, ",");
 		strcat(h, cols[i].key);
 	}
 	return h;
+}
+
+/*
+ * gr_tbl_tag - in CSV, a first column @key of the next table, @value in
+ * each of its rows: what tells its rows from those of another table of the
+ * same columns, which CSV prints as one.  Text and JSON leave it out.
+ */
+void gr_tbl_tag(struct gr_out *o, const char *key, const char *value)
+{
+	o->tag_key = key;
+	o->tag = value;
 }
 
 /* JSON: start the next top level member, "key": */
@@ -75,7 +88,7 @@ void gr_tbl_begin(struct gr_out *o, const char *key, const char *title,
 		fputc('[', o->f);
 		break;
 	case GR_FMT_CSV:
-		h = csv_header(cols, nr_cols);
+		h = csv_header(o, cols, nr_cols);
 		if (o->csv_keys && !strcmp(h, o->csv_keys)) {
 			free(h);
 			break;
@@ -116,6 +129,8 @@ void gr_tbl_row(struct gr_out *o, char * const *cells)
 
 	if (o->fmt == GR_FMT_JSON)
 		fputs(o->rows ? ",\n  {" : "\n  {", o->f);
+	else if (o->fmt == GR_FMT_CSV && o->tag_key)
+		gr_csv_str(o->f, o->tag);
 	for (i = 0; i < o->nr_cols; i++) {
 		switch (o->fmt) {
 		case GR_FMT_JSON:
@@ -123,7 +138,7 @@ void gr_tbl_row(struct gr_out *o, char * const *cells)
 			json_cell(o, &o->cols[i], cells[i]);
 			break;
 		case GR_FMT_CSV:
-			fputs(i ? "," : "", o->f);
+			fputs(i || o->tag_key ? "," : "", o->f);
 			gr_csv_str(o->f, cells[i]);
 			break;
 		case GR_FMT_TEXT:
@@ -142,6 +157,8 @@ void gr_tbl_row(struct gr_out *o, char * const *cells)
 
 void gr_tbl_end(struct gr_out *o)
 {
+	o->tag_key = NULL;
+	o->tag = NULL;
 	if (o->fmt == GR_FMT_JSON)
 		fputs(o->rows ? "\n]" : "]", o->f);
 	else if (o->fmt == GR_FMT_TEXT && !o->rows)

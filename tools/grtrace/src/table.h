@@ -26,6 +26,8 @@ struct gr_out {
 	const struct gr_col *cols;
 	int nr_cols;
 	char *csv_keys;		/* CSV: the header printed */
+	const char *tag_key;	/* CSV: the next table's first column */
+	const char *tag;	/* and its value in every row */
 };
 
 void gr_out_begin(struct gr_out *o, FILE *f, enum gr_fmt fmt);
@@ -34,6 +36,7 @@ void gr_out_member(struct gr_out *o, const char *key);
 
 void gr_tbl_begin(struct gr_out *o, const char *key, const char *title,
 		  const struct gr_col *cols, int nr_cols);
+void gr_tbl_tag(struct gr_out *o, const char *key, const char *value);
 void gr_tbl_row(struct gr_out *o, char * const *cells);
 void gr_tbl_end(struct gr_out *o);
 
