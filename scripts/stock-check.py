@@ -195,13 +195,14 @@ def export_check(k, grtrace, dat, jobs, work):
              "(trace-cmd report of the lanes)", why)
 
 
-# QEMU's event of each command type it takes (host-check.py's)
+# QEMU's log as host-check.py reads it: its lines, and the event of
+# each command type QEMU takes
 _spec = importlib.util.spec_from_file_location(
     'host_check', os.path.join(os.path.dirname(os.path.abspath(__file__)), 'host-check.py'))
 _host_check = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_host_check)
 TAKE = _host_check.TAKE
-QEMU_LINE = re.compile(r'^(\d+)@(\d+)\.(\d{6}):(virtio_gpu_\w+)\s*(.*)')
+QEMU_LINE = _host_check.LINE           # a line of QEMU's log
 
 
 def move_take(log, path, fence, host_ns):
