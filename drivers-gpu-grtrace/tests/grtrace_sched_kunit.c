@@ -290,14 +290,20 @@ static struct capture *capture_start(struct kunit *test)
 	return c;
 }
 
+/*
+ * The test's hold on the scheduler's probes goes last: a work item that
+ * runs late (queued by capture_start()) finds no consumer then, and does
+ * not attach them again with new tables, where a ring the test looks up
+ * next would have no id.
+ */
 static void capture_stop(struct capture *c)
 {
 	int i;
 
-	grtrace_sched_put();
 	for (i = 0; i < ARRAY_SIZE(tps); i++)
 		tps[i].unreg(capture_probe, c);
 	tracepoint_synchronize_unregister();
+	grtrace_sched_put();
 }
 
 /* Relay records, in gseq order, as struct seen. */
