@@ -665,14 +665,21 @@ void gr_jobs_free(struct gr_jobs *jobs)
 	memset(jobs, 0, sizeof(*jobs));
 }
 
-/* A negative status: "-EIO", or the number if it names no errno */
+/*
+ * A negative status: "-EIO", the number if it names no errno this C library
+ * knows, "bad" below the kernel's -MAX_ERRNO (no fence error: a damaged
+ * record, and no number that long in a STATUS column).
+ */
 static const char *errno_name(int status, char *buf, size_t len)
 {
 	const char *name = NULL;
 
+	if (status < -4095) {
+		snprintf(buf, len, "bad");
+		return buf;
+	}
 #if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 32)
-	if (status > -4096)	/* the kernel's MAX_ERRNO: -status is an int */
-		name = strerrorname_np(-status);
+	name = strerrorname_np(-status);
 #endif
 	if (name)
 		snprintf(buf, len, "-%s", name);

@@ -826,8 +826,8 @@ static void header_text(struct report *rp)
 	} else {
 		fprintf(f, "  session   unknown: no STREAM_INFO (the input starts mid-session)\n");
 	}
-	fprintf(f, "  span      %.6f ms: %llu records, %llu jobs\n",
-		(t->last_ts - t->first_ts) / 1e6, (unsigned long long)t->records,
+	fprintf(f, "  span      %.9f s: %llu records, %llu jobs\n",
+		(t->last_ts - t->first_ts) / 1e9, (unsigned long long)t->records,
 		(unsigned long long)rp->nr_jobs);
 	for (k = 0, w = 0; k < GRTRACE_EV_NR && w < sizeof(buf); k++)
 		w += snprintf(buf + w, sizeof(buf) - w, "%s%s %llu", k ? ", " : "",
@@ -844,10 +844,12 @@ static void header_text(struct report *rp)
 	if (cpus >= 0)
 		fprintf(f, "; records of %d of the session's %u CPUs: files missing?",
 			cpus, t->info.nr_cpus);
-	fprintf(f, "\n  skipped   %llu records of unknown type",
+	fprintf(f, "\n  skipped   %llu records of unknown type\n",
 		(unsigned long long)t->unknown);
-	fprintf(f, "; %llu longer, %llu shorter payloads than known\n",
-		(unsigned long long)t->longer, (unsigned long long)t->shorter);
+	fprintf(f, "  payloads  %llu longer than known (tail unread), ",
+		(unsigned long long)t->longer);
+	fprintf(f, "%llu shorter (missing fields read as 0)\n",
+		(unsigned long long)t->shorter);
 	drops_str(t->stats, buf, sizeof(buf));
 	header_line(f, "dropped", buf);
 	recorded_under(t->config, buf, sizeof(buf));

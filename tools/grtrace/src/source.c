@@ -704,6 +704,9 @@ void gr_input_partial_warn(const struct gr_trace *t)
 	if (read >= 0)
 		gr_err_msg("%s: records of %d of %u CPUs, %llu gseq gaps: files missing?\n",
 			   t->input, read, t->info.nr_cpus, (unsigned long long)t->lost);
+	else if (!t->have_info && !t->is_tracedat && !t->instance && t->records)
+		gr_err_msg("%s: no STREAM_INFO (the session's start): one CPU's file alone?\n",
+			   t->input);
 }
 
 /* At the end of the input: its time origin, or why it is empty. */

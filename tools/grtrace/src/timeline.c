@@ -410,9 +410,10 @@ static int draw_timeline(FILE *f, const struct gr_corr *in, const struct timelin
 		v.t0 = shifted(in, in->t.start_ts + p->since);
 	if (p->have_until)
 		v.t1 = shifted(in, in->t.start_ts + p->until);
+	/* An empty selection, as report's "(none)": no error */
 	if (v.t0 == ULLONG_MAX || v.t1 <= v.t0) {
-		gr_err_msg("nothing to draw: no job event, or an empty time window\n");
-		return -1;
+		fprintf(f, "(nothing to draw: no job event, or an empty time window)\n");
+		return 0;
 	}
 	v.cols = p->width - LABEL_W - 3;
 	v.per_col = (v.t1 - v.t0 + v.cols - 1) / v.cols;

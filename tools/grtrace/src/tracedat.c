@@ -369,7 +369,9 @@ int gr_tracedat_load(struct gr_trace *t, const char *path)
 
 	handle = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!handle) {
-		gr_err_msg("%s: not a trace-cmd data file libtracecmd can read\n", path);
+		/* It starts as one (gr_is_tracedat()) */
+		gr_err_msg("%s: a trace-cmd file libtracecmd cannot read: truncated or damaged?\n",
+			   path);
 		return -1;
 	}
 	/*

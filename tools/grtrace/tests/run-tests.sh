@@ -576,6 +576,10 @@ fi
 # A trace.dat is one session: --session 2 is refused, not ignored.
 expect_fail "report --session 2 of a trace.dat: the input holds 1" \
 	"no session 2: the input holds 1" report -i "$W/lanes.dat" --session 2
+head -c 1000 "$W/lanes.dat" > "$W/cut.dat"
+expect_fail "report of a trace.dat cut short: named as one libtracecmd cannot read" \
+	"cut.dat: a trace-cmd file libtracecmd cannot read: truncated or damaged" \
+	report -i "$W/cut.dat"
 
 # ---- other format versions ----
 run report --jobs -i "$W/gen/newer.bin" -f json && $C json "$E" "$W/out" 2> "$W/err" &&
@@ -585,6 +589,48 @@ result $? "newer format: unknown type and longer payloads skipped"
 run report --jobs -i "$W/gen/older.bin" -f json && $C json "$E" "$W/out" comm,pid 2> "$W/err" &&
 	grep -q '"shorter_payloads": 32' "$W/out"
 result $? "older format: shorter payloads zero-filled"
+
+run report -i "$W/gen/older.bin" &&
+	grep -q '^  span      0\.[0-9]\{9\} s: ' "$W/out" &&
+	grep -q '^  skipped   0 records of unknown type$' "$W/out" &&
+	grep -q '^  payloads  0 longer than known (tail unread), 32 shorter (missing' "$W/out" &&
+	grep -q ' 32 shorter (missing fields read as 0)$' "$W/out"
+result $? "report's header: the span in s; shorter payloads read as 0, not skipped"
+
+# A COMPLETE's status below -MAX_ERRNO is no fence error: a damaged record,
+# "bad" in its column, which keeps its width.
+python3 - "$V" "$W/badstatus" << 'EOF' 2> "$W/err"
+import os, struct, sys
+os.makedirs(sys.argv[2], exist_ok=True)
+n = 0
+for cpu in (0, 1):
+    b = bytearray(open(os.path.join(sys.argv[1], 'events%d.bin' % cpu), 'rb').read())
+    off = 0
+    while off < len(b):
+        typ, size = struct.unpack_from('<HH', b, off)
+        if typ == 4 and struct.unpack_from('<i', b, off + 32 + 48)[0] == -62:
+            struct.pack_into('<i', b, off + 32 + 48, -2**31)
+            n += 1
+        off += size
+    open(os.path.join(sys.argv[2], 'events%d.bin' % cpu), 'wb').write(b)
+assert n == 1, n
+EOF
+ok=$?
+run report --jobs -i "$W/badstatus" && python3 - "$W/out" << 'EOF' 2> "$W/err"
+import sys
+lines = open(sys.argv[1]).read().split('\n')
+h = [i for i, l in enumerate(lines) if l.lstrip().startswith('TIME ') and 'STATUS' in l][0]
+hdr, rows = lines[h], []
+for l in lines[h + 1:]:
+    if not l.strip():
+        break
+    rows.append(l)
+s, w = hdr.index('STATUS'), hdr.index('WAITS_ON')
+bad = [r for r in rows if r[s:s + 4] == 'bad ']
+assert len(bad) == 1, rows
+assert all(r[w - 1] == ' ' and r[w] != ' ' for r in rows), [r for r in rows if r[w - 1] != ' ']
+EOF
+result $((ok | $?)) "report --jobs: a status of -2147483648 is 'bad', the columns after it in place"
 
 # ---- the reader at scale: memory, percentiles, merged files ----
 # gen-load wants <linux/grtrace.h>: of the kernel tree, or of the grtrace tree
@@ -752,6 +798,24 @@ expect_fail "export --session 3 of 2" "no session 3: the input holds 2" \
 	export -i "$T2" --session 3 --chrome "$W/x.json"
 expect_fail "export: bad --session" "invalid --session" export --chrome - --session 0
 expect_fail "timeline: bad --session" "invalid --session" timeline --session x
+# An empty selection is no error, in timeline as in report ("(none)")
+run timeline -i "$V" --since 1000s && [ ! -s "$W/err" ] &&
+	grep -qx '(nothing to draw: no job event, or an empty time window)' "$W/out"
+result $? "timeline of an empty time window: said, exit 0"
+# A CPU's file without the session's first: every reader says so, report
+# in its header
+rc=0
+for args in "export --chrome $W/x.json" "timeline -w 80" "merge -c /dev/null" "report -f csv"; do
+	# shellcheck disable=SC2086
+	run $args -i "$V/events1.bin" &&
+		grep -q "events1.bin: no STREAM_INFO (the session's start): one CPU's file alone" \
+			"$W/err" ||
+		{ echo "$args: not said: $(head -1 "$W/err")"; rc=1; }
+done > "$W/err2"
+run report -i "$V/events1.bin" &&
+	grep -q "^  session   unknown: no STREAM_INFO" "$W/out" || rc=1
+mv "$W/err2" "$W/err"
+result $rc "export, timeline, merge, report: a file without STREAM_INFO named"
 expect_fail "merge: bad --session" "invalid --session" merge -c /dev/null --session -1
 expect_fail "report: bad --session" "invalid --session" report --session 0
 expect_fail "report: bad --events" "invalid --events: auto, grtrace or kernel" \
