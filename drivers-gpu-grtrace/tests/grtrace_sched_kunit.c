@@ -291,10 +291,11 @@ static struct capture *capture_start(struct kunit *test)
 }
 
 /*
- * The test's hold on the scheduler's probes goes last: a work item that
- * runs late (queued by capture_start()) finds no consumer then, and does
- * not attach them again with new tables, where a ring the test looks up
- * next would have no id.
+ * The test's hold on the scheduler's probes goes last, after the sources
+ * are brought in line with no consumer: the source work queued by
+ * capture_start(), late or still running, must not attach the probes
+ * again once the test lets them go, with new tables in which a ring the
+ * test looks up next would have no id.
  */
 static void capture_stop(struct capture *c)
 {
@@ -303,6 +304,7 @@ static void capture_stop(struct capture *c)
 	for (i = 0; i < ARRAY_SIZE(tps); i++)
 		tps[i].unreg(capture_probe, c);
 	tracepoint_synchronize_unregister();
+	grtrace_sources_sync();
 	grtrace_sched_put();
 }
 

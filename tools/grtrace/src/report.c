@@ -2223,6 +2223,9 @@ static void summary(struct report *rp)
 	if (rp->o.fmt != GR_FMT_CSV)
 		phase_table(rp, proc, nr_proc);
 	share_table(rp, BY_RING, ring, nr_ring);
+	/* The rings' counts after the answer, in text (print_head()) */
+	if (rp->o.fmt == GR_FMT_TEXT)
+		rings_table(rp);
 	if (rp->o.fmt == GR_FMT_TEXT)
 		fputs(more, rp->o.f);
 	free(proc);
@@ -2429,7 +2432,9 @@ static void print_head(struct report *rp)
 	if (p->fmt == GR_FMT_JSON)
 		header_json(rp);
 	if (p->fmt != GR_FMT_CSV) {
-		rings_table(rp);
+		/* The summary leads, as perf report's: the rings come in it */
+		if (p->fmt != GR_FMT_TEXT || !rp->summary)
+			rings_table(rp);
 		summaries_table(rp);
 		contexts_table(rp);
 		if (rp->host)

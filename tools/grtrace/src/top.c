@@ -24,6 +24,10 @@
  * lost by cause.  With
  * --summary, it shows the relay stream's aggregate_only windows instead
  * (the grtrace_summary event): what a ring did, from the aggregator.
+ * Where a driver counts its clients' GPU time in their DRM fdinfo, each
+ * refresh reads it too (fdinfo.c): per client and engine class, the busy
+ * share of the interval, as gputop and nvtop show it; --events fdinfo
+ * shows that alone, without events.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -45,6 +49,7 @@
 
 #include "commands.h"
 #include "events.h"
+#include "fdinfo.h"
 #include "input.h"
 #include "stat.h"
 #include "tracedat.h"
@@ -58,6 +63,7 @@ struct top_params {
 	enum gr_fmt format;
 	bool summary;
 	enum gr_use use;	/* --events */
+	bool fdinfo_only;	/* --events fdinfo */
 	const char *trace;	/* --trace FILE */
 };
 
@@ -139,6 +145,7 @@ struct top {
 	bool drawn;		/* an interval was shown: a new size redraws it */
 	bool csv_head;		/* -f csv: the header was printed */
 	struct termios saved;
+	struct gr_fdinfo fi;	/* the DRM clients' fdinfo, scanned at each refresh */
 };
 
 static atomic_int top_quit;
@@ -149,7 +156,7 @@ static void top_usage(const char *err)
 	static const char * const msg[] = {
 		"",
 		"  usage: grtrace top [-h] [-D] [-d SECS] [-n N] [-b] [-f text|json|csv]",
-		"         [--summary] [--events grtrace|kernel]",
+		"         [--summary] [--events grtrace|kernel|fdinfo]",
 		"         [--trace FILE]",
 		"",
 		"  Show, refreshed every second, what each GPU ring does (BUSY%, jobs,",
@@ -158,7 +165,8 @@ static void top_usage(const char *err)
 		"  in us), and the events lost, from",
 		"  the grtrace tracepoints of every driver with hooks; on a kernel",
 		"  without grtrace, from its own GPU job events (gpu_scheduler,",
-		"  virtio_gpu, dma_fence_signaled).",
+		"  virtio_gpu, dma_fence_signaled).  Per process and engine, the",
+		"  busy share the drivers count in their DRM fdinfo, where they do.",
 		"",
 		"    -d/--delay SECS: the interval (default 1; 0.5, 2...)",
 		"    -n/--iterations N: stop after N intervals",
@@ -168,8 +176,9 @@ static void top_usage(const char *err)
 		"                         process and interval), for scripts: batch",
 		"       --summary: the relay stream's aggregate_only windows per ring",
 		"                         (grtrace_summary) instead of the jobs",
-		"       --events grtrace|kernel: the events to read (default grtrace's",
-		"                         if the kernel has them, else its own)",
+		"       --events grtrace|kernel|fdinfo: the events to read (default",
+		"                         grtrace's if the kernel has them, else its",
+		"                         own), or none: DRM fdinfo alone",
 		"       --trace FILE: write every event read to FILE as text, stamped",
 		"                         in ns, its markers too (what each interval",
 		"                         counted)",
@@ -229,8 +238,10 @@ static void top_parse_args(int argc, char *argv[], struct top_params *p)
 			p->summary = true;
 			break;
 		case 'E':
-			if (gr_use_parse(optarg, &p->use) || p->use == GR_USE_AUTO)
-				top_usage("invalid --events: grtrace or kernel");
+			p->fdinfo_only = !strcmp(optarg, "fdinfo");
+			if (!p->fdinfo_only &&
+			    (gr_use_parse(optarg, &p->use) || p->use == GR_USE_AUTO))
+				top_usage("invalid --events: grtrace, kernel or fdinfo");
 			break;
 		case 'T':
 			p->trace = optarg;
@@ -247,6 +258,8 @@ static void top_parse_args(int argc, char *argv[], struct top_params *p)
 	}
 	if (optind < argc)
 		top_usage(gr_unexpected(argv[optind]));
+	if (p->fdinfo_only && (p->summary || p->trace))
+		top_usage("--events fdinfo reads no events: no --summary, no --trace");
 }
 
 /* The marker of refresh @n (0: the start), an ftrace print event */
@@ -825,6 +838,56 @@ static double share(__u64 gpu, __u64 total)
 	return total ? 100.0 * gpu / total : 0;
 }
 
+/* A DRM client's engine class, and its busy share of the interval (fdinfo) */
+struct fd_row {
+	size_t client;		/* in tp->fi.cur */
+	unsigned int eng;
+	double busy;
+};
+
+static int cmp_fd_row(const void *a, const void *b, void *arg)
+{
+	const struct fd_row *x = a, *y = b;
+	const struct gr_fdinfo *fi = arg;
+	const struct gr_drm_client *cx = &fi->cur[x->client], *cy = &fi->cur[y->client];
+
+	if (x->busy != y->busy)
+		return x->busy > y->busy ? -1 : 1;
+	if (cx->tgid != cy->tgid)
+		return cx->tgid < cy->tgid ? -1 : 1;
+	if (x->client != y->client)
+		return x->client < y->client ? -1 : 1;
+	return strcmp(cx->eng[x->eng].name, cy->eng[y->eng].name);
+}
+
+/*
+ * The engines the clients used in the interval, busiest first; with @all,
+ * those they did not use too (0), for scripts.  None before the second
+ * scan, nor in --summary.
+ */
+static size_t fd_rows(struct top *tp, struct fd_row **out, bool all)
+{
+	struct fd_row *r = gr_zalloc((tp->fi.nr_cur * GR_DRM_ENGINES + 1) * sizeof(*r));
+	size_t k, n = 0;
+	unsigned int e;
+	double busy;
+
+	for (k = 0; !tp->p->summary && k < tp->fi.nr_cur; k++)
+		for (e = 0; e < tp->fi.cur[k].nr_eng; e++) {
+			busy = gr_fdinfo_busy(&tp->fi, k, e);
+			if (busy > 0 || (all && busy == 0))
+				r[n++] = (struct fd_row){ k, e, busy };
+		}
+	qsort_r(r, n, sizeof(*r), cmp_fd_row, &tp->fi);
+	*out = r;
+	return n;
+}
+
+static void fd_label(const struct gr_drm_client *c, unsigned int e, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/%s", c->pdev, c->eng[e].name);
+}
+
 /*
  * The interval as data: JSON, an object on a line of its own; CSV, a row
  * per ring and per process, its header before the first interval.  The
@@ -836,20 +899,29 @@ static void show_data(struct top *tp, FILE *f, const __u32 *ids, __u32 n, const 
 	bool json = tp->p->format == GR_FMT_JSON, sum = tp->p->summary;
 	__u64 total = gpu_total(tp);
 	unsigned int rows = 0;
+	struct fd_row *fd;
+	size_t nr_fd, k;
 	char label[64];
 	__u32 i;
 
+	nr_fd = fd_rows(tp, &fd, true);
 	if (json) {
 		fprintf(f, "{\"from_s\":%.9f", tp->from / 1e9);
 		datum(f, json, "to_s", "%.9f", tp->to / 1e9);
+	}
+	if (json && tp->p->fdinfo_only) {
+		n = 0;	/* no rings, no processes of jobs */
+	} else if (json) {
 		datum(f, json, "in_flight", "%zu", tp->nr_job);
 		datum(f, json, "ftrace_overrun", "%llu", gr_instance_cpu_sum(tp->inst, "overrun:"));
 		datum(f, json, "ftrace_dropped", "%llu",
 		      gr_instance_cpu_sum(tp->inst, "dropped events:"));
 		datum(f, json, "completes_of_unseen_jobs", "%llu",
 		      (unsigned long long)tp->lost_unseen);
+	}
+	if (json && !tp->p->fdinfo_only) {
 		fputs(",\"rings\":[", f);
-	} else if (!tp->csv_head) {
+	} else if (!json && !tp->csv_head) {
 		tp->csv_head = true;
 		fprintf(f, "from_s,to_s,kind,name,pid,%s\n", sum ?
 			"on_device,jobs_per_s,depth,peak,lat_avg,lat_max,errors,dropped" :
@@ -894,9 +966,9 @@ static void show_data(struct top *tp, FILE *f, const __u32 *ids, __u32 n, const 
 		}
 		fputs(json ? "}" : "\n", f);
 	}
-	if (json)
+	if (json && !tp->p->fdinfo_only)
 		fputs("],\"processes\":[", f);
-	for (i = 0, rows = 0; !sum && i < tp->nr_proc; i++) {
+	for (i = 0, rows = 0; !sum && !tp->p->fdinfo_only && i < tp->nr_proc; i++) {
 		struct top_proc *pr = &tp->proc[pids[i]];
 
 		if (!pr->jobs)
@@ -922,7 +994,29 @@ static void show_data(struct top *tp, FILE *f, const __u32 *ids, __u32 n, const 
 		fputs(json ? "}" : ",\n", f);
 	}
 	if (json)
+		fputs(tp->p->fdinfo_only ? ",\"fdinfo\":[" : "],\"fdinfo\":[", f);
+	for (k = 0; !sum && k < nr_fd; k++) {
+		const struct gr_drm_client *c = &tp->fi.cur[fd[k].client];
+
+		if (json) {
+			fprintf(f, "%s{\"pid\":%u,\"comm\":", k ? "," : "", c->tgid);
+			gr_json_str(f, c->comm);
+			fputs(",\"device\":", f);
+			gr_json_str(f, c->pdev);
+			fprintf(f, ",\"client_id\":%llu,\"engine\":", (unsigned long long)c->id);
+			gr_json_str(f, c->eng[fd[k].eng].name);
+			fprintf(f, ",\"busy_pct\":%.3f}", fd[k].busy);
+		} else {
+			fd_label(c, fd[k].eng, label, sizeof(label));
+			fprintf(f, "%.9f,%.9f,engine,", tp->from / 1e9, tp->to / 1e9);
+			gr_csv_str(f, label);
+			/* busy_pct alone: no jobs of fdinfo */
+			fprintf(f, ",%u,%.3f,,,,,,,,\n", c->tgid, fd[k].busy);
+		}
+	}
+	if (json)
 		fputs("]}\n", f);
+	free(fd);
 	fflush(f);
 }
 
@@ -949,6 +1043,35 @@ static bool screen_full(FILE *f, size_t rows, size_t k, size_t nr)
 		return false;
 	fprintf(f, "(%zu more)\n", nr - k);
 	return true;
+}
+
+/*
+ * The engines the DRM clients kept busy, as their drivers count it in
+ * fdinfo: nothing where no driver does (virtio-gpu) but with --events
+ * fdinfo, which shows nothing else.
+ */
+static void show_fdinfo(struct top *tp, FILE *f, size_t rows)
+{
+	struct fd_row *fd;
+	size_t nr = fd_rows(tp, &fd, false), k;
+	char label[64];
+
+	if (!nr && !tp->p->fdinfo_only) {
+		free(fd);
+		return;
+	}
+	fputs("\nDRM fdinfo: the share of the interval each client kept an engine class busy\n", f);
+	fprintf(f, "%8s %-16s %-28s %8s %6s\n", "PID", "COMM", "DEVICE/ENGINE", "CLIENT", "BUSY%");
+	if (!nr)
+		fputs("(none)\n", f);
+	for (k = 0; k < nr && !screen_full(f, rows, k, nr); k++) {
+		const struct gr_drm_client *c = &tp->fi.cur[fd[k].client];
+
+		fd_label(c, fd[k].eng, label, sizeof(label));
+		fprintf(f, "%8u %-16s %-28s %8llu %6.1f\n", c->tgid, c->comm, label,
+			(unsigned long long)c->id, fd[k].busy);
+	}
+	free(fd);
 }
 
 static void show(struct top *tp, FILE *f)
@@ -986,6 +1109,11 @@ static void show(struct top *tp, FILE *f)
 	if (tp->tty)
 		fputs("\033[H\033[J", f);
 	fprintf(f, "grtrace top - %.3f-%.3f s, ", tp->from / 1e9, tp->to / 1e9);
+	if (tp->p->fdinfo_only) {
+		fputs("the DRM clients' fdinfo alone, q quits\n", f);
+		show_fdinfo(tp, f, rows);
+		goto out;
+	}
 	if (tp->p->summary)	/* no job events: the aggregator's windows */
 		fprintf(f, "aggregate_only windows, sort %s (s), q quits\n",
 			sort_names[tp->sort]);
@@ -1059,7 +1187,9 @@ static void show(struct top *tp, FILE *f)
 			fprintf(f, "%8u %-16s %7llu %14s %6.1f %12s %12s\n", pr->tgid, pr->comm,
 				(unsigned long long)pr->jobs, gpu, share(pr->gpu, total), p50, p99);
 		}
+		show_fdinfo(tp, f, rows);
 	}
+out:
 	if (!tp->tty)
 		fputc('\n', f);
 	fflush(f);
@@ -1241,6 +1371,33 @@ static bool top_wait(struct top *tp, __u64 until)
 	return !atomic_load(&top_quit);
 }
 
+/*
+ * --events fdinfo: no events, no instance; an interval is the time between
+ * two scans of the DRM clients' fdinfo, a period apart.
+ */
+static int top_fdinfo(struct top *tp)
+{
+	__u64 n = 0, next;
+
+	if (tp->tty)
+		term_raw(tp);
+	gr_fdinfo_scan(&tp->fi);
+	next = tp->fi.t_cur + tp->p->period;
+	while (top_wait(tp, next)) {
+		gr_fdinfo_scan(&tp->fi);
+		tp->from = tp->fi.t_prev;
+		tp->to = tp->fi.t_cur;
+		show(tp, stdout);
+		tp->drawn = true;
+		if (tp->p->iterations && ++n >= tp->p->iterations)
+			break;
+		next = tp->fi.t_cur + tp->p->period;
+	}
+	if (tp->tty)
+		term_restore(tp);
+	return EXIT_SUCCESS;
+}
+
 int gr_top_main(int argc, char *argv[])
 {
 	struct top_params params;
@@ -1268,8 +1425,14 @@ int gr_top_main(int argc, char *argv[])
 			goto out;
 		}
 	}
+	gr_fdinfo_init(&tp.fi);
+	if (params.fdinfo_only) {
+		ret = top_fdinfo(&tp);
+		goto out;
+	}
 	if (top_open(&tp))
 		goto out;
+	gr_fdinfo_scan(&tp.fi);
 	if (tp.tty)
 		term_raw(&tp);
 	/*
@@ -1312,6 +1475,7 @@ int gr_top_main(int argc, char *argv[])
 		for (i = 0; i < tp.nr_ring; i++)
 			if (tp.ring[i].in_dev && tp.to > tp.ring[i].busy_from)
 				tp.ring[i].busy += tp.to - tp.ring[i].busy_from;
+		gr_fdinfo_scan(&tp.fi);
 		show(&tp, stdout);
 		shown = true;
 		tp.drawn = true;
@@ -1337,5 +1501,6 @@ out:
 	free(tp.job);
 	free(tp.pending);
 	gr_trace_free(&tp.t);
+	gr_fdinfo_free(&tp.fi);
 	return ret;
 }

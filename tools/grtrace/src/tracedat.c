@@ -381,7 +381,8 @@ int gr_tracedat_load(struct gr_trace *t, const char *path)
 	 * trace-cmd report leaves it.
 	 */
 	if (tracecmd_init_data(handle) < 0) {
-		gr_err_msg("%s: a trace-cmd data file whose events cannot be read\n", path);
+		gr_err_msg("%s: a trace-cmd data file whose events cannot be read: truncated?\n",
+			   path);
 		return -1;
 	}
 	l.tep = tracecmd_get_tep(handle);

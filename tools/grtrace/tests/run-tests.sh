@@ -805,15 +805,16 @@ result $? "timeline of an empty time window: said, exit 0"
 # A CPU's file without the session's first: every reader says so, report
 # in its header
 rc=0
-for args in "export --chrome $W/x.json" "timeline -w 80" "merge -c /dev/null" "report -f csv"; do
+for args in "export --chrome $W/x.json" "timeline -w 80" "merge -c /dev/null" "report -f csv" \
+	"report -f json"; do
 	# shellcheck disable=SC2086
 	run $args -i "$V/events1.bin" &&
-		grep -q "events1.bin: no STREAM_INFO (the session's start): one CPU's file alone" \
-			"$W/err" ||
-		{ echo "$args: not said: $(head -1 "$W/err")"; rc=1; }
+		[ "$(grep -c "events1.bin: no STREAM_INFO (the session's start): one CPU's file" \
+			"$W/err")" = 1 ] ||
+		{ echo "$args: not said once: $(head -1 "$W/err")"; rc=1; }
 done > "$W/err2"
-run report -i "$V/events1.bin" &&
-	grep -q "^  session   unknown: no STREAM_INFO" "$W/out" || rc=1
+run report -i "$V/events1.bin" && grep -q "^  session   unknown: no STREAM_INFO" "$W/out" &&
+	! grep -q "no STREAM_INFO" "$W/err" || { echo "report: not in its header alone"; rc=1; }
 mv "$W/err2" "$W/err"
 result $rc "export, timeline, merge, report: a file without STREAM_INFO named"
 expect_fail "merge: bad --session" "invalid --session" merge -c /dev/null --session -1
@@ -822,7 +823,76 @@ expect_fail "report: bad --events" "invalid --events: auto, grtrace or kernel" \
 	report --events upstream
 expect_fail "record: bad --events" "invalid --events: grtrace or kernel" \
 	record --events auto -o "$W/x.dat"
-expect_fail "top: bad --events" "invalid --events: grtrace or kernel" top --events all
+expect_fail "top: bad --events" "invalid --events: grtrace, kernel or fdinfo" top --events all
+expect_fail "top: --events fdinfo reads no events" "no --summary, no --trace" \
+	top --events fdinfo --summary
+
+# ---- top --events fdinfo: the DRM clients' own counts ----
+# A /proc of plain files (GRTRACE_PROC): an amdgpu-like client of pid 100
+# (gfx, compute of capacity 2, dma), also open in pid 1000 (an fd passed:
+# one client, the lower pid's), an idle second client of pid 100 (card0),
+# an xe-like client of pid 200 (cycles); a non-DRM fd with DRM-looking
+# keys.  The counters grow once, between top's two scans, 2 s apart: gfx
+# by 0.5 s, compute by 2 s of two engines, rcs by 3,000 of 10,000 cycles.
+P=$W/proc
+fdinfo() {	# PID FD TARGET TEXT
+	local f=$P/$1/fdinfo/$2
+
+	mkdir -p "$P/$1/fd" "$P/$1/fdinfo" && ln -sfn "$3" "$P/$1/fd/$2" &&
+		printf '%b' "$4" > "$f.new" && mv "$f.new" "$f"
+}
+amd() {	# GFX_NS COMPUTE_NS
+	printf 'drm-driver:\tamdgpu\ndrm-pdev:\t0000:03:00.0\ndrm-client-id:\t17\n'
+	printf 'drm-engine-gfx:\t%s ns\ndrm-engine-compute:\t%s ns\n' "$1" "$2"
+	printf 'drm-engine-capacity-compute:\t2\ndrm-engine-dma:\t0 ns\n'
+}
+xe() {	# CYCLES TOTAL
+	printf 'drm-driver:\txe\ndrm-pdev:\t0000:00:02.0\ndrm-client-id:\t4\n'
+	printf 'drm-cycles-rcs:\t%s\ndrm-total-cycles-rcs:\t%s\n' "$1" "$2"
+}
+fdstate() {	# GFX_NS COMPUTE_NS CYCLES TOTAL
+	fdinfo 100 3 /dev/dri/renderD128 "$(amd "$1" "$2")\n" &&
+		fdinfo 1000 7 /dev/dri/renderD128 "$(amd "$1" "$2")\n" &&
+		fdinfo 200 3 /dev/dri/renderD129 "$(xe "$3" "$4")\n"
+}
+idle='drm-driver:\tamdgpu\ndrm-pdev:\t0000:03:00.0\ndrm-client-id:\t18\n'
+rm -rf "$P"
+fdstate 1000 1000 5000 100000 &&
+	fdinfo 100 4 /dev/null 'drm-driver:\tfake\ndrm-client-id:\t1\ndrm-engine-gfx:\t1 ns\n' &&
+	fdinfo 100 5 /dev/dri/card0 "${idle}drm-engine-gfx:\t5 ns\n" &&
+	echo glxgears > "$P/100/comm" && echo helper > "$P/1000/comm" &&
+	echo xe-client > "$P/200/comm"
+ok=$?
+for fmt in json text; do
+	fdstate 1000 1000 5000 100000
+	GRTRACE_PROC=$P timeout 20 "$G" top -b -n 1 -d 2 --events fdinfo -f $fmt \
+		> "$W/top-fd.$fmt" 2> "$W/err" &
+	sleep 1
+	fdstate 500001000 2000001000 8000 110000
+	wait $! || ok=1
+done
+[ $ok = 0 ] && python3 - "$W/top-fd.json" "$W/top-fd.text" << 'EOF' 2> "$W/err"
+import json, sys
+o = json.loads(open(sys.argv[1]).read())
+dt = o['to_s'] - o['from_s']
+assert 2 <= dt < 2.5, dt
+got = {(r['pid'], r['comm'], r['device'], r['client_id'], r['engine']): r['busy_pct']
+       for r in o['fdinfo']}
+want = {(100, 'glxgears', '0000:03:00.0', 17, 'gfx'): 50 / dt,
+        (100, 'glxgears', '0000:03:00.0', 17, 'compute'): 100 / dt,
+        (100, 'glxgears', '0000:03:00.0', 17, 'dma'): 0,
+        (100, 'glxgears', '0000:03:00.0', 18, 'gfx'): 0,
+        (200, 'xe-client', '0000:00:02.0', 4, 'rcs'): 30}
+assert set(got) == set(want), (sorted(got), sorted(want))
+for k, v in want.items():
+    assert abs(got[k] - v) < 0.01, (k, got[k], v)
+assert [r['busy_pct'] for r in o['fdinfo']] == sorted(got.values(), reverse=True), o
+rows = [l.split() for l in open(sys.argv[2]) if l[:8].strip().isdigit()]
+assert [(r[0], r[2]) for r in rows] == \
+    [('100', '0000:03:00.0/compute'), ('200', '0000:00:02.0/rcs'),
+     ('100', '0000:03:00.0/gfx')], rows
+EOF
+result $? "top --events fdinfo: each DRM client once, its engines' busy as its driver counts it"
 expect_fail "top: --trace where no file can be" "cannot write $W/none/trace.txt: No such file" \
 	top --trace "$W/none/trace.txt"
 
