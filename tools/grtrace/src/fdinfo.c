@@ -7,8 +7,12 @@
  * processes share it, under the lowest process id that holds it.  Per
  * engine class it gives the ns it kept an engine busy (drm-engine-<e>, of
  * drm-engine-capacity-<e> engines) or its cycles against the engine's
- * (drm-cycles-<e>, drm-total-cycles-<e>); two scans make an interval, and
- * a client's busy share in it is the growth of those counters.  Only the
+ * (drm-cycles-<e>, drm-total-cycles-<e>, of as many engines); two scans
+ * make an interval, and a client's busy share in it is the growth of
+ * those counters.  A counter that went back keeps its last value until
+ * it is past it again, as drm-usage-stats.rst asks; an engine a known
+ * client shows for the first time (amdgpu shows only those it used)
+ * starts from 0.  Only the
  * fds that are DRM devices (/dev/dri/) are read, and a process whose fds
  * cannot be read (another user's, without privileges) is passed over.
  */
@@ -117,14 +121,48 @@ static bool read_client(FILE *f, struct gr_drm_client *c)
 	return true;
 }
 
-static bool known(const struct gr_fdinfo *fi, const struct gr_drm_client *c)
+/* Clients by device and id; of one client, the lowest process first */
+static int cmp_client(const void *a, const void *b)
 {
-	size_t k;
+	const struct gr_drm_client *x = a, *y = b;
+	int c = strcmp(x->pdev, y->pdev);
 
-	for (k = 0; k < fi->nr_cur; k++)
-		if (fi->cur[k].id == c->id && !strcmp(fi->cur[k].pdev, c->pdev))
-			return true;
-	return false;
+	if (c)
+		return c;
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return x->tgid < y->tgid ? -1 : x->tgid > y->tgid;
+}
+
+static const struct gr_drm_client *find(const struct gr_drm_client *v, size_t n,
+					const struct gr_drm_client *c)
+{
+	size_t lo = 0, hi = n, mid;
+	int r;
+
+	while (lo < hi) {
+		mid = (lo + hi) / 2;
+		r = strcmp(v[mid].pdev, c->pdev);
+		if (!r)
+			r = v[mid].id < c->id ? -1 : v[mid].id > c->id;
+		if (!r)
+			return &v[mid];
+		if (r < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+static const struct gr_drm_engine *find_engine(const struct gr_drm_client *c, const char *name)
+{
+	unsigned int j;
+
+	for (j = 0; j < c->nr_eng; j++)
+		if (!strcmp(c->eng[j].name, name))
+			return &c->eng[j];
+	return NULL;
 }
 
 /* The DRM clients of process @pid into fi->cur */
@@ -155,7 +193,7 @@ static void scan_process(struct gr_fdinfo *fi, unsigned int pid)
 		f = fopen(path, "r");
 		if (!f)
 			continue;
-		if (read_client(f, &c) && !known(fi, &c)) {
+		if (read_client(f, &c)) {
 			if (!comm[0]) {
 				FILE *cf;
 
@@ -180,24 +218,53 @@ static void scan_process(struct gr_fdinfo *fi, unsigned int pid)
 	closedir(dir);
 }
 
-static int cmp_uint(const void *a, const void *b)
+/*
+ * Each client once, under its lowest process, sorted for find(); its
+ * counters no lower than the scan before had them.
+ */
+static void finish_scan(struct gr_fdinfo *fi)
 {
-	unsigned int x = *(const unsigned int *)a, y = *(const unsigned int *)b;
+	const struct gr_drm_engine *was;
+	const struct gr_drm_client *p;
+	struct gr_drm_client *c;
+	size_t k, n = 0;
+	unsigned int j;
 
-	return x < y ? -1 : x > y;
+	if (!fi->nr_cur)
+		return;
+	qsort(fi->cur, fi->nr_cur, sizeof(*fi->cur), cmp_client);
+	for (k = 0; k < fi->nr_cur; k++)
+		if (!n || strcmp(fi->cur[n - 1].pdev, fi->cur[k].pdev) ||
+		    fi->cur[n - 1].id != fi->cur[k].id)
+			fi->cur[n++] = fi->cur[k];
+	fi->nr_cur = n;
+	for (k = 0; k < n; k++) {
+		c = &fi->cur[k];
+		p = find(fi->prev, fi->nr_prev, c);
+		for (j = 0; p && j < c->nr_eng; j++) {
+			was = find_engine(p, c->eng[j].name);
+			if (!was)
+				continue;
+			if (c->eng[j].ns < was->ns)
+				c->eng[j].ns = was->ns;
+			if (c->eng[j].cycles < was->cycles)
+				c->eng[j].cycles = was->cycles;
+			if (c->eng[j].total < was->total)
+				c->eng[j].total = was->total;
+		}
+	}
 }
 
 /*
  * gr_fdinfo_scan - read every DRM client, the last scan's kept for the
- * interval: processes in increasing id, so that a client shared by several
- * goes to the lowest.
+ * interval
  */
 void gr_fdinfo_scan(struct gr_fdinfo *fi)
 {
-	unsigned int *pids = NULL;
-	size_t nr = 0, cap = 0, k;
 	struct gr_drm_client *c;
 	struct dirent *d;
+	unsigned long pid;
+	size_t k;
 	char *end;
 	DIR *dir;
 
@@ -216,56 +283,42 @@ void gr_fdinfo_scan(struct gr_fdinfo *fi)
 	if (!dir)
 		return;
 	while ((d = readdir(dir))) {
-		unsigned long pid = strtoul(d->d_name, &end, 10);
-
-		if (!isdigit((unsigned char)d->d_name[0]) || *end || pid > 0xffffffffUL)
-			continue;
-		if (nr == cap) {
-			cap = cap ? 2 * cap : 256;
-			pids = gr_realloc(pids, cap, sizeof(*pids));
-		}
-		pids[nr++] = pid;
+		pid = strtoul(d->d_name, &end, 10);
+		if (isdigit((unsigned char)d->d_name[0]) && !*end && pid <= 0xffffffffUL)
+			scan_process(fi, pid);
 	}
 	closedir(dir);
-	if (nr)
-		qsort(pids, nr, sizeof(*pids), cmp_uint);
-	for (k = 0; k < nr; k++)
-		scan_process(fi, pids[k]);
-	free(pids);
+	finish_scan(fi);
 }
 
 /*
  * gr_fdinfo_busy - the share of the interval (%) client @k of the last
- * scan kept its engine @e busy: its cycles against the engine's, or its
- * busy ns over the interval and the engines of the class.  Returns -1 for
- * a client or engine the scan before did not have, or counters that went
- * back (another client under a reused id).
+ * scan kept its engine class @e busy: its cycles against the engine's, or
+ * its busy ns over the interval, over the engines of the class.  Returns
+ * -1 for a client the scan before did not have (its share unknown).
  */
 double gr_fdinfo_busy(const struct gr_fdinfo *fi, size_t k, unsigned int e)
 {
-	const struct gr_drm_client *c = &fi->cur[k];
-	const struct gr_drm_engine *now = &c->eng[e], *was = NULL;
+	const struct gr_drm_client *c = &fi->cur[k], *p;
+	const struct gr_drm_engine *now = &c->eng[e], *was;
+	static const struct gr_drm_engine none;
 	__u64 dt = fi->t_cur - fi->t_prev;
-	size_t i;
-	unsigned int j;
 
-	for (i = 0; i < fi->nr_prev && !was; i++) {
-		if (fi->prev[i].id != c->id || strcmp(fi->prev[i].pdev, c->pdev))
-			continue;
-		for (j = 0; j < fi->prev[i].nr_eng; j++)
-			if (!strcmp(fi->prev[i].eng[j].name, now->name))
-				was = &fi->prev[i].eng[j];
-		if (!was)
-			return -1;
-	}
-	if (!was || !fi->t_prev || !dt)
+	p = find(fi->prev, fi->nr_prev, c);
+	if (!p || !fi->t_prev || !dt)
 		return -1;
-	if (now->has_cycles && now->has_total && was->has_cycles && was->has_total) {
-		if (now->cycles < was->cycles || now->total <= was->total)
-			return now->total == was->total && now->cycles == was->cycles ? 0 : -1;
-		return 100.0 * (now->cycles - was->cycles) / (now->total - was->total);
+	was = find_engine(p, now->name);
+	if (!was)	/* shown for the first time: from 0 */
+		was = &none;
+	if (now->has_cycles && now->has_total) {
+		if (!was->has_total)	/* no total to count from */
+			return -1;
+		if (now->total == was->total)
+			return 0;
+		return 100.0 * (now->cycles - was->cycles) / (now->total - was->total) /
+		       now->capacity;
 	}
-	if (now->has_ns && was->has_ns && now->ns >= was->ns)
+	if (now->has_ns)
 		return 100.0 * (now->ns - was->ns) / dt / now->capacity;
 	return -1;
 }

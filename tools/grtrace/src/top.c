@@ -165,8 +165,8 @@ static void top_usage(const char *err)
 		"  in us), and the events lost, from",
 		"  the grtrace tracepoints of every driver with hooks; on a kernel",
 		"  without grtrace, from its own GPU job events (gpu_scheduler,",
-		"  virtio_gpu, dma_fence_signaled).  Per process and engine, the",
-		"  busy share the drivers count in their DRM fdinfo, where they do.",
+		"  virtio_gpu, dma_fence_signaled).  Per DRM client and engine, the",
+		"  busy share the drivers count in their fdinfo, where they do.",
 		"",
 		"    -d/--delay SECS: the interval (default 1; 0.5, 2...)",
 		"    -n/--iterations N: stop after N intervals",
@@ -901,7 +901,7 @@ static void show_data(struct top *tp, FILE *f, const __u32 *ids, __u32 n, const 
 	unsigned int rows = 0;
 	struct fd_row *fd;
 	size_t nr_fd, k;
-	char label[64];
+	char label[96];
 	__u32 i;
 
 	nr_fd = fd_rows(tp, &fd, true);
@@ -1007,7 +1007,9 @@ static void show_data(struct top *tp, FILE *f, const __u32 *ids, __u32 n, const 
 			gr_json_str(f, c->eng[fd[k].eng].name);
 			fprintf(f, ",\"busy_pct\":%.3f}", fd[k].busy);
 		} else {
-			fd_label(c, fd[k].eng, label, sizeof(label));
+			/* Two clients of a process on a device: told apart by id */
+			snprintf(label, sizeof(label), "%s/%s#%llu", c->pdev,
+				 c->eng[fd[k].eng].name, (unsigned long long)c->id);
 			fprintf(f, "%.9f,%.9f,engine,", tp->from / 1e9, tp->to / 1e9);
 			gr_csv_str(f, label);
 			/* busy_pct alone: no jobs of fdinfo */
@@ -1056,7 +1058,7 @@ static void show_fdinfo(struct top *tp, FILE *f, size_t rows)
 	size_t nr = fd_rows(tp, &fd, false), k;
 	char label[64];
 
-	if (!nr && !tp->p->fdinfo_only) {
+	if ((!nr && !tp->p->fdinfo_only) || !rows) {
 		free(fd);
 		return;
 	}
@@ -1111,7 +1113,7 @@ static void show(struct top *tp, FILE *f)
 	fprintf(f, "grtrace top - %.3f-%.3f s, ", tp->from / 1e9, tp->to / 1e9);
 	if (tp->p->fdinfo_only) {
 		fputs("the DRM clients' fdinfo alone, q quits\n", f);
-		show_fdinfo(tp, f, rows);
+		show_fdinfo(tp, f, rows == SIZE_MAX ? rows : rows > 2 ? rows - 2 : 1);
 		goto out;
 	}
 	if (tp->p->summary)	/* no job events: the aggregator's windows */
@@ -1187,7 +1189,8 @@ static void show(struct top *tp, FILE *f)
 			fprintf(f, "%8u %-16s %7llu %14s %6.1f %12s %12s\n", pr->tgid, pr->comm,
 				(unsigned long long)pr->jobs, gpu, share(pr->gpu, total), p50, p99);
 		}
-		show_fdinfo(tp, f, rows);
+		/* Below the processes, in what is left of a terminal */
+		show_fdinfo(tp, f, rows == SIZE_MAX ? rows : rows > k + 3 ? rows - k - 3 : 0);
 	}
 out:
 	if (!tp->tty)
@@ -1432,7 +1435,8 @@ int gr_top_main(int argc, char *argv[])
 	}
 	if (top_open(&tp))
 		goto out;
-	gr_fdinfo_scan(&tp.fi);
+	if (!params.summary)	/* the aggregator's windows alone */
+		gr_fdinfo_scan(&tp.fi);
 	if (tp.tty)
 		term_raw(&tp);
 	/*
@@ -1475,7 +1479,8 @@ int gr_top_main(int argc, char *argv[])
 		for (i = 0; i < tp.nr_ring; i++)
 			if (tp.ring[i].in_dev && tp.to > tp.ring[i].busy_from)
 				tp.ring[i].busy += tp.to - tp.ring[i].busy_from;
-		gr_fdinfo_scan(&tp.fi);
+		if (!params.summary)
+			gr_fdinfo_scan(&tp.fi);
 		show(&tp, stdout);
 		shown = true;
 		tp.drawn = true;

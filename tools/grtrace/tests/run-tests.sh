@@ -829,11 +829,13 @@ expect_fail "top: --events fdinfo reads no events" "no --summary, no --trace" \
 
 # ---- top --events fdinfo: the DRM clients' own counts ----
 # A /proc of plain files (GRTRACE_PROC): an amdgpu-like client of pid 100
-# (gfx, compute of capacity 2, dma), also open in pid 1000 (an fd passed:
-# one client, the lower pid's), an idle second client of pid 100 (card0),
-# an xe-like client of pid 200 (cycles); a non-DRM fd with DRM-looking
-# keys.  The counters grow once, between top's two scans, 2 s apart: gfx
-# by 0.5 s, compute by 2 s of two engines, rcs by 3,000 of 10,000 cycles.
+# (gfx; compute of capacity 2; dma, whose counter goes back; video, shown
+# once used, as amdgpu does), also open in pid 1000 (an fd passed: one
+# client, the lower pid's), an idle second client of pid 100 (card0), an
+# xe-like client of pid 200 (cycles, of capacity 2); a non-DRM fd with
+# DRM-looking keys.  The counters change once, between top's two scans,
+# 4 s apart: gfx by 1 s, compute by 4 s of two engines, video by 2 s, rcs
+# by 3,000 of 10,000 cycles of two engines.
 P=$W/proc
 fdinfo() {	# PID FD TARGET TEXT
 	local f=$P/$1/fdinfo/$2
@@ -841,56 +843,60 @@ fdinfo() {	# PID FD TARGET TEXT
 	mkdir -p "$P/$1/fd" "$P/$1/fdinfo" && ln -sfn "$3" "$P/$1/fd/$2" &&
 		printf '%b' "$4" > "$f.new" && mv "$f.new" "$f"
 }
-amd() {	# GFX_NS COMPUTE_NS
+amd() {	# GFX_NS COMPUTE_NS DMA_NS [VIDEO_NS]
 	printf 'drm-driver:\tamdgpu\ndrm-pdev:\t0000:03:00.0\ndrm-client-id:\t17\n'
 	printf 'drm-engine-gfx:\t%s ns\ndrm-engine-compute:\t%s ns\n' "$1" "$2"
-	printf 'drm-engine-capacity-compute:\t2\ndrm-engine-dma:\t0 ns\n'
+	printf 'drm-engine-capacity-compute:\t2\ndrm-engine-dma:\t%s ns\n' "$3"
+	[ -z "${4:-}" ] || printf 'drm-engine-video:\t%s ns\n' "$4"
 }
 xe() {	# CYCLES TOTAL
 	printf 'drm-driver:\txe\ndrm-pdev:\t0000:00:02.0\ndrm-client-id:\t4\n'
 	printf 'drm-cycles-rcs:\t%s\ndrm-total-cycles-rcs:\t%s\n' "$1" "$2"
+	printf 'drm-engine-capacity-rcs:\t2\n'
 }
-fdstate() {	# GFX_NS COMPUTE_NS CYCLES TOTAL
-	fdinfo 100 3 /dev/dri/renderD128 "$(amd "$1" "$2")\n" &&
-		fdinfo 1000 7 /dev/dri/renderD128 "$(amd "$1" "$2")\n" &&
-		fdinfo 200 3 /dev/dri/renderD129 "$(xe "$3" "$4")\n"
+fdstate() {	# GFX_NS COMPUTE_NS DMA_NS VIDEO_NS CYCLES TOTAL
+	fdinfo 100 3 /dev/dri/renderD128 "$(amd "$1" "$2" "$3" "$4")\n" &&
+		fdinfo 1000 7 /dev/dri/renderD128 "$(amd "$1" "$2" "$3" "$4")\n" &&
+		fdinfo 200 3 /dev/dri/renderD129 "$(xe "$5" "$6")\n"
 }
 idle='drm-driver:\tamdgpu\ndrm-pdev:\t0000:03:00.0\ndrm-client-id:\t18\n'
 rm -rf "$P"
-fdstate 1000 1000 5000 100000 &&
+fdstate 1000 1000 1000 '' 5000 100000 &&
 	fdinfo 100 4 /dev/null 'drm-driver:\tfake\ndrm-client-id:\t1\ndrm-engine-gfx:\t1 ns\n' &&
 	fdinfo 100 5 /dev/dri/card0 "${idle}drm-engine-gfx:\t5 ns\n" &&
 	echo glxgears > "$P/100/comm" && echo helper > "$P/1000/comm" &&
 	echo xe-client > "$P/200/comm"
 ok=$?
-for fmt in json text; do
-	fdstate 1000 1000 5000 100000
-	GRTRACE_PROC=$P timeout 20 "$G" top -b -n 1 -d 2 --events fdinfo -f $fmt \
+for fmt in json text csv; do
+	fdstate 1000 1000 1000 '' 5000 100000
+	GRTRACE_PROC=$P timeout 20 "$G" top -b -n 1 -d 4 --events fdinfo -f $fmt \
 		> "$W/top-fd.$fmt" 2> "$W/err" &
-	sleep 1
-	fdstate 500001000 2000001000 8000 110000
+	sleep 2
+	fdstate 1000001000 4000001000 500 2000000000 8000 110000
 	wait $! || ok=1
 done
-[ $ok = 0 ] && python3 - "$W/top-fd.json" "$W/top-fd.text" << 'EOF' 2> "$W/err"
-import json, sys
-o = json.loads(open(sys.argv[1]).read())
+[ $ok = 0 ] && python3 - "$W/top-fd" << 'EOF' 2> "$W/err"
+import csv, json, sys
+o = json.loads(open(sys.argv[1] + '.json').read())
 dt = o['to_s'] - o['from_s']
-assert 2 <= dt < 2.5, dt
+assert dt >= 4, dt
 got = {(r['pid'], r['comm'], r['device'], r['client_id'], r['engine']): r['busy_pct']
        for r in o['fdinfo']}
-want = {(100, 'glxgears', '0000:03:00.0', 17, 'gfx'): 50 / dt,
-        (100, 'glxgears', '0000:03:00.0', 17, 'compute'): 100 / dt,
-        (100, 'glxgears', '0000:03:00.0', 17, 'dma'): 0,
-        (100, 'glxgears', '0000:03:00.0', 18, 'gfx'): 0,
-        (200, 'xe-client', '0000:00:02.0', 4, 'rcs'): 30}
+amd = (100, 'glxgears', '0000:03:00.0', 17)
+want = {amd + ('gfx',): 100 / dt, amd + ('compute',): 200 / dt, amd + ('dma',): 0,
+        amd + ('video',): 200 / dt, (100, 'glxgears', '0000:03:00.0', 18, 'gfx'): 0,
+        (200, 'xe-client', '0000:00:02.0', 4, 'rcs'): 15}
 assert set(got) == set(want), (sorted(got), sorted(want))
 for k, v in want.items():
     assert abs(got[k] - v) < 0.01, (k, got[k], v)
 assert [r['busy_pct'] for r in o['fdinfo']] == sorted(got.values(), reverse=True), o
-rows = [l.split() for l in open(sys.argv[2]) if l[:8].strip().isdigit()]
-assert [(r[0], r[2]) for r in rows] == \
-    [('100', '0000:03:00.0/compute'), ('200', '0000:00:02.0/rcs'),
-     ('100', '0000:03:00.0/gfx')], rows
+rows = [l.split() for l in open(sys.argv[1] + '.text') if l[:8].strip().isdigit()]
+assert sorted((r[0], r[2], r[3]) for r in rows) == \
+    [('100', '0000:03:00.0/compute', '17'), ('100', '0000:03:00.0/gfx', '17'),
+     ('100', '0000:03:00.0/video', '17'), ('200', '0000:00:02.0/rcs', '4')], rows
+rows = [r for r in csv.DictReader(open(sys.argv[1] + '.csv')) if r['kind'] == 'engine']
+assert sorted((r['name'], r['pid']) for r in rows) == sorted(
+    ('%s/%s#%d' % (k[2], k[4], k[3]), str(k[0])) for k in want), rows
 EOF
 result $? "top --events fdinfo: each DRM client once, its engines' busy as its driver counts it"
 expect_fail "top: --trace where no file can be" "cannot write $W/none/trace.txt: No such file" \
