@@ -31,7 +31,7 @@ result $? "grtrace-bpf-annotate: skipped cleanly without clang"
 [ -x "$G" ] || finish
 
 # The suite prints its plan last: the count it must reach is here.
-checker -n 62 tests/correlate-tests.sh env GRTRACE="$G" ANNOTATE="$A" \
+checker -n 63 tests/correlate-tests.sh env GRTRACE="$G" ANNOTATE="$A" \
 	"$SRC/tools/grtrace/tests/correlate-tests.sh" "$OUT/tests"
 
 # What the guest recorded (copied first: a running guest test may rewrite it)

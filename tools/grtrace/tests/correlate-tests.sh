@@ -276,6 +276,43 @@ got = [(e["args"]["fence"], e["args"]["labels"]) for e in ev if "labels" in e.ge
 sys.exit(got != [("600:1", ""), ("600:2", ""), ("600:3", ""), ("600:4", "slow-exec")])' \
 		"$W/median.json"
 result $? "report and export: one median, the table's p50, 4 times it slow-exec"
+# One set of figures per job: export's Perfetto trace gives each job
+# report's (the job slice's args, and its phase slices' lengths), jobs
+# without END included; fails if report lists no job.
+same_jobs() {
+	timeout 20 "$G" report --jobs -f json -i "$1" > "$W/rj" 2> "$W/err" &&
+		timeout 20 "$G" export --chrome "$W/ex.json" -i "$1" 2>> "$W/err" &&
+		python3 - "$W/rj" "$W/ex.json" << 'EOF' 2>> "$W/err"
+import json, sys
+keys = ('t_submit_host', 't_queue', 't_exec', 't_device', 't_complete', 'latency', 'status')
+phase = {'host': 't_submit_host', 'queue': 't_queue', 'exec': 't_exec', 'device': 't_device',
+         'complete': 't_complete'}
+jobs = json.load(open(sys.argv[1]))['jobs']
+by_fence = {j['fence']: j for j in jobs}
+assert jobs and len(by_fence) == len(jobs), 'fences not unique'
+ev = [e for e in json.load(open(sys.argv[2]))['traceEvents'] if e.get('ph') == 'X']
+slices = [e for e in ev if e.get('cat') == 'job']
+assert sorted(e['args']['fence'] for e in slices) == sorted(by_fence), 'jobs differ'
+for s in slices:
+    j = by_fence[s['args']['fence']]
+    for k in keys:
+        assert s['args'].get(k) == j[k], (j['fence'], k, s['args'].get(k), j[k])
+    got = {e['name']: round(e['dur'] * 1000) for e in ev
+           if e.get('cat') == 'phase' and (e['pid'], e['tid']) == (s['pid'], s['tid'])
+           and s['ts'] <= e['ts'] < s['ts'] + s['dur']}
+    for name, ns in got.items():
+        assert ns == j[phase[name]], (j['fence'], name, ns, j[phase[name]])
+    want = {n for n, k in phase.items() if j[k]}
+    if j['t_queue'] is not None or j['t_exec'] is not None:
+        want.discard('device')
+    assert set(got) == want, (j['fence'], sorted(got), sorted(want))
+EOF
+}
+ok=0
+for f in noend gpu median many; do
+	same_jobs "$D/$f.bin" || { echo "$f.bin" >> "$W/err"; ok=1; }
+done
+result $ok "report and export: each job's figures the same, jobs without END included"
 run timeline -i "$D/gpu.bin" -c "$D/cpu-bad.txt" -o "$W/t.txt" && [ -s "$W/t.txt" ] &&
 	grep -q "cpu-bad.txt:6: 'junk' is not KEY=VALUE" "$W/err"
 result $? "timeline: bad CPU lines skipped, -o FILE"
