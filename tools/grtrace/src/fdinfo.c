@@ -12,9 +12,9 @@
  * those counters.  A counter that went back keeps its last value until
  * it is past it again, as drm-usage-stats.rst asks; an engine a known
  * client shows for the first time (amdgpu shows only those it used)
- * starts from 0.  Only the
- * fds that are DRM devices (/dev/dri/) are read, and a process whose fds
- * cannot be read (another user's, without privileges) is passed over.
+ * starts from 0.  Only the fds that are DRM devices (/dev/dri/) are read,
+ * and a process whose fds cannot be read (another user's, without
+ * privileges) is passed over.
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -219,13 +219,38 @@ static void scan_process(struct gr_fdinfo *fi, unsigned int pid)
 }
 
 /*
+ * The share of @dt (%) an engine class was busy, from its counters @now
+ * and at the scan before, @was: its cycles against the engine's, or its
+ * busy ns over @dt, over the engines of the class; -1 if they cannot tell.
+ */
+static double busy(const struct gr_drm_engine *now, const struct gr_drm_engine *was, __u64 dt)
+{
+	if (now->has_cycles && now->has_total) {
+		if (!was->has_total)	/* no total to count from */
+			return -1;
+		if (now->total == was->total)
+			return 0;
+		return 100.0 * (now->cycles - was->cycles) / (now->total - was->total) /
+		       now->capacity;
+	}
+	if (now->has_ns)
+		return 100.0 * (now->ns - was->ns) / dt / now->capacity;
+	return -1;
+}
+
+/*
  * Each client once, under its lowest process, sorted for find(); its
- * counters no lower than the scan before had them.
+ * counters no lower than the scan before had them, and each engine's
+ * busy share of the interval: unknown (-1) for a client the scan before
+ * did not have, from 0 for an engine it shows for the first time.
  */
 static void finish_scan(struct gr_fdinfo *fi)
 {
+	static const struct gr_drm_engine none;
+	__u64 dt = fi->t_cur - fi->t_prev;
 	const struct gr_drm_engine *was;
 	const struct gr_drm_client *p;
+	struct gr_drm_engine *e;
 	struct gr_drm_client *c;
 	size_t k, n = 0;
 	unsigned int j;
@@ -241,16 +266,18 @@ static void finish_scan(struct gr_fdinfo *fi)
 	for (k = 0; k < n; k++) {
 		c = &fi->cur[k];
 		p = find(fi->prev, fi->nr_prev, c);
-		for (j = 0; p && j < c->nr_eng; j++) {
-			was = find_engine(p, c->eng[j].name);
-			if (!was)
-				continue;
-			if (c->eng[j].ns < was->ns)
-				c->eng[j].ns = was->ns;
-			if (c->eng[j].cycles < was->cycles)
-				c->eng[j].cycles = was->cycles;
-			if (c->eng[j].total < was->total)
-				c->eng[j].total = was->total;
+		for (j = 0; j < c->nr_eng; j++) {
+			e = &c->eng[j];
+			was = p ? find_engine(p, e->name) : NULL;
+			if (was) {
+				if (e->ns < was->ns)
+					e->ns = was->ns;
+				if (e->cycles < was->cycles)
+					e->cycles = was->cycles;
+				if (e->total < was->total)
+					e->total = was->total;
+			}
+			e->busy = p && fi->t_prev && dt ? busy(e, was ? was : &none, dt) : -1;
 		}
 	}
 }
@@ -289,38 +316,6 @@ void gr_fdinfo_scan(struct gr_fdinfo *fi)
 	}
 	closedir(dir);
 	finish_scan(fi);
-}
-
-/*
- * gr_fdinfo_busy - the share of the interval (%) client @k of the last
- * scan kept its engine class @e busy: its cycles against the engine's, or
- * its busy ns over the interval, over the engines of the class.  Returns
- * -1 for a client the scan before did not have (its share unknown).
- */
-double gr_fdinfo_busy(const struct gr_fdinfo *fi, size_t k, unsigned int e)
-{
-	const struct gr_drm_client *c = &fi->cur[k], *p;
-	const struct gr_drm_engine *now = &c->eng[e], *was;
-	static const struct gr_drm_engine none;
-	__u64 dt = fi->t_cur - fi->t_prev;
-
-	p = find(fi->prev, fi->nr_prev, c);
-	if (!p || !fi->t_prev || !dt)
-		return -1;
-	was = find_engine(p, now->name);
-	if (!was)	/* shown for the first time: from 0 */
-		was = &none;
-	if (now->has_cycles && now->has_total) {
-		if (!was->has_total)	/* no total to count from */
-			return -1;
-		if (now->total == was->total)
-			return 0;
-		return 100.0 * (now->cycles - was->cycles) / (now->total - was->total) /
-		       now->capacity;
-	}
-	if (now->has_ns)
-		return 100.0 * (now->ns - was->ns) / dt / now->capacity;
-	return -1;
 }
 
 void gr_fdinfo_free(struct gr_fdinfo *fi)

@@ -20,6 +20,7 @@ struct gr_drm_engine {
 	__u64 total;		/* drm-total-cycles-<name> */
 	__u32 capacity;		/* drm-engine-capacity-<name>, else 1 */
 	bool has_ns, has_cycles, has_total;
+	double busy;		/* % of the interval it ended, -1 if unknown */
 };
 
 /* A DRM client: one open of a device, however many fds and processes share it */
@@ -41,7 +42,6 @@ struct gr_fdinfo {
 
 void gr_fdinfo_init(struct gr_fdinfo *fi);
 void gr_fdinfo_scan(struct gr_fdinfo *fi);
-double gr_fdinfo_busy(const struct gr_fdinfo *fi, size_t k, unsigned int e);
 void gr_fdinfo_free(struct gr_fdinfo *fi);
 
 #endif /* __GRTRACE_FDINFO_H */

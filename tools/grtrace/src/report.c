@@ -2224,10 +2224,10 @@ static void summary(struct report *rp)
 		phase_table(rp, proc, nr_proc);
 	share_table(rp, BY_RING, ring, nr_ring);
 	/* The rings' counts after the answer, in text (print_head()) */
-	if (rp->o.fmt == GR_FMT_TEXT)
+	if (rp->o.fmt == GR_FMT_TEXT) {
 		rings_table(rp);
-	if (rp->o.fmt == GR_FMT_TEXT)
 		fputs(more, rp->o.f);
+	}
 	free(proc);
 	free(ring);
 }

@@ -874,7 +874,7 @@ static size_t fd_rows(struct top *tp, struct fd_row **out, bool all)
 
 	for (k = 0; !tp->p->summary && k < tp->fi.nr_cur; k++)
 		for (e = 0; e < tp->fi.cur[k].nr_eng; e++) {
-			busy = gr_fdinfo_busy(&tp->fi, k, e);
+			busy = tp->fi.cur[k].eng[e].busy;
 			if (busy > 0 || (all && busy == 0))
 				r[n++] = (struct fd_row){ k, e, busy };
 		}
@@ -909,9 +909,7 @@ static void show_data(struct top *tp, FILE *f, const __u32 *ids, __u32 n, const 
 		fprintf(f, "{\"from_s\":%.9f", tp->from / 1e9);
 		datum(f, json, "to_s", "%.9f", tp->to / 1e9);
 	}
-	if (json && tp->p->fdinfo_only) {
-		n = 0;	/* no rings, no processes of jobs */
-	} else if (json) {
+	if (json && !tp->p->fdinfo_only) {
 		datum(f, json, "in_flight", "%zu", tp->nr_job);
 		datum(f, json, "ftrace_overrun", "%llu", gr_instance_cpu_sum(tp->inst, "overrun:"));
 		datum(f, json, "ftrace_dropped", "%llu",
