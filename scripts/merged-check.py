@@ -5,7 +5,7 @@
 While kmscube and glmark2-es2-drm render on virgl, a relay session ran and
 cat read its debugfs trace_pipe (the kernel's merge of the per-CPU relay
 buffers, in gseq order) into merged.grt; an ftrace instance, "live",
-recorded the same tracepoints as text all along (live.txt).  Checks:
+recorded the same tracepoints, read as text once it stopped (live.txt).  Checks:
 
 - cat read to the end of the stopped session without an error, the file
   holds every byte the reader served, and the session lost nothing (no
