@@ -125,11 +125,16 @@ static void grtrace_probe(void *data, const struct grtrace_event *ev)
 	local_irq_restore(flags);
 }
 
-/* The relay probe of grtrace_ring_remove: process context. */
+/*
+ * The relay probe of grtrace_ring_remove: process context.  Registered
+ * before the stream starts, it writes nothing until the stream's header
+ * is out.
+ */
 static void grtrace_probe_ring_remove(void *data,
 				      const struct grtrace_ring *ring, u32 id)
 {
-	grtrace_stream_ring_removed(ring, id);
+	if (grtrace_stream_live())
+		grtrace_stream_ring_removed(ring, id);
 }
 
 typedef void (*grtrace_probe_t)(void *data, const struct grtrace_event *ev);
@@ -183,8 +188,12 @@ static int grtrace_register_probes(void)
 /**
  * grtrace_session_start - start recording the relay stream
  *
- * Starts the stream (which writes its header) and the governance,
- * registers the probe on every tracepoint, and then lets it record.
+ * Registers the probe on every tracepoint, starts the stream (which writes
+ * its header) and the governance, and then lets the probe record.
+ *
+ * The probe is registered first: a consumer of the events holds the ring
+ * ids of its epoch, so the ids the header names stay those of the
+ * session's rings even if every other consumer goes meanwhile.
  *
  * Context: process context, takes grtrace_session_lock.
  * Returns: 0, -EINVAL if a session already runs, -ENOMEM.
@@ -197,31 +206,32 @@ int grtrace_session_start(void)
 	if (grtrace_running)
 		return -EINVAL;
 
-	ret = grtrace_stream_start(grtrace_settings.flight_recorder);
+	ret = grtrace_register_probes();
 	if (ret)
 		return ret;
+	ret = grtrace_stream_start(grtrace_settings.flight_recorder);
+	if (ret)
+		goto out_probes;
 	grtrace_govern_start();
-	ret = grtrace_register_probes();
-	if (ret) {
-		grtrace_stream_stop();
-		return ret;
-	}
 	/*
 	 * The sources' jobs from their first one in the session on, not from
 	 * whenever the work item gets to them.
 	 */
 	ret = grtrace_sources_sync();
 	if (ret) {
-		grtrace_unregister_probes(ARRAY_SIZE(grtrace_tps));
-		grtrace_sources_sync();
 		grtrace_govern_stop();
 		grtrace_stream_stop();
-		return ret;
+		goto out_probes;
 	}
 
 	WRITE_ONCE(grtrace_running, true);
 	pr_debug("session %016llx started\n", grtrace_stream_session_id());
 	return 0;
+
+out_probes:
+	grtrace_unregister_probes(ARRAY_SIZE(grtrace_tps));
+	grtrace_sources_sync();
+	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(grtrace_session_start);
 

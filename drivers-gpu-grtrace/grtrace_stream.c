@@ -28,6 +28,7 @@
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
 #include <linux/wait.h>
+#include <kunit/static_stub.h>
 #include <kunit/visibility.h>
 
 #include "grtrace_stream.h"
@@ -915,6 +916,7 @@ int grtrace_stream_start(bool flight_recorder)
 {
 	int ret;
 
+	KUNIT_STATIC_STUB_REDIRECT(grtrace_stream_start, flight_recorder);
 	guard(mutex)(&grtrace_stream_lock);
 	ret = grtrace_open_chan_locked();
 	if (ret)

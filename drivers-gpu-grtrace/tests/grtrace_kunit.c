@@ -4,6 +4,7 @@
  * accounting, hard-IRQ emission and the independence of the two sinks.
  */
 
+#include <kunit/static_stub.h>
 #include <kunit/test.h>
 #include <linux/completion.h>
 #include <linux/delay.h>
@@ -366,6 +367,118 @@ static void grtrace_test_header(struct kunit *test)
 	}
 	KUNIT_EXPECT_TRUE(test, seen_ring);
 	KUNIT_EXPECT_EQ(test, count_type(c, GRTRACE_EV_COMMIT, TEST_RING_ID), 1);
+}
+
+/* A consumer of the events other than the session's, as an ftrace instance */
+static bool other_consumer_on;
+
+static void other_consumer(void *data, const struct grtrace_event *ev)
+{
+}
+
+static void other_consumer_goes(void *unused)
+{
+	if (!other_consumer_on)
+		return;
+	other_consumer_on = false;
+	unregister_trace_grtrace_submit(other_consumer, NULL);
+	tracepoint_synchronize_unregister();
+}
+
+/* grtrace_stream_start(), and then the other consumer goes */
+static int stream_start_then_consumer_goes(bool flight_recorder)
+{
+	int ret;
+
+	kunit_deactivate_static_stub(kunit_get_current_test(), grtrace_stream_start);
+	ret = grtrace_stream_start(flight_recorder);
+	other_consumer_goes(NULL);
+	return ret;
+}
+
+static void ring_unregister_action(void *ring)
+{
+	grtrace_ring_unregister(ring);
+}
+
+/* The ring a METADATA of @c names @id, or NULL */
+static const struct rec_copy *ring_of(struct kunit *test, struct collect *c, u32 id)
+{
+	const struct rec_copy *found = NULL;
+	int i;
+
+	for (i = 0; i < c->n; i++) {
+		const struct rec_copy *r = &c->recs[i];
+
+		if (r->hdr.type != GRTRACE_EV_METADATA || r->ri.ring_id != id)
+			continue;
+		if (found)
+			KUNIT_EXPECT_TRUE_MSG(test, !strcmp(found->ri.dev, r->ri.dev) &&
+					      !strcmp(found->ri.name, r->ri.name),
+					      "ring id %u is %s/%s and %s/%s", id,
+					      found->ri.dev, found->ri.name, r->ri.dev, r->ri.name);
+		found = r;
+	}
+	return found;
+}
+
+/*
+ * The ring ids the header names stay the session's: a ring that first
+ * reports after the last other consumer went, while the session started,
+ * gets an id of its own, not one the header gave another ring.
+ */
+static void grtrace_test_header_epoch(struct kunit *test)
+{
+	static const char * const names[] = { "gfx0", "gfx1" };
+	struct grtrace_job job = { .ctx_id = 1, .fence_context = 21 };
+	struct grtrace_ring *rings;
+	struct collect *c;
+	int i, n = 0;
+
+	rings = kunit_kcalloc(test, ARRAY_SIZE(names), sizeof(*rings), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, rings);
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		rings[i] = (struct grtrace_ring) {
+			.dev = "kunit-gpu", .name = names[i],
+			.engine = GRTRACE_ENGINE_GRAPHICS,
+		};
+		grtrace_ring_register(&rings[i]);
+		KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, ring_unregister_action,
+								&rings[i]), 0);
+	}
+	if (grtrace_enabled())
+		kunit_skip(test, "grtrace events have a consumer already");
+	KUNIT_ASSERT_EQ(test, register_trace_grtrace_submit(other_consumer, NULL), 0);
+	other_consumer_on = true;
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, other_consumer_goes, NULL), 0);
+	/* gfx0 gets its id in the other consumer's epoch */
+	job.ring = &rings[0];
+	job.fence_seqno = 1;
+	grtrace_submit(&job);
+
+	kunit_activate_static_stub(test, grtrace_stream_start,
+				   stream_start_then_consumer_goes);
+	KUNIT_ASSERT_EQ(test, grtrace_session_start(), 0);
+	KUNIT_EXPECT_FALSE(test, other_consumer_on);
+	for (i = 0; i < 4; i++) {
+		job.ring = &rings[i % 2 ? 0 : 1];
+		job.fence_seqno = 2 + i;
+		grtrace_submit(&job);
+	}
+	KUNIT_ASSERT_EQ(test, grtrace_session_stop(), 0);
+
+	c = collect(test);
+	for (i = 0; i < c->n; i++) {
+		const struct rec_copy *r = &c->recs[i], *ring;
+
+		if (r->hdr.type != GRTRACE_EV_SUBMIT || r->job.fence_context != 21)
+			continue;
+		n++;
+		ring = ring_of(test, c, r->job.ring_id);
+		KUNIT_ASSERT_NOT_NULL(test, ring);
+		KUNIT_EXPECT_STREQ(test, ring->ri.name, names[r->job.fence_seqno % 2 ? 0 : 1]);
+	}
+	KUNIT_EXPECT_EQ(test, n, 4);
 }
 
 /* A name longer than its METADATA field is cut, and says so. */
@@ -1330,6 +1443,7 @@ static struct kunit_case grtrace_test_cases[] = {
 	KUNIT_CASE(grtrace_test_jobless_wait),
 	KUNIT_CASE(grtrace_test_task_wait_governed),
 	KUNIT_CASE(grtrace_test_header),
+	KUNIT_CASE(grtrace_test_header_epoch),
 	KUNIT_CASE(grtrace_test_long_names),
 	KUNIT_CASE(grtrace_test_sequence),
 	KUNIT_CASE(grtrace_test_drop_accounting),
