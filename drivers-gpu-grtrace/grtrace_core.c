@@ -100,7 +100,8 @@ static void grtrace_probe(void *data, const struct grtrace_event *ev)
 	int drop;
 	u64 ts;
 
-	if (!READ_ONCE(grtrace_running))
+	/* Pairs with grtrace_session_start(): the stream set up before */
+	if (!smp_load_acquire(&grtrace_running))
 		return;
 	if (WARN_ON_ONCE(ev->type >= GRTRACE_EV_NR ||
 			 ev->job.engine >= GRTRACE_ENGINE_NR))
@@ -210,8 +211,11 @@ int grtrace_session_start(void)
 	if (ret)
 		return ret;
 	ret = grtrace_stream_start(grtrace_settings.flight_recorder);
-	if (ret)
-		goto out_probes;
+	if (ret) {
+		grtrace_unregister_probes(ARRAY_SIZE(grtrace_tps));
+		grtrace_sources_sync();
+		return ret;
+	}
 	grtrace_govern_start();
 	/*
 	 * The sources' jobs from their first one in the session on, not from
@@ -219,19 +223,17 @@ int grtrace_session_start(void)
 	 */
 	ret = grtrace_sources_sync();
 	if (ret) {
+		grtrace_unregister_probes(ARRAY_SIZE(grtrace_tps));
+		grtrace_sources_sync();
 		grtrace_govern_stop();
 		grtrace_stream_stop();
-		goto out_probes;
+		return ret;
 	}
 
-	WRITE_ONCE(grtrace_running, true);
+	/* Pairs with grtrace_probe(): the stream and its state set up */
+	smp_store_release(&grtrace_running, true);
 	pr_debug("session %016llx started\n", grtrace_stream_session_id());
 	return 0;
-
-out_probes:
-	grtrace_unregister_probes(ARRAY_SIZE(grtrace_tps));
-	grtrace_sources_sync();
-	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(grtrace_session_start);
 

@@ -1488,8 +1488,8 @@ void grtrace_govern_stop(void)
 /**
  * grtrace_govern_start - reset the governance state for a new session
  *
- * Context: session start, no probe registered, the stream live; takes
- * grtrace_govern_lock.
+ * Context: session start, the probe registered but not recording, the
+ * stream live; takes grtrace_govern_lock.
  */
 void grtrace_govern_start(void)
 {

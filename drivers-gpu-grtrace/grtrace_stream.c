@@ -150,8 +150,9 @@ static DEFINE_PER_CPU(struct grtrace_cpu_state, grtrace_cpu_state);
  * grtrace_stream_lock serialises the changes of the channel: its
  * allocation, reset and sizing, the start and the end of its sessions, and
  * the readers of the merged stream.  The writers of records do not take it:
- * they run between grtrace_stream_start() and grtrace_stream_stop(), which
- * the core calls around registering and unregistering its probes.
+ * they run between grtrace_stream_start() and grtrace_stream_stop(): the
+ * core's probes, registered before the start and unregistered before the
+ * stop, write nothing outside a session.
  */
 static DEFINE_MUTEX(grtrace_stream_lock);
 
@@ -933,9 +934,11 @@ int grtrace_stream_start(bool flight_recorder)
 	ret = grtrace_write_header_locked();
 	if (ret)
 		return ret;
-	WRITE_ONCE(grtrace_live, true);
+	/* Pairs with grtrace_stream_live(): the header written */
+	smp_store_release(&grtrace_live, true);
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(grtrace_stream_start);
 
 /**
  * grtrace_stream_stop - end the session of the relay stream
@@ -962,7 +965,8 @@ void grtrace_stream_stop(void)
  */
 bool grtrace_stream_live(void)
 {
-	return READ_ONCE(grtrace_live);
+	/* Pairs with grtrace_stream_start(): its header written */
+	return smp_load_acquire(&grtrace_live);
 }
 
 /**

@@ -60,7 +60,8 @@ def main():
         open(os.path.join(d, 'live.txt')).close()
         size = os.path.getsize(os.path.join(d, 'merged.grt'))
     except OSError as e:
-        out.result(False, 'the merged reader left its recording', str(e))
+        out.result(False, 'the merged reader and the live instance left their recordings',
+                   str(e))
         return out.finish()
     # The level filters some events out (dropped_filtered): no other cause.
     num = {k: int(v) for k, v in stats.items() if v.isdigit()}

@@ -433,8 +433,11 @@ static void grtrace_test_header_epoch(struct kunit *test)
 	struct grtrace_job job = { .ctx_id = 1, .fence_context = 21 };
 	struct grtrace_ring *rings;
 	struct collect *c;
+	bool named = false;
 	int i, n = 0;
 
+	if (grtrace_enabled())
+		kunit_skip(test, "grtrace events have a consumer already");
 	rings = kunit_kcalloc(test, ARRAY_SIZE(names), sizeof(*rings), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, rings);
 	for (i = 0; i < ARRAY_SIZE(names); i++) {
@@ -446,8 +449,6 @@ static void grtrace_test_header_epoch(struct kunit *test)
 		KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, ring_unregister_action,
 								&rings[i]), 0);
 	}
-	if (grtrace_enabled())
-		kunit_skip(test, "grtrace events have a consumer already");
 	KUNIT_ASSERT_EQ(test, register_trace_grtrace_submit(other_consumer, NULL), 0);
 	other_consumer_on = true;
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, other_consumer_goes, NULL), 0);
@@ -468,6 +469,12 @@ static void grtrace_test_header_epoch(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, grtrace_session_stop(), 0);
 
 	c = collect(test);
+	/* The header, before the first SUBMIT (gfx1's), named gfx0 */
+	for (i = 0; i < c->n && c->recs[i].hdr.type != GRTRACE_EV_SUBMIT; i++)
+		named |= c->recs[i].hdr.type == GRTRACE_EV_METADATA &&
+			 !strcmp(c->recs[i].ri.dev, "kunit-gpu") &&
+			 !strcmp(c->recs[i].ri.name, names[0]);
+	KUNIT_EXPECT_TRUE(test, named);
 	for (i = 0; i < c->n; i++) {
 		const struct rec_copy *r = &c->recs[i], *ring;
 

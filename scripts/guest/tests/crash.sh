@@ -54,7 +54,7 @@ fi
 $G persist --status > "$O/status-1.txt" 2>&1
 echo "exit $?" >> "$O/status-1.txt"
 cat "$O/status-1.txt"
-# "live" holds the whole boot's events (about 60,000, 7 MB) and is read
+# "live" holds the events from here on (about 60,000, 7 MB) and is read
 # once it has stopped, before the crash: a reader of a buffer still
 # written can wait for a writer, and one such wait took a second in CI
 # (docs/testing.md, "A reader waits for a writer").
@@ -98,7 +98,7 @@ until { grep -qs 'GL_RENDERER' "$O/glmark2.out" &&
 done
 # The relay stream's merged reader while they render: a session, its
 # trace_pipe read by cat into the share until the session stops, checked
-# on the host against the live instance's events (scripts/crash-check.py).
+# on the host against the live instance's events (scripts/merged-check.py).
 D=/sys/kernel/debug/grtrace
 echo start > $D/control || exit 1
 cat $D/trace_pipe > "$O/merged.grt" 2> "$O/merged.err" &
