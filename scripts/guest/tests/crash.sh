@@ -54,7 +54,7 @@ fi
 $G persist --status > "$O/status-1.txt" 2>&1
 echo "exit $?" >> "$O/status-1.txt"
 cat "$O/status-1.txt"
-# "live" holds the events from here on (about 60,000, 7 MB) and is read
+# "live" holds the events from here on (about 54,000, 5 MB) and is read
 # once it has stopped, before the crash: a reader of a buffer still
 # written can wait for a writer, and one such wait took a second in CI
 # (docs/testing.md, "A reader waits for a writer").
