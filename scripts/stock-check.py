@@ -41,6 +41,8 @@ FLAG_FENCE = 1          # VIRTIO_GPU_FLAG_FENCE
 SKEW_NS = 20_000_000
 MOVED = 2
 INTERVAL = re.compile(r'^grtrace top - ([\d.]+)-([\d.]+) s,')
+PROC = re.compile(r'^ *(?:\d+|-) (.{16}) +\d+ +-?[\d.]+ +-?[\d.]+(?: +(?:[\d.]+|-)){3} '
+                  r'(?:\d+:\d+|-)$')
 RING = re.compile(r'^(\S+/control)\s+[\d.]+\s+([\d.]+)\s')
 EVENT = re.compile(r'^\s*(\S.*?)-(\d+)\s+\[\d+\]\s+([\d.]+): (\w+):\s+(.*)$')
 
@@ -94,10 +96,11 @@ def top_intervals(path):
             m = RING.match(line)
             if m and out:
                 out[-1][2] = int(m.group(2))
-            w = line.split()
-            # PID COMM JOBS GPU_TIME SHARE% LAT_P50 LAT_P99
-            if out and len(w) == 7 and w[0].isdigit():
-                out[-1][3].add(w[1])
+            # PID COMM JOBS GPU_TIME SHARE% LAT_P50 LAT_P99 LAT_MAX SLOWEST, COMM
+            # in 16 columns (the kernel's workers' row without a PID)
+            m = PROC.match(line)
+            if m and out:
+                out[-1][3].add(m.group(1).rstrip())
     return out
 
 

@@ -15,11 +15,14 @@ rules as grtrace-top(1) gives them: the events read up to the marker that
 ends the interval and stamped up to it (and after top's start), that no
 interval before counted, in time order; a job counts from its SUBMIT;
 per ring the share of the interval with a job between COMMIT and END,
-the jobs completed, in flight, their peak, the latency p50 and p99 of the
-jobs completed, the errors; per process report's columns of the jobs it
-completed: their number, GPU time (each stage's last stamp: START, else
-COMMIT, else SUBMIT to END, else to COMPLETE, as report's EXEC or
-DEVICE), its share of all processes' GPU time, the latency p50 and p99.
+the jobs completed, in flight, their peak, the latency p50, p99 and
+highest of the jobs completed, the errors; per process report's columns of
+the jobs it completed: their number, GPU time (each stage's last stamp:
+START, else COMMIT, else SUBMIT to END, else to COMPLETE, as report's EXEC
+or DEVICE, negative if the stamps say so), its share of all processes' GPU
+time, the latency p50, p99 and highest, the job of the highest (the first
+to complete of those), the kernel's workers in one row "kworker/* (N)"
+when several completed jobs, as report's summary shows them.
 Each figure must be top's as printed, to its last digit: the stamps are
 the ones top read (another ftrace instance stamps each event on
 its own, up to a TCG time slice later: a comparison with it could only
@@ -40,7 +43,10 @@ from tracecmd import read_text as read   # pylint: disable=wrong-import-position
 HEAD = re.compile(r'^grtrace top - ([\d.]+)-([\d.]+) s, (\d+) jobs in flight, sort (\S+) '
                   r'\(s\), view (\w+)')
 INTERVAL = re.compile(r'grtrace top - ([\d.]+)-([\d.]+) s,')
-PROC = re.compile(r'^\s*\d+ \S+\s+\d+\s+[\d.]+\s+[\d.]+\s+(?:[\d.]+|-)\s+(?:[\d.]+|-)$')
+# PID COMM JOBS GPU_TIME SHARE% LAT_P50 LAT_P99 LAT_MAX SLOWEST; COMM in 16
+# columns, the kernel's workers' row without a PID
+PROC = re.compile(r'^ *(\d+|-) (.{16}) +(\d+) +(-?[\d.]+) +(-?[\d.]+)' + r' +([\d.]+|-)' * 3 +
+                  r' (\d+:\d+|-)$')
 # A line of top --trace: "comm-pid [cpu] sec.nsec: name: fields"
 LINE = re.compile(r'^(.+?)-(\d+) \[(\d+)\] (\d+)\.(\d{9}): (\w+): (.*)$')
 MARK = re.compile(r'grtrace_top (\d+) (\d+)')
@@ -95,6 +101,13 @@ class Group:
         self.in_dev = self.busy_from = self.busy = self.jobs = self.gpu = 0
         self.errors = self.flying = self.peak = 0
         self.lat = []
+        self.slow = None        # (latency, fence) of the first of the highest
+        self.comm = ''
+
+    def done(self, lat, fence):
+        if self.slow is None or lat > self.slow[0]:
+            self.slow = (lat, fence)
+        self.lat.append(lat)
 
     def enter(self, ts):
         if not self.in_dev:
@@ -126,7 +139,7 @@ def count(evs, marks, bounds, text):
     for lo, hi in bounds:
         last = by_ns.get(hi)
         for g in list(rings.values()) + list(procs.values()):
-            g.busy, g.busy_from, g.jobs, g.gpu, g.errors, g.lat = 0, lo, 0, 0, 0, []
+            g.busy, g.busy_from, g.jobs, g.gpu, g.errors, g.lat, g.slow = 0, lo, 0, 0, 0, [], None
             g.peak = g.flying
         todo = sorted((e for e in evs if e[1] not in done and e[2] <= (last or 0) and e[0] <= hi),
                       key=lambda e: (e[0], e[1]))
@@ -174,14 +187,12 @@ def count(evs, marks, bounds, text):
                     ring.leave(ts)
                 ring.jobs += 1
                 j['proc'].jobs += 1
-                # report's EXEC or DEVICE (gr_job_phase())
-                a = j['start'] or j['commit'] or j['submit']
-                b = j['end'] or ns
-                gpu = b - a if a and b > a else 0
+                # report's EXEC or DEVICE (gr_job_gpu())
+                gpu = (j['end'] or ns) - (j['start'] or j['commit'] or j['submit'])
                 ring.gpu += gpu
                 j['proc'].gpu += gpu
-                ring.lat.append(ns - j['submit'])
-                j['proc'].lat.append(ns - j['submit'])
+                ring.done(ns - j['submit'], f['fence'])
+                j['proc'].done(ns - j['submit'], f['fence'])
                 ring.flying = max(ring.flying - 1, 0)
                 del jobs[key]
         for g in rings.values():
@@ -191,13 +202,35 @@ def count(evs, marks, bounds, text):
 
         def share(gpu):
             return '%.*f' % (prec, 100.0 * gpu / total if total else 0)
+
+        def slow(g):
+            return (us(g.slow[0], text), g.slow[1]) if g.slow else ('-', '-')
+
+        def gpu(g):
+            return '%.3f' % (g.gpu / 1e3) if text else str(g.gpu)
         rr = {k: ('%.*f' % (prec, 100.0 * g.busy / (hi - lo)), str(g.jobs),
                   str(g.flying), str(g.peak), us(pct(g.lat, 50), text), us(pct(g.lat, 99), text),
-                  str(g.errors)) + (() if text else (str(g.gpu), share(g.gpu)))
+                  slow(g)[0]) + (() if text else (slow(g)[1],)) + (str(g.errors),) +
+                 (() if text else (str(g.gpu), share(g.gpu)))
               for k, g in rings.items()}
-        pr = {(t, g.comm): (str(g.jobs), us(g.gpu, text), share(g.gpu),
-                            us(pct(g.lat, 50), text), us(pct(g.lat, 99), text))
-              for t, g in procs.items() if g.jobs}
+        # the kernel's workers, which submit for no process in particular,
+        # in one row when several did, in the order top met them
+        rows = {(t, g.comm): g for t, g in procs.items() if g.jobs}
+        workers = [g for t, g in procs.items() if g.jobs and g.comm.startswith('kworker/')]
+        if len(workers) > 1:
+            kw = Group()
+            kw.comm = 'kworker/* (%d)' % len(workers)
+            for g in workers:
+                del rows[(next(t for t, h in procs.items() if h is g), g.comm)]
+                kw.jobs += g.jobs
+                kw.gpu += g.gpu
+                if g.slow and (kw.slow is None or g.slow[0] > kw.slow[0]):
+                    kw.slow = g.slow
+                kw.lat += g.lat
+            rows[(None, kw.comm)] = kw
+        pr = {p: (str(g.jobs), gpu(g), share(g.gpu), us(pct(g.lat, 50), text),
+                  us(pct(g.lat, 99), text)) + slow(g)
+              for p, g in rows.items()}
         out.append((rr, pr, len(jobs)))
     return out
 
@@ -222,10 +255,12 @@ def batch(path):
             section = 'rings'
         elif w[0] == 'PID':
             section = 'procs'
-        elif section == 'rings' and len(w) == 8:
+        elif section == 'rings' and len(w) == 9:
             cur['rings'][w[0]] = tuple(w[1:])
         elif section == 'procs' and PROC.match(line):
-            cur['procs'][(int(w[0]), w[1])] = tuple(w[2:])
+            m = PROC.match(line)
+            pid = None if m.group(1) == '-' else int(m.group(1))
+            cur['procs'][(pid, m.group(2).rstrip())] = m.groups()[2:]
     return out
 
 
@@ -241,12 +276,14 @@ def json_batch(path):
                     'flight': o['in_flight'],
                     'rings': {r['ring']: (c(r['busy_pct']), c(r['jobs']),
                                           str(r['in_flight']), str(r['peak']),
-                                          c(r['lat_p50']), c(r['lat_p99']), str(r['errors']),
+                                          c(r['lat_p50']), c(r['lat_p99']), c(r['lat_max']),
+                                          c(r['slowest']), str(r['errors']),
                                           c(r['gpu_time']), c(r['share_pct']))
                               for r in o['rings']},
                     'procs': {(p['pid'], p['comm']): (c(p['jobs']), c(p['gpu_time']),
                                                       c(p['share_pct']), c(p['lat_p50']),
-                                                      c(p['lat_p99']))
+                                                      c(p['lat_p99']), c(p['lat_max']),
+                                                      c(p['slowest']))
                               for p in o['processes']}})
     return out
 
@@ -279,13 +316,13 @@ def against_trace(path, ivs, text, diag):
             bad.append(f'interval {k}: {iv["flight"]} jobs in flight, counted {flight}')
         for ring in sorted(set(rings) | set(iv['rings'])):
             # a ring top knows of but the count does not: nothing counted
-            want = rings.get(ring, (zero, '0', '0', '0', '-', '-', '0') +
-                             (() if text else ('0', zero)))
+            want = rings.get(ring, (zero, '0', '0', '0', '-', '-', '-') +
+                             (('0',) if text else ('-', '0', '0', zero)))
             got = iv['rings'].get(ring)
             diag(f'interval {k} {ring}: {got} (counted {" ".join(want)})')
             if got != want:
                 bad.append(f'interval {k} {ring}: top {got}, counted {want}')
-        for p in sorted(set(procs) | set(iv['procs'])):
+        for p in sorted(set(procs) | set(iv["procs"]), key=str):
             want = procs.get(p)
             got = iv['procs'].get(p)
             if got != want:
@@ -304,8 +341,9 @@ def main():
     busy_any = [r for iv in ivs[1:] for r in iv['rings'].values() if float(r[1]) > 0]
     out.result(len(ivs) > 1 and busy_any and not bad,
                'per interval, each ring\'s BUSY%, jobs, jobs in flight and their peak, '
-               'latency p50 and p99 and errors, and each process\'s jobs, GPU time, share, p50 '
-               'and p99, as its own events give them (--trace), to the last digit',
+               'latency p50, p99 and highest and errors, and each process\'s jobs, GPU time, '
+               'share, latency p50, p99 and highest and slowest job (the kernel\'s workers in '
+               'one row), as its own events give them (--trace), to the last digit',
                '\n'.join(bad[:10]))
     try:
         jivs = json_batch(os.path.join(d, 'top.json'))
@@ -350,7 +388,7 @@ def main():
                'tmux: key s sorts by the next key (time, then jobs)', srt[:300])
     small = read(os.path.join(d, 'top-small.txt')).rstrip('\n').split('\n')
     more = re.fullmatch(r'\((\d+) more\)', small[-1]) if small else None
-    out.result(len(small) <= 7 and more and small[-2].lstrip()[:1].isdigit() and
+    out.result(len(small) <= 7 and more and re.match(r' *(\d+|-) ', small[-2]) and
                int(more.group(1)) >= 1,
                'tmux: a terminal of 7 lines (SIGWINCH) draws one process and how many more',
                '\n'.join(small))

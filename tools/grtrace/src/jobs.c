@@ -474,6 +474,28 @@ bool gr_job_metric(const struct gr_job *j, int metric, __s64 *val)
 	return true;
 }
 
+/*
+ * gr_job_gpu - the GPU time of a job, as report and top count it: EXEC
+ * (START to END) when its events tell the START, else DEVICE (COMMIT to
+ * END), each as gr_job_phase() takes them
+ *
+ * Returns: true with *@ns set when the job has the events it needs.
+ */
+bool gr_job_gpu(const struct gr_job *j, __s64 *ns)
+{
+	return gr_job_metric(j, GR_M_EXEC, ns) || gr_job_metric(j, GR_M_DEVICE, ns);
+}
+
+/*
+ * gr_kernel_worker - whether task @comm is one of the kernel's workers,
+ * which submit for no process in particular: report's summary and top
+ * show them in one row
+ */
+bool gr_kernel_worker(const char *comm)
+{
+	return !strncmp(comm, "kworker/", 8);
+}
+
 struct lv {
 	__u32 ring;
 	__s64 v;

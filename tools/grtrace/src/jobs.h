@@ -135,6 +135,8 @@ __s64 gr_label_thresh(__s64 median);
 void gr_jobs_free(struct gr_jobs *jobs);
 bool gr_job_phase(const struct gr_job *j, int metric, __u64 *from, __u64 *to);
 bool gr_job_metric(const struct gr_job *j, int metric, __s64 *val);
+bool gr_job_gpu(const struct gr_job *j, __s64 *ns);
+bool gr_kernel_worker(const char *comm);
 bool gr_job_done(const struct gr_job *j);
 const char *gr_job_status(const struct gr_job *j, char *buf, size_t len);
 void gr_job_labels(const struct gr_job *j, char *buf, size_t len);

@@ -1530,7 +1530,7 @@ static void group_add(struct report *rp, int by, const struct gr_job *j)
 		}
 		gr_stat_add(&g->st[k], v);
 	}
-	if (gr_job_metric(j, GR_M_EXEC, &v) || gr_job_metric(j, GR_M_DEVICE, &v)) {
+	if (gr_job_gpu(j, &v)) {
 		g->gpu += v;
 		g->nr_gpu++;
 	}
@@ -1834,11 +1834,6 @@ static int cmp_name(const void *a, const void *b)
 	return strcmp(a, b);
 }
 
-static bool kernel_worker(const char *name)
-{
-	return !strncmp(name, "kworker/", 8);
-}
-
 /*
  * The name of a context: "ctx 2 kmscube[1286]", with the processes that
  * submitted in it (3 at most, then "+N") and "+N kworkers" for the kernel
@@ -1861,7 +1856,7 @@ static void ctx_name(const struct report *rp, struct group *g, char *buf)
 	/* Each once: the next table's call sorts these alone */
 	g->nr_names = nr;
 	for (i = 0; i < nr; i++) {
-		if (kernel_worker(names[i]))
+		if (gr_kernel_worker(names[i]))
 			kworkers++;
 		else
 			users++;
@@ -1874,7 +1869,7 @@ static void ctx_name(const struct report *rp, struct group *g, char *buf)
 		append(buf, 96, &w, "%s ", r->dev);
 	append(buf, 96, &w, "ctx %llu", (unsigned long long)g->ctx);
 	for (i = 0; i < nr && shown < 3; i++)
-		if (kernel_worker(names[i]) == !users && ++shown)
+		if (gr_kernel_worker(names[i]) == !users && ++shown)
 			append(buf, 96, &w, " %s", names[i]);
 	if (listed > shown)
 		append(buf, 96, &w, " +%d", listed - shown);
@@ -1955,7 +1950,7 @@ static struct group **merged_groups(struct report *rp, int by, bool workers, siz
 	workers = workers && by == BY_PROCESS;
 	for (i = 0; i < gs->nr; i++) {
 		group_key(rp, by, &gs->g[i]);
-		if (workers && kernel_worker(gs->g[i].comm))
+		if (workers && gr_kernel_worker(gs->g[i].comm))
 			snprintf(gs->g[i].key, sizeof(gs->g[i].key), "kworker/*");
 	}
 	if (gs->nr)
@@ -1965,9 +1960,9 @@ static struct group **merged_groups(struct report *rp, int by, bool workers, siz
 		/* Groups of one name: rings of the same name, say */
 		for (i = a + 1; i < gs->nr && !strcmp(gs->g[i].key, gs->g[a].key); i++)
 			group_merge(&gs->g[a], &gs->g[i]);
-		if (workers && kernel_worker(gs->g[a].comm) && i - a > 1)
+		if (workers && gr_kernel_worker(gs->g[a].comm) && i - a > 1)
 			snprintf(gs->g[a].key, sizeof(gs->g[a].key), "kworker/* (%zu)", i - a);
-		else if (workers && kernel_worker(gs->g[a].comm))
+		else if (workers && gr_kernel_worker(gs->g[a].comm))
 			group_key(rp, by, &gs->g[a]);
 		out[(*nr)++] = &gs->g[a];
 	}

@@ -51,6 +51,7 @@
 #include "events.h"
 #include "fdinfo.h"
 #include "input.h"
+#include "jobs.h"
 #include "stat.h"
 #include "tracedat.h"
 #include "upstream.h"
@@ -78,18 +79,25 @@ struct top_job {
 	size_t proc;		/* its submitter, in tp->proc */
 };
 
+/* The job of the highest latency of those (with nr_lat), as report's SLOWEST */
+struct top_slow {
+	__s64 lat;
+	__u64 fctx, fseq;
+};
+
 /* What a ring did in the current interval */
 struct top_ring {
 	__u32 in_dev;		/* its jobs between COMMIT and END */
 	__u64 busy_from;	/* when in_dev became non-zero, or the interval start */
 	__u64 busy;		/* ns of the interval with in_dev > 0 */
 	__u64 jobs;		/* completed */
-	__u64 gpu;		/* ns: the GPU time of those */
+	__s64 gpu;		/* ns: the GPU time of those */
 	__u64 errors;
 	__u32 flying;		/* jobs in flight */
 	__u32 peak;
 	__s64 *lat;		/* latencies of the completed jobs */
 	size_t nr_lat, cap_lat;
+	struct top_slow slow;
 	/* --summary: the last window */
 	bool have_sum;
 	__u64 s_window, s_jobs, s_lat_sum, s_dev_sum, s_depth_sum, s_depth_n, s_peak;
@@ -101,9 +109,10 @@ struct top_proc {
 	__u32 tgid;
 	char comm[17];
 	__u64 jobs;		/* completed */
-	__u64 gpu;		/* ns: the GPU time of those */
+	__s64 gpu;		/* ns: the GPU time of those */
 	__s64 *lat;		/* latencies of the completed jobs */
 	size_t nr_lat, cap_lat;
+	struct top_slow slow;
 };
 
 #define UNSEEN		256
@@ -408,18 +417,40 @@ static void lat_add(__s64 **lat, size_t *nr, size_t *cap, __s64 v)
 	(*lat)[(*nr)++] = v;
 }
 
-/*
- * The GPU time of job @j, done at @done, as report takes it
- * (gr_job_phase(), each stage's last stamp): EXEC (START to END) with a
- * START, else DEVICE (COMMIT to END); without COMMIT from SUBMIT, without
- * END to @done.
- */
-static __u64 job_gpu(const struct top_job *j, __u64 done)
+/* A latency of job @fctx:@fseq, slower than @s's if the first or higher */
+static void slow_add(struct top_slow *s, size_t nr_lat, __s64 lat, __u64 fctx, __u64 fseq)
 {
-	__u64 from = j->start ? j->start : j->commit ? j->commit : j->submit;
-	__u64 to = j->end ? j->end : done;
+	if (nr_lat && lat <= s->lat)
+		return;
+	s->lat = lat;
+	s->fctx = fctx;
+	s->fseq = fseq;
+}
 
-	return from && to > from ? to - from : 0;
+/*
+ * The GPU time of job @j, done at event @done, by report's rule
+ * (gr_job_gpu()), from each stage's last stamp; 0 if its events cannot
+ * tell it
+ */
+static __s64 job_gpu(const struct top_job *j, const struct gr_event *done)
+{
+	const __u64 at[] = {
+		[GRTRACE_EV_SUBMIT] = j->submit, [GRTRACE_EV_COMMIT] = j->commit,
+		[GRTRACE_EV_START] = j->start, [GRTRACE_EV_END] = j->end,
+	};
+	struct gr_job g = { .cannot = done->cannot };
+	__s64 ns;
+	size_t k;
+
+	for (k = 0; k < ARRAY_SIZE(at); k++) {
+		if (at[k]) {
+			g.seen |= BIT(k);
+			g.ts[k] = at[k];
+		}
+	}
+	g.seen |= BIT(done->type);
+	g.ts[done->type] = done->ts;
+	return gr_job_gpu(&g, &ns) ? ns : 0;
 }
 
 /*
@@ -431,7 +462,7 @@ static void job_done(struct top *tp, struct top_ring *r, struct top_job *j,
 		     const struct gr_event *ev, __u64 ts)
 {
 	struct top_proc *pr = &tp->proc[j->proc];
-	__u64 gpu = job_gpu(j, ev->ts);
+	__s64 gpu = job_gpu(j, ev);
 
 	if (j->on_dev)
 		on_device(r, false, ts);
@@ -439,8 +470,12 @@ static void job_done(struct top *tp, struct top_ring *r, struct top_job *j,
 	pr->gpu += gpu;
 	r->jobs++;
 	if (j->submit && !(ev->cannot & BIT(GRTRACE_EV_COMPLETE))) {
-		lat_add(&r->lat, &r->nr_lat, &r->cap_lat, ev->ts - j->submit);
-		lat_add(&pr->lat, &pr->nr_lat, &pr->cap_lat, ev->ts - j->submit);
+		__s64 lat = ev->ts - j->submit;
+
+		slow_add(&r->slow, r->nr_lat, lat, j->fctx, j->fseq);
+		slow_add(&pr->slow, pr->nr_lat, lat, j->fctx, j->fseq);
+		lat_add(&r->lat, &r->nr_lat, &r->cap_lat, lat);
+		lat_add(&pr->lat, &pr->nr_lat, &pr->cap_lat, lat);
 	}
 	pr->jobs++;
 	if (r->flying)
@@ -715,8 +750,8 @@ static int cmp_ring(const void *a, const void *b, void *arg)
 static int cmp_proc(const void *a, const void *b, void *arg)
 {
 	const struct top *tp = arg;
-	const struct top_proc *x = &tp->proc[*(const size_t *)a];
-	const struct top_proc *y = &tp->proc[*(const size_t *)b];
+	const struct top_proc *x = *(struct top_proc * const *)a;
+	const struct top_proc *y = *(struct top_proc * const *)b;
 
 	switch (tp->sort) {
 	case SORT_TIME:
@@ -742,6 +777,16 @@ static void us_str(__s64 ns, char *buf, size_t len)
 		snprintf(buf, len, "-");
 	else
 		snprintf(buf, len, "%.3f", ns / 1e3);
+}
+
+/* The slowest job of @nr_lat latencies, as report's SLOWEST; "-" without */
+static void slow_str(const struct top_slow *s, size_t nr_lat, char *buf, size_t len)
+{
+	if (nr_lat)
+		snprintf(buf, len, "%llu:%llu", (unsigned long long)s->fctx,
+			 (unsigned long long)s->fseq);
+	else
+		snprintf(buf, len, "-");
 }
 
 /* The events the instance lost, and the relay stream's drops if it runs */
@@ -801,6 +846,52 @@ static void name_procs(struct top *tp)
 	}
 }
 
+/*
+ * The processes to show, those with jobs done in the interval, in
+ * @rows: as in report's summary, the kernel's workers, which submit for
+ * no process in particular, in one row @kw named as report names it
+ * (COMM "kworker/", a star and their number; tgid 0) when several did.
+ * Returns the number of rows.
+ */
+static size_t proc_rows(struct top *tp, struct top_proc **rows, struct top_proc *kw)
+{
+	struct top_proc *one = NULL;
+	size_t k, n = 0, workers = 0;
+
+	memset(kw, 0, sizeof(*kw));
+	for (k = 0; k < tp->nr_proc; k++) {
+		struct top_proc *pr = &tp->proc[k];
+		size_t i;
+
+		if (!pr->jobs)
+			continue;
+		if (!gr_kernel_worker(pr->comm)) {
+			rows[n++] = pr;
+			continue;
+		}
+		one = pr;
+		workers++;
+		kw->jobs += pr->jobs;
+		kw->gpu += pr->gpu;
+		if (pr->nr_lat)
+			slow_add(&kw->slow, kw->nr_lat, pr->slow.lat, pr->slow.fctx,
+				 pr->slow.fseq);
+		for (i = 0; i < pr->nr_lat; i++)
+			lat_add(&kw->lat, &kw->nr_lat, &kw->cap_lat, pr->lat[i]);
+	}
+	if (workers == 1) {
+		rows[n++] = one;
+	} else if (workers) {
+		/* 16 characters at most */
+		snprintf(kw->comm, sizeof(kw->comm), "kworker/* (%u)",
+			 workers > 9999 ? 9999 : (unsigned int)workers);
+		if (kw->nr_lat)
+			qsort(kw->lat, kw->nr_lat, sizeof(*kw->lat), cmp_s64);
+		rows[n++] = kw;
+	}
+	return n;
+}
+
 /* One figure of a row: ,"KEY":VALUE in JSON, ,VALUE in CSV */
 static __printf(4, 5) void datum(FILE *f, bool json, const char *key, const char *fmt, ...)
 {
@@ -821,10 +912,23 @@ static void datum_ns(FILE *f, bool json, const char *key, __s64 ns)
 		datum(f, json, key, "%s", json ? "null" : "");
 }
 
-/* What the jobs done in the interval took of the GPU (their GPU time) */
-static __u64 gpu_total(const struct top *tp)
+/* The slowest job as report's JSON and CSV give it: "CTX:SEQNO", null or nothing */
+static void slow_cell(FILE *f, bool json, const struct top_slow *s, size_t nr_lat)
 {
-	__u64 sum = 0;
+	char buf[48];
+
+	if (!nr_lat) {
+		datum(f, json, "slowest", "%s", json ? "null" : "");
+		return;
+	}
+	slow_str(s, nr_lat, buf, sizeof(buf));
+	datum(f, json, "slowest", json ? "\"%s\"" : "%s", buf);
+}
+
+/* What the jobs done in the interval took of the GPU (their GPU time) */
+static __s64 gpu_total(const struct top *tp)
+{
+	__s64 sum = 0;
 	size_t k;
 
 	for (k = 0; k < tp->nr_proc; k++)
@@ -833,7 +937,7 @@ static __u64 gpu_total(const struct top *tp)
 }
 
 /* @gpu's share of @total in percent, as report's SHARE% */
-static double share(__u64 gpu, __u64 total)
+static double share(__s64 gpu, __s64 total)
 {
 	return total ? 100.0 * gpu / total : 0;
 }
@@ -894,10 +998,11 @@ static void fd_label(const struct gr_drm_client *c, unsigned int e, char *buf, s
  * figures are those of the text, unrounded: per ring (@ids, @n, in the
  * text's order) and per process with jobs (@pids).
  */
-static void show_data(struct top *tp, FILE *f, const __u32 *ids, __u32 n, const size_t *pids)
+static void show_data(struct top *tp, FILE *f, const __u32 *ids, __u32 n,
+		      struct top_proc * const *procs, size_t nr_procs)
 {
 	bool json = tp->p->format == GR_FMT_JSON, sum = tp->p->summary;
-	__u64 total = gpu_total(tp);
+	__s64 total = gpu_total(tp);
 	unsigned int rows = 0;
 	struct fd_row *fd;
 	size_t nr_fd, k;
@@ -923,7 +1028,7 @@ static void show_data(struct top *tp, FILE *f, const __u32 *ids, __u32 n, const 
 		tp->csv_head = true;
 		fprintf(f, "from_s,to_s,kind,name,pid,%s\n", sum ?
 			"on_device,jobs_per_s,depth,peak,lat_avg,lat_max,errors,dropped" :
-			"busy_pct,jobs,gpu_time,share_pct,in_flight,peak,lat_p50,lat_p99,errors");
+			"busy_pct,jobs,gpu_time,share_pct,in_flight,peak,lat_p50,lat_p99,lat_max,slowest,errors");
 	}
 	for (i = 0; i < n; i++) {
 		struct top_ring *r = &tp->ring[ids[i]];
@@ -954,40 +1059,44 @@ static void show_data(struct top *tp, FILE *f, const __u32 *ids, __u32 n, const 
 		} else {
 			datum(f, json, "busy_pct", "%.3f", ring_busy(tp, r));
 			datum(f, json, "jobs", "%llu", (unsigned long long)r->jobs);
-			datum(f, json, "gpu_time", "%llu", (unsigned long long)r->gpu);
+			datum(f, json, "gpu_time", "%lld", (long long)r->gpu);
 			datum(f, json, "share_pct", "%.3f", share(r->gpu, total));
 			datum(f, json, "in_flight", "%u", r->flying);
 			datum(f, json, "peak", "%u", r->peak);
 			datum_ns(f, json, "lat_p50", pct(r, 50));
 			datum_ns(f, json, "lat_p99", pct(r, 99));
+			datum_ns(f, json, "lat_max", r->nr_lat ? r->slow.lat : -1);
+			slow_cell(f, json, &r->slow, r->nr_lat);
 			datum(f, json, "errors", "%llu", (unsigned long long)r->errors);
 		}
 		fputs(json ? "}" : "\n", f);
 	}
 	if (json && !tp->p->fdinfo_only)
 		fputs("],\"processes\":[", f);
-	for (i = 0, rows = 0; !sum && !tp->p->fdinfo_only && i < tp->nr_proc; i++) {
-		struct top_proc *pr = &tp->proc[pids[i]];
+	for (k = 0; !sum && !tp->p->fdinfo_only && k < nr_procs; k++) {
+		const struct top_proc *pr = procs[k];
 
-		if (!pr->jobs)
-			continue;
+		/* The kernel's workers' row: no pid */
+		snprintf(label, sizeof(label), pr->tgid ? "%u" : (json ? "null" : ""), pr->tgid);
 		if (json) {
-			fprintf(f, "%s{\"pid\":%u,\"comm\":", rows++ ? "," : "", pr->tgid);
+			fprintf(f, "%s{\"pid\":%s,\"comm\":", k ? "," : "", label);
 			gr_json_str(f, pr->comm);
 		} else {
 			fprintf(f, "%.9f,%.9f,process,", tp->from / 1e9, tp->to / 1e9);
 			gr_csv_str(f, pr->comm);
-			fprintf(f, ",%u", pr->tgid);
+			fprintf(f, ",%s", label);
 		}
 		if (!json)	/* no busy_pct */
 			fputs(",", f);
 		datum(f, json, "jobs", "%llu", (unsigned long long)pr->jobs);
-		datum(f, json, "gpu_time", "%llu", (unsigned long long)pr->gpu);
+		datum(f, json, "gpu_time", "%lld", (long long)pr->gpu);
 		datum(f, json, "share_pct", "%.3f", share(pr->gpu, total));
 		if (!json)	/* no in_flight, peak */
 			fputs(",,", f);
 		datum_ns(f, json, "lat_p50", proc_pct(pr, 50));
 		datum_ns(f, json, "lat_p99", proc_pct(pr, 99));
+		datum_ns(f, json, "lat_max", pr->nr_lat ? pr->slow.lat : -1);
+		slow_cell(f, json, &pr->slow, pr->nr_lat);
 		/* CSV: no errors */
 		fputs(json ? "}" : ",\n", f);
 	}
@@ -1011,7 +1120,7 @@ static void show_data(struct top *tp, FILE *f, const __u32 *ids, __u32 n, const 
 			fprintf(f, "%.9f,%.9f,engine,", tp->from / 1e9, tp->to / 1e9);
 			gr_csv_str(f, label);
 			/* busy_pct alone: no jobs of fdinfo */
-			fprintf(f, ",%u,%.3f,,,,,,,,\n", c->tgid, fd[k].busy);
+			fprintf(f, ",%u,%.3f,,,,,,,,,,\n", c->tgid, fd[k].busy);
 		}
 	}
 	if (json)
@@ -1077,10 +1186,10 @@ static void show_fdinfo(struct top *tp, FILE *f, size_t rows)
 static void show(struct top *tp, FILE *f)
 {
 	__u32 *ids = gr_zalloc((tp->nr_ring + 1) * sizeof(*ids)), n = 0, i;
-	size_t *pids = gr_zalloc((tp->nr_proc + 1) * sizeof(*pids));
-	char label[64], p50[24], p99[24], avg[24], gpu[24];
-	size_t rows = screen_rows(tp), nr = 0, k;
-	__u64 total;
+	struct top_proc **procs = gr_zalloc((tp->nr_proc + 1) * sizeof(*procs)), kw;
+	char label[64], p50[24], p99[24], max[24], avg[24], gpu[24], slow[48], pid[16];
+	size_t rows = screen_rows(tp), nr = 0, nr_procs, k;
+	__s64 total;
 
 	name_procs(tp);
 	/* The rings and the processes in the order of the sort */
@@ -1093,18 +1202,15 @@ static void show(struct top *tp, FILE *f)
 			ids[n++] = i;
 		}
 	qsort_r(ids, n, sizeof(*ids), cmp_ring, tp);
-	for (i = 0; i < tp->nr_proc; i++) {
-		pids[i] = i;
+	for (i = 0; i < tp->nr_proc; i++)
 		if (tp->proc[i].nr_lat)
 			qsort(tp->proc[i].lat, tp->proc[i].nr_lat, sizeof(*tp->proc[i].lat),
 			      cmp_s64);
-	}
-	qsort_r(pids, tp->nr_proc, sizeof(*pids), cmp_proc, tp);
+	nr_procs = proc_rows(tp, procs, &kw);
+	qsort_r(procs, nr_procs, sizeof(*procs), cmp_proc, tp);
 	if (tp->p->format != GR_FMT_TEXT) {
-		show_data(tp, f, ids, n, pids);
-		free(ids);
-		free(pids);
-		return;
+		show_data(tp, f, ids, n, procs, nr_procs);
+		goto done;
 	}
 	if (tp->tty)
 		fputs("\033[H\033[J", f);
@@ -1153,39 +1259,40 @@ static void show(struct top *tp, FILE *f)
 		}
 	}
 	if (!tp->p->summary && (!tp->procs || !tp->tty)) {
-		fprintf(f, "%-24s %6s %7s %6s %5s %12s %12s %6s\n", "RING", "BUSY%", "JOBS",
-			"FLIGHT", "PEAK", "LAT_P50", "LAT_P99", "ERRORS");
+		fprintf(f, "%-24s %6s %7s %6s %5s %12s %12s %12s %6s\n", "RING", "BUSY%", "JOBS",
+			"FLIGHT", "PEAK", "LAT_P50", "LAT_P99", "LAT_MAX", "ERRORS");
 		for (i = 0; i < n && !screen_full(f, rows, i, n); i++) {
 			struct top_ring *r = &tp->ring[ids[i]];
 
 			gr_ring_label(&tp->t, ids[i], label, sizeof(label));
 			us_str(pct(r, 50), p50, sizeof(p50));
 			us_str(pct(r, 99), p99, sizeof(p99));
-			fprintf(f, "%-24s %6.1f %7llu %6u %5u %12s %12s %6llu\n", label,
+			us_str(r->nr_lat ? r->slow.lat : -1, max, sizeof(max));
+			fprintf(f, "%-24s %6.1f %7llu %6u %5u %12s %12s %12s %6llu\n", label,
 				ring_busy(tp, r), (unsigned long long)r->jobs, r->flying, r->peak,
-				p50, p99, (unsigned long long)r->errors);
+				p50, p99, max, (unsigned long long)r->errors);
 		}
 	}
 	if (!tp->p->summary && (tp->procs || !tp->tty)) {
 		if (!tp->tty)
 			fputc('\n', f);
-		fprintf(f, "%8s %-16s %7s %14s %6s %12s %12s\n", "PID", "COMM", "JOBS",
-			"GPU_TIME", "SHARE%", "LAT_P50", "LAT_P99");
-		for (i = k = 0; i < tp->nr_proc; i++)
-			nr += !!tp->proc[i].jobs;
+		fprintf(f, "%7s %-16s %6s %13s %6s %11s %11s %11s %s\n", "PID", "COMM", "JOBS",
+			"GPU_TIME", "SHARE%", "LAT_P50", "LAT_P99", "LAT_MAX", "SLOWEST");
 		total = gpu_total(tp);
-		for (i = 0; i < tp->nr_proc; i++) {
-			struct top_proc *pr = &tp->proc[pids[i]];
+		for (k = 0; k < nr_procs && !screen_full(f, rows, k, nr_procs); k++) {
+			const struct top_proc *pr = procs[k];
 
-			if (!pr->jobs)
-				continue;
-			if (screen_full(f, rows, k++, nr))
-				break;
-			us_str(pr->gpu, gpu, sizeof(gpu));
+			/* The kernel's workers' row: no pid */
+			snprintf(pid, sizeof(pid), pr->tgid ? "%u" : "-", pr->tgid);
+			/* Negative if the stamps say so, as in report */
+			snprintf(gpu, sizeof(gpu), "%.3f", pr->gpu / 1e3);
 			us_str(proc_pct(pr, 50), p50, sizeof(p50));
 			us_str(proc_pct(pr, 99), p99, sizeof(p99));
-			fprintf(f, "%8u %-16s %7llu %14s %6.1f %12s %12s\n", pr->tgid, pr->comm,
-				(unsigned long long)pr->jobs, gpu, share(pr->gpu, total), p50, p99);
+			us_str(pr->nr_lat ? pr->slow.lat : -1, max, sizeof(max));
+			slow_str(&pr->slow, pr->nr_lat, slow, sizeof(slow));
+			fprintf(f, "%7s %-16s %6llu %13s %6.1f %11s %11s %11s %s\n", pid, pr->comm,
+				(unsigned long long)pr->jobs, gpu, share(pr->gpu, total), p50, p99,
+				max, slow);
 		}
 		/* Below the processes, in what is left of a terminal */
 		show_fdinfo(tp, f, rows == SIZE_MAX ? rows : rows > k + 3 ? rows - k - 3 : 0);
@@ -1194,8 +1301,10 @@ out:
 	if (!tp->tty)
 		fputc('\n', f);
 	fflush(f);
+done:
+	free(kw.lat);
 	free(ids);
-	free(pids);
+	free(procs);
 }
 
 /* A new interval: the jobs in flight carry over, the events read past its end wait */
