@@ -21,6 +21,7 @@ KINDS = [
     (r'^drm/sched: Test grtrace', "The DRM scheduler's jobs, from its tracepoints, and their test"),
     (r'^drm/sched: Report jobs to grtrace', 'DRM scheduler hooks and their tests'),
     (r'^relay', 'relay (posted apart)'),
+    (r'^drm/virtio: Report commands to grtrace', 'virtio-gpu hooks'),
     (r'^drm/virtio', "virtio-gpu: its events where a tracer needs them, and exported (posted apart, to drm-misc)"),
     (r'^gpu: grtrace: Record virtio-gpu', "virtio-gpu's commands, from its tracepoints"),
     (r'^gpu: grtrace: (Add the relay stream|Add the config|Add the merged)',

@@ -157,7 +157,12 @@ def count(evs, marks, bounds, text):
                 tgid = int(f.get('tgid') or 0) or int(f['pid'])
                 if tgid not in procs:
                     procs[tgid] = Group()
-                    procs[tgid].comm = f['comm'][:15]
+                    procs[tgid].leader = False
+                # named as its leader, else as the first to submit
+                g = procs[tgid]
+                if not g.leader and f['comm'] and (not g.comm or int(f['pid']) == tgid):
+                    g.comm = f['comm'][:15]
+                    g.leader = int(f['pid']) == tgid
                 jobs[key] = {'submit': ns, 'proc': procs[tgid], 'ring': ring, 'on': False,
                              'commit': 0, 'start': 0, 'end': 0}
                 ring.flying += 1

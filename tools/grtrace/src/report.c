@@ -73,7 +73,8 @@ struct group {
 	__u32 ring;		/* of its first job */
 	__u64 ctx;
 	__u32 tgid;
-	char comm[17];
+	char comm[17];		/* a process's: its leader's, else its first job's */
+	bool leader;		/* @comm is the leader's (a job of pid tgid) */
 	__u64 first;		/* serial of its first job */
 	__u64 jobs;
 	struct gr_stat st[NR_STATS];
@@ -1444,7 +1445,8 @@ static __u64 group_hash(int by, const struct gr_job *j)
 
 	if (by == BY_CTX)
 		h = h * 0x9e3779b97f4a7c15ULL + j->ctx_id;
-	for (c = j->comm; by == BY_PROCESS && *c; c++)
+	/* A submitter of no known process: by its name */
+	for (c = j->comm; by == BY_PROCESS && !j->tgid && *c; c++)
 		h = h * 0x100000001b3ULL + (unsigned char)*c;
 	h *= 0xc2b2ae3d27d4eb4fULL;
 	return h ^ (h >> 31);
@@ -1453,7 +1455,7 @@ static __u64 group_hash(int by, const struct gr_job *j)
 static bool group_is(int by, const struct group *g, const struct gr_job *j)
 {
 	if (by == BY_PROCESS)
-		return g->tgid == j->tgid && !strcmp(g->comm, j->comm);
+		return g->tgid == j->tgid && (j->tgid || !strcmp(g->comm, j->comm));
 	return g->ring == j->ring_id && (by == BY_RING || g->ctx == j->ctx_id);
 }
 
@@ -1521,6 +1523,11 @@ static void group_add(struct report *rp, int by, const struct gr_job *j)
 	int k;
 
 	g->jobs++;
+	/* A process is named as its leader, whichever thread submitted first */
+	if (by == BY_PROCESS && j->tgid && j->pid == j->tgid && !g->leader) {
+		memcpy(g->comm, j->comm, sizeof(g->comm));
+		g->leader = true;
+	}
 	for (k = 0; k < NR_STATS; k++) {
 		if (!gr_job_metric(j, metrics[k], &v))
 			continue;

@@ -107,7 +107,8 @@ struct top_ring {
 /* A process's jobs in the interval; the process stays for the next ones */
 struct top_proc {
 	__u32 tgid;
-	char comm[17];
+	char comm[17];		/* its leader's, else the first to submit */
+	bool leader;
 	__u64 jobs;		/* completed */
 	__s64 gpu;		/* ns: the GPU time of those */
 	__s64 *lat;		/* latencies of the completed jobs */
@@ -354,20 +355,27 @@ static void job_remove(struct top *tp, struct top_job *j)
 }
 
 /* The process @tgid, an index in tp->proc (which moves as it grows) */
-static size_t top_proc(struct top *tp, __u32 tgid, const char *comm)
+static size_t top_proc(struct top *tp, __u32 tgid, __u32 pid, const char *comm)
 {
+	struct top_proc *pr;
 	size_t i;
 
-	for (i = 0; i < tp->nr_proc; i++)
-		if (tp->proc[i].tgid == tgid)
-			return i;
-	if (tp->nr_proc == tp->cap_proc) {
-		tp->cap_proc = tp->cap_proc ? 2 * tp->cap_proc : 16;
-		tp->proc = gr_realloc(tp->proc, tp->cap_proc, sizeof(*tp->proc));
+	for (i = 0; i < tp->nr_proc && tp->proc[i].tgid != tgid; i++)
+		;
+	if (i == tp->nr_proc) {
+		if (tp->nr_proc == tp->cap_proc) {
+			tp->cap_proc = tp->cap_proc ? 2 * tp->cap_proc : 16;
+			tp->proc = gr_realloc(tp->proc, tp->cap_proc, sizeof(*tp->proc));
+		}
+		tp->proc[tp->nr_proc++] = (struct top_proc){ .tgid = tgid };
 	}
-	tp->proc[tp->nr_proc] = (struct top_proc){ .tgid = tgid };
-	snprintf(tp->proc[tp->nr_proc].comm, sizeof(tp->proc[0].comm), "%s", comm);
-	return tp->nr_proc++;
+	pr = &tp->proc[i];
+	/* Named as report names it: its leader, else the first to submit */
+	if (!pr->leader && comm[0] && (!pr->comm[0] || pid == tgid)) {
+		snprintf(pr->comm, sizeof(pr->comm), "%s", comm);
+		pr->leader = pid == tgid;
+	}
+	return i;
 }
 
 /* A job of ring @r enters (@on) or leaves the device: its BUSY% */
@@ -402,7 +410,7 @@ static void job_open(struct top *tp, struct top_ring *r, struct top_job *j,
 		     const struct grtrace_job_payload *p)
 {
 	j->open = true;
-	j->proc = top_proc(tp, p->tgid ? p->tgid : p->pid, p->comm);
+	j->proc = top_proc(tp, p->tgid ? p->tgid : p->pid, p->pid, p->comm);
 	r->flying++;
 	if (r->flying > r->peak)
 		r->peak = r->flying;
@@ -1076,8 +1084,10 @@ static void show_data(struct top *tp, FILE *f, const __u32 *ids, __u32 n,
 	for (k = 0; !sum && !tp->p->fdinfo_only && k < nr_procs; k++) {
 		const struct top_proc *pr = procs[k];
 
-		/* The kernel's workers' row: no pid */
-		snprintf(label, sizeof(label), pr->tgid ? "%u" : (json ? "null" : ""), pr->tgid);
+		if (pr->tgid)
+			snprintf(label, sizeof(label), "%u", pr->tgid);
+		else	/* the kernel's workers' row: no pid */
+			snprintf(label, sizeof(label), "%s", json ? "null" : "");
 		if (json) {
 			fprintf(f, "%s{\"pid\":%s,\"comm\":", k ? "," : "", label);
 			gr_json_str(f, pr->comm);
@@ -1282,8 +1292,10 @@ static void show(struct top *tp, FILE *f)
 		for (k = 0; k < nr_procs && !screen_full(f, rows, k, nr_procs); k++) {
 			const struct top_proc *pr = procs[k];
 
-			/* The kernel's workers' row: no pid */
-			snprintf(pid, sizeof(pid), pr->tgid ? "%u" : "-", pr->tgid);
+			if (pr->tgid)
+				snprintf(pid, sizeof(pid), "%u", pr->tgid);
+			else	/* the kernel's workers' row: no pid */
+				snprintf(pid, sizeof(pid), "-");
 			/* Negative if the stamps say so, as in report */
 			snprintf(gpu, sizeof(gpu), "%.3f", pr->gpu / 1e3);
 			us_str(proc_pct(pr, 50), p50, sizeof(p50));

@@ -569,10 +569,19 @@ def check_summary(exp, out, jobs_out):
     def gpu(j):
         return j["t_exec"] if j["t_exec"] is not None else j["t_device"]
 
+    # A process is its tgid, named as its leader (pid = tgid), else as its
+    # first job; a submitter of no known process by its name
+    leader = {}
+    for j in jobs:
+        if j["tgid"] and (j["tgid"] not in leader or
+                          (j["pid"] == j["tgid"] and leader[j["tgid"]][1] != j["tgid"])):
+            leader[j["tgid"]] = (j["comm"], j["pid"])
+
     def name(j):
-        if j["comm"].startswith("kworker/"):
+        comm = leader[j["tgid"]][0] if j["tgid"] else j["comm"]
+        if comm.startswith("kworker/"):
             return "kworker/*"
-        return "%s[%d]" % (j["comm"], j["tgid"] or 0) if j["tgid"] or j["comm"] else "unknown"
+        return "%s[%d]" % (comm, j["tgid"] or 0) if j["tgid"] or comm else "unknown"
 
     procs, rings = {}, {}
     for j in jobs:

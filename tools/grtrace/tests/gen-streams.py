@@ -151,6 +151,13 @@ JOBLESS_CTX = {"ctx 0 kworker/0:1[7]": 1, "ctx 2 kmscube[100] +1 kworker": 5,
 LATE = JOBLESS + cmd(1, (300, 8), 2, KMS, 3)[1:] + cmd(2, (300, 9), 4, KMS, 3)[1:]
 LATE_CTX = dict(JOBLESS_CTX, **{"ctx 2 kmscube[100] +1 kworker": 6, "ctx 4": 1})
 
+# threads.bin: a process whose threads have names of their own (Mesa's
+# disk cache thread first, as kmscube's on virgl), and a kernel worker: a
+# process is its tgid, named as its leader (pid = tgid) names it.
+DISK = dict(pid=103, tgid=100, comm="kmscube:disk$0")
+THREADS = cmd(10, (300, 1), 2, DISK) + cmd(40, (300, 2), 2, KMS) + cmd(70, (300, 3), 2, KMS2) + \
+    cmd(100, (300, 4), 0, KW)
+
 # contexts.bin, on ring 1 (the probe's first ring, virtio-gpu/control):
 # GR_TOOL_CTX records as (time in us, what, ctx, attrs, who) and jobs as
 # cmd() makes them.  Context 1 is destroyed (its own last command, the
@@ -495,6 +502,7 @@ def main():
     write(os.path.join(out, "late.bin"), jobless(LATE))
     write(os.path.join(out, "summary.bin"), summary())
     write(os.path.join(out, "contexts.bin"), contexts())
+    write(os.path.join(out, "threads.bin"), jobless(THREADS))
 
     corrupt = {}
 
