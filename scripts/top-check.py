@@ -87,7 +87,7 @@ def pct(lat, k):
 
 
 def us(ns, text):
-    """a LAT_P50, LAT_P99 or GPU_TIME cell: in text us to the ns, in JSON
+    """a LAT_P50, LAT_P99 or LAT_MAX cell: in text us to the ns, in JSON
     ns (none below 0: a COMPLETE stamped before its SUBMIT, counted an
     interval later)"""
     if ns is None or ns < 0:
@@ -127,8 +127,9 @@ def count(evs, marks, bounds, text):
     events: [(rings {label: row}, procs {(tgid, comm): row}, jobs in
     flight)], a row's cells as top prints them (@text), its percentages
     with 1 decimal in text, 3 in JSON ('%.Nf' rounds the double as printf
-    does): rings busy, jobs, flight, peak, p50, p99, errors (JSON: then
-    GPU time, share); processes jobs, GPU time, share, p50, p99"""
+    does): rings busy, jobs, flight, peak, p50, p99, highest (JSON: the
+    slowest job), errors (JSON: then GPU time, share); processes jobs, GPU
+    time, share, p50, p99, highest, slowest job"""
     prec = 1 if text else 3
     start = marks[0]
     by_ns = {ns: n for n, ns in marks.items()}

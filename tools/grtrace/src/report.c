@@ -68,13 +68,29 @@ enum group_by {
 	NR_BY,
 };
 
+/* A submitter: a process (tgid), or a task of no known process by its name */
+struct who {
+	__u32 tgid;
+	char comm[17];
+};
+
+/*
+ * A process's name, as report and top give it: its leader's (a job of pid
+ * tgid), else the first one its jobs gave; its threads' own names (Mesa's
+ * "kmscube:disk$0") do not split it
+ */
+struct pname {
+	__u32 tgid;		/* 0: a free slot */
+	bool leader;
+	char comm[17];
+};
+
 /* A ring, a context or a process, and the times of its jobs */
 struct group {
 	__u32 ring;		/* of its first job */
 	__u64 ctx;
 	__u32 tgid;
-	char comm[17];		/* a process's: its leader's, else its first job's */
-	bool leader;		/* @comm is the leader's (a job of pid tgid) */
+	char comm[17];		/* of its first job */
 	__u64 first;		/* serial of its first job */
 	__u64 jobs;
 	struct gr_stat st[NR_STATS];
@@ -84,7 +100,7 @@ struct group {
 	__u64 nr_gpu;
 	__u64 slow_fctx;	/* the job of the highest latency (st[0].max) */
 	__u64 slow_fseq;
-	char (*names)[48];	/* BY_CTX: the processes that submitted */
+	struct who *names;	/* BY_CTX: the submitters, each process once */
 	size_t nr_names;
 	char key[96];		/* its name, when printed */
 };
@@ -141,6 +157,8 @@ struct report {
 	struct ctx_acc *ctx;
 	size_t nr_ctx;
 	struct groups grp[NR_BY];
+	struct pname *pn;	/* by tgid, open addressing */
+	size_t nr_pn, pn_size;
 	__u64 hlat[64];
 	__u64 hlat_neg;		/* latencies below 0: a clock that went back */
 	__s64 hlat_min;		/* the lowest of them */
@@ -1502,17 +1520,66 @@ static struct group *group_of(struct groups *gs, int by, const struct gr_job *j)
 
 static void add_name(struct group *g, const struct gr_job *j)
 {
-	char name[48];
 	size_t i;
 
-	process_name(j->tgid, j->comm, name, sizeof(name));
 	for (i = g->nr_names; i-- > 0;)
-		if (!strcmp(g->names[i], name))
+		if (g->names[i].tgid == j->tgid &&
+		    (j->tgid || !strcmp(g->names[i].comm, j->comm)))
 			return;
 	if (!(g->nr_names & (g->nr_names - 1)))
 		g->names = gr_realloc(g->names, g->nr_names ? 2 * g->nr_names : 1,
 				      sizeof(*g->names));
-	memcpy(g->names[g->nr_names++], name, sizeof(name));
+	g->names[g->nr_names].tgid = j->tgid;
+	memcpy(g->names[g->nr_names++].comm, j->comm, sizeof(j->comm));
+}
+
+static struct pname *pname_slot(struct pname *pn, size_t size, __u32 tgid)
+{
+	size_t i = (tgid * 0x9e3779b1u) & (size - 1);
+
+	while (pn[i].tgid && pn[i].tgid != tgid)
+		i = (i + 1) & (size - 1);
+	return &pn[i];
+}
+
+/* Note the submitter of @j for the name of its process (struct pname) */
+static void pname_note(struct report *rp, const struct gr_job *j)
+{
+	struct pname *p;
+	size_t k;
+
+	if (!j->tgid || !j->comm[0])
+		return;
+	if (rp->nr_pn * 2 >= rp->pn_size) {
+		size_t n = rp->pn_size ? 2 * rp->pn_size : 64;
+		struct pname *pn = gr_zalloc(n * sizeof(*pn));
+
+		for (k = 0; k < rp->pn_size; k++)
+			if (rp->pn[k].tgid)
+				*pname_slot(pn, n, rp->pn[k].tgid) = rp->pn[k];
+		free(rp->pn);
+		rp->pn = pn;
+		rp->pn_size = n;
+	}
+	p = pname_slot(rp->pn, rp->pn_size, j->tgid);
+	if (!p->tgid) {
+		p->tgid = j->tgid;
+		rp->nr_pn++;
+	}
+	if (!p->leader && (!p->comm[0] || j->pid == j->tgid)) {
+		memcpy(p->comm, j->comm, sizeof(p->comm));
+		p->leader = j->pid == j->tgid;
+	}
+}
+
+/* The name of process @tgid (struct pname), "comm[tgid]"; @comm without one */
+static void pname_of(const struct report *rp, __u32 tgid, const char *comm,
+		     char *buf, size_t len)
+{
+	const struct pname *p = tgid && rp->pn_size ?
+				pname_slot(rp->pn, rp->pn_size, tgid) : NULL;
+
+	process_name(tgid, p && p->tgid ? p->comm : comm, buf, len);
 }
 
 static void group_add(struct report *rp, int by, const struct gr_job *j)
@@ -1523,11 +1590,6 @@ static void group_add(struct report *rp, int by, const struct gr_job *j)
 	int k;
 
 	g->jobs++;
-	/* A process is named as its leader, whichever thread submitted first */
-	if (by == BY_PROCESS && j->tgid && j->pid == j->tgid && !g->leader) {
-		memcpy(g->comm, j->comm, sizeof(g->comm));
-		g->leader = true;
-	}
 	for (k = 0; k < NR_STATS; k++) {
 		if (!gr_job_metric(j, metrics[k], &v))
 			continue;
@@ -1743,6 +1805,7 @@ static void on_retire(void *arg, const struct gr_jobs *jobs, struct gr_job *j)
 		job_row(rp, j, deps);
 		rp->printed++;
 	}
+	pname_note(rp, j);
 	if (rp->summary) {
 		group_add(rp, BY_PROCESS, j);
 		group_add(rp, BY_RING, j);
@@ -1802,7 +1865,7 @@ static void group_key(const struct report *rp, int by, struct group *g)
 		snprintf(g->key, sizeof(g->key), "%s %llu", r->known ? r->dev : "",
 			 (unsigned long long)g->ctx);
 	else
-		process_name(g->tgid, g->comm, g->key, sizeof(g->key));
+		pname_of(rp, g->tgid, g->comm, g->key, sizeof(g->key));
 }
 
 static int cmp_group(const void *a, const void *b)
@@ -1852,16 +1915,18 @@ static void ctx_name(const struct report *rp, struct group *g, char *buf)
 	const struct gr_ring *r = gr_ring(&rp->t, g->ring);
 	int users = 0, kworkers = 0, listed, shown = 0;
 	size_t i, nr = 0, w = 0;
-	char (*names)[48] = g->names;
+	char (*names)[48];
 
 	/* No names if every job of the context was submitted before the input */
+	names = gr_realloc(NULL, g->nr_names + 1, sizeof(*names));
+	for (i = 0; i < g->nr_names; i++)
+		pname_of(rp, g->names[i].tgid, g->names[i].comm, names[i], sizeof(*names));
 	if (g->nr_names)
 		qsort(names, g->nr_names, sizeof(*names), cmp_name);
+	/* Each process once (contexts of one name are merged) */
 	for (i = 0; i < g->nr_names; i++)
 		if (!nr || strcmp(names[i], names[nr - 1]))
 			memmove(names[nr++], names[i], sizeof(*names));
-	/* Each once: the next table's call sorts these alone */
-	g->nr_names = nr;
 	for (i = 0; i < nr; i++) {
 		if (gr_kernel_worker(names[i]))
 			kworkers++;
@@ -1882,6 +1947,7 @@ static void ctx_name(const struct report *rp, struct group *g, char *buf)
 		append(buf, 96, &w, " +%d", listed - shown);
 	if (users && kworkers)
 		append(buf, 96, &w, " +%d kworker%s", kworkers, kworkers > 1 ? "s" : "");
+	free(names);
 }
 
 /* Add group @from (same key) to @g, and free it */
@@ -2625,6 +2691,7 @@ out:
 			gr_stat_free(&rp.ring[id].out[k]);
 	free(rp.ring);
 	free(rp.ctx);
+	free(rp.pn);
 	free(rp.top);
 	free(rp.size_count);
 	free(rp.size_types);

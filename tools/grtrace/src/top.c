@@ -109,6 +109,7 @@ struct top_proc {
 	__u32 tgid;
 	char comm[17];		/* its leader's, else the first to submit */
 	bool leader;
+	bool workers;		/* the kernel's workers' row (proc_rows()) */
 	__u64 jobs;		/* completed */
 	__s64 gpu;		/* ns: the GPU time of those */
 	__s64 *lat;		/* latencies of the completed jobs */
@@ -775,7 +776,7 @@ static int cmp_proc(const void *a, const void *b, void *arg)
 			return proc_pct(x, 99) > proc_pct(y, 99) ? -1 : 1;
 		break;
 	}
-	return strcmp(x->comm, y->comm);
+	return strcmp(x->comm, y->comm) ?: (x->tgid > y->tgid) - (x->tgid < y->tgid);
 }
 
 /* A time in us, as report prints it; "-" when there is none */
@@ -858,7 +859,7 @@ static void name_procs(struct top *tp)
  * The processes to show, those with jobs done in the interval, in
  * @rows: as in report's summary, the kernel's workers, which submit for
  * no process in particular, in one row @kw named as report names it
- * (COMM "kworker/", a star and their number; tgid 0) when several did.
+ * (COMM "kworker/", a star and their number; no tgid) when several did.
  * Returns the number of rows.
  */
 static size_t proc_rows(struct top *tp, struct top_proc **rows, struct top_proc *kw)
@@ -893,6 +894,7 @@ static size_t proc_rows(struct top *tp, struct top_proc **rows, struct top_proc 
 		/* 16 characters at most */
 		snprintf(kw->comm, sizeof(kw->comm), "kworker/* (%u)",
 			 workers > 9999 ? 9999 : (unsigned int)workers);
+		kw->workers = true;
 		if (kw->nr_lat)
 			qsort(kw->lat, kw->nr_lat, sizeof(*kw->lat), cmp_s64);
 		rows[n++] = kw;
@@ -1004,7 +1006,7 @@ static void fd_label(const struct gr_drm_client *c, unsigned int e, char *buf, s
  * The interval as data: JSON, an object on a line of its own; CSV, a row
  * per ring and per process, its header before the first interval.  The
  * figures are those of the text, unrounded: per ring (@ids, @n, in the
- * text's order) and per process with jobs (@pids).
+ * text's order) and per process with jobs (@procs, @nr_procs).
  */
 static void show_data(struct top *tp, FILE *f, const __u32 *ids, __u32 n,
 		      struct top_proc * const *procs, size_t nr_procs)
@@ -1084,7 +1086,7 @@ static void show_data(struct top *tp, FILE *f, const __u32 *ids, __u32 n,
 	for (k = 0; !sum && !tp->p->fdinfo_only && k < nr_procs; k++) {
 		const struct top_proc *pr = procs[k];
 
-		if (pr->tgid)
+		if (!pr->workers)
 			snprintf(label, sizeof(label), "%u", pr->tgid);
 		else	/* the kernel's workers' row: no pid */
 			snprintf(label, sizeof(label), "%s", json ? "null" : "");
@@ -1180,14 +1182,14 @@ static void show_fdinfo(struct top *tp, FILE *f, size_t rows)
 		return;
 	}
 	fputs("\nDRM fdinfo: the share of the interval each client kept an engine class busy\n", f);
-	fprintf(f, "%8s %-16s %-28s %8s %6s\n", "PID", "COMM", "DEVICE/ENGINE", "CLIENT", "BUSY%");
+	fprintf(f, "%7s %-16s %-28s %8s %6s\n", "PID", "COMM", "DEVICE/ENGINE", "CLIENT", "BUSY%");
 	if (!nr)
 		fputs("(none)\n", f);
 	for (k = 0; k < nr && !screen_full(f, rows, k, nr); k++) {
 		const struct gr_drm_client *c = &tp->fi.cur[fd[k].client];
 
 		fd_label(c, fd[k].eng, label, sizeof(label));
-		fprintf(f, "%8u %-16s %-28s %8llu %6.1f\n", c->tgid, c->comm, label,
+		fprintf(f, "%7u %-16s %-28s %8llu %6.1f\n", c->tgid, c->comm, label,
 			(unsigned long long)c->id, fd[k].busy);
 	}
 	free(fd);
@@ -1292,7 +1294,7 @@ static void show(struct top *tp, FILE *f)
 		for (k = 0; k < nr_procs && !screen_full(f, rows, k, nr_procs); k++) {
 			const struct top_proc *pr = procs[k];
 
-			if (pr->tgid)
+			if (!pr->workers)
 				snprintf(pid, sizeof(pid), "%u", pr->tgid);
 			else	/* the kernel's workers' row: no pid */
 				snprintf(pid, sizeof(pid), "-");

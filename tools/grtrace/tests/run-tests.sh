@@ -195,16 +195,18 @@ summary_check() {
 summary_check "$V" && summary_check "$W/gen/contexts.bin" && summary_check "$W/gen/threads.bin"
 result $? "report: the summary is the jobs' sums, shares, ranks, averages, the most GPU time first"
 # A process is its tgid, named by its leader, though a thread of another
-# name (Mesa's disk cache thread) submitted first, in the summary and in
-# --per-process
+# name (Mesa's disk cache thread) submitted first, in the summary, in
+# --per-process and in the list of a context's submitters
 run report -i "$W/gen/threads.bin" && grep -Eq '^kmscube\[100\] +3 ' "$W/out" &&
 	! grep -q 'disk' "$W/out" &&
+	run report -i "$W/gen/threads.bin" --per-context &&
+	grep -Eq ' ctx 2 kmscube\[100\]$' "$W/out" && ! grep -q 'disk' "$W/out" &&
 	run report -i "$W/gen/threads.bin" --per-process -f json &&
 	python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))
 sys.exit({g["group"]: g["jobs"] for g in d["per_process"]} !=
          {"kmscube[100]": 3, "kworker/0:1[7]": 1})' "$W/out"
-result $? "report: a process's threads in one row, named by its leader"
+result $? "report: a process's threads in one row and one name, its leader's"
 run report --jobs -i "$V" -f csv && $C csv "$E" "$W/out" 2> "$W/err"
 result $? "report csv: all job values"
 run report --jobs -i "$V" -f csv && $C stamps - "$W/out" "$V" > "$W/err" 2>&1
