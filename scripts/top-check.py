@@ -20,9 +20,9 @@ highest of the jobs completed, the errors; per process report's columns of
 the jobs it completed: their number, GPU time (each stage's last stamp:
 START, else COMMIT, else SUBMIT to END, else to COMPLETE, as report's EXEC
 or DEVICE, negative if the stamps say so), its share of all processes' GPU
-time, the latency p50, p99 and highest, the job of the highest (the first
-to complete of those), the kernel's workers in one row "kworker/* (N)"
-when several completed jobs, as report's summary shows them.
+time, the latency p50, p99 and highest, the job of the highest (of equals
+the one top counted first), the kernel's workers in one row "kworker/*
+(N)" when several completed jobs, as report's summary shows them.
 Each figure must be top's as printed, to its last digit: the stamps are
 the ones top read (another ftrace instance stamps each event on
 its own, up to a TCG time slice later: a comparison with it could only
@@ -103,6 +103,7 @@ class Group:
         self.lat = []
         self.slow = None        # (latency, fence) of the first of the highest
         self.comm = ''
+        self.leader = False     # comm is the leader's (a SUBMIT of pid tgid)
 
     def done(self, lat, fence):
         if self.slow is None or lat > self.slow[0]:
@@ -156,10 +157,9 @@ def count(evs, marks, bounds, text):
                 if key in unseen[-256:] or j:
                     continue
                 tgid = int(f.get('tgid') or 0) or int(f['pid'])
+                # named as its leader, else as the first to submit
                 if tgid not in procs:
                     procs[tgid] = Group()
-                    procs[tgid].leader = False
-                # named as its leader, else as the first to submit
                 g = procs[tgid]
                 if not g.leader and f['comm'] and (not g.comm or int(f['pid']) == tgid):
                     g.comm = f['comm'][:15]
@@ -222,12 +222,12 @@ def count(evs, marks, bounds, text):
         # the kernel's workers, which submit for no process in particular,
         # in one row when several did, in the order top met them
         rows = {(t, g.comm): g for t, g in procs.items() if g.jobs}
-        workers = [g for t, g in procs.items() if g.jobs and g.comm.startswith('kworker/')]
+        workers = [k for k in rows if k[1].startswith('kworker/')]
         if len(workers) > 1:
             kw = Group()
             kw.comm = 'kworker/* (%d)' % len(workers)
-            for g in workers:
-                del rows[(next(t for t, h in procs.items() if h is g), g.comm)]
+            for k in workers:
+                g = rows.pop(k)
                 kw.jobs += g.jobs
                 kw.gpu += g.gpu
                 if g.slow and (kw.slow is None or g.slow[0] > kw.slow[0]):
