@@ -2,8 +2,8 @@
 # Step stock's guest: Debian's own kernel, unmodified, with no grtrace in
 # it.  "grtrace record" there records the kernel's own GPU job events (it
 # runs trace-cmd: gpu_scheduler, dma_fence_signaled, virtio_gpu) while
-# Debian's kmscube renders on virtio-gpu-gl; the host reads trace.dat
-# (scripts/stock-check.py).
+# Debian's kmscube and glmark2-es2-drm render on virtio-gpu-gl at once; the
+# host reads trace.dat (scripts/stock-check.py).
 #
 # usage: stock.sh OUTDIR
 O=${1:-${GRTRACE_OUT:-/tmp}}
@@ -43,16 +43,36 @@ done
 [ -s /tmp/cpu.txt ] || { echo "stock: the annotator did not start"; cat /tmp/annotate.err; exit 1; }
 
 # grtrace top in batch mode meanwhile, on the same events, as text and
-# as CSV, an interval a second from before kmscube starts until it has
-# ended (on a loaded host, six intervals once ended before its first
-# frame).  kmscube stops at end of file on its stdin: a FIFO held open,
-# 150 frames.
+# as CSV, an interval a second from before the clients start until they
+# have ended (on a loaded host, six intervals once ended before kmscube's
+# first frame).
 /opt/grtrace/bin/grtrace top -b > /tmp/top-batch.txt 2>&1 &
 top=$!
 /opt/grtrace/bin/grtrace top -f csv > /tmp/top.csv 2> /tmp/top-csv.err &
 csv=$!
-chroot $H /bin/sh -c "cd $C && mkfifo in && exec 3<> in &&
-	kmscube -A -D /dev/dri/card0 -c 150 <&3 > kmscube.out 2>&1"
+# The clients, as step demo runs them: kmscube first (the DRM master sets
+# the mode), glmark2 once kmscube renders, kmscube until glmark2 is done
+# (it stops at a line on its stdin, a FIFO held open here too).
+cat > $H$C/clients.sh <<'EOF'
+cd /tmp/virgl
+mkfifo kmscube.in
+exec 3<> kmscube.in
+i=0
+stdbuf -oL kmscube -A -D /dev/dri/card0 -c 100000 <&3 > kmscube.out 2>&1 &
+k=$!
+until grep -q 'Using modifier' kmscube.out || [ $i -ge 1500 ]; do
+	sleep 0.2
+	i=$((i + 1))
+done
+glmark2-es2-drm --off-screen -b build:duration=3 > glmark2.out 2>&1
+g=$?
+echo q >&3
+wait $k
+k=$?
+echo "kmscube exit $k, glmark2-es2-drm exit $g"
+[ $k = 0 ] && [ $g = 0 ]
+EOF
+chroot $H /bin/sh $C/clients.sh > /tmp/clients.out 2>&1
 k=$?
 # The interval in which kmscube's last jobs ended, then SIGINT: top ends
 # with status 0.
@@ -68,8 +88,8 @@ r=$?
 kill -TERM $ann
 wait $ann
 a=$?
-cp $H$C/kmscube.out /tmp/record.out /tmp/top-batch.txt /tmp/top.csv /tmp/top-csv.err "$O/"
+cp $H$C/kmscube.out $H$C/glmark2.out /tmp/clients.out /tmp/record.out /tmp/top-batch.txt /tmp/top.csv /tmp/top-csv.err "$O/"
 cp /tmp/cpu.txt /tmp/annotate.err "$O/"
 cp /tmp/trace.dat "$O/trace.dat"
-echo "stock: kmscube exit $k, grtrace record exit $r, grtrace top exit $t, top -f csv exit $c, annotator exit $a"
+echo "stock: clients exit $k, grtrace record exit $r, grtrace top exit $t, top -f csv exit $c, annotator exit $a"
 [ $k = 0 ] && [ $r = 0 ] && [ $t = 0 ] && [ $c = 0 ] && [ $a = 0 ] && [ -s "$O/trace.dat" ]

@@ -143,8 +143,15 @@ static __always_inline int ioctl_enter(__u32 fd, __u64 cmd, __u64 arg)
 	p.cmd = cmd;
 	p.fd = fd;
 	p.pad = 0;
-	if (bpf_map_update_elem(&inflight, &tid, &p, BPF_NOEXIST))
+	/*
+	 * A thread is in one system call at a time: an ioctl still pending
+	 * had its exit skipped (the kernel runs no program while another
+	 * one runs on the CPU).  The new one replaces it, or its exit would
+	 * be reported as the old one's.
+	 */
+	if (bpf_map_lookup_elem(&inflight, &tid))
 		count(GA_CNT_NESTED);
+	bpf_map_update_elem(&inflight, &tid, &p, BPF_ANY);
 	count(GA_CNT_ENTER);
 	return emit(GA_IOCTL_ENTER, ts, fd, cmd, arg, 0, 0, pid_tgid);
 }

@@ -18,7 +18,7 @@ enum ga_counter {
 	GA_CNT_ENTER,		/* 'd' and 'F' ioctls entered (after the pid filter) */
 	GA_CNT_EXIT,		/* and left */
 	GA_CNT_LOST,		/* events the ring buffer had no room for */
-	GA_CNT_NESTED,		/* enter while the thread was in one already */
+	GA_CNT_NESTED,		/* enter while the last one had no exit */
 	GA_CNT_NR,
 };
 

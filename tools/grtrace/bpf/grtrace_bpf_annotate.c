@@ -296,6 +296,22 @@ static void counters(struct bpf_object *obj, __u64 *val)
 		bpf_map__lookup_elem(map, &i, sizeof(i), &val[i], sizeof(val[i]), 0);
 }
 
+/*
+ * The runs of @prog the kernel skipped because a BPF program was running on
+ * the CPU already (bpf_prog_info.recursion_misses, Linux 5.12): an ioctl
+ * whose ENTER or EXIT is missing for that.  0 if the kernel does not say.
+ */
+static __u64 prog_misses(const struct bpf_program *prog)
+{
+	struct bpf_prog_info info;
+	__u32 len = sizeof(info);
+
+	memset(&info, 0, sizeof(info));
+	if (bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len))
+		return 0;
+	return info.recursion_misses;
+}
+
 int main(int argc, char *argv[])
 {
 	struct annotate_params p;
@@ -437,6 +453,10 @@ int main(int argc, char *argv[])
 			(unsigned long long)cnt[GA_CNT_ENTER],
 			(unsigned long long)cnt[GA_CNT_EXIT], decoder.lines,
 			(unsigned long long)cnt[GA_CNT_LOST]);
+		err_msg("%llu without exit; runs the kernel skipped: %llu enters, %llu exits\n",
+			(unsigned long long)cnt[GA_CNT_NESTED],
+			(unsigned long long)prog_misses(penter),
+			(unsigned long long)prog_misses(pexit));
 		err_msg("'F': %llu NVIDIA (%llu of a closed fd), left out: %llu other, %llu gone\n",
 			decoder.nvidia, decoder.remembered, decoder.other_dev, decoder.gone);
 	}

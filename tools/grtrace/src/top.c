@@ -828,29 +828,43 @@ static void drops_line(struct top *tp, FILE *f)
 }
 
 /*
- * The kernel's own events name no task: top takes a pid's name from the
- * kernel's record of the tasks it traced (saved_cmdlines), which it read
- * when it began.  A process started since (the workload, run after top)
- * has no name there yet: read the record again, once an interval while a
- * process is unnamed.
+ * The kernel's own events name no task: top names a process as its leader
+ * names itself now (/proc/PID/comm), the process having submitted since it
+ * last exec'd, or once it has exited, as the kernel's record of the tasks
+ * it traced (saved_cmdlines) names it.  That record keeps the name a task
+ * had when it was last recorded: a shell's child that exec'd a client is
+ * "sh" there until the client is recorded again.  A process unnamed is
+ * looked up again once an interval.
  */
 static void name_procs(struct top *tp)
 {
 	bool loaded = false;
 	const char *comm;
+	char path[40];
 	size_t i;
+	FILE *f;
 
 	for (i = 0; tp->up && i < tp->nr_proc; i++) {
 		struct top_proc *pr = &tp->proc[i];
 
 		if (pr->comm[0] || !pr->tgid)
 			continue;
-		if (!loaded && tracefs_load_cmdlines(NULL, tp->tep))
-			return;
-		loaded = true;
-		comm = tep_data_comm_from_pid(tp->tep, pr->tgid);
-		if (comm && strcmp(comm, "<...>"))
-			snprintf(pr->comm, sizeof(pr->comm), "%s", comm);
+		snprintf(path, sizeof(path), "/proc/%u/comm", pr->tgid);
+		f = fopen(path, "r");
+		if (f) {
+			if (!fgets(pr->comm, sizeof(pr->comm), f))
+				pr->comm[0] = '\0';
+			fclose(f);
+			pr->comm[strcspn(pr->comm, "\n")] = '\0';
+		}
+		if (!pr->comm[0]) {
+			if (!loaded && tracefs_load_cmdlines(NULL, tp->tep))
+				return;
+			loaded = true;
+			comm = tep_data_comm_from_pid(tp->tep, pr->tgid);
+			if (comm && strcmp(comm, "<...>"))
+				snprintf(pr->comm, sizeof(pr->comm), "%s", comm);
+		}
 		gr_name_clean(pr->comm, sizeof(pr->comm));
 	}
 }
