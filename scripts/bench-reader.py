@@ -14,7 +14,14 @@ of its throughput to cat's, and the peak RSS (of the worst round).
 With DEMO-DIR (results/demo of "make demo": the relay files and trace.dat
 of the same guest run, both sinks at once), the same events read by
 "grtrace report" and by "trace-cmd report": events/s of each, and the
-ratio.  It is not a timed test: nothing here passes or fails.
+ratio.
+
+With SEED_DAT in the environment (bench-reader.sh: step stock's recording
+of Debian's 7.3, the kernel's own events), trace.dat files of 100 MB and
+1 GB of its events repeated (scripts/gen-tracedat.py) read by "trace-cmd
+report" and "grtrace report", output thrown away: the time of each, their
+ratio and their peak RSS.  It is not a timed test: nothing here passes or
+fails.
 """
 import os
 import re
@@ -66,6 +73,80 @@ def bench(cases, rounds=ROUNDS):
     return {n: (statistics.median(times[n]), rss[n]) for n, _ in cases}
 
 
+def run_mem(cmd):
+    """Wall seconds, peak RSS and peak anonymous RSS (KiB) of one command,
+    output thrown away: its /proc status read every 20 ms (VmHWM, the
+    peak of its own memory after the exec, and RssAnon, which leaves out
+    the pages of files it maps)"""
+    null = os.open(os.devnull, os.O_WRONLY)
+    t0 = time.perf_counter()
+    pid = os.posix_spawnp(cmd[0], cmd, os.environ,
+                          file_actions=[(os.POSIX_SPAWN_DUP2, null, 1),
+                                        (os.POSIX_SPAWN_DUP2, null, 2)])
+    hwm = anon = 0
+    while True:
+        try:
+            with open("/proc/%d/status" % pid) as f:
+                st = dict(line.split(":", 1) for line in f if ":" in line)
+            hwm = max(hwm, int(st.get("VmHWM", "0 kB").split()[0]))
+            anon = max(anon, int(st.get("RssAnon", "0 kB").split()[0]))
+        except (OSError, ValueError):
+            pass
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            break
+        time.sleep(0.02)
+    dt = time.perf_counter() - t0
+    os.close(null)
+    if status:
+        sys.exit("failed: %s" % " ".join(cmd))
+    return dt, hwm, anon
+
+
+def tracedat(tool, work):
+    """The kernel's own events in a trace.dat: grtrace report against
+    trace-cmd report, 100 MB and 1 GB"""
+    seed = os.environ.get("SEED_DAT")
+    if not seed or not os.path.exists(seed):
+        print("# no SEED_DAT: run step stock (make test) for the trace.dat comparison")
+        return
+    gen = os.path.join(os.path.dirname(os.path.abspath(__file__)), "gen-tracedat.py")
+    print("# trace.dat of the kernel's events (%s, repeated), %d rounds:" % (seed, ROUNDS))
+    print("%-6s %-18s %9s %7s %8s %6s %9s %9s" % (
+        "INPUT", "COMMAND", "TIME(s)", "MB/s", "Mjobs/s", "xTCMD", "RSS(MiB)", "ANON(MiB)"))
+    for mb in (100, 1000):
+        path = os.path.join(work, "upstream-%dM.dat" % mb)
+        made = path + ".made"
+        key = "%s %d\n" % (seed, os.path.getsize(seed))
+        if not os.path.exists(path) or not os.path.exists(made) or open(made).read() != key:
+            out = subprocess.run([sys.executable, gen, seed, path, str(mb)], check=True,
+                                 capture_output=True, text=True).stdout
+            open(made, "w").write(key)
+        size = os.path.getsize(path)
+        n = int(re.search(r"(\d+) jobs", subprocess.run(
+            [tool, "report", "-i", path], capture_output=True, text=True,
+            check=True).stdout).group(1))
+        cases = [("trace-cmd report", ["trace-cmd", "report", "-i", path]),
+                 ("grtrace report", [tool, "report", "-i", path])]
+        times = {name: [] for name, _ in cases}
+        hwm = {name: 0 for name, _ in cases}
+        anon = {name: 0 for name, _ in cases}
+        run(["cat", path])
+        for _ in range(ROUNDS):
+            for name, cmd in cases:
+                dt, h, a = run_mem(cmd)
+                times[name].append(dt)
+                hwm[name] = max(hwm[name], h)
+                anon[name] = max(anon[name], a)
+        t_tc = statistics.median(times["trace-cmd report"])
+        for name, _ in cases:
+            t = statistics.median(times[name])
+            print("%-6s %-18s %9.3f %7.0f %8.2f %6.3f %9.1f %9.1f" % (
+                "%dM" % mb, name, t, size / t / 1e6, n / t / 1e6, t_tc / t,
+                hwm[name] / 1024, anon[name] / 1024))
+        print("%-6s %d jobs, %.0f MB" % ("%dM" % mb, n, size / 1e6))
+
+
 def main():
     tool, gen, work = sys.argv[1:4]
     demo = sys.argv[4] if len(sys.argv) > 4 else None
@@ -95,6 +176,7 @@ def main():
             print("%-6s %-24s %9.3f %9.0f %10.2f %7.3f %9.1f" % (
                 label, name, t, size / t / 1e6, n / t / 1e6, cat / t, kb / 1024))
         print("%-6s %d records, %.0f MB" % (label, n, size / 1e6))
+    tracedat(tool, work)
     if not demo:
         print("# no DEMO-DIR: run make demo for the trace-cmd comparison")
         return

@@ -185,6 +185,7 @@ struct gr_trace {
 	const char *input;	/* as given, or the debugfs directory */
 	bool is_dir;
 	bool is_tracedat;	/* a trace-cmd recording (trace.dat) */
+	bool whole;		/* ...read whole into ev (else as a stream: gr_src) */
 	int session;		/* the session to read, from 1; 0: the input's only one */
 	int nr_sessions;	/* sessions in a file (STREAM_INFO of a new id), at most */
 	const char *instance;	/* ...or the ftrace instance of that name */

@@ -619,25 +619,32 @@ const char *gr_input_arg(const char *input, bool live, int argc, char **argv,
  *        files
  *
  * Sets the files, the kind of input and the kernel counters saved next to
- * per-CPU files; of @t, keeps only @t->session, the session to read.  A
- * trace.dat is read whole here (t->ev, merged).
+ * per-CPU files; of @t, keeps only @t->session, the session to read, and
+ * @t->use and @t->whole.  A trace.dat is read whole here (t->ev, merged)
+ * when @t->whole is set, else as a stream by gr_src_open().
  * Returns: 0, or -1 with the problem printed.
  */
 int gr_input_find(struct gr_trace *t, const char *path)
 {
 	int session = t->session;
 	enum gr_use use = t->use;
+	bool whole = t->whole;
 
 	memset(t, 0, sizeof(*t));
 	t->session = session;
 	t->use = use;
+	t->whole = whole;
 	if (path && !strncmp(path, GR_INSTANCE_PREFIX, strlen(GR_INSTANCE_PREFIX)))
 		return find_instance(t, path);
 	if (find_files(t, path))
 		return -1;
 	if (!t->is_dir && path && gr_is_tracedat(t->input)) {
 		t->is_tracedat = true;
-		if (one_session(t) || gr_tracedat_load(t, t->input) || gr_trace_merge(t))
+		if (one_session(t))
+			return -1;
+		if (!whole)
+			return 0;
+		if (gr_tracedat_load(t, t->input) || gr_trace_merge(t))
 			return -1;
 		t->records = t->nr_ev;
 		return 0;

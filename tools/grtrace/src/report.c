@@ -2660,6 +2660,9 @@ static int report_session(struct report_params *params, int session, int *sessio
 
 	rp.t.session = session;
 	rp.t.use = params->use;
+	/* The host join takes a trace.dat's every virtio-gpu command at once */
+	if (params->host)
+		rp.t.whole = true;
 	if (gr_src_open(&rp.src, &rp.t, params->input))
 		goto out;
 	if (!session && rp.t.nr_sessions > 1) {

@@ -37,6 +37,7 @@
 
 #include "input.h"
 #include "source.h"
+#include "tracedat.h"
 #include "stream.h"
 #include "utils.h"
 
@@ -569,6 +570,10 @@ int gr_src_open(struct gr_src *s, struct gr_trace *t, const char *path)
 	s->spool = -1;
 	if (gr_input_find(t, path))
 		return -1;
+	if (t->is_tracedat && !t->whole) {
+		s->dat = gr_dat_open(t, t->input);
+		return s->dat ? gr_src_rewind(s) : -1;
+	}
 	if (t->is_tracedat) {
 		s->array = true;
 		return 0;
@@ -614,7 +619,7 @@ int gr_src_rewind(struct gr_src *s)
 	s->next = 0;
 	if (s->array)
 		return 0;
-	for (k = 0; k < s->nr_run; k++) {
+	for (k = 0; !s->dat && k < s->nr_run; k++) {
 		if (s->run[k].rd && s->run[k].rd->off) {
 			gr_err_msg("%s: cannot be read twice\n", t->files[s->run[k].file]);
 			return -1;
@@ -642,6 +647,10 @@ int gr_src_rewind(struct gr_src *s)
 	t->first_gseq = 0;
 	t->first_ts = 0;
 	t->last_ts = 0;
+	if (s->dat) {
+		gr_dat_rewind(s->dat);
+		return 0;
+	}
 	return heap_build(s);
 }
 
@@ -741,6 +750,14 @@ int gr_src_next(struct gr_src *s, struct gr_event *ev)
 		*ev = s->t->ev[s->next++];
 		return 1;
 	}
+	if (s->dat) {
+		if (!gr_dat_next(s->dat, ev))
+			return at_end(s) ? -1 : 0;
+		count(s->t, ev, s->prev_gseq);
+		s->have_prev = true;
+		s->prev_gseq = ev->gseq;
+		return 1;
+	}
 	for (;;) {
 		ret = next_record(s, &rec, &off, &file);
 		if (ret <= 0)
@@ -773,6 +790,7 @@ void gr_src_close(struct gr_src *s)
 {
 	int i;
 
+	gr_dat_close(s->dat);
 	for (i = 0; i < s->nr_run; i++) {
 		win_free(&s->run[i]);
 		if (s->run[i].rd) {
@@ -808,6 +826,7 @@ int gr_input_load(struct gr_trace *t, const char *path)
 	struct gr_src s;
 	int ret;
 
+	t->whole = true;
 	if (gr_src_open(&s, t, path)) {
 		gr_src_close(&s);
 		return -1;

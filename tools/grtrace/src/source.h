@@ -11,6 +11,8 @@
 struct gr_run;
 struct gr_reader;
 
+struct gr_dat;
+
 struct gr_src {
 	struct gr_trace *t;
 	int *fd;		/* per file of t->files, -1 if not open */
@@ -21,7 +23,8 @@ struct gr_src {
 	int *heap;		/* runs with records left, by head gseq */
 	int nr_heap;
 	size_t win;		/* bytes of window per run */
-	bool array;		/* trace.dat: the events are in t->ev */
+	bool array;		/* trace.dat read whole, an instance: the events are in t->ev */
+	struct gr_dat *dat;	/* ...or a trace.dat read as a stream */
 	size_t next;		/* array: next event */
 	bool have_prev;
 	__u64 prev_gseq;	/* the last record returned, for duplicates */

@@ -76,6 +76,8 @@ struct dat_loader {
 	struct gr_upstream *up;	/* NULL: grtrace's events only (grtrace top) */
 	__u64 gseq;
 	bool live;	/* grtrace top's events: no host join to keep commands for */
+	bool stream;	/* a stream (gr_dat): nor for it (report --host loads whole) */
+	bool no_grtrace;	/* a stream of the kernel's events: grtrace's counted only */
 	int err;
 };
 
@@ -128,7 +130,7 @@ static int dat_event(struct dat_loader *l, struct tep_event *event,
 		l->t->dat_cpus = cpu + 1;
 	if (!event)
 		return 0;
-	if (!l->live && !strcmp(event->system, "virtio_gpu") &&
+	if (!l->live && !l->stream && !strcmp(event->system, "virtio_gpu") &&
 	    !strcmp(event->name, "virtio_gpu_cmd_queue"))
 		vcmd_record(l, event, rec);
 	if (l->up && gr_upstream_event(l->up, l->t, l->tep, event, rec, cpu, &l->gseq))
@@ -143,6 +145,8 @@ static int dat_event(struct dat_loader *l, struct tep_event *event,
 		l->t->unknown++;
 		return 0;
 	}
+	if (l->no_grtrace)
+		return 0;
 	ev = gr_trace_add(l->t);
 	ev->ts = rec->ts;
 	ev->gseq = ++l->gseq;
@@ -401,6 +405,233 @@ int gr_tracedat_load(struct gr_trace *t, const char *path)
 	return -1;
 }
 
+/*
+ * A trace.dat read as a stream (report, export --chrome): the records are
+ * made of one ftrace event at a time, in the order tracecmd_iterate_events()
+ * gives them (by time; at equal times, the lower CPU first), and handed out
+ * before the next event is read, so that the tool holds the jobs in flight,
+ * not the recording.  A first pass over the file decides what the whole
+ * load decides once it has every record (dat_choose()): whose events the
+ * jobs are made of, which rings they name, whether a COMPLETE can be known;
+ * it counts its records and drops them as they are made.
+ */
+struct gr_dat {
+	struct dat_loader l;
+	struct gr_upstream *up;
+	struct tracecmd_input *handle;
+	struct tep_record **head;	/* per CPU: its next record, NULL at its end */
+	int cpus;
+	enum gr_origin keep;
+	bool no_complete;	/* the kernel's events, and no dma_fence_signaled */
+	struct gr_event *q;	/* the records made of the last event */
+	size_t nr_q, cap_q, at_q;
+	__u8 *used;		/* first pass: by local ring, bit 1 << origin */
+	__u32 nr_used;
+};
+
+/* Every CPU at its first record */
+static void dat_heads(struct gr_dat *d)
+{
+	int c;
+
+	for (c = 0; c < d->cpus; c++) {
+		if (d->head[c])
+			tracecmd_free_record(d->head[c]);
+		d->head[c] = tracecmd_read_cpu_first(d->handle, c);
+	}
+}
+
+/* The next record in time, of CPU *@cpu, or NULL at the end */
+static struct tep_record *dat_pop(struct gr_dat *d, int *cpu)
+{
+	struct tep_record *rec;
+	int c, best = -1;
+
+	for (c = 0; c < d->cpus; c++)
+		if (d->head[c] && (best < 0 || d->head[c]->ts < d->head[best]->ts))
+			best = c;
+	if (best < 0)
+		return NULL;
+	rec = d->head[best];
+	d->head[best] = tracecmd_read_data(d->handle, best);
+	*cpu = best;
+	return rec;
+}
+
+/* The records of @rec, freed, into the queue: dat_event() adds to t->ev */
+static void dat_make(struct gr_dat *d, struct tep_record *rec, int cpu)
+{
+	struct gr_trace *t = d->l.t;
+	struct gr_event *ev = t->ev;
+	size_t nr = t->nr_ev, cap = t->cap_ev;
+
+	t->ev = d->q;
+	t->nr_ev = 0;
+	t->cap_ev = d->cap_q;
+	dat_event(&d->l, tep_find_event_by_record(d->l.tep, rec), rec, cpu);
+	d->q = t->ev;
+	d->nr_q = t->nr_ev;
+	d->cap_q = t->cap_ev;
+	d->at_q = 0;
+	t->ev = ev;
+	t->nr_ev = nr;
+	t->cap_ev = cap;
+	tracecmd_free_record(rec);
+}
+
+/* The first pass: counts the records of each origin and the rings they name */
+static void dat_scan(struct gr_dat *d)
+{
+	struct gr_trace *t = d->l.t;
+	struct tep_record *rec;
+	size_t i;
+	int cpu;
+
+	dat_heads(d);
+	while ((rec = dat_pop(d, &cpu))) {
+		dat_make(d, rec, cpu);
+		for (i = 0; i < d->nr_q; i++) {
+			const struct gr_event *ev = &d->q[i];
+			__u32 r = ev->job.ring_id;
+
+			if (ev->origin == GR_ORIGIN_UPSTREAM)
+				t->upstream_recs++;
+			else
+				t->grtrace_recs++;
+			if (r >= d->nr_used) {
+				d->used = gr_realloc(d->used, r + 1, 1);
+				memset(d->used + d->nr_used, 0, r + 1 - d->nr_used);
+				d->nr_used = r + 1;
+			}
+			d->used[r] |= 1U << ev->origin;
+		}
+	}
+}
+
+void gr_dat_close(struct gr_dat *d)
+{
+	int c;
+
+	if (!d)
+		return;
+	for (c = 0; d->head && c < d->cpus; c++)
+		if (d->head[c])
+			tracecmd_free_record(d->head[c]);
+	free(d->head);
+	if (d->handle)
+		tracecmd_close(d->handle);
+	gr_upstream_free(d->up);
+	free(d->q);
+	free(d->used);
+	free(d);
+}
+
+/*
+ * gr_dat_open - a trace.dat as a stream of records, after a first pass
+ *
+ * Returns: the stream (read it from its start with gr_dat_rewind()), or
+ * NULL with the problem printed.
+ */
+struct gr_dat *gr_dat_open(struct gr_trace *t, const char *path)
+{
+	struct gr_dat *d = gr_zalloc(sizeof(*d));
+	__u64 kept;
+	__u32 k;
+
+	d->l.t = t;
+	d->l.stream = true;
+	d->handle = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (!d->handle) {
+		gr_err_msg("%s: a trace-cmd file libtracecmd cannot read: truncated or damaged?\n",
+			   path);
+		goto fail;
+	}
+	/* As gr_tracedat_load(): a handle whose data cannot be read stays open */
+	if (tracecmd_init_data(d->handle) < 0) {
+		gr_err_msg("%s: a trace-cmd data file whose events cannot be read: truncated?\n",
+			   path);
+		d->handle = NULL;
+		goto fail;
+	}
+	d->l.tep = tracecmd_get_tep(d->handle);
+	set_clock(t, dat_clock(d->handle));
+	d->cpus = tep_get_cpus(d->l.tep);
+	d->head = gr_zalloc((d->cpus ? d->cpus : 1) * sizeof(*d->head));
+	d->up = gr_upstream_new();
+	d->l.up = d->up;
+	dat_scan(d);
+	if (d->l.err)
+		goto fail;
+	/* What dat_choose() decides */
+	if (t->use == GR_USE_UPSTREAM || (t->use == GR_USE_AUTO && !t->grtrace_recs))
+		d->keep = GR_ORIGIN_UPSTREAM;
+	else
+		d->keep = GR_ORIGIN_GRTRACE;
+	t->use = d->keep == GR_ORIGIN_UPSTREAM ? GR_USE_UPSTREAM : GR_USE_GRTRACE;
+	kept = d->keep == GR_ORIGIN_UPSTREAM ? t->upstream_recs : t->grtrace_recs;
+	t->unused_recs = d->keep == GR_ORIGIN_UPSTREAM ? t->grtrace_recs : t->upstream_recs;
+	if (d->keep == GR_ORIGIN_UPSTREAM) {
+		d->no_complete = gr_upstream_no_complete(d->up, t);
+		gr_upstream_number(d->up, t);
+	}
+	for (k = 0; k < t->nr_rings; k++)
+		if (k >= d->nr_used || !(d->used[k] & 1U << d->keep))
+			t->rings[k].known = false;
+	if (!kept) {
+		dat_none(t, path);
+		goto fail;
+	}
+	return d;
+fail:
+	gr_dat_close(d);
+	return NULL;
+}
+
+/*
+ * gr_dat_rewind - the stream at its first record again; the counts made of
+ * the events kept are made again (the caller's gr_src_rewind() resets the
+ * others)
+ */
+void gr_dat_rewind(struct gr_dat *d)
+{
+	struct gr_trace *t = d->l.t;
+
+	gr_upstream_reset(d->up);
+	d->l.gseq = 0;
+	d->l.no_grtrace = d->keep == GR_ORIGIN_UPSTREAM;
+	d->l.up = d->keep == GR_ORIGIN_UPSTREAM ? d->up : NULL;
+	if (d->keep == GR_ORIGIN_UPSTREAM) {
+		memset(t->upstream, 0, sizeof(t->upstream));
+		t->vcmd_unpaired = 0;
+		t->old_shared_ids = 0;
+	}
+	d->nr_q = 0;
+	d->at_q = 0;
+	dat_heads(d);
+}
+
+/*
+ * gr_dat_next - the next record of the stream
+ *
+ * Returns: 1 with @ev set, 0 at the end.
+ */
+int gr_dat_next(struct gr_dat *d, struct gr_event *ev)
+{
+	struct tep_record *rec;
+	int cpu;
+
+	while (d->at_q == d->nr_q) {
+		rec = dat_pop(d, &cpu);
+		if (!rec)
+			return 0;
+		dat_make(d, rec, cpu);
+	}
+	*ev = d->q[d->at_q++];
+	if (d->no_complete && ev->origin == GR_ORIGIN_UPSTREAM)
+		ev->cannot |= BIT(GRTRACE_EV_COMPLETE);
+	return 1;
+}
+
 #else /* !HAVE_LIBTRACECMD */
 
 int gr_tracedat_load(struct gr_trace *t, const char *path)
@@ -409,6 +640,29 @@ int gr_tracedat_load(struct gr_trace *t, const char *path)
 	gr_err_msg("%s: a trace-cmd data file: grtrace was built without libtracecmd\n",
 		   path);
 	return -1;
+}
+
+struct gr_dat *gr_dat_open(struct gr_trace *t, const char *path)
+{
+	gr_tracedat_load(t, path);
+	return NULL;
+}
+
+void gr_dat_rewind(struct gr_dat *d)
+{
+	(void)d;
+}
+
+int gr_dat_next(struct gr_dat *d, struct gr_event *ev)
+{
+	(void)d;
+	(void)ev;
+	return 0;
+}
+
+void gr_dat_close(struct gr_dat *d)
+{
+	(void)d;
 }
 
 #endif /* HAVE_LIBTRACECMD */

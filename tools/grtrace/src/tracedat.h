@@ -14,6 +14,12 @@ bool gr_is_tracedat(const char *path);
 int gr_tracedat_load(struct gr_trace *t, const char *path);
 int gr_instance_load(struct gr_trace *t, const char *name);
 
+struct gr_dat;
+struct gr_dat *gr_dat_open(struct gr_trace *t, const char *path);
+void gr_dat_rewind(struct gr_dat *d);
+int gr_dat_next(struct gr_dat *d, struct gr_event *ev);
+void gr_dat_close(struct gr_dat *d);
+
 struct tep_handle;
 struct tep_event;
 struct tep_record;

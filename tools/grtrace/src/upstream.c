@@ -258,11 +258,9 @@ struct gr_upstream *gr_upstream_new(void)
 	return gr_zalloc(sizeof(struct gr_upstream));
 }
 
-void gr_upstream_free(struct gr_upstream *u)
+/* The jobs, waits and commands of @u, freed */
+static void up_forget(struct gr_upstream *u)
 {
-	if (!u)
-		return;
-	free(u->ring);
 	free(u->jobs.e);
 	free(u->job);
 	free(u->job_slots.next_free);
@@ -274,7 +272,30 @@ void gr_upstream_free(struct gr_upstream *u)
 	free(u->vcmds.e);
 	free(u->vcmd);
 	free(u->vcmd_slots.next_free);
+}
+
+void gr_upstream_free(struct gr_upstream *u)
+{
+	if (!u)
+		return;
+	up_forget(u);
+	free(u->ring);
 	free(u);
+}
+
+/*
+ * gr_upstream_reset - forget the jobs, waits and commands met, to read the
+ * events again from the first; the rings met stay, with their numbers
+ */
+void gr_upstream_reset(struct gr_upstream *u)
+{
+	struct up_ring *ring = u->ring;
+	size_t nr_ring = u->nr_ring;
+
+	up_forget(u);
+	memset(u, 0, sizeof(*u));
+	u->ring = ring;
+	u->nr_ring = nr_ring;
 }
 
 /* gr_tep_num - a number field of an ftrace event, or 0 */
@@ -897,11 +918,21 @@ bool gr_upstream_event(struct gr_upstream *u, struct gr_trace *t, struct tep_han
  * gr_upstream_finish - after the last event: without dma_fence_signaled in
  * the recording, no scheduler job has a COMPLETE to wait for
  */
+/*
+ * gr_upstream_no_complete - whether the records made here cannot have a
+ * COMPLETE: the recording has the kernel's job events but no
+ * dma_fence_signaled at all (not recorded)
+ */
+bool gr_upstream_no_complete(const struct gr_upstream *u, const struct gr_trace *t)
+{
+	return u->any && !t->upstream[GR_UP_SIGNALED];
+}
+
 void gr_upstream_finish(struct gr_upstream *u, struct gr_trace *t)
 {
 	size_t i;
 
-	if (!u->any || t->upstream[GR_UP_SIGNALED])
+	if (!gr_upstream_no_complete(u, t))
 		return;
 	for (i = u->first_rec; i < t->nr_ev; i++)
 		if (t->ev[i].origin == GR_ORIGIN_UPSTREAM)

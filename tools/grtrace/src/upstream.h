@@ -23,6 +23,8 @@ void gr_upstream_free(struct gr_upstream *u);
 bool gr_upstream_event(struct gr_upstream *u, struct gr_trace *t, struct tep_handle *tep,
 		       struct tep_event *event, struct tep_record *rec, int cpu,
 		       __u64 *gseq);
+void gr_upstream_reset(struct gr_upstream *u);
+bool gr_upstream_no_complete(const struct gr_upstream *u, const struct gr_trace *t);
 void gr_upstream_finish(struct gr_upstream *u, struct gr_trace *t);
 void gr_upstream_number(struct gr_upstream *u, struct gr_trace *t);
 
