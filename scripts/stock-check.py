@@ -14,7 +14,9 @@ Each check sets the tool's answer ("grtrace report -f json", top's
 intervals) against another reader: trace-cmd's report of the same events,
 and QEMU; "grtrace dump", "grtrace timeline --latency" and "grtrace export"
 (Chrome, KernelShark) against the report; "grtrace report --in-flight" of
-the recording cut by "trace-cmd split" against the events.  The exports and
+the recording cut by "trace-cmd split" against the events; "grtrace report
+-i instance:NAME" of an ftrace instance of the same events (instance.json)
+against the report.  The exports and
 cuts are written beside TOP-BATCH.TXT.  Prints KTAP; exits 1 if a check
 fails.
 """
@@ -368,10 +370,16 @@ def merge_check(k, grtrace, dat, cpu):
         # Each missing EXIT counted by the annotator, with the runs the
         # kernel skipped (Debian's 7.3 skipped some under two clients)
         err = open(os.path.join(os.path.dirname(cpu), 'annotate.err'), errors='replace').read()
-        m = re.search(r"(\d+) without exit; runs the kernel skipped: (\d+) enters, (\d+) exits",
-                      err)
-        if not m or int(m.group(1)) != no_exit or int(m.group(3)) < no_exit:
-            differ.append(f"annotator: {m.groups() if m else None} counted, {no_exit} ENTERs "
+        m = re.search(r"(\d+) without exit, (\d+) not waited for.*\n.*runs the kernel "
+                      r"skipped: (\d+) enters, (\d+) exits", err)
+        lost = re.search(r" (\d+) lost\n", err)
+        # An EXIT the ring buffer had no room for is counted lost, not
+        # without exit, and shows as an ENTER the next ENTER follows
+        if not m or not lost or not (int(m.group(1)) <= no_exit <=
+                                     int(m.group(1)) + int(lost.group(1))) \
+                or int(m.group(4)) < int(m.group(1)):
+            differ.append(f"annotator: {m.groups() if m else None} counted, "
+                          f"{lost.group(1) if lost else None} lost, {no_exit} ENTERs "
                           "without EXIT in its output")
         why = (f"{len(win)} threads with ioctls, {sum(map(len, win.values()))} ioctls "
                f"({no_exit} without EXIT, counted); "
@@ -428,9 +436,39 @@ def in_flight_check(k, grtrace, dat, events, queued, work):
              "the commands not answered or whose fence had not signalled", '; '.join(bad))
 
 
+def instance_check(k, jobs, path):
+    """grtrace report -i instance:NAME of an ftrace instance of the same
+    events (stock.sh enables it before grtrace record starts and stops it
+    after): every job of the recording, with each stamp the recording has
+    (COMMIT, END, COMPLETE) within SKEW_NS of its own (each buffer stamps
+    an event apart), its task and its status"""
+    try:
+        got = {j['fence']: j for j in json.load(open(path))['jobs']}
+    except (OSError, ValueError, KeyError) as e:
+        k.result(False, 'report -i instance:NAME of the kernel\'s events', repr(e))
+        return
+    bad = []
+    for j in jobs:
+        g = got.get(j['fence'])
+        if g is None:
+            bad.append((j['fence'], 'missing'))
+            continue
+        for key in ('ring', 'comm', 'pid', 'status'):
+            if g[key] != j[key]:
+                bad.append((j['fence'], key, j[key], g[key]))
+        for key in ('commit_ns', 'end_ns', 'complete_ns'):
+            if j[key] is not None and (g[key] is None or abs(g[key] - j[key]) > SKEW_NS):
+                bad.append((j['fence'], key, j[key], g[key]))
+    k.result(len(jobs) >= MIN_JOBS and not bad,
+             "report -i instance:NAME of an ftrace instance of the kernel's events: every "
+             "job of the recording, its task, status and stamps",
+             f"{len(jobs)} jobs in the recording, {len(got)} in the instance; "
+             f"{len(bad)} differ, first {bad[:3]}")
+
+
 def main():
     grtrace, dat, qemu, top = sys.argv[1:5]
-    k = Ktap('stock:', 20)
+    k = Ktap('stock:', 21)
     try:
         rep = json.loads(subprocess.run([grtrace, 'report', '--jobs', '-i', dat, '-f', 'json'],
                                         check=True, capture_output=True, text=True).stdout)
@@ -596,6 +634,7 @@ def main():
     late_take_check(k, grtrace, dat, qemu, queued, work)
     export_check(k, grtrace, dat, rep['jobs'], work)
     in_flight_check(k, grtrace, dat, events, queued, work)
+    instance_check(k, rep['jobs'], os.path.join(work, 'instance.json'))
     events = [(name, ts, f) for name, _, _, ts, f in events]
     top_check(k, 'grtrace top -b', top_intervals, top, queued, events)
     # Another top beside it, its rows as CSV (-f csv)

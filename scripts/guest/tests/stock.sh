@@ -19,6 +19,15 @@ mkdir -p $H$C
 A=/opt/grtrace/bin/grtrace-bpf-annotate
 [ -x $A ] || { echo "stock: no $A (clang or libbpf-dev missing on the host)"; exit 1; }
 
+# An ftrace instance of the same events, from before the recording to
+# after it, which "grtrace report -i instance:" reads once it is done.
+I=$T/instances/stockev
+mkdir $I && echo 4096 > $I/buffer_size_kb && echo mono > $I/trace_clock &&
+	for e in virtio_gpu/virtio_gpu_cmd_queue virtio_gpu/virtio_gpu_cmd_response \
+		 dma_fence/dma_fence_signaled; do
+		echo 1 > $I/events/$e/enable || exit 1
+	done || { echo "stock: the instance stockev could not be made"; exit 1; }
+
 /opt/grtrace/bin/grtrace record -o /tmp/trace.dat > /tmp/record.out 2>&1 &
 rec=$!
 i=0
@@ -88,8 +97,14 @@ r=$?
 kill -TERM $ann
 wait $ann
 a=$?
+echo 0 > $I/tracing_on
+/opt/grtrace/bin/grtrace report -i instance:stockev --jobs -f json > /tmp/instance.json \
+	2> /tmp/instance.err
+i=$?
+rmdir $I
 cp $H$C/kmscube.out $H$C/glmark2.out /tmp/clients.out /tmp/record.out /tmp/top-batch.txt /tmp/top.csv /tmp/top-csv.err "$O/"
-cp /tmp/cpu.txt /tmp/annotate.err "$O/"
+cp /tmp/cpu.txt /tmp/annotate.err /tmp/instance.json /tmp/instance.err "$O/"
 cp /tmp/trace.dat "$O/trace.dat"
-echo "stock: clients exit $k, grtrace record exit $r, grtrace top exit $t, top -f csv exit $c, annotator exit $a"
-[ $k = 0 ] && [ $r = 0 ] && [ $t = 0 ] && [ $c = 0 ] && [ $a = 0 ] && [ -s "$O/trace.dat" ]
+echo "stock: clients exit $k, grtrace record exit $r, grtrace top exit $t, top -f csv exit $c, annotator exit $a, report of the instance exit $i"
+[ $k = 0 ] && [ $r = 0 ] && [ $t = 0 ] && [ $c = 0 ] && [ $a = 0 ] && [ $i = 0 ] &&
+	[ -s "$O/trace.dat" ]

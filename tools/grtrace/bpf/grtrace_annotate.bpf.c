@@ -131,27 +131,31 @@ static __always_inline int ioctl_enter(__u32 fd, __u64 cmd, __u64 arg)
 	__u64 pid_tgid, ts;
 	struct pending p;
 
+	pid_tgid = bpf_get_current_pid_tgid();
+	tid = (__u32)pid_tgid;
+	/*
+	 * A thread is in one system call at a time: an ioctl of any type
+	 * entered while one is pending means that the pending one's exit
+	 * was not seen (the kernel skips a program's run on a CPU where
+	 * another task is in it).  It is forgotten here, or the exit of the
+	 * next ioctl would be reported as its own.
+	 */
+	if (bpf_map_lookup_elem(&inflight, &tid)) {
+		bpf_map_delete_elem(&inflight, &tid);
+		count(GA_CNT_NESTED);
+	}
 	if (type != DRM_IOCTL_BASE && type != NV_IOCTL_MAGIC)
 		return 0;
-	pid_tgid = bpf_get_current_pid_tgid();
 	want = bpf_map_lookup_elem(&filter, &zero);
 	if (want && *want && *want != (__u32)(pid_tgid >> 32))
 		return 0;
 	ts = bpf_ktime_get_ns();
-	tid = (__u32)pid_tgid;
 	p.ts = ts;
 	p.cmd = cmd;
 	p.fd = fd;
 	p.pad = 0;
-	/*
-	 * A thread is in one system call at a time: an ioctl still pending
-	 * had its exit skipped (the kernel runs no program while another
-	 * one runs on the CPU).  The new one replaces it, or its exit would
-	 * be reported as the old one's.
-	 */
-	if (bpf_map_lookup_elem(&inflight, &tid))
-		count(GA_CNT_NESTED);
-	bpf_map_update_elem(&inflight, &tid, &p, BPF_ANY);
+	if (bpf_map_update_elem(&inflight, &tid, &p, BPF_NOEXIST))
+		count(GA_CNT_NO_SLOT);
 	count(GA_CNT_ENTER);
 	return emit(GA_IOCTL_ENTER, ts, fd, cmd, arg, 0, 0, pid_tgid);
 }

@@ -19,6 +19,7 @@ enum ga_counter {
 	GA_CNT_EXIT,		/* and left */
 	GA_CNT_LOST,		/* events the ring buffer had no room for */
 	GA_CNT_NESTED,		/* enter while the last one had no exit */
+	GA_CNT_NO_SLOT,		/* enter not kept for its exit: the map is full */
 	GA_CNT_NR,
 };
 

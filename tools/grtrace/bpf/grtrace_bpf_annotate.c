@@ -297,9 +297,11 @@ static void counters(struct bpf_object *obj, __u64 *val)
 }
 
 /*
- * The runs of @prog the kernel skipped because a BPF program was running on
- * the CPU already (bpf_prog_info.recursion_misses, Linux 5.12): an ioctl
- * whose ENTER or EXIT is missing for that.  0 if the kernel does not say.
+ * The runs of @prog the kernel skipped because the program was running on
+ * the CPU already, in another task or below an interrupt
+ * (bpf_prog_info.recursion_misses, Linux 5.12).  The programs run at every
+ * ioctl: an upper bound of the ioctls whose ENTER or EXIT is missing for
+ * that.  0 if the kernel does not say.
  */
 static __u64 prog_misses(const struct bpf_program *prog)
 {
@@ -453,8 +455,10 @@ int main(int argc, char *argv[])
 			(unsigned long long)cnt[GA_CNT_ENTER],
 			(unsigned long long)cnt[GA_CNT_EXIT], decoder.lines,
 			(unsigned long long)cnt[GA_CNT_LOST]);
-		err_msg("%llu without exit; runs the kernel skipped: %llu enters, %llu exits\n",
+		err_msg("%llu without exit, %llu not waited for (no room)\n",
 			(unsigned long long)cnt[GA_CNT_NESTED],
+			(unsigned long long)cnt[GA_CNT_NO_SLOT]);
+		err_msg("runs the kernel skipped: %llu enters, %llu exits\n",
 			(unsigned long long)prog_misses(penter),
 			(unsigned long long)prog_misses(pexit));
 		err_msg("'F': %llu NVIDIA (%llu of a closed fd), left out: %llu other, %llu gone\n",

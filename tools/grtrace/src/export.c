@@ -1734,6 +1734,9 @@ static int chrome(struct chrome *c, const char *input, const char *path)
 {
 	int ret;
 
+	/* The host join takes a trace.dat's every virtio-gpu command at once */
+	if (c->host)
+		c->t.whole = true;
 	if (gr_src_open(&c->src, &c->t, input))
 		return -1;
 	if (c->host && gr_host_join(c->host, c->host_path, &c->t))

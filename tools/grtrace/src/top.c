@@ -109,6 +109,7 @@ struct top_proc {
 	__u32 tgid;
 	char comm[17];		/* its leader's, else the first to submit */
 	bool leader;
+	bool named;		/* the kernel's events: as /proc names its leader */
 	bool workers;		/* the kernel's workers' row (proc_rows()) */
 	__u64 jobs;		/* completed */
 	__s64 gpu;		/* ns: the GPU time of those */
@@ -372,7 +373,7 @@ static size_t top_proc(struct top *tp, __u32 tgid, __u32 pid, const char *comm)
 	}
 	pr = &tp->proc[i];
 	/* Named as report names it: its leader, else the first to submit */
-	if (!pr->leader && comm[0] && (!pr->comm[0] || pid == tgid)) {
+	if (!pr->leader && !pr->named && comm[0] && (!pr->comm[0] || pid == tgid)) {
 		snprintf(pr->comm, sizeof(pr->comm), "%s", comm);
 		pr->leader = pid == tgid;
 	}
@@ -833,7 +834,8 @@ static void drops_line(struct top *tp, FILE *f)
  * last exec'd, or once it has exited, as the kernel's record of the tasks
  * it traced (saved_cmdlines) names it.  That record keeps the name a task
  * had when it was last recorded: a shell's child that exec'd a client is
- * "sh" there until the client is recorded again.  A process unnamed is
+ * "sh" there until the client is recorded again, and the events' names
+ * come from it too (upstream.c).  A process not yet named by /proc is
  * looked up again once an interval.
  */
 static void name_procs(struct top *tp)
@@ -847,15 +849,19 @@ static void name_procs(struct top *tp)
 	for (i = 0; tp->up && i < tp->nr_proc; i++) {
 		struct top_proc *pr = &tp->proc[i];
 
-		if (pr->comm[0] || !pr->tgid)
+		if (pr->named || !pr->tgid)
 			continue;
 		snprintf(path, sizeof(path), "/proc/%u/comm", pr->tgid);
 		f = fopen(path, "r");
 		if (f) {
-			if (!fgets(pr->comm, sizeof(pr->comm), f))
-				pr->comm[0] = '\0';
+			char name[sizeof(pr->comm)];
+
+			if (fgets(name, sizeof(name), f)) {
+				name[strcspn(name, "\n")] = '\0';
+				memcpy(pr->comm, name, sizeof(name));
+				pr->named = true;
+			}
 			fclose(f);
-			pr->comm[strcspn(pr->comm, "\n")] = '\0';
 		}
 		if (!pr->comm[0]) {
 			if (!loaded && tracefs_load_cmdlines(NULL, tp->tep))

@@ -276,8 +276,10 @@ static int inst_record(struct tep_event *event, struct tep_record *rec, int cpu,
 	return dat_event(data, event, rec, cpu);
 }
 
+static void dat_none(const struct gr_trace *t, const char *path);
+
 /*
- * gr_instance_load - the grtrace events of ftrace instance @name into @t
+ * gr_instance_load - the GPU job events of ftrace instance @name into @t
  *
  * libtracefs reads the instance's per-CPU trace_pipe_raw files, merged by
  * time, which consumes what it reads: reading a persistent instance that
@@ -285,13 +287,16 @@ static int inst_record(struct tep_event *event, struct tep_record *rec, int cpu,
  * instance, made to be read once).  The events are decoded with the
  * formats of the running kernel, which are those of the previous boot when
  * it ran the same kernel: a persistent ring buffer written by another
- * kernel is reset at boot anyway.
+ * kernel is reset at boot anyway.  grtrace's events, or the kernel's own,
+ * make the jobs as in a trace.dat (dat_choose()).
  *
  * Returns: 0, or -1 with the problem printed.
  */
 int gr_instance_load(struct gr_trace *t, const char *name)
 {
-	static const char * const systems[] = { "grtrace", "virtio_gpu", NULL };
+	static const char * const systems[] = {
+		"grtrace", "virtio_gpu", "gpu_scheduler", "dma_fence", NULL
+	};
 	struct dat_loader l = { .t = t };
 	struct tracefs_instance *inst;
 
@@ -308,6 +313,7 @@ int gr_instance_load(struct gr_trace *t, const char *name)
 		free(clock);
 	}
 	l.tep = tracefs_local_events_system(NULL, systems);
+	l.up = gr_upstream_new();
 	if (!inst || !l.tep) {
 		gr_err_msg("%s: the instance or the event formats cannot be read\n", name);
 		l.err = -1;
@@ -315,11 +321,14 @@ int gr_instance_load(struct gr_trace *t, const char *name)
 		gr_err_msg("%s: reading the instance's events failed\n", name);
 		l.err = -1;
 	}
+	if (!l.err)
+		dat_choose(&l);
+	gr_upstream_free(l.up);
 	tep_free(l.tep);
 	tracefs_instance_free(inst);
 	if (l.err || t->nr_ev)
 		return l.err;
-	gr_err_msg("%s: no grtrace events in this instance\n", name);
+	dat_none(t, name);
 	return -1;
 }
 
@@ -428,6 +437,20 @@ struct gr_dat {
 	__u8 *used;		/* first pass: by local ring, bit 1 << origin */
 	__u32 nr_used;
 };
+
+/*
+ * The CPUs of a trace.dat as tracecmd_iterate_events() walks them.
+ * libtracecmd exports tracecmd_cpus() without declaring it in trace-cmd.h
+ * (1.3 to 1.5): looked up, else the event parser's count (the file's
+ * CPUCOUNT option, which trace-cmd writes).
+ */
+static int dat_cpus(struct tracecmd_input *handle, struct tep_handle *tep)
+{
+	int (*cpus)(struct tracecmd_input *handle);
+
+	*(void **)&cpus = dlsym(RTLD_DEFAULT, "tracecmd_cpus");
+	return cpus ? cpus(handle) : tep_get_cpus(tep);
+}
 
 /* Every CPU at its first record */
 static void dat_heads(struct gr_dat *d)
@@ -555,13 +578,11 @@ struct gr_dat *gr_dat_open(struct gr_trace *t, const char *path)
 	}
 	d->l.tep = tracecmd_get_tep(d->handle);
 	set_clock(t, dat_clock(d->handle));
-	d->cpus = tep_get_cpus(d->l.tep);
+	d->cpus = dat_cpus(d->handle, d->l.tep);
 	d->head = gr_zalloc((d->cpus ? d->cpus : 1) * sizeof(*d->head));
 	d->up = gr_upstream_new();
 	d->l.up = d->up;
 	dat_scan(d);
-	if (d->l.err)
-		goto fail;
 	/* What dat_choose() decides */
 	if (t->use == GR_USE_UPSTREAM || (t->use == GR_USE_AUTO && !t->grtrace_recs))
 		d->keep = GR_ORIGIN_UPSTREAM;
@@ -574,7 +595,8 @@ struct gr_dat *gr_dat_open(struct gr_trace *t, const char *path)
 		d->no_complete = gr_upstream_no_complete(d->up, t);
 		gr_upstream_number(d->up, t);
 	}
-	for (k = 0; k < t->nr_rings; k++)
+	/* As there: with records left out, a ring none of those kept names */
+	for (k = 0; t->unused_recs && k < t->nr_rings; k++)
 		if (k >= d->nr_used || !(d->used[k] & 1U << d->keep))
 			t->rings[k].known = false;
 	if (!kept) {

@@ -915,10 +915,6 @@ bool gr_upstream_event(struct gr_upstream *u, struct gr_trace *t, struct tep_han
 }
 
 /*
- * gr_upstream_finish - after the last event: without dma_fence_signaled in
- * the recording, no scheduler job has a COMPLETE to wait for
- */
-/*
  * gr_upstream_no_complete - whether the records made here cannot have a
  * COMPLETE: the recording has the kernel's job events but no
  * dma_fence_signaled at all (not recorded)
@@ -928,6 +924,10 @@ bool gr_upstream_no_complete(const struct gr_upstream *u, const struct gr_trace 
 	return u->any && !t->upstream[GR_UP_SIGNALED];
 }
 
+/*
+ * gr_upstream_finish - after the last event: without dma_fence_signaled in
+ * the recording, no scheduler job has a COMPLETE to wait for
+ */
 void gr_upstream_finish(struct gr_upstream *u, struct gr_trace *t)
 {
 	size_t i;
