@@ -570,7 +570,7 @@ int gr_src_open(struct gr_src *s, struct gr_trace *t, const char *path)
 	s->spool = -1;
 	if (gr_input_find(t, path))
 		return -1;
-	if (t->is_tracedat && !t->whole) {
+	if (t->is_tracedat && !t->whole && !t->instance) {
 		s->dat = gr_dat_open(t, t->input);
 		return s->dat ? gr_src_rewind(s) : -1;
 	}
