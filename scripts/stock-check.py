@@ -530,7 +530,12 @@ def main():
     # thread alone, so a row is a thread: Mesa's "kmscube:disk$0" has its own
     queued_by = {c: sum(1 for comm, _, _, _ in queued.values() if comm == c)
                  for c in CLIENTS}
-    groups = {g['group'].split('[')[0]: g['jobs'] for g in procs.get('per_process', [])}
+    # (glmark2-es2-drm fills the 15 characters of a name: its threads' names
+    # are cut to its own, rows of their own with the same name)
+    groups = {}
+    for g in procs.get('per_process', []):
+        name = g['group'].split('[')[0]
+        groups[name] = groups.get(name, 0) + g['jobs']
     # trace-cmd prints "<...>" for a thread its saved names lack, grtrace ""
     wrong = [s for s, (comm, pid, _, _) in queued.items()
              if s in jobs and (jobs[s]['comm'] != comm.replace('<...>', '') or
