@@ -69,7 +69,7 @@ exec 3<> kmscube.in
 i=0
 stdbuf -oL kmscube -A -D /dev/dri/card0 -c 100000 <&3 > kmscube.out 2>&1 &
 k=$!
-until grep -q 'Using modifier' kmscube.out || [ $i -ge 1500 ]; do
+until grep -q 'Using modifier' kmscube.out || ! kill -0 $k 2> /dev/null || [ $i -ge 1500 ]; do
 	sleep 0.2
 	i=$((i + 1))
 done
