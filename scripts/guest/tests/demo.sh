@@ -21,30 +21,8 @@ mkdir -p "$O"
 virgl_mount || exit 1
 mkdir -p $H$C
 
-# The clients.  kmscube first: the first to open the device is its DRM
-# master, and kmscube sets modes.  glmark2 starts once kmscube renders
-# (stdbuf: kmscube's output to a file would wait in its stdio buffer);
-# kmscube renders until glmark2 is done: it stops at a line on its stdin,
-# a FIFO this script holds open too.
-cat > $H$C/clients.sh <<'EOF'
-cd /tmp/virgl
-mkfifo kmscube.in
-exec 3<> kmscube.in
-i=0
-stdbuf -oL kmscube -A -D /dev/dri/card0 -c 100000 <&3 > kmscube.out 2>&1 &
-k=$!
-until grep -q 'Using modifier' kmscube.out || [ $i -ge 1500 ]; do
-	sleep 0.2
-	i=$((i + 1))
-done
-glmark2-es2-drm --off-screen -b build:duration=5 > glmark2.out 2>&1
-g=$?
-echo q >&3
-wait $k
-k=$?
-echo "kmscube exit $k, glmark2-es2-drm exit $g"
-[ $k = 0 ] && [ $g = 0 ]
-EOF
+# The clients (virgl.lib), glmark2 for 5 s
+virgl_clients
 
 # trace-cmd runs outside the chroot (libtracefs finds tracefs by its path
 # in /proc/mounts, which a chroot does not see), the clients inside it.
@@ -63,7 +41,7 @@ p=$!
 echo enable > perf.ctl && read -r ack < perf.ack
 bpftrace -o bpftrace.out \
 	-e 'tracepoint:grtrace:grtrace_submit { @[args->comm] = count(); }' \
-	-c '/bin/sh clients.sh'
+	-c '/bin/sh clients.sh 5'
 echo disable > perf.ctl && read -r ack < perf.ack
 kill -INT $p
 wait $p

@@ -59,29 +59,9 @@ done
 top=$!
 /opt/grtrace/bin/grtrace top -f csv > /tmp/top.csv 2> /tmp/top-csv.err &
 csv=$!
-# The clients, as step demo runs them: kmscube first (the DRM master sets
-# the mode), glmark2 once kmscube renders, kmscube until glmark2 is done
-# (it stops at a line on its stdin, a FIFO held open here too).
-cat > $H$C/clients.sh <<'EOF'
-cd /tmp/virgl
-mkfifo kmscube.in
-exec 3<> kmscube.in
-i=0
-stdbuf -oL kmscube -A -D /dev/dri/card0 -c 100000 <&3 > kmscube.out 2>&1 &
-k=$!
-until grep -q 'Using modifier' kmscube.out || ! kill -0 $k 2> /dev/null || [ $i -ge 1500 ]; do
-	sleep 0.2
-	i=$((i + 1))
-done
-glmark2-es2-drm --off-screen -b build:duration=3 > glmark2.out 2>&1
-g=$?
-echo q >&3
-wait $k
-k=$?
-echo "kmscube exit $k, glmark2-es2-drm exit $g"
-[ $k = 0 ] && [ $g = 0 ]
-EOF
-chroot $H /bin/sh $C/clients.sh > /tmp/clients.out 2>&1
+# The clients, as step demo runs them (virgl.lib), glmark2 for 3 s
+virgl_clients
+chroot $H /bin/sh $C/clients.sh 3 > /tmp/clients.out 2>&1
 k=$?
 # The interval in which kmscube's last jobs ended, then SIGINT: top ends
 # with status 0.
