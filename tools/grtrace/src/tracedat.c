@@ -195,6 +195,27 @@ static int dat_event(struct dat_loader *l, struct tep_event *event,
 }
 
 /*
+ * Whose records make the jobs, once @t counts those of each origin: by
+ * default grtrace's if there are any, else those made of the kernel's own
+ * events (gr_trace.use); the rings met in the kernel's events are numbered
+ * if those are kept.
+ */
+static enum gr_origin dat_keep(struct gr_upstream *up, struct gr_trace *t)
+{
+	enum gr_origin keep;
+
+	if (t->use == GR_USE_UPSTREAM || (t->use == GR_USE_AUTO && !t->grtrace_recs))
+		keep = GR_ORIGIN_UPSTREAM;
+	else
+		keep = GR_ORIGIN_GRTRACE;
+	t->use = keep == GR_ORIGIN_UPSTREAM ? GR_USE_UPSTREAM : GR_USE_GRTRACE;
+	t->unused_recs = keep == GR_ORIGIN_UPSTREAM ? t->grtrace_recs : t->upstream_recs;
+	if (keep == GR_ORIGIN_UPSTREAM)
+		gr_upstream_number(up, t);
+	return keep;
+}
+
+/*
  * The records of the events a trace.dat's jobs are made of (gr_trace.use):
  * by default grtrace's if it has any, else those made of the kernel's own
  * events.  The others are dropped and counted, and the rings and counts
@@ -214,14 +235,7 @@ static void dat_choose(struct dat_loader *l)
 		else
 			t->grtrace_recs++;
 	}
-	if (t->use == GR_USE_UPSTREAM || (t->use == GR_USE_AUTO && !t->grtrace_recs))
-		keep = GR_ORIGIN_UPSTREAM;
-	else
-		keep = GR_ORIGIN_GRTRACE;
-	t->use = keep == GR_ORIGIN_UPSTREAM ? GR_USE_UPSTREAM : GR_USE_GRTRACE;
-	t->unused_recs = keep == GR_ORIGIN_UPSTREAM ? t->grtrace_recs : t->upstream_recs;
-	if (keep == GR_ORIGIN_UPSTREAM)
-		gr_upstream_number(l->up, t);
+	keep = dat_keep(l->up, t);
 	if (!t->unused_recs)
 		return;
 	memset(t->by_type, 0, sizeof(t->by_type));
@@ -375,9 +389,9 @@ static const char *dat_clock(struct tracecmd_input *handle)
  *
  * Returns: 0, or -1 with the problem printed.
  */
-int gr_tracedat_load(struct gr_trace *t, const char *path)
+/* A trace.dat opened for its events, @t's clock set; NULL with the problem printed */
+static struct tracecmd_input *dat_open(struct gr_trace *t, const char *path)
 {
-	struct dat_loader l = { .t = t };
 	struct tracecmd_input *handle;
 
 	handle = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
@@ -385,7 +399,7 @@ int gr_tracedat_load(struct gr_trace *t, const char *path)
 		/* It starts as one (gr_is_tracedat()) */
 		gr_err_msg("%s: a trace-cmd file libtracecmd cannot read: truncated or damaged?\n",
 			   path);
-		return -1;
+		return NULL;
 	}
 	/*
 	 * Not tracecmd_open(): on a file whose data cannot be read, it
@@ -396,10 +410,20 @@ int gr_tracedat_load(struct gr_trace *t, const char *path)
 	if (tracecmd_init_data(handle) < 0) {
 		gr_err_msg("%s: a trace-cmd data file whose events cannot be read: truncated?\n",
 			   path);
-		return -1;
+		return NULL;
 	}
-	l.tep = tracecmd_get_tep(handle);
 	set_clock(t, dat_clock(handle));
+	return handle;
+}
+
+int gr_tracedat_load(struct gr_trace *t, const char *path)
+{
+	struct dat_loader l = { .t = t };
+	struct tracecmd_input *handle = dat_open(t, path);
+
+	if (!handle)
+		return -1;
+	l.tep = tracecmd_get_tep(handle);
 	l.up = gr_upstream_new();
 	if (tracecmd_iterate_events(handle, NULL, 0, dat_record, &l) < 0 && !l.err) {
 		gr_err_msg("%s: reading the events failed\n", path);
@@ -563,38 +587,19 @@ struct gr_dat *gr_dat_open(struct gr_trace *t, const char *path)
 
 	d->l.t = t;
 	d->l.stream = true;
-	d->handle = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
-	if (!d->handle) {
-		gr_err_msg("%s: a trace-cmd file libtracecmd cannot read: truncated or damaged?\n",
-			   path);
+	d->handle = dat_open(t, path);
+	if (!d->handle)
 		goto fail;
-	}
-	/* As gr_tracedat_load(): a handle whose data cannot be read stays open */
-	if (tracecmd_init_data(d->handle) < 0) {
-		gr_err_msg("%s: a trace-cmd data file whose events cannot be read: truncated?\n",
-			   path);
-		d->handle = NULL;
-		goto fail;
-	}
 	d->l.tep = tracecmd_get_tep(d->handle);
-	set_clock(t, dat_clock(d->handle));
 	d->cpus = dat_cpus(d->handle, d->l.tep);
 	d->head = gr_zalloc((d->cpus ? d->cpus : 1) * sizeof(*d->head));
 	d->up = gr_upstream_new();
 	d->l.up = d->up;
 	dat_scan(d);
-	/* What dat_choose() decides */
-	if (t->use == GR_USE_UPSTREAM || (t->use == GR_USE_AUTO && !t->grtrace_recs))
-		d->keep = GR_ORIGIN_UPSTREAM;
-	else
-		d->keep = GR_ORIGIN_GRTRACE;
-	t->use = d->keep == GR_ORIGIN_UPSTREAM ? GR_USE_UPSTREAM : GR_USE_GRTRACE;
+	d->keep = dat_keep(d->up, t);
 	kept = d->keep == GR_ORIGIN_UPSTREAM ? t->upstream_recs : t->grtrace_recs;
-	t->unused_recs = d->keep == GR_ORIGIN_UPSTREAM ? t->grtrace_recs : t->upstream_recs;
-	if (d->keep == GR_ORIGIN_UPSTREAM) {
+	if (d->keep == GR_ORIGIN_UPSTREAM)
 		d->no_complete = gr_upstream_no_complete(d->up, t);
-		gr_upstream_number(d->up, t);
-	}
 	/* As there: with records left out, a ring none of those kept names */
 	for (k = 0; t->unused_recs && k < t->nr_rings; k++)
 		if (k >= d->nr_used || !(d->used[k] & 1U << d->keep))
