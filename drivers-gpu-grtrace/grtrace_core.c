@@ -594,6 +594,8 @@ int grtrace_config_set(const struct grtrace_config *config)
 
 /* ---- emit ---- */
 
+#if IS_ENABLED(CONFIG_GRTRACE_EMIT)
+
 struct grtrace_emit {
 	u16 type;
 	u16 engine;
@@ -749,6 +751,7 @@ out:
 	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(grtrace_emit_line);
+#endif
 
 /**
  * grtrace_core_exit - stop a session still running

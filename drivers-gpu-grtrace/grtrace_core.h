@@ -7,6 +7,7 @@
 #ifndef _GRTRACE_CORE_H
 #define _GRTRACE_CORE_H
 
+#include <linux/errno.h>
 #include <linux/types.h>
 
 #include "grtrace_govern.h"
@@ -67,7 +68,11 @@ int grtrace_session_freeze(void);
 bool grtrace_session_running(void);
 void grtrace_reset_stats(void);
 u64 grtrace_type_filtered_count(void);
+#if IS_ENABLED(CONFIG_GRTRACE_EMIT)
 int grtrace_emit_line(const char *line);
+#else
+static inline int grtrace_emit_line(const char *line) { return -EOPNOTSUPP; }
+#endif
 
 void grtrace_config_get(struct grtrace_config *config);
 int grtrace_config_set(const struct grtrace_config *config);

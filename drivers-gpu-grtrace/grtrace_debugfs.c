@@ -760,6 +760,7 @@ static int grtrace_buffer_size_show(struct seq_file *m, void *v)
 
 DEFINE_SHOW_STORE_ATTRIBUTE(grtrace_buffer_size);
 
+#if IS_ENABLED(CONFIG_GRTRACE_EMIT)
 static ssize_t grtrace_emit_write(struct file *file, const char __user *ubuf,
 				  size_t count, loff_t *ppos)
 {
@@ -783,6 +784,7 @@ static const struct file_operations grtrace_emit_fops = {
 	.write	= grtrace_emit_write,
 	.llseek	= noop_llseek,
 };
+#endif
 
 /*
  * The counters under the names of the original design's stats, which its
@@ -972,7 +974,9 @@ static const struct {
 	{ "config",		0600, &grtrace_config_file_fops },
 	{ "level",		0600, &grtrace_level_fops },
 	{ "buffer_size",	0600, &grtrace_buffer_size_fops },
+#if IS_ENABLED(CONFIG_GRTRACE_EMIT)
 	{ "emit",		0200, &grtrace_emit_fops },
+#endif
 	{ "stats",		0400, &grtrace_stats_fops },
 	{ "events_by_type",	0400, &grtrace_events_by_type_fops },
 	{ "rings",		0400, &grtrace_rings_fops },

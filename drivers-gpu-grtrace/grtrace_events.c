@@ -13,6 +13,8 @@
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/workqueue.h>
+#include <kunit/static_stub.h>
+#include <kunit/visibility.h>
 
 #define CREATE_TRACE_POINTS
 #include <trace/events/grtrace.h>
@@ -74,7 +76,8 @@ EXPORT_SYMBOL_GPL(grtrace_active_key);
  * session of the relay stream lies within one epoch (the stream is a
  * consumer), so an id names one ring in a session, which describes the ring
  * in a METADATA record before its first event on each CPU.  There is no
- * limit on the number of rings registered or seen.
+ * limit on the number of rings registered; an epoch that met 2^32 - 256
+ * rings has no id left for the next ones.
  *
  * The rings with an id are listed, under a lock taken only when a ring gets
  * its id, is unregistered while it has one, or the epoch ends; that list is
@@ -249,35 +252,54 @@ void grtrace_tp_unreg(void)
 
 /*
  * Give @ring an id in this epoch, the first time it reports in it.  Returns
- * the id, or 0 when @ring is not registered (counted) or nothing consumes
- * events any more.
+ * the id, or 0 when @ring is not registered or the epoch has no id left
+ * (both counted), or when nothing consumes events any more.
  */
 static noinline u32 grtrace_ring_meet(struct grtrace_ring *ring)
 {
 	unsigned long flags;
-	u64 s = atomic64_read(&ring->stamp);
+	bool out = false;
+	u64 s, id, prev;
 
-	if (!s || s == GRTRACE_STAMP_GONE) {
-		atomic64_inc(&grtrace_no_ring);
-		return 0;
-	}
+	/* Pairs with grtrace_ring_register(): the ring's fields first. */
+	s = atomic64_read_acquire(&ring->stamp);
+	if (!s || s == GRTRACE_STAMP_GONE)
+		goto no_ring;
 	raw_spin_lock_irqsave(&grtrace_rings_lock, flags);
 	s = atomic64_read(&ring->stamp);
 	if (s != GRTRACE_STAMP_GONE &&
 	    GRTRACE_STAMP_EPOCH(s) != grtrace_epoch &&
-	    static_key_enabled(&grtrace_active_key) &&
-	    grtrace_next_id) {
-		s = GRTRACE_STAMP(grtrace_epoch, grtrace_next_id++);
-		list_add_tail(&ring->node, &grtrace_rings);
-		/* Guessed once, here rather than on the driver's init path. */
-		if (ring->engine == GRTRACE_ENGINE_FROM_NAME)
-			WRITE_ONCE(ring->engine,
-				   grtrace_engine_from_name(ring->name));
-		/* Pairs with grtrace_ring_id(): the engine before the id. */
-		atomic64_set_release(&ring->stamp, s);
+	    static_key_enabled(&grtrace_active_key)) {
+		out = !grtrace_next_id;
+		if (!out) {
+			/* Guessed once, here rather than on the driver's init path. */
+			if (ring->engine == GRTRACE_ENGINE_FROM_NAME)
+				WRITE_ONCE(ring->engine,
+					   grtrace_engine_from_name(ring->name));
+			/*
+			 * Listed unless unregistered meanwhile, as that takes
+			 * no lock: the driver frees a ring once it returned.
+			 * Pairs with grtrace_ring_id(): the engine before the id.
+			 */
+			id = GRTRACE_STAMP(grtrace_epoch, grtrace_next_id);
+			prev = atomic64_cmpxchg_release(&ring->stamp, s, id);
+			if (prev == s) {
+				s = id;
+				grtrace_next_id++;
+				list_add_tail(&ring->node, &grtrace_rings);
+			} else {
+				s = prev;
+			}
+		}
 	}
 	raw_spin_unlock_irqrestore(&grtrace_rings_lock, flags);
-	return GRTRACE_STAMP_EPOCH(s) == READ_ONCE(grtrace_epoch) ? (u32)s : 0;
+	if (out)
+		pr_warn_once("grtrace: no ring id left, events of new rings dropped until tracing stops\n");
+	else if (s != GRTRACE_STAMP_GONE)
+		return GRTRACE_STAMP_EPOCH(s) == READ_ONCE(grtrace_epoch) ? (u32)s : 0;
+no_ring:
+	atomic64_inc(&grtrace_no_ring);
+	return 0;
 }
 
 /* The id of @ring in this epoch, given now if it has none; 0 if none. */
@@ -306,7 +328,8 @@ void grtrace_ring_register(struct grtrace_ring *ring)
 	    ring->engine != GRTRACE_ENGINE_FROM_NAME)
 		ring->engine = GRTRACE_ENGINE_OTHER;
 	INIT_LIST_HEAD(&ring->node);
-	atomic64_set(&ring->stamp, GRTRACE_STAMP_NEW);
+	/* Pairs with grtrace_ring_meet(): a reporter sees the fields. */
+	atomic64_set_release(&ring->stamp, GRTRACE_STAMP_NEW);
 }
 EXPORT_SYMBOL_GPL(grtrace_ring_register);
 
@@ -361,13 +384,23 @@ EXPORT_SYMBOL_GPL(grtrace_ring_init_fixed);
  * grtrace_no_ring_events - events dropped for want of a ring id
  *
  * Returns: the events reported since boot for rings that had no id: not
- * registered yet, or unregistered.
+ * registered yet, unregistered, or met when the epoch had no id left.
  */
 u64 grtrace_no_ring_events(void)
 {
 	return atomic64_read(&grtrace_no_ring);
 }
 EXPORT_SYMBOL_GPL(grtrace_no_ring_events);
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/* For tests: the id the next ring met in this epoch gets, 0 for none left. */
+void grtrace_set_next_ring_id(u32 id)
+{
+	guard(raw_spinlock_irqsave)(&grtrace_rings_lock);
+	grtrace_next_id = id;
+}
+EXPORT_SYMBOL_IF_KUNIT(grtrace_set_next_ring_id);
+#endif
 
 /**
  * grtrace_walk_rings - call @fn for every ring that has an id
@@ -388,7 +421,12 @@ int grtrace_walk_rings(grtrace_ring_fn fn, void *data)
 
 	raw_spin_lock_irqsave(&grtrace_rings_lock, flags);
 	list_for_each_entry(ring, &grtrace_rings, node) {
-		ret = fn(ring, (u32)atomic64_read(&ring->stamp), data);
+		u64 s = atomic64_read(&ring->stamp);
+
+		/* Being unregistered: its ring_remove event follows. */
+		if (s == GRTRACE_STAMP_GONE)
+			continue;
+		ret = fn(ring, (u32)s, data);
 		if (ret)
 			break;
 	}
@@ -445,6 +483,7 @@ u16 grtrace_engine_from_name(const char *name)
 	char c = name ? tolower(name[0]) : 0;
 	int i;
 
+	KUNIT_STATIC_STUB_REDIRECT(grtrace_engine_from_name, name);
 	for (i = 0; c && i < ARRAY_SIZE(grtrace_engine_prefixes); i++)
 		if (c == grtrace_engine_prefixes[i].prefix[0] &&
 		    !strncasecmp(name, grtrace_engine_prefixes[i].prefix,

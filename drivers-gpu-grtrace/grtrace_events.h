@@ -18,6 +18,9 @@ typedef int (*grtrace_ring_fn)(const struct grtrace_ring *ring, u32 id,
 int grtrace_walk_rings(grtrace_ring_fn fn, void *data);
 void grtrace_ring_init_fixed(struct grtrace_ring *ring, u32 id);
 u64 grtrace_no_ring_events(void);
+#if IS_ENABLED(CONFIG_KUNIT)
+void grtrace_set_next_ring_id(u32 id);
+#endif
 
 int grtrace_sources_sync(void);
 

@@ -42,9 +42,10 @@
  *
  * 1. ``level`` and the ``filter_type_mask``, ``filter_engine_mask`` and
  *    ``filter_ring_id`` keys (``filtered``).
- * 2. The watchlist: rings (``watchlist``: ``0,1`` keeps only rings 0 and 1,
- *    ``!2`` keeps all but ring 2) and submitting contexts (``watch_ctx_add``,
- *    ``watch_allow_mode``) (``filtered``).
+ * 2. The watchlist: rings (``watchlist``: ``256,257`` keeps only the rings
+ *    of those ids, ``!258`` all but that one; ids as the ``rings`` file
+ *    lists them, valid until tracing stops) and submitting contexts
+ *    (``watch_ctx_add``, ``watch_allow_mode``) (``filtered``).
  * 3. With ``filter_enabled``: ``filter_events`` (a type mask),
  *    ``filter_pid`` and ``filter_uid``, which keep the jobs submitted by
  *    those processes or that user, all their events (``filtered``).

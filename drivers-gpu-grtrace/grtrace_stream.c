@@ -216,10 +216,11 @@ struct grtrace_pipe_head {
 
 static DEFINE_PER_CPU(struct grtrace_pipe_head, grtrace_pipe_heads);
 
+#if IS_ENABLED(CONFIG_KUNIT)
 /*
  * The records of the last session, read out of the relay buffers by the
  * first grtrace_walk_records() after it stopped, for the walks that
- * follow: grtrace_stream_lock.
+ * follow: grtrace_stream_lock.  For tests only.
  */
 static struct grtrace_snapshot {
 	void *data;
@@ -238,6 +239,9 @@ static void grtrace_snapshot_free_locked(void)
 	kfree(grtrace_snapshot);
 	grtrace_snapshot = NULL;
 }
+#else
+static inline void grtrace_snapshot_free_locked(void) { }
+#endif
 
 /*
  * Add a record of @len payload bytes to this CPU's stage and return its
@@ -1178,6 +1182,7 @@ u64 grtrace_stream_bytes_read(void)
 	return n;
 }
 
+#if IS_ENABLED(CONFIG_KUNIT)
 static int grtrace_snapshot_take_locked(void)
 {
 	size_t size = grtrace_chan->alloc_size;
@@ -1251,6 +1256,7 @@ int grtrace_walk_records(grtrace_record_fn fn, void *data)
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(grtrace_walk_records);
+#endif
 
 /* ---- events, trace_pipe: all CPUs' records merged in gseq order ---- */
 

@@ -125,7 +125,9 @@ void grtrace_stream_reset_stats(void);
 void grtrace_stream_sec_counts(u64 sec, u64 *written, u64 *dropped);
 void grtrace_stream_latency_hist(u64 hist[GRTRACE_HIST_BUCKETS]);
 u64 grtrace_stream_bytes_read(void);
+#if IS_ENABLED(CONFIG_KUNIT)
 int grtrace_walk_records(grtrace_record_fn fn, void *data);
+#endif
 
 /* The events of @t dropped, for any cause. */
 static inline u64 grtrace_totals_dropped(const struct grtrace_totals *t)

@@ -182,7 +182,7 @@ struct grtrace_job_payload {
  * @clock_id: clock of all @ts fields, %GRTRACE_CLOCK_MONOTONIC
  * @nr_cpus: the events<N> files have N below it: the highest possible CPU
  *	id plus one (nr_cpu_ids), as possible CPU ids may have holes
- * @nr_rings: rings registered when the session started, a hint: as rings
+ * @nr_rings: rings with an id when the session started, a hint: as rings
  *	come and go, the METADATA records that follow may be fewer or more
  * @buffer_size: per-CPU relay buffer size in bytes
  */

@@ -401,6 +401,27 @@ static void ring_unregister_action(void *ring)
 	grtrace_ring_unregister(ring);
 }
 
+static const char * const test_ring_names[] = { "gfx0", "gfx1" };
+
+/* Two rings of kunit-gpu, unregistered when the test ends. */
+static struct grtrace_ring *test_rings(struct kunit *test, u16 engine)
+{
+	struct grtrace_ring *rings;
+	int i;
+
+	rings = kunit_kcalloc(test, ARRAY_SIZE(test_ring_names), sizeof(*rings), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, rings);
+	for (i = 0; i < ARRAY_SIZE(test_ring_names); i++) {
+		rings[i] = (struct grtrace_ring) {
+			.dev = "kunit-gpu", .name = test_ring_names[i], .engine = engine,
+		};
+		grtrace_ring_register(&rings[i]);
+		KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, ring_unregister_action,
+								&rings[i]), 0);
+	}
+	return rings;
+}
+
 /* The ring a METADATA of @c names @id, or NULL */
 static const struct rec_copy *ring_of(struct kunit *test, struct collect *c, u32 id)
 {
@@ -429,7 +450,6 @@ static const struct rec_copy *ring_of(struct kunit *test, struct collect *c, u32
  */
 static void grtrace_test_header_epoch(struct kunit *test)
 {
-	static const char * const names[] = { "gfx0", "gfx1" };
 	struct grtrace_job job = { .ctx_id = 1, .fence_context = 21 };
 	struct grtrace_ring *rings;
 	struct collect *c;
@@ -438,17 +458,7 @@ static void grtrace_test_header_epoch(struct kunit *test)
 
 	if (grtrace_enabled())
 		kunit_skip(test, "grtrace events have a consumer already");
-	rings = kunit_kcalloc(test, ARRAY_SIZE(names), sizeof(*rings), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, rings);
-	for (i = 0; i < ARRAY_SIZE(names); i++) {
-		rings[i] = (struct grtrace_ring) {
-			.dev = "kunit-gpu", .name = names[i],
-			.engine = GRTRACE_ENGINE_GRAPHICS,
-		};
-		grtrace_ring_register(&rings[i]);
-		KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, ring_unregister_action,
-								&rings[i]), 0);
-	}
+	rings = test_rings(test, GRTRACE_ENGINE_GRAPHICS);
 	KUNIT_ASSERT_EQ(test, register_trace_grtrace_submit(other_consumer, NULL), 0);
 	other_consumer_on = true;
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, other_consumer_goes, NULL), 0);
@@ -473,7 +483,7 @@ static void grtrace_test_header_epoch(struct kunit *test)
 	for (i = 0; i < c->n && c->recs[i].hdr.type != GRTRACE_EV_SUBMIT; i++)
 		named |= c->recs[i].hdr.type == GRTRACE_EV_METADATA &&
 			 !strcmp(c->recs[i].ri.dev, "kunit-gpu") &&
-			 !strcmp(c->recs[i].ri.name, names[0]);
+			 !strcmp(c->recs[i].ri.name, test_ring_names[0]);
 	KUNIT_EXPECT_TRUE(test, named);
 	for (i = 0; i < c->n; i++) {
 		const struct rec_copy *r = &c->recs[i], *ring;
@@ -483,9 +493,80 @@ static void grtrace_test_header_epoch(struct kunit *test)
 		n++;
 		ring = ring_of(test, c, r->job.ring_id);
 		KUNIT_ASSERT_NOT_NULL(test, ring);
-		KUNIT_EXPECT_STREQ(test, ring->ri.name, names[r->job.fence_seqno % 2 ? 0 : 1]);
+		KUNIT_EXPECT_STREQ(test, ring->ri.name,
+				   test_ring_names[r->job.fence_seqno % 2 ? 0 : 1]);
 	}
 	KUNIT_EXPECT_EQ(test, n, 4);
+}
+
+/*
+ * An epoch that gave out its last ring id drops the events of the rings it
+ * meets next, and counts them.
+ */
+static void grtrace_test_ring_ids_used_up(struct kunit *test)
+{
+	struct grtrace_job job = { .ctx_id = 1, .fence_context = 31 };
+	struct grtrace_ring *rings;
+	struct collect *c;
+	u64 no_ring;
+
+	if (grtrace_enabled())
+		kunit_skip(test, "grtrace events have a consumer already");
+	rings = test_rings(test, GRTRACE_ENGINE_GRAPHICS);
+	KUNIT_ASSERT_EQ(test, grtrace_session_start(), 0);
+	/* Until the session's end ends the epoch */
+	grtrace_set_next_ring_id(U32_MAX);
+	no_ring = grtrace_no_ring_events();
+	job.ring = &rings[0];
+	job.fence_seqno = 1;
+	grtrace_submit(&job);
+	job.ring = &rings[1];
+	job.fence_seqno = 2;
+	grtrace_submit(&job);
+	KUNIT_EXPECT_EQ(test, grtrace_no_ring_events(), no_ring + 1);
+	KUNIT_EXPECT_EQ(test, grtrace_ring_last_id(&rings[0]), U32_MAX);
+	KUNIT_ASSERT_EQ(test, grtrace_session_stop(), 0);
+
+	c = collect(test);
+	KUNIT_EXPECT_EQ(test, count_type(c, GRTRACE_EV_SUBMIT, U32_MAX), 1);
+	KUNIT_EXPECT_EQ(test, count_type(c, GRTRACE_EV_SUBMIT, 0), 0);
+}
+
+static struct grtrace_ring *ring_going;
+
+/* grtrace_engine_from_name(), while the driver unregisters the ring */
+static u16 engine_from_name_ring_goes(const char *name)
+{
+	kunit_deactivate_static_stub(kunit_get_current_test(), grtrace_engine_from_name);
+	grtrace_ring_unregister(ring_going);
+	return grtrace_engine_from_name(name);
+}
+
+static int ring_is(const struct grtrace_ring *ring, u32 id, void *data)
+{
+	return ring == data;
+}
+
+/*
+ * A ring unregistered while it gets its id is not listed, since its driver
+ * may free it as soon as grtrace_ring_unregister() returned, and its event
+ * is counted as one without a ring.
+ */
+static void grtrace_test_ring_gone_while_met(struct kunit *test)
+{
+	struct grtrace_job job = { .ctx_id = 1, .fence_context = 32, .fence_seqno = 1 };
+	u64 no_ring;
+
+	ring_going = test_rings(test, GRTRACE_ENGINE_FROM_NAME);
+	KUNIT_ASSERT_EQ(test, grtrace_session_start(), 0);
+	no_ring = grtrace_no_ring_events();
+	kunit_activate_static_stub(test, grtrace_engine_from_name,
+				   engine_from_name_ring_goes);
+	job.ring = ring_going;
+	grtrace_submit(&job);
+	KUNIT_EXPECT_EQ(test, grtrace_no_ring_events(), no_ring + 1);
+	KUNIT_EXPECT_EQ(test, grtrace_walk_rings(ring_is, ring_going), 0);
+	KUNIT_ASSERT_EQ(test, grtrace_session_stop(), 0);
 }
 
 /* A name longer than its METADATA field is cut, and says so. */
@@ -1031,6 +1112,8 @@ static void grtrace_test_emit_size(struct kunit *test)
 	size_t len = strlen(line), n = size / len, i;
 	char *buf = kunit_kzalloc(test, size + 1, GFP_KERNEL);
 
+	if (!IS_ENABLED(CONFIG_GRTRACE_EMIT))
+		kunit_skip(test, "CONFIG_GRTRACE_EMIT is not set");
 	KUNIT_ASSERT_NOT_NULL(test, buf);
 	memset(buf, '\n', size);
 	KUNIT_EXPECT_EQ(test, grtrace_emit_line(buf), -EINVAL);
@@ -1451,6 +1534,8 @@ static struct kunit_case grtrace_test_cases[] = {
 	KUNIT_CASE(grtrace_test_task_wait_governed),
 	KUNIT_CASE(grtrace_test_header),
 	KUNIT_CASE(grtrace_test_header_epoch),
+	KUNIT_CASE(grtrace_test_ring_ids_used_up),
+	KUNIT_CASE(grtrace_test_ring_gone_while_met),
 	KUNIT_CASE(grtrace_test_long_names),
 	KUNIT_CASE(grtrace_test_sequence),
 	KUNIT_CASE(grtrace_test_drop_accounting),

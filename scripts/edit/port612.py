@@ -37,12 +37,23 @@ def fix612(f, data):
         data = data.replace(b'\t\t\t\tvoid *prev_subbuf)\n', b'\t\t\t\tvoid *prev_subbuf, size_t prev_padding)\n')
         data = data.replace(b'kzalloc_obj(*p);', b'kzalloc(sizeof(*p), GFP_KERNEL);')
     return data
-conf = 0; plan = []
+conf = 0; plan = []; last = {}
 for c in commits:
     s = git(B, 'log', '-1', '--format=%s', c).stdout.decode().strip()
+    row = {}
+    if s not in new_m:
+        # A commit of the backport's own: it keeps the files it does not
+        # touch as the commit before it has them now.
+        for f in FILES:
+            o612 = show(B, c, f)
+            if o612 != show(B, c + '~1', f):
+                conf += 1; print(f'conflict {c[:10]} {s}: {f}: a backport commit of its own changes it')
+            elif last.get(f, o612) != o612:
+                row[f] = last[f]
+        plan.append((c, row))
+        continue
     # A commit new in mainline has no old version: its files as the new one.
     nm = new_m[s]; om = old_m.get(s, nm)
-    row = {}
     for f in FILES:
         o612, oM, nM = show(B, c, f), show(M, om, f), show(M, nm, f)
         if o612 == oM:
@@ -66,6 +77,7 @@ for c in commits:
                 else:
                     new = r.stdout
         if new != o612: row[f] = new
+        last[f] = new
     plan.append((c, row))
 if conf:
     print(f'{conf} conflicts'); sys.exit(1)
@@ -87,8 +99,10 @@ for c, row in plan:
     # the commit message: mainline's new one when mainline's changed
     s = info[4]
     subj = git(B, 'log', '-1', '--format=%s', c).stdout.decode().strip()
-    nm = new_m[subj]; om = old_m.get(subj, nm)
-    mo = git(M, 'log', '-1', '--format=%B', om).stdout.decode(); mn = git(M, 'log', '-1', '--format=%B', nm).stdout.decode()
+    nm = new_m.get(subj); om = old_m.get(subj, nm)
+    mo = mn = None
+    if nm:
+        mo = git(M, 'log', '-1', '--format=%B', om).stdout.decode(); mn = git(M, 'log', '-1', '--format=%B', nm).stdout.decode()
     if mo != mn:
         if s == mo: s = mn
         else: print(f'note: {c[:10]}: the 6.12 message differs from mainline\'s; mainline changed it', file=sys.stderr)

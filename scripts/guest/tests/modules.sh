@@ -8,8 +8,9 @@
 # records the traffic; every other one is stopped before the unloads,
 # the rest by the unload of grtrace, which goes first or second in turn.
 # A load, start or unload that fails, a session that wrote nothing, a
-# debugfs directory that outlives its module, or a grtrace that needs
-# virtio-gpu fails the test; the serial log's verdict fails on any
+# debugfs directory that outlives its module, an emit file (this kernel
+# leaves CONFIG_GRTRACE_EMIT out, as a distribution's would), or a grtrace
+# that needs virtio-gpu fails the test; the serial log's verdict fails on any
 # kernel report (KASAN, lockdep, UBSAN, WARN).
 D=/sys/kernel/debug/grtrace
 loops=${MODULES_LOOPS:-50}
@@ -37,6 +38,7 @@ traffic=$!
 i=0
 while [ $i -lt $loops ]; do
 	modprobe grtrace || { echo "modules: load $i failed"; break; }
+	[ -e $D/emit ] && { echo "modules: $D/emit without CONFIG_GRTRACE_EMIT"; break; }
 	modprobe grtrace_virtio_gpu || { echo "modules: load $i of grtrace_virtio_gpu failed"; break; }
 	echo start > $D/control || { echo "modules: start $i failed"; break; }
 	n=0

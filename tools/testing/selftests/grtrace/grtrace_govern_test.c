@@ -184,6 +184,8 @@ FIXTURE_SETUP(gov)
 	if (access(DIR "sampling_stats", R_OK) || access(DIR "filter_stats", R_OK) ||
 	    access(DIR "aggregator_stats", R_OK))
 		SKIP(return, "CONFIG_GRTRACE_SAMPLING, _FILTER or _AGGREGATOR off");
+	if (access(DIR "emit", W_OK))
+		SKIP(return, "no emit file (CONFIG_GRTRACE_EMIT)");
 	write_file(DIR "control", "stop");
 	ASSERT_EQ(0, write_file(DIR "buffer_size", "4194304"));
 	ASSERT_EQ(0, write_file(DIR "config", defaults));

@@ -17,6 +17,7 @@ D=/sys/kernel/debug/grtrace
 n=0 fails=0
 
 [ -w $D/control ] || { echo "1..0 # SKIP grtrace debugfs not available"; exit 4; }
+[ -w $D/emit ] || { echo "1..0 # SKIP no emit file (CONFIG_GRTRACE_EMIT)"; exit 4; }
 sudo() { "$@"; }
 
 # run CMD [EFFECT]: one README command, run as written in the current

@@ -17,6 +17,10 @@ if [ ! -w "$D/control" ]; then
 	echo "1..0 # SKIP grtrace debugfs not available"
 	exit $ksft_skip
 fi
+if [ ! -w "$D/emit" ]; then
+	echo "1..0 # SKIP no emit file (CONFIG_GRTRACE_EMIT)"
+	exit $ksft_skip
+fi
 echo "TAP version 13"
 
 # Ring 250 is ours; real GPUs may be busy meanwhile and are filtered out.

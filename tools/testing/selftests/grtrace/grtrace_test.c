@@ -75,6 +75,8 @@ FIXTURE_SETUP(grtrace)
 {
 	if (access(DIR "control", W_OK))
 		SKIP(return, "grtrace debugfs not available (CONFIG_GRTRACE, root)");
+	if (access(DIR "emit", W_OK))
+		SKIP(return, "no emit file (CONFIG_GRTRACE_EMIT)");
 	write_file(DIR "control", "stop");
 	/* Ring 250 is ours; real GPUs may be busy meanwhile and are filtered. */
 	ASSERT_EQ(0, write_file(DIR "config", "level=normal\nfilter_type_mask=0x3ff\n"
