@@ -13,7 +13,6 @@
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/workqueue.h>
-#include <kunit/static_stub.h>
 #include <kunit/visibility.h>
 
 #define CREATE_TRACE_POINTS
@@ -82,8 +81,9 @@ EXPORT_SYMBOL_GPL(grtrace_active_key);
  * The rings with an id are listed, under a lock taken only when a ring gets
  * its id, is unregistered while it has one, or the epoch ends; that list is
  * the ``rings`` file of the core.  Events reported for a ring being
- * registered or after it was unregistered are dropped and counted
- * (``events_no_ring`` in ``stats``).
+ * registered or after it was unregistered, and those of a ring met when the
+ * epoch had no id left, are dropped and counted (``events_no_ring`` in
+ * ``stats``).
  */
 static DEFINE_RAW_SPINLOCK(grtrace_rings_lock);
 static LIST_HEAD(grtrace_rings);		/* rings_lock */
@@ -245,10 +245,50 @@ void grtrace_tp_unreg(void)
 	raw_spin_lock_irqsave(&grtrace_rings_lock, flags);
 	list_for_each_entry_safe(ring, tmp, &grtrace_rings, node)
 		list_del_init(&ring->node);
-	WRITE_ONCE(grtrace_epoch, grtrace_epoch + 1);
+	/* Pairs with grtrace_ring_unregister(): the list before the epoch. */
+	smp_store_release(&grtrace_epoch, grtrace_epoch + 1);
 	grtrace_next_id = GRTRACE_FIRST_RING_ID;
 	raw_spin_unlock_irqrestore(&grtrace_rings_lock, flags);
 }
+
+#if IS_ENABLED(CONFIG_KUNIT)
+static void (*grtrace_meet_hook)(struct grtrace_ring *ring);	/* rings_lock */
+
+/**
+ * grtrace_set_meet_hook - for tests: a function to run as a ring gets its id
+ * @hook: called with the ring under the lock of the ring list, interrupts
+ *	disabled, before the ring gets its id; NULL for none
+ *
+ * Once this returns, the hook set before runs no more.
+ */
+void grtrace_set_meet_hook(void (*hook)(struct grtrace_ring *ring))
+{
+	guard(raw_spinlock_irqsave)(&grtrace_rings_lock);
+	grtrace_meet_hook = hook;
+}
+EXPORT_SYMBOL_IF_KUNIT(grtrace_set_meet_hook);
+
+/**
+ * grtrace_set_next_ring_id - for tests: the id the next ring met gets
+ * @id: the id, 0 for none left in this epoch
+ *
+ * The epoch's end gives ids from %GRTRACE_FIRST_RING_ID again.
+ */
+void grtrace_set_next_ring_id(u32 id)
+{
+	guard(raw_spinlock_irqsave)(&grtrace_rings_lock);
+	grtrace_next_id = id;
+}
+EXPORT_SYMBOL_IF_KUNIT(grtrace_set_next_ring_id);
+
+static void grtrace_meet_test(struct grtrace_ring *ring)
+{
+	if (grtrace_meet_hook)
+		grtrace_meet_hook(ring);
+}
+#else
+static inline void grtrace_meet_test(struct grtrace_ring *ring) { }
+#endif
 
 /*
  * Give @ring an id in this epoch, the first time it reports in it.  Returns
@@ -258,13 +298,18 @@ void grtrace_tp_unreg(void)
 static noinline u32 grtrace_ring_meet(struct grtrace_ring *ring)
 {
 	unsigned long flags;
-	bool out = false;
+	bool guess, out = false;
 	u64 s, id, prev;
+	u16 engine = 0;
 
 	/* Pairs with grtrace_ring_register(): the ring's fields first. */
 	s = atomic64_read_acquire(&ring->stamp);
 	if (!s || s == GRTRACE_STAMP_GONE)
 		goto no_ring;
+	/* Guessed once, here rather than on the driver's init path. */
+	guess = READ_ONCE(ring->engine) == GRTRACE_ENGINE_FROM_NAME;
+	if (guess)
+		engine = grtrace_engine_from_name(ring->name);
 	raw_spin_lock_irqsave(&grtrace_rings_lock, flags);
 	s = atomic64_read(&ring->stamp);
 	if (s != GRTRACE_STAMP_GONE &&
@@ -272,14 +317,15 @@ static noinline u32 grtrace_ring_meet(struct grtrace_ring *ring)
 	    static_key_enabled(&grtrace_active_key)) {
 		out = !grtrace_next_id;
 		if (!out) {
-			/* Guessed once, here rather than on the driver's init path. */
-			if (ring->engine == GRTRACE_ENGINE_FROM_NAME)
-				WRITE_ONCE(ring->engine,
-					   grtrace_engine_from_name(ring->name));
+			if (guess)
+				WRITE_ONCE(ring->engine, engine);
+			grtrace_meet_test(ring);
 			/*
-			 * Listed unless unregistered meanwhile, as that takes
-			 * no lock: the driver frees a ring once it returned.
-			 * Pairs with grtrace_ring_id(): the engine before the id.
+			 * Unregistering takes no lock: a ring unregistered
+			 * since the read above keeps GONE and is not listed,
+			 * even if its driver broke the rule and reported
+			 * meanwhile.  Pairs with grtrace_ring_id(): the
+			 * engine before the id.
 			 */
 			id = GRTRACE_STAMP(grtrace_epoch, grtrace_next_id);
 			prev = atomic64_cmpxchg_release(&ring->stamp, s, id);
@@ -294,7 +340,7 @@ static noinline u32 grtrace_ring_meet(struct grtrace_ring *ring)
 	}
 	raw_spin_unlock_irqrestore(&grtrace_rings_lock, flags);
 	if (out)
-		pr_warn_once("grtrace: no ring id left, events of new rings dropped until tracing stops\n");
+		pr_warn_once("no grtrace ring id left: events of new rings are dropped until tracing stops\n");
 	else if (s != GRTRACE_STAMP_GONE)
 		return GRTRACE_STAMP_EPOCH(s) == READ_ONCE(grtrace_epoch) ? (u32)s : 0;
 no_ring:
@@ -354,7 +400,7 @@ void grtrace_ring_unregister(struct grtrace_ring *ring)
 	 * empties the list under the lock before it moves on, and a ring
 	 * stamped GONE is never listed again.
 	 */
-	if (GRTRACE_STAMP_EPOCH(s) != READ_ONCE(grtrace_epoch))
+	if (GRTRACE_STAMP_EPOCH(s) != smp_load_acquire(&grtrace_epoch))
 		return;
 	raw_spin_lock_irqsave(&grtrace_rings_lock, flags);
 	listed = GRTRACE_STAMP_EPOCH(s) == grtrace_epoch;
@@ -391,16 +437,6 @@ u64 grtrace_no_ring_events(void)
 	return atomic64_read(&grtrace_no_ring);
 }
 EXPORT_SYMBOL_GPL(grtrace_no_ring_events);
-
-#if IS_ENABLED(CONFIG_KUNIT)
-/* For tests: the id the next ring met in this epoch gets, 0 for none left. */
-void grtrace_set_next_ring_id(u32 id)
-{
-	guard(raw_spinlock_irqsave)(&grtrace_rings_lock);
-	grtrace_next_id = id;
-}
-EXPORT_SYMBOL_IF_KUNIT(grtrace_set_next_ring_id);
-#endif
 
 /**
  * grtrace_walk_rings - call @fn for every ring that has an id
@@ -483,7 +519,6 @@ u16 grtrace_engine_from_name(const char *name)
 	char c = name ? tolower(name[0]) : 0;
 	int i;
 
-	KUNIT_STATIC_STUB_REDIRECT(grtrace_engine_from_name, name);
 	for (i = 0; c && i < ARRAY_SIZE(grtrace_engine_prefixes); i++)
 		if (c == grtrace_engine_prefixes[i].prefix[0] &&
 		    !strncasecmp(name, grtrace_engine_prefixes[i].prefix,

@@ -19,6 +19,7 @@ int grtrace_walk_rings(grtrace_ring_fn fn, void *data);
 void grtrace_ring_init_fixed(struct grtrace_ring *ring, u32 id);
 u64 grtrace_no_ring_events(void);
 #if IS_ENABLED(CONFIG_KUNIT)
+void grtrace_set_meet_hook(void (*hook)(struct grtrace_ring *ring));
 void grtrace_set_next_ring_id(u32 id);
 #endif
 
