@@ -384,11 +384,6 @@ static const char *dat_clock(struct tracecmd_input *handle)
 	return get ? get(handle) : NULL;
 }
 
-/*
- * gr_tracedat_load - the grtrace events of a trace.dat into @t
- *
- * Returns: 0, or -1 with the problem printed.
- */
 /* A trace.dat opened for its events, @t's clock set; NULL with the problem printed */
 static struct tracecmd_input *dat_open(struct gr_trace *t, const char *path)
 {
@@ -416,6 +411,11 @@ static struct tracecmd_input *dat_open(struct gr_trace *t, const char *path)
 	return handle;
 }
 
+/*
+ * gr_tracedat_load - the grtrace events of a trace.dat into @t
+ *
+ * Returns: 0, or -1 with the problem printed.
+ */
 int gr_tracedat_load(struct gr_trace *t, const char *path)
 {
 	struct dat_loader l = { .t = t };
