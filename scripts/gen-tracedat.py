@@ -25,20 +25,31 @@ import tempfile
 PAD, TIME_EXTEND, TIME_STAMP = 29, 30, 31
 
 
-def formats(path):
-    """{event id: [(offset, size, name)] of the fields to renumber}"""
+def event_formats(path):
+    """{event name: (id, {field: (offset, size)})} of a recording's events,
+    as trace-cmd dump --events prints their formats"""
     out = subprocess.run(['trace-cmd', 'dump', '--events', '-i', path], check=True,
                          capture_output=True, text=True).stdout
-    fields, cur = {}, None
+    fmts, name = {}, None
     for line in out.splitlines():
-        m = re.match(r'ID: (\d+)', line)
+        m = re.match(r'name: (\S+)', line)
         if m:
-            cur = fields.setdefault(int(m.group(1)), [])
+            name = m.group(1)
             continue
-        m = re.search(r'field:.*\b(seqno|fence_id);\s*offset:(\d+);\s*size:(\d+);', line)
-        if m and cur is not None:
-            cur.append((int(m.group(2)), int(m.group(3)), m.group(1)))
-    return fields
+        m = re.match(r'ID: (\d+)', line)
+        if m and name:
+            fmts[name] = (int(m.group(1)), {})
+            continue
+        m = re.search(r'field:.*?(\w+)(\[\d*\])?;\s*offset:(\d+);\s*size:(\d+);', line)
+        if m and name in fmts:
+            fmts[name][1][m.group(1)] = (int(m.group(3)), int(m.group(4)))
+    return fmts
+
+
+def formats(path):
+    """{event id: [(offset, size, name)] of the fields to renumber}"""
+    return {eid: [(o, s, f) for f, (o, s) in fields.items() if f in ('seqno', 'fence_id')]
+            for eid, fields in event_formats(path).values()}
 
 
 def cpu_table(data):

@@ -12,14 +12,17 @@
 # Debian's kmscube renders, and "grtrace top" shows them live
 # (scripts/guest/tests/stock.sh); here, scripts/stock-check.py checks
 # "grtrace report"'s jobs and top's intervals against trace-cmd's reading
-# of the same events and QEMU's own trace of the same commands.  KTAP, per
-# kernel: its image, the boot, the guest test and the kernel's reports
-# (verdict.py), the checks.
+# of the same events and QEMU's own trace of the same commands.  i915.ko
+# is loaded too, with no Intel GPU to drive: the recording holds the
+# formats of its request events, and scripts/i915-check.py writes requests
+# into a copy of it by them, for the tool to read.  KTAP, per kernel: its
+# image, the boot, the guest test and the kernel's reports (verdict.py),
+# the checks.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 read -ra SUITES <<< "${STOCK_SUITES:-trixie-backports bookworm}"
-ktap_begin $((4 * ${#SUITES[@]}))
+ktap_begin $((5 * ${#SUITES[@]}))
 CHECK=stock
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
@@ -29,6 +32,8 @@ rm -rf "$RUN/stock"
 # linux-image-amd64 of SUITE ("bookworm": the candidate of Debian 12's
 # suites).  Its image package holds the kernel and its modules, or (7.3's
 # packaging) depends on linux-binary-ABI and linux-modules-ABI, which do.
+# The modules: STOCK_MODULES's and those they depend on, in load order.
+STOCK_MODULES="virtio_pci virtio-gpu 9p 9pnet_virtio i915"
 stock_kernel() {
 	local suite=$1 img abi dir deb mod pkgs base
 
@@ -39,7 +44,7 @@ stock_kernel() {
 	[ -n "$img" ] || { echo "no linux-image-amd64$suite (make deps)"; return 1; }
 	abi=${img#linux-image-}
 	dir=$CACHE/stock/$abi
-	if [ ! -f "$dir/mods/load" ]; then
+	if [ "$(cat "$dir/mods/wanted" 2> /dev/null)" != "$STOCK_MODULES" ]; then
 		rm -rf "$dir" && mkdir -p "$dir/deb" "$dir/root" "$dir/mods"
 		pkgs=$(apt-cache show "$img" | sed -n 's/^Depends: //p' | head -1 |
 			grep -o "linux-\(binary\|modules\)-$abi" || echo "$img")
@@ -51,7 +56,7 @@ stock_kernel() {
 		[ -d "$dir/root/usr/lib/modules" ] && base=$dir/root/usr || base=$dir/root
 		# The packages ship no modules.dep: made here, for the load order.
 		depmod -b "$base" "$abi" 2> /dev/null
-		for mod in $(for m in virtio_pci virtio-gpu 9p 9pnet_virtio; do
+		for mod in $(for m in $STOCK_MODULES; do
 				modprobe -d "$base" -S "$abi" --show-depends "$m"
 			done | awk '$1 == "insmod" && !seen[$2]++ {print $2}'); do
 			case $mod in
@@ -61,6 +66,7 @@ stock_kernel() {
 			basename "$mod" .xz >> "$dir/mods/load.new"
 		done
 		mv "$dir/mods/load.new" "$dir/mods/load"
+		echo "$STOCK_MODULES" > "$dir/mods/wanted"
 		rm -rf "$dir/deb" "$dir/root"
 	fi
 	echo "$dir"
@@ -77,14 +83,14 @@ for suite in "${SUITES[@]}"; do
 	dir=$(stock_kernel "$suite" 2> "$OUT/err" | tail -1)
 	[ -f "${dir:-/nonexistent}/vmlinuz" ]
 	if ! result $? "Debian's kernel $(basename "${dir:-none}") and its modules, from its packages"; then
-		for r in boot verdict stock-check; do result 1 "$r: no kernel"; done
+		for r in boot verdict stock-check i915-check; do result 1 "$r: no kernel"; done
 		continue
 	fi
 
 	# This run's initramfs with the kernel's modules in /stock (a cpio
 	# appended: the kernel unpacks each).
 	rm -rf "$OUT/root" && mkdir -p "$OUT/root/stock"
-	cp "$dir"/mods/* "$OUT/root/stock/"
+	cp "$dir"/mods/*.ko "$dir/mods/load" "$OUT/root/stock/"
 	(cd "$OUT/root" && find stock | cpio -o -H newc --quiet | gzip -1) > "$OUT/mods.cpio.gz"
 	cat "$INITRAMFS" "$OUT/mods.cpio.gz" > "$OUT/initrd"
 	"$ROOT/scripts/guest/run-qemu.sh" --cpus 1 --kernel "$dir/vmlinuz" --initrd "$OUT/initrd" \
@@ -98,9 +104,12 @@ for suite in "${SUITES[@]}"; do
 		checker "$CHECK: stock-check" python3 "$ROOT/scripts/stock-check.py" \
 			"$tool/grtrace/grtrace" "$out/trace.dat" "$out/qemu-trace.log" \
 			"$out/top-batch.txt"
+		checker "$CHECK: i915-check" python3 "$ROOT/scripts/i915-check.py" \
+			"$tool/grtrace/grtrace" "$out/trace.dat"
 	else
 		cp "$OUT/tool.err" "$OUT/err"
 		result 1 "stock-check: the host's grtrace tool builds"
+		result 1 "i915-check: the host's grtrace tool builds"
 	fi
 done
 finish

@@ -99,6 +99,11 @@ enum gr_up_event {
 	GR_UP_SIGNALED,		/* dma_fence:dma_fence_signaled */
 	GR_UP_VCMD_QUEUE,	/* virtio_gpu:virtio_gpu_cmd_queue */
 	GR_UP_VCMD_RESPONSE,	/* virtio_gpu:virtio_gpu_cmd_response */
+	GR_UP_I915_ADD,		/* i915:i915_request_add */
+	GR_UP_I915_EXECUTE,	/* i915:i915_request_execute (low-level) */
+	GR_UP_I915_IN,		/* i915:i915_request_in (low-level) */
+	GR_UP_I915_OUT,		/* i915:i915_request_out (low-level) */
+	GR_UP_I915_RETIRE,	/* i915:i915_request_retire */
 	GR_UP_NR,
 };
 

@@ -406,10 +406,10 @@ static void job_event(struct gr_jobs *jobs, const struct gr_event *ev)
  */
 bool gr_job_phase(const struct gr_job *j, int metric, __u64 *from, __u64 *to)
 {
-	int commit = SEEN(j, GRTRACE_EV_COMMIT) || CANNOT(j, GRTRACE_EV_SUBMIT) ?
-		     GRTRACE_EV_COMMIT : GRTRACE_EV_SUBMIT;
-	int end = SEEN(j, GRTRACE_EV_END) || CANNOT(j, GRTRACE_EV_COMPLETE) ?
-		  GRTRACE_EV_END : GRTRACE_EV_COMPLETE;
+	int commit = SEEN(j, GRTRACE_EV_COMMIT) || CANNOT(j, GRTRACE_EV_SUBMIT) ||
+		     CANNOT(j, GRTRACE_EV_COMMIT) ? GRTRACE_EV_COMMIT : GRTRACE_EV_SUBMIT;
+	int end = SEEN(j, GRTRACE_EV_END) || CANNOT(j, GRTRACE_EV_COMPLETE) ||
+		  CANNOT(j, GRTRACE_EV_END) ? GRTRACE_EV_END : GRTRACE_EV_COMPLETE;
 	int a, b;
 
 	switch (metric) {

@@ -183,8 +183,9 @@ static void record_usage(const char *err)
 		"    -q/--quiet: no live status line",
 		"       --events grtrace|kernel: kernel: record the kernel's own GPU",
 		"                job events (gpu_scheduler, dma_fence_signaled,",
-		"                virtio_gpu) into a trace.dat with trace-cmd, as on a",
-		"                kernel without grtrace (the default there)",
+		"                virtio_gpu, i915's requests) into a trace.dat with",
+		"                trace-cmd, as on a kernel without grtrace (the",
+		"                default there)",
 		"    -D/--debug: print debug messages (gaps, late records)",
 		"    -h/--help: print this help",
 		NULL,
@@ -1005,7 +1006,8 @@ static int record_finish(struct recorder *rc)
 /* Returns: whether the running kernel has GPU job events of its own. */
 static bool kernel_gpu_events(void)
 {
-	return gr_tracefs_system("gpu_scheduler") || gr_tracefs_system("virtio_gpu");
+	return gr_tracefs_system("gpu_scheduler") || gr_tracefs_system("virtio_gpu") ||
+	       gr_tracefs_system("i915");
 }
 
 /*
@@ -1013,8 +1015,9 @@ static bool kernel_gpu_events(void)
  * asked: trace-cmd records them into a trace.dat (the format every reader
  * of ftrace recordings takes), system-wide, for @p->duration ns or
  * until Ctrl-C; report, export and dump read it (upstream.c).  An event
- * system is asked for only if the running kernel has it: gpu_scheduler
- * and virtio_gpu come with their modules.  The clock is CLOCK_MONOTONIC
+ * system is asked for only if the running kernel has it: gpu_scheduler,
+ * virtio_gpu and i915 come with their modules (of i915's, only its
+ * requests').  The clock is CLOCK_MONOTONIC
  * (trace-cmd's "mono"), that of the relay stream and of
  * grtrace-bpf-annotate, whose ioctls merge then joins to the jobs.
  *
@@ -1026,6 +1029,7 @@ static int record_kernel_events(const struct record_params *p)
 		{ "gpu_scheduler", "gpu_scheduler" },
 		{ "dma_fence", "dma_fence:dma_fence_signaled" },
 		{ "virtio_gpu", "virtio_gpu" },
+		{ "i915", "i915:i915_request_*" },
 	};
 	const char *argv[6 + 2 * ARRAY_SIZE(events) + 4], *dir = tracefs_tracing_dir();
 	char path[PATH_MAX], secs[32];
@@ -1056,8 +1060,8 @@ static int record_kernel_events(const struct record_params *p)
 		gpu |= i != 1;
 	}
 	if (!gpu) {
-		gr_err_msg("%s/events: no gpu_scheduler, no virtio_gpu: is a GPU driver loaded?\n",
-			   dir);
+		gr_err_msg("%s/events: no gpu_scheduler, virtio_gpu or i915: %s\n",
+			   dir, "is a GPU driver loaded?");
 		return -1;
 	}
 	if (p->duration) {

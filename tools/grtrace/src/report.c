@@ -735,6 +735,8 @@ static void upstream_header(FILE *f, const struct gr_trace *t)
 		   t->upstream[GR_UP_OLD_DONE];
 	bool virtio = t->upstream[GR_UP_VCMD_QUEUE] || t->upstream[GR_UP_VCMD_RESPONSE];
 	bool signaled = t->upstream[GR_UP_SIGNALED];
+	bool i915 = t->upstream[GR_UP_I915_ADD] || t->upstream[GR_UP_I915_RETIRE];
+	bool i915_low = t->upstream[GR_UP_I915_EXECUTE] || t->upstream[GR_UP_I915_IN];
 	const char *indent = "            ";
 	int k, n = 0;
 
@@ -745,7 +747,11 @@ static void upstream_header(FILE *f, const struct gr_trace *t)
 				(unsigned long long)t->upstream[k]);
 	fprintf(f, "%s\n", n ? "" : " none");
 	/* One item a line: what is unknown, and why */
-	fprintf(f, "  unknown   START, CTX_SWITCH, IRQ: no kernel event sees the GPU\n");
+	if (i915_low)
+		fprintf(f, "  unknown   CTX_SWITCH, IRQ, START but i915's: %s\n",
+			"no kernel event sees them");
+	else
+		fprintf(f, "  unknown   START, CTX_SWITCH, IRQ: no kernel event sees the GPU\n");
 	if (sched && !signaled)
 		fprintf(f, "%sCOMPLETE of scheduler jobs: no dma_fence_signaled\n", indent);
 	if (sched && !t->upstream[GR_UP_ERROR])
@@ -766,6 +772,11 @@ static void upstream_header(FILE *f, const struct gr_trace *t)
 	if (virtio)
 		fprintf(f, "%sCOMPLETE of virtio-gpu commands %s\n", indent,
 			signaled ? "without a fence" : "(no dma_fence_signaled)");
+	if (i915 && !i915_low)
+		fprintf(f, "%sCOMMIT, START, END of i915 requests: %s\n", indent,
+			"no low-level tracepoints in this kernel");
+	if (i915 && !signaled)
+		fprintf(f, "%sCOMPLETE of i915 requests: no dma_fence_signaled\n", indent);
 	if (t->vcmd_unpaired)
 		fprintf(f, "%s%llu events of virtio-gpu commands without a fence: %s\n",
 			indent, (unsigned long long)t->vcmd_unpaired,

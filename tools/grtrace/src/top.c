@@ -177,8 +177,9 @@ static void top_usage(const char *err)
 		"  in us), and the events lost, from",
 		"  the grtrace tracepoints of every driver with hooks; on a kernel",
 		"  without grtrace, from its own GPU job events (gpu_scheduler,",
-		"  virtio_gpu, dma_fence_signaled).  Per DRM client and engine, the",
-		"  busy share the drivers count in their fdinfo, where they do.",
+		"  virtio_gpu, i915's requests, dma_fence_signaled).  Per DRM client",
+		"  and engine, the busy share the drivers count in their fdinfo,",
+		"  where they do.",
 		"",
 		"    -d/--delay SECS: the interval (default 1; 0.5, 2...)",
 		"    -n/--iterations N: stop after N intervals",
@@ -1381,13 +1382,14 @@ static void on_signal(int sig)
 
 /*
  * On a kernel without grtrace: the kernel's own GPU job events, those of
- * its systems the kernel has (gpu_scheduler and virtio_gpu come with their
- * modules), and dma_fence_signaled for the COMPLETE of scheduler jobs.
+ * its systems the kernel has (gpu_scheduler, virtio_gpu and i915 come with
+ * their modules; of i915's events, its requests'), and dma_fence_signaled
+ * for the COMPLETE of scheduler jobs and i915's requests.
  */
 static int top_kernel_events(struct top *tp)
 {
 	static const char * const systems[] = {
-		"gpu_scheduler", "virtio_gpu", "dma_fence", "ftrace", NULL
+		"gpu_scheduler", "virtio_gpu", "i915", "dma_fence", "ftrace", NULL
 	};
 	int gpu = 0;
 
@@ -1399,10 +1401,11 @@ static int top_kernel_events(struct top *tp)
 	if (tp->tep) {
 		gpu += !tracefs_event_enable(tp->inst, "gpu_scheduler", NULL);
 		gpu += !tracefs_event_enable(tp->inst, "virtio_gpu", NULL);
+		gpu += !tracefs_event_enable(tp->inst, "i915", "i915_request_.*");
 	}
 	if (!gpu || tracefs_event_enable(tp->inst, "dma_fence", "dma_fence_signaled") < 0) {
-		gr_err_msg("%s: no gpu_scheduler, no virtio_gpu events: is a GPU driver loaded?\n",
-			   tp->name);
+		gr_err_msg("%s: no gpu_scheduler, virtio_gpu or i915 events: %s\n",
+			   tp->name, "is a GPU driver loaded?");
 		return -1;
 	}
 	tp->up = gr_upstream_new();

@@ -25,11 +25,19 @@
  *   virtio_gpu:virtio_gpu_cmd_queue    COMMIT    ring (virtqueue), seqno
  *   virtio_gpu:virtio_gpu_cmd_response END
  *   dma_fence:dma_fence_signaled       COMPLETE  of a fenced command
+ *   i915:i915_request_add              SUBMIT    fence context:seqno
+ *   i915:i915_request_execute          COMMIT    (low-level tracepoints)
+ *   i915:i915_request_in               START     (low-level)
+ *   i915:i915_request_out              END       (low-level)
+ *   dma_fence:dma_fence_signaled       COMPLETE  of its fence
+ *   i915:i915_request_retire           the request is forgotten
  *
  * A ring is a device and a name, as the events name it: a scheduler's
- * device and name; a virtio device "virtio<N>" and its virtqueue.  A
- * virtio-gpu command is job 0:seqno of its ring (no fence context is 0;
- * 0:fence id in 6.1's events, which have no seqno).
+ * device and name; a virtio device "virtio<N>" and its virtqueue; an i915
+ * device "card<N>" (its DRM minor) and an engine as intel_gpu_top names
+ * it ("rcs0"; a load-balanced engine "vcs-virtual").  A virtio-gpu
+ * command is job 0:seqno of its ring (no fence context is 0; 0:fence id
+ * in 6.1's events, which have no seqno).
  * The rings are numbered from 1 as they are met (gr_upstream_finish()),
  * and while the recording is read, above the ids the kernel gives
  * grtrace rings, whose events the recording may hold too.
@@ -49,6 +57,14 @@
  * errors.  A timeout the driver found harmless (no_hang) is taken as
  * grtrace's probe takes a no_hang without an error on the job's fences:
  * no ERROR; the event does not carry those errors.
+ *
+ * i915's execute, in and out events are built only with
+ * CONFIG_DRM_I915_LOW_LEVEL_TRACEPOINTS, which distributions leave off:
+ * without their formats in the recording, a request's COMMIT, START and
+ * END are unknown, and its latency (add to signal) is all there is.  With
+ * them, in and out name the last request of an execlists port (the ones
+ * before it in the port have neither, as with grtrace's own i915 events),
+ * and GuC submission has no out.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -80,12 +96,18 @@ const char * const gr_upstream_names[GR_UP_NR] = {
 	[GR_UP_SIGNALED]	= "dma_fence_signaled",
 	[GR_UP_VCMD_QUEUE]	= "virtio_gpu_cmd_queue",
 	[GR_UP_VCMD_RESPONSE]	= "virtio_gpu_cmd_response",
+	[GR_UP_I915_ADD]	= "i915_request_add",
+	[GR_UP_I915_EXECUTE]	= "i915_request_execute",
+	[GR_UP_I915_IN]		= "i915_request_in",
+	[GR_UP_I915_OUT]	= "i915_request_out",
+	[GR_UP_I915_RETIRE]	= "i915_request_retire",
 };
 
 static const char * const up_systems[GR_UP_NR] = {
 	[GR_UP_QUEUE ... GR_UP_OLD_WAIT] = "gpu_scheduler",
 	[GR_UP_SIGNALED]	= "dma_fence",
 	[GR_UP_VCMD_QUEUE ... GR_UP_VCMD_RESPONSE] = "virtio_gpu",
+	[GR_UP_I915_ADD ... GR_UP_I915_RETIRE] = "i915",
 };
 
 /* The statuses of drm_sched_job_timedout (enum drm_gpu_sched_stat) */
@@ -196,9 +218,13 @@ static void fmap_del(struct fmap *m, struct fmap_ent *e)
  */
 #define UP_RECENT		4096
 
-/* A scheduler job between its first event and its COMPLETE (older events: END) */
+/*
+ * A scheduler job between its first event and its COMPLETE (older events:
+ * END); an i915 request until its fence signals or it is retired
+ */
 struct up_job {
-	__u64 fctx, fseq;	/* its finished fence */
+	__u64 fctx, fseq;	/* its finished fence; a request's fence */
+	__u64 ctx;		/* its context: the entity's; a request's timeline */
 	__u32 ring;		/* local index */
 	__s32 status;		/* of drm_sched_job_error */
 };
@@ -251,11 +277,17 @@ struct gr_upstream {
 	struct up_slots vcmd_slots;
 	size_t first_rec;	/* t->nr_ev when the first record was made */
 	bool any;
+	int i915_low;		/* the recording has i915's low-level events: 1, 0; -1 unknown */
+	/* By event id: 0 not yet looked up, 1 none of ours, 2 + which */
+	unsigned char which[1 << 16];
 };
 
 struct gr_upstream *gr_upstream_new(void)
 {
-	return gr_zalloc(sizeof(struct gr_upstream));
+	struct gr_upstream *u = gr_zalloc(sizeof(struct gr_upstream));
+
+	u->i915_low = -1;
+	return u;
 }
 
 /* The jobs, waits and commands of @u, freed */
@@ -296,6 +328,7 @@ void gr_upstream_reset(struct gr_upstream *u)
 	memset(u, 0, sizeof(*u));
 	u->ring = ring;
 	u->nr_ring = nr_ring;
+	u->i915_low = -1;
 }
 
 /* gr_tep_num - a number field of an ftrace event, or 0 */
@@ -488,7 +521,9 @@ static struct up_job *job_at(struct gr_upstream *u, __u64 a, __u64 b, __u64 fctx
 	if (!create)
 		return NULL;
 	i = slot_get(&u->job_slots, (void **)&u->job, sizeof(*u->job));
-	u->job[i] = (struct up_job){ .fctx = fctx, .fseq = fseq, .ring = ring };
+	/* The entity's scheduled fence precedes its finished one */
+	u->job[i] = (struct up_job){ .fctx = fctx, .fseq = fseq, .ring = ring,
+				     .ctx = fctx ? fctx - 1 : 0 };
 	fmap_put(&u->jobs, a, b, i);
 	return &u->job[i];
 }
@@ -796,7 +831,7 @@ static void signaled(struct gr_upstream *u, struct gr_trace *t, struct tep_event
 		struct up_job *j = &u->job[e->val];
 
 		ev = up_rec(u, t, gseq, rec, cpu, GRTRACE_EV_COMPLETE, j->ring, j->fctx, j->fseq);
-		ev->job.ctx_id = j->fctx - 1;
+		ev->job.ctx_id = j->ctx;
 		ev->job.status = j->status;
 		up_job_end(u, j->fctx, j->fseq);
 		return;
@@ -884,6 +919,98 @@ static void vcmd_event(struct gr_upstream *u, struct gr_trace *t, struct tep_han
 	fmap_put(&u->vcmds, 0, FKEY(fence_id), k);
 }
 
+/* The ring of an i915 request event: its device's minor and engine */
+static __u32 i915_ring(struct gr_upstream *u, struct gr_trace *t, struct tep_event *event,
+		       struct tep_record *rec)
+{
+	/* uabi classes (I915_ENGINE_CLASS_*), as intel_gpu_top names them */
+	static const struct {
+		const char *name;
+		__u16 engine;
+	} classes[] = {
+		{ "rcs", GRTRACE_ENGINE_GRAPHICS }, { "bcs", GRTRACE_ENGINE_COPY },
+		{ "vcs", GRTRACE_ENGINE_VIDEO_DECODE }, { "vecs", GRTRACE_ENGINE_VIDEO_ENCODE },
+		{ "ccs", GRTRACE_ENGINE_COMPUTE },
+	};
+	__u32 class = (__u16)gr_tep_num(event, rec, "class");
+	__u32 instance = (__u16)gr_tep_num(event, rec, "instance");
+	char dev[32], name[32], cls[16];
+	__u16 engine = GRTRACE_ENGINE_OTHER;
+
+	if (class < ARRAY_SIZE(classes)) {
+		snprintf(cls, sizeof(cls), "%s", classes[class].name);
+		engine = classes[class].engine;
+	} else {
+		snprintf(cls, sizeof(cls), "class%u-", class);
+	}
+	snprintf(dev, sizeof(dev), "card%u", (__u32)gr_tep_num(event, rec, "dev"));
+	/* A load-balanced engine: I915_ENGINE_CLASS_INVALID_VIRTUAL */
+	if (instance == (__u16)-2)
+		snprintf(name, sizeof(name), "%s-virtual", cls);
+	else
+		snprintf(name, sizeof(name), "%s%u", cls, instance);
+	return up_ring(u, t, dev, name, engine);
+}
+
+/*
+ * An i915 request: job fence context:seqno, whose context is its timeline
+ * (one per intel_context), the fence context itself
+ */
+static void i915_event(struct gr_upstream *u, struct gr_trace *t, struct tep_handle *tep,
+		       struct tep_event *event, struct tep_record *rec, int cpu,
+		       __u64 *gseq, int which)
+{
+	static const int types[] = {
+		[GR_UP_I915_ADD - GR_UP_I915_ADD] = GRTRACE_EV_SUBMIT,
+		[GR_UP_I915_EXECUTE - GR_UP_I915_ADD] = GRTRACE_EV_COMMIT,
+		[GR_UP_I915_IN - GR_UP_I915_ADD] = GRTRACE_EV_START,
+		[GR_UP_I915_OUT - GR_UP_I915_ADD] = GRTRACE_EV_END,
+	};
+	__u64 fctx = gr_tep_num(event, rec, "ctx");
+	__u64 fseq = (__u32)gr_tep_num(event, rec, "seqno");
+	struct gr_event *ev;
+	struct up_job *j;
+
+	if (which == GR_UP_I915_RETIRE) {
+		/* Retired: its fence signalled, seen or not */
+		up_job_end(u, fctx, fseq);
+		return;
+	}
+	if (u->i915_low < 0)
+		u->i915_low = !!tep_find_event_by_name(tep, "i915", "i915_request_in");
+	/*
+	 * A request keeps the ring of its first event: one added to a
+	 * load-balanced engine stays there, though it runs on a sibling.
+	 */
+	j = up_job(u, fctx, fseq, 0, false);
+	if (!j) {
+		j = up_job(u, fctx, fseq, i915_ring(u, t, event, rec), true);
+		j->ctx = fctx;
+	}
+	ev = up_rec(u, t, gseq, rec, cpu, types[which - GR_UP_I915_ADD], j->ring, fctx, fseq);
+	ev->job.ctx_id = fctx;
+	if (!u->i915_low)
+		ev->cannot = BIT(GRTRACE_EV_COMMIT) | BIT(GRTRACE_EV_START) | BIT(GRTRACE_EV_END);
+	if (which == GR_UP_I915_ADD)
+		up_task(ev, tep, rec);
+}
+
+/* Which of gr_upstream_names[] @event is, GR_UP_NR for none */
+static int up_which(struct gr_upstream *u, struct tep_event *event)
+{
+	unsigned char *w = &u->which[(__u16)event->id];
+	int which;
+
+	if (*w)
+		return *w == 1 ? GR_UP_NR : *w - 2;
+	for (which = 0; which < GR_UP_NR; which++)
+		if (!strcmp(event->name, gr_upstream_names[which]) &&
+		    !strcmp(event->system, up_systems[which]))
+			break;
+	*w = which == GR_UP_NR ? 1 : which + 2;
+	return which;
+}
+
 /*
  * gr_upstream_event - one event of a recording, in time order
  *
@@ -894,17 +1021,15 @@ bool gr_upstream_event(struct gr_upstream *u, struct gr_trace *t, struct tep_han
 		       struct tep_event *event, struct tep_record *rec, int cpu,
 		       __u64 *gseq)
 {
-	int which;
+	int which = up_which(u, event);
 
-	for (which = 0; which < GR_UP_NR; which++)
-		if (!strcmp(event->name, gr_upstream_names[which]) &&
-		    !strcmp(event->system, up_systems[which]))
-			break;
 	if (which == GR_UP_NR)
 		return false;
 	t->upstream[which]++;
 	if (which == GR_UP_SIGNALED)
 		signaled(u, t, event, rec, cpu, gseq);
+	else if (which >= GR_UP_I915_ADD)
+		i915_event(u, t, tep, event, rec, cpu, gseq, which);
 	else if (which >= GR_UP_VCMD_QUEUE)
 		vcmd_event(u, t, tep, event, rec, cpu, gseq, which);
 	else if (which >= GR_UP_OLD_QUEUE)
