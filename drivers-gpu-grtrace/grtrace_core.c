@@ -372,8 +372,13 @@ int grtrace_parse_mask(const char *val, u32 all, u32 *mask)
 
 /**
  * grtrace_parse_ring - parse a ring id filter
- * @val: a ring id, or "any", "all" or -1 for every ring
+ * @val: the id of a ring of fixed id (emit's), or "any", "all" or -1 for
+ *	every ring
  * @ring_id: set to the id, or -1
+ *
+ * A driver's ring, whose id lasts only until tracing stops, is selected by
+ * name in the watchlist instead: ids of %GRTRACE_FIRST_RING_ID and above
+ * are refused.
  *
  * Context: any.
  * Returns: 0, or -EINVAL (@ring_id unchanged).
@@ -386,7 +391,7 @@ int grtrace_parse_ring(const char *val, s32 *ring_id)
 		*ring_id = -1;
 		return 0;
 	}
-	if (kstrtos32(val, 0, &id) || id < -1)
+	if (kstrtos32(val, 0, &id) || id < -1 || id >= GRTRACE_FIRST_RING_ID)
 		return -EINVAL;
 	*ring_id = id;
 	return 0;
@@ -428,41 +433,82 @@ int grtrace_parse_bool(const char *val, bool *out)
 	return 0;
 }
 
+/* A ring of the watchlist by name: "DEV/RING" into @w */
+static int grtrace_parse_ring_name(const char *tok, struct grtrace_ring_name *w)
+{
+	const char *slash = strchr(tok, '/');
+	size_t dev = slash ? slash - tok : 0;
+
+	/* A device's name has no '/' (a kobject's cannot); a ring's may */
+	if (!dev || dev >= sizeof(w->dev) || !slash[1] ||
+	    strlen(slash + 1) >= sizeof(w->name))
+		return -EINVAL;
+	memcpy(w->dev, tok, dev);
+	w->dev[dev] = '\0';
+	strscpy(w->name, slash + 1);
+	return 0;
+}
+
 /**
  * grtrace_parse_ring_list - parse a ring watchlist
- * @val: "0,1" keeps only these rings; "!2,3" all but these; "" or "all" all
- * @rings: an array of %GRTRACE_WATCH_RINGS, set to the ring ids listed
- * @nr_rings: set to their number, 0 for no watchlist
- * @deny: set to whether @rings lists the rings dropped
+ * @val: "DEV/RING,1" keeps only the ring of that device and name and the
+ *	ring of fixed id 1 (emit's); "!DEV/RING" all but it; "" or "all" all
+ * @g: its watch_rings, watch_names and ring_deny set
+ *
+ * A driver's ring is named, not numbered: its id lasts only until tracing
+ * stops, and would name another ring after, so ids of
+ * %GRTRACE_FIRST_RING_ID and above are refused.
  *
  * Context: process context.
- * Returns: 0, -EINVAL (also for more than %GRTRACE_WATCH_RINGS rings) or
- * -ENOMEM (nothing set).
+ * Returns: 0, -EINVAL (also for more than %GRTRACE_WATCH_RINGS ids or
+ * %GRTRACE_WATCH_NAMES names) or -ENOMEM (nothing set).
  */
-int grtrace_parse_ring_list(const char *val, u32 *rings, u32 *nr_rings,
-			    bool *deny)
+int grtrace_parse_ring_list(const char *val, struct grtrace_govern_settings *g)
 {
-	u32 listed[GRTRACE_WATCH_RINGS];
+	struct grtrace_ring_list {
+		u32 ids[GRTRACE_WATCH_RINGS];
+		struct grtrace_ring_name names[GRTRACE_WATCH_NAMES];
+	} *l;
 	bool except = *val == '!';
-	char *copy, *cur, *tok;
-	u32 id, n = 0, i;
+	char *copy = NULL, *cur, *tok;
+	u32 id, n = 0, nn = 0, i;
 	int ret = 0;
 
 	if (except)
 		val++;
+	l = kzalloc_obj(*l);
+	if (!l)
+		return -ENOMEM;
 	if (!*val || (!except && !strcmp(val, "all")))
 		goto out;
 	copy = kstrdup(val, GFP_KERNEL);
-	if (!copy)
-		return -ENOMEM;
+	if (!copy) {
+		ret = -ENOMEM;
+		goto out;
+	}
 	cur = copy;
 	while ((tok = strsep(&cur, ","))) {
 		tok = strim(tok);
-		if (kstrtou32(tok, 0, &id)) {
+		if (strchr(tok, '/')) {
+			if (nn == GRTRACE_WATCH_NAMES) {
+				ret = -EINVAL;
+				break;
+			}
+			ret = grtrace_parse_ring_name(tok, &l->names[nn]);
+			if (ret)
+				break;
+			for (i = 0; i < nn; i++)
+				if (!strcmp(l->names[i].dev, l->names[nn].dev) &&
+				    !strcmp(l->names[i].name, l->names[nn].name))
+					break;
+			nn += i == nn;
+			continue;
+		}
+		if (kstrtou32(tok, 0, &id) || id >= GRTRACE_FIRST_RING_ID) {
 			ret = -EINVAL;
 			break;
 		}
-		for (i = 0; i < n && listed[i] != id; i++)
+		for (i = 0; i < n && l->ids[i] != id; i++)
 			;
 		if (i < n)
 			continue;
@@ -470,18 +516,21 @@ int grtrace_parse_ring_list(const char *val, u32 *rings, u32 *nr_rings,
 			ret = -EINVAL;
 			break;
 		}
-		listed[n++] = id;
+		l->ids[n++] = id;
+	}
+out:
+	if (!ret && except && !n && !nn)
+		ret = -EINVAL;
+	if (!ret) {
+		memcpy(g->watch_rings, l->ids, n * sizeof(*l->ids));
+		g->nr_watch_rings = n;
+		memcpy(g->watch_names, l->names, nn * sizeof(*l->names));
+		g->nr_watch_names = nn;
+		g->ring_deny = except;
 	}
 	kfree(copy);
-	if (ret)
-		return ret;
-out:
-	if (except && !n)
-		return -EINVAL;
-	memcpy(rings, listed, n * sizeof(*listed));
-	*nr_rings = n;
-	*deny = except;
-	return 0;
+	kfree(l);
+	return ret;
 }
 
 /**

@@ -82,8 +82,7 @@ int grtrace_parse_mask(const char *val, u32 all, u32 *mask);
 int grtrace_parse_ring(const char *val, s32 *ring_id);
 int grtrace_parse_u32(const char *val, u32 min, u32 max, u32 *out);
 int grtrace_parse_bool(const char *val, bool *out);
-int grtrace_parse_ring_list(const char *val, u32 *rings, u32 *nr_rings,
-			    bool *deny);
+int grtrace_parse_ring_list(const char *val, struct grtrace_govern_settings *g);
 int grtrace_parse_pid_list(const char *val, u32 *pids, u32 *nr_pids);
 int grtrace_parse_uid(const char *val, s64 *uid);
 

@@ -256,8 +256,7 @@ static int set_watchlist(struct grtrace_config_edit *e, const char *val)
 {
 	struct grtrace_govern_settings *g = &e->config.governance;
 
-	return grtrace_parse_ring_list(val, g->watch_rings, &g->nr_watch_rings,
-				       &g->ring_deny);
+	return grtrace_parse_ring_list(val, g);
 }
 
 static void show_watchlist(struct seq_file *m, const struct grtrace_config *c)
@@ -265,13 +264,16 @@ static void show_watchlist(struct seq_file *m, const struct grtrace_config *c)
 	const struct grtrace_govern_settings *g = &c->governance;
 	u32 i;
 
-	if (!g->nr_watch_rings) {
+	if (!g->nr_watch_rings && !g->nr_watch_names) {
 		seq_puts(m, "all");
 		return;
 	}
 	seq_puts(m, g->ring_deny ? "!" : "");
+	for (i = 0; i < g->nr_watch_names; i++)
+		seq_printf(m, "%s%s/%s", i ? "," : "", g->watch_names[i].dev,
+			   g->watch_names[i].name);
 	for (i = 0; i < g->nr_watch_rings; i++)
-		seq_printf(m, "%s%u", i ? "," : "", g->watch_rings[i]);
+		seq_printf(m, "%s%u", i || g->nr_watch_names ? "," : "", g->watch_rings[i]);
 }
 
 static int set_watch_allow(struct grtrace_config_edit *e, const char *val)
@@ -319,7 +321,7 @@ static void show_watch_count(struct seq_file *m,
 static void show_watch_ring_count(struct seq_file *m,
 				  const struct grtrace_config *c)
 {
-	seq_printf(m, "%u", c->governance.nr_watch_rings);
+	seq_printf(m, "%u", c->governance.nr_watch_rings + c->governance.nr_watch_names);
 }
 
 static int set_filter_enabled(struct grtrace_config_edit *e, const char *val)

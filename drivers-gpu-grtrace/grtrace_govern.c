@@ -42,10 +42,13 @@
  *
  * 1. ``level`` and the ``filter_type_mask``, ``filter_engine_mask`` and
  *    ``filter_ring_id`` keys (``filtered``).
- * 2. The watchlist: rings (``watchlist``: ``256,257`` keeps only the rings
- *    of those ids, ``!258`` all but that one; ids as the ``rings`` file
- *    lists them, valid until tracing stops) and submitting contexts
- *    (``watch_ctx_add``, ``watch_allow_mode``) (``filtered``).
+ * 2. The watchlist: rings (``watchlist``: ``0000:03:00.0/gfx_0.0.0``
+ *    keeps only the rings of that device and name, as the ``rings`` file
+ *    lists them, ``!0000:03:00.0/sdma0`` all but that one; the test rings
+ *    of ``emit``, which have fixed ids, by id too: ``1,2``) and submitting
+ *    contexts (``watch_ctx_add``, ``watch_allow_mode``) (``filtered``).
+ *    A driver's ring is named, not numbered: its id lasts only until
+ *    tracing stops, and would select another ring after.
  * 3. With ``filter_enabled``: ``filter_events`` (a type mask),
  *    ``filter_pid`` and ``filter_uid``, which keep the jobs submitted by
  *    those processes or that user, all their events (``filtered``).
@@ -417,15 +420,22 @@ static struct grtrace_ring_count *grtrace_ring_count(u32 id)
 	return rc;
 }
 
-/* Whether the ring watchlist of @g lists ring @id. */
+/* Whether the ring watchlist of @g lists the ring of @ev. */
 static bool grtrace_ring_listed(const struct grtrace_govern_settings *g,
-				u32 id)
+				const struct grtrace_event *ev)
 {
+	const struct grtrace_ring_name *w;
 	u32 i;
 
 	for (i = 0; i < g->nr_watch_rings; i++)
-		if (g->watch_rings[i] == id)
+		if (g->watch_rings[i] == ev->job.ring_id)
 			return true;
+	for (i = 0; i < g->nr_watch_names; i++) {
+		w = &g->watch_names[i];
+		if (ev->ring && !strcmp(ev->ring->dev, w->dev) &&
+		    !strcmp(ev->ring->name, w->name))
+			return true;
+	}
 	return false;
 }
 
@@ -834,8 +844,8 @@ static int grtrace_govern_slow(const struct grtrace_govern_settings *g,
 	const struct grtrace_job_payload *job = &ev->job;
 	int ret;
 
-	if (g->nr_watch_rings &&
-	    grtrace_ring_listed(g, job->ring_id) == g->ring_deny)
+	if ((g->nr_watch_rings || g->nr_watch_names) &&
+	    grtrace_ring_listed(g, ev) == g->ring_deny)
 		return grtrace_filtered(GRTRACE_FILTERED_BY_WATCH_RING);
 	if (g->nr_watch_ctx &&
 	    grtrace_ctx_listed(g, job->ctx_id) != g->watch_allow)
@@ -1772,7 +1782,7 @@ int grtrace_govern_commit(const struct grtrace_govern_settings *settings)
 		   g->sampling_mode == GRTRACE_SAMPLING_ADAPTIVE ||
 		   (g->filter_enabled && (g->nr_pids || g->uid >= 0));
 	g->active = g->track || g->max_events_per_sec || g->nr_watch_ctx ||
-		    g->nr_watch_rings || g->sampling_rate < 100 ||
+		    g->nr_watch_rings || g->nr_watch_names || g->sampling_rate < 100 ||
 		    g->sampling_mode != GRTRACE_SAMPLING_STATIC ||
 		    g->filter_enabled;
 

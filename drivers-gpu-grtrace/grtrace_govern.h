@@ -21,6 +21,9 @@ struct seq_file;
 
 #define GRTRACE_WATCH_CTX	16
 #define GRTRACE_WATCH_RINGS	64
+#define GRTRACE_WATCH_NAMES	8
+/* Of a device's and a ring's name in the watchlist, with the NUL */
+#define GRTRACE_RING_NAME_MAX	64
 /* Rings with aggregates at a time: see grtrace_aggr_slot(). */
 #define GRTRACE_RING_SLOTS	256
 #define GRTRACE_FILTER_PIDS	16
@@ -55,6 +58,16 @@ extern const char * const grtrace_sampling_mode_names[GRTRACE_SAMPLING_NR];
 extern const char * const grtrace_rate_limit_mode_names[GRTRACE_RATE_LIMIT_NR];
 
 /**
+ * struct grtrace_ring_name - a ring by its names, as the rings file lists it
+ * @dev: &grtrace_ring.dev
+ * @name: &grtrace_ring.name
+ */
+struct grtrace_ring_name {
+	char dev[GRTRACE_RING_NAME_MAX];
+	char name[GRTRACE_RING_NAME_MAX];
+};
+
+/**
  * struct grtrace_govern_settings - governance settings
  * @max_events_per_sec: max_events_per_sec, 0 for no limit
  * @rate_limit_mode: rate_limiter_mode, enum grtrace_rate_limit_mode
@@ -63,9 +76,13 @@ extern const char * const grtrace_rate_limit_mode_names[GRTRACE_RATE_LIMIT_NR];
  *	(true) or the ones dropped
  * @nr_watch_ctx: entries of @watch_ctx
  * @watch_ctx: context ids of watch_ctx_add
- * @ring_deny: @watch_rings lists the rings dropped, not the ones kept
- * @nr_watch_rings: entries of @watch_rings, 0 for no ring watchlist
- * @watch_rings: the ring watchlist, ring ids
+ * @ring_deny: @watch_rings and @watch_names list the rings dropped, not
+ *	the ones kept
+ * @nr_watch_rings: entries of @watch_rings
+ * @watch_rings: the ring watchlist's ids, of rings with a fixed id (emit's)
+ * @nr_watch_names: entries of @watch_names; no ring watchlist when both
+ *	@nr_watch_rings and @nr_watch_names are 0
+ * @watch_names: the ring watchlist's rings by name: device, ring
  * @sampling_mode: sampling_mode, enum grtrace_sampling_mode
  * @sampling_rate: sampling_rate, percent of jobs
  * @sampling_threshold: sampling_threshold, ns
@@ -100,6 +117,8 @@ struct grtrace_govern_settings {
 	bool ring_deny;
 	u32 nr_watch_rings;
 	u32 watch_rings[GRTRACE_WATCH_RINGS];
+	u32 nr_watch_names;
+	struct grtrace_ring_name watch_names[GRTRACE_WATCH_NAMES];
 	u32 sampling_mode;
 	u32 sampling_rate;
 	u64 sampling_threshold;

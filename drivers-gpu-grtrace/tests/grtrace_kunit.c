@@ -582,6 +582,87 @@ static void grtrace_test_ring_gone_while_met(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, grtrace_session_stop(), 0);
 }
 
+static void watchlist_all(void *unused)
+{
+	grtrace_config_write("watchlist=all");
+}
+
+/* SUBMITs of fence context @ctx in @c on ring @name of kunit-gpu, or on others */
+static int count_named(struct kunit *test, struct collect *c, u64 ctx, const char *name,
+		       int *others)
+{
+	int i, n = 0;
+
+	for (i = 0; i < c->n; i++) {
+		const struct rec_copy *r = &c->recs[i], *ring;
+
+		if (r->hdr.type != GRTRACE_EV_SUBMIT || r->job.fence_context != ctx)
+			continue;
+		ring = ring_of(test, c, r->job.ring_id);
+		KUNIT_ASSERT_NOT_NULL(test, ring);
+		if (!strcmp(ring->ri.name, name))
+			n++;
+		else
+			(*others)++;
+	}
+	return n;
+}
+
+/*
+ * A driver's ring is named in the watchlist, device and ring, and the name
+ * holds in the next session, where the ring has another id; its id, which
+ * would then name another ring, is refused.
+ */
+static void grtrace_test_watchlist_names(struct kunit *test)
+{
+	static const char * const bad[] = {
+		"watchlist=256", "filter_ring_id=256", "watchlist=/gfx1", "watchlist=kunit-gpu/",
+		"watchlist=!", "watchlist=kunit-gpu/gfx1,257",
+		"watchlist=a/0,a/1,a/2,a/3,a/4,a/5,a/6,a/7,a/8",
+		"watchlist=kunit-gpu/a-ring-name-of-64-characters-which-is-one-more-than-the-most-cut",
+	};
+	struct grtrace_job job = { .ctx_id = 1, .fence_context = 41 };
+	struct grtrace_ring *rings;
+	struct collect *c;
+	char buf[48];
+	u32 id = 0;
+	int s, i, others;
+
+	if (grtrace_enabled())
+		kunit_skip(test, "grtrace events have a consumer already");
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		KUNIT_EXPECT_EQ_MSG(test, grtrace_config_write(bad[i]), -EINVAL,
+				    "accepted \"%s\"", bad[i]);
+	rings = test_rings(test, GRTRACE_ENGINE_GRAPHICS);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, watchlist_all, NULL), 0);
+	KUNIT_ASSERT_EQ(test, grtrace_config_write("watchlist=kunit-gpu/gfx1"), 0);
+	c = collect_alloc(test);
+	for (s = 0; s < 3; s++) {
+		if (s == 2)
+			KUNIT_ASSERT_EQ(test, grtrace_config_write("watchlist=!kunit-gpu/gfx1"), 0);
+		KUNIT_ASSERT_EQ(test, grtrace_session_start(), 0);
+		/* gfx0 reports first in the first session, gfx1 in the second */
+		for (i = 0; i < 4; i++) {
+			job.ring = &rings[(i + s) % 2];
+			job.fence_seqno = 10 * s + i + 1;
+			grtrace_submit(&job);
+		}
+		if (s == 0)
+			id = grtrace_ring_last_id(&rings[0]);
+		if (s == 1)
+			KUNIT_EXPECT_EQ(test, grtrace_ring_last_id(&rings[1]), id);
+		snprintf(buf, sizeof(buf), "watchlist=%u", grtrace_ring_last_id(&rings[1]));
+		KUNIT_EXPECT_EQ(test, grtrace_config_write(buf), -EINVAL);
+		KUNIT_ASSERT_EQ(test, grtrace_session_stop(), 0);
+
+		collect_into(test, c);
+		others = 0;
+		KUNIT_EXPECT_EQ_MSG(test, count_named(test, c, 41, s < 2 ? "gfx1" : "gfx0",
+						      &others), 2, "session %d", s);
+		KUNIT_EXPECT_EQ_MSG(test, others, 0, "session %d", s);
+	}
+}
+
 /* A name longer than its METADATA field is cut, and says so. */
 static void grtrace_test_long_names(struct kunit *test)
 {
@@ -1558,6 +1639,7 @@ static struct kunit_case grtrace_test_cases[] = {
 	KUNIT_CASE(grtrace_test_header_epoch),
 	KUNIT_CASE(grtrace_test_ring_ids_used_up),
 	KUNIT_CASE(grtrace_test_ring_gone_while_met),
+	KUNIT_CASE(grtrace_test_watchlist_names),
 	KUNIT_CASE(grtrace_test_long_names),
 	KUNIT_CASE(grtrace_test_sequence),
 	KUNIT_CASE(grtrace_test_drop_accounting),
