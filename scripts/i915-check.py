@@ -172,7 +172,7 @@ def report(grtrace, dat, *args):
 
 def main():
     grtrace, seed = sys.argv[1:3]
-    k = Ktap('i915:', 6)
+    k = Ktap('i915:', 8)
     with tempfile.TemporaryDirectory() as tmp:
         v6, dat = tmp + '/seed.dat', tmp + '/i915.dat'
         try:
@@ -196,6 +196,11 @@ def main():
             rep = report(grtrace, dat, '--jobs')
             procrep = report(grtrace, dat, '--per-process')
             flight = report(grtrace, dat, '--in-flight')
+            dump = subprocess.run([grtrace, 'dump', dat], check=True, capture_output=True,
+                                  text=True).stdout
+            subprocess.run([grtrace, 'export', '--chrome', tmp + '/i915.json', '-i', dat],
+                           check=True, capture_output=True)
+            chrome = json.load(open(tmp + '/i915.json'))['traceEvents']
         except (OSError, ValueError, subprocess.CalledProcessError) as e:
             k.result(False, 'grtrace report reads the recording with the requests', e)
             return k.finish()
@@ -254,6 +259,35 @@ def main():
     k.result(got == want,
              'grtrace report --in-flight: the request that never signalled, alone',
              f"{got} against {want}")
+
+    # dump: the records made of the events, a SUBMIT and a COMPLETE a
+    # request (the last has none), on the rings of card0's METADATA
+    rings = dict(re.findall(r'^metadata .*? ring=(\d+) .*? dev=card0 name=(\S+)', dump, re.M))
+    got = sorted((t, 'card0/' + rings[r], f) for t, r, f in
+                 re.findall(r'^(submit|complete) .*? ring=(\d+) fence=(\S+) ', dump, re.M)
+                 if r in rings)
+    want = sorted([('submit', r['ring'], '%d:%d' % (r['ctx'], r['seqno'])) for r in reqs] +
+                  [('complete', r['ring'], '%d:%d' % (r['ctx'], r['seqno']))
+                   for r in reqs if r['signal'] is not None])
+    k.result(got == want, 'grtrace dump: a SUBMIT and a COMPLETE record a request, on its ring',
+             f"{len(got)} records of card0 against {len(want)}; first differing "
+             f"{[x for x in got if x not in want][:2]} {[x for x in want if x not in got][:2]}")
+
+    # export --chrome: a job slice a signalled request in the process of
+    # card0, as long as its latency, and no phase (they are unknown)
+    pid = [e['pid'] for e in chrome if e.get('ph') == 'M' and e.get('name') == 'process_name'
+           and e['args'].get('name') == 'card0']
+    got = sorted((e['args']['fence'], round(e['dur'] * 1000)) for e in chrome
+                 if pid and e.get('ph') == 'X' and e.get('cat') == 'job' and e['pid'] == pid[0])
+    want = sorted(('%d:%d' % (r['ctx'], r['seqno']), r['signal'] - r['add'])
+                  for r in reqs if r['signal'] is not None)
+    phases = [e for e in chrome if pid and e.get('ph') == 'X' and e.get('cat') == 'phase' and
+              e['pid'] == pid[0]]
+    k.result(got == want and not phases,
+             'grtrace export --chrome: a job slice a signalled request under card0, '
+             'as long as its latency; no phase slice',
+             f"{len(got)} slices against {len(want)}, {len(phases)} phase slices; "
+             f"first differing {[x for x in got if x not in want][:2]}")
     return k.finish()
 
 
