@@ -468,6 +468,7 @@ int grtrace_parse_ring_list(const char *val, struct grtrace_govern_settings *g)
 	struct grtrace_ring_list {
 		u32 ids[GRTRACE_WATCH_RINGS];
 		struct grtrace_ring_name names[GRTRACE_WATCH_NAMES];
+		struct grtrace_ring_name name;
 	} *l;
 	bool except = *val == '!';
 	char *copy = NULL, *cur, *tok;
@@ -490,18 +491,20 @@ int grtrace_parse_ring_list(const char *val, struct grtrace_govern_settings *g)
 	while ((tok = strsep(&cur, ","))) {
 		tok = strim(tok);
 		if (strchr(tok, '/')) {
+			ret = grtrace_parse_ring_name(tok, &l->name);
+			if (ret)
+				break;
+			for (i = 0; i < nn; i++)
+				if (!strcmp(l->names[i].dev, l->name.dev) &&
+				    !strcmp(l->names[i].name, l->name.name))
+					break;
+			if (i < nn)
+				continue;
 			if (nn == GRTRACE_WATCH_NAMES) {
 				ret = -EINVAL;
 				break;
 			}
-			ret = grtrace_parse_ring_name(tok, &l->names[nn]);
-			if (ret)
-				break;
-			for (i = 0; i < nn; i++)
-				if (!strcmp(l->names[i].dev, l->names[nn].dev) &&
-				    !strcmp(l->names[i].name, l->names[nn].name))
-					break;
-			nn += i == nn;
+			l->names[nn++] = l->name;
 			continue;
 		}
 		if (kstrtou32(tok, 0, &id) || id >= GRTRACE_FIRST_RING_ID) {

@@ -12,8 +12,9 @@ since no request was ever made.  This script writes requests into a copy
 of it, in the ring buffer's page layout (include/linux/ring_buffer.h), by
 those formats: i915_request_add by two of the recording's own processes
 on three engines (a load-balanced one among them), dma_fence_signaled of
-each request's fence, i915_request_retire; the last request never
-signals.  Then "grtrace report" must give each request as its events say:
+each request's fence, i915_request_retire (before the signal for every
+third request, as i915_request_retire() traces before it signals a fence
+not signalled yet); the last request never signals.  Then "grtrace report" must give each request as its events say:
 ring, fence, process, stamps, latency, and COMMIT, START and END unknown
 (the kernel has no low-level tracepoints); "--per-process" and
 "--in-flight" must agree.  KTAP.
@@ -113,7 +114,8 @@ def requests(procs, start):
         lat = 40_000 + 7_919 * k
         reqs.append({'ring': 'card0/' + name, 'class': cls, 'instance': inst, 'ctx': ctx,
                      'seqno': seqno[ctx], 'comm': procs[p][0], 'pid': procs[p][1],
-                     'add': add, 'signal': None if k == NR - 1 else add + lat})
+                     'add': add, 'signal': None if k == NR - 1 else add + lat,
+                     'retire_first': k % 3 == 1})
     return reqs
 
 
@@ -133,7 +135,8 @@ def write(seed, dest, reqs, fmts):
         evs.append((r['signal'], payload(
             fmts['dma_fence_signaled'], 0, {'context': r['ctx'], 'seqno': r['seqno']},
             [('driver', 'i915'), ('timeline', '%s[%d]' % (r['comm'], r['pid']))])))
-        evs.append((r['signal'] + 15_000, payload(fmts['i915_request_retire'], 0, common)))
+        retire = r['signal'] - 2_000 if r['retire_first'] else r['signal'] + 15_000
+        evs.append((retire, payload(fmts['i915_request_retire'], 0, common)))
     evs.sort(key=lambda e: e[0])
     new = pages(evs, psize)
     with open(dest, 'wb') as out:

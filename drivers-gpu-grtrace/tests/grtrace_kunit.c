@@ -587,9 +587,9 @@ static void watchlist_all(void *unused)
 	grtrace_config_write("watchlist=all");
 }
 
-/* SUBMITs of fence context @ctx in @c on ring @name of kunit-gpu, or on others */
-static int count_named(struct kunit *test, struct collect *c, u64 ctx, const char *name,
-		       int *others)
+/* SUBMITs of fence context @ctx in @c on the ring @dev/@name */
+static int count_named(struct kunit *test, struct collect *c, u64 ctx, const char *dev,
+		       const char *name)
 {
 	int i, n = 0;
 
@@ -600,10 +600,7 @@ static int count_named(struct kunit *test, struct collect *c, u64 ctx, const cha
 			continue;
 		ring = ring_of(test, c, r->job.ring_id);
 		KUNIT_ASSERT_NOT_NULL(test, ring);
-		if (!strcmp(ring->ri.name, name))
-			n++;
-		else
-			(*others)++;
+		n += !strcmp(ring->ri.dev, dev) && !strcmp(ring->ri.name, name);
 	}
 	return n;
 }
@@ -611,7 +608,8 @@ static int count_named(struct kunit *test, struct collect *c, u64 ctx, const cha
 /*
  * A driver's ring is named in the watchlist, device and ring, and the name
  * holds in the next session, where the ring has another id; its id, which
- * would then name another ring, is refused.
+ * would then name another ring, is refused.  A ring of fixed id is listed
+ * by its id beside the names.
  */
 static void grtrace_test_watchlist_names(struct kunit *test)
 {
@@ -622,28 +620,46 @@ static void grtrace_test_watchlist_names(struct kunit *test)
 		"watchlist=kunit-gpu/a-ring-name-of-64-characters-which-is-one-more-than-the-most-cut",
 	};
 	struct grtrace_job job = { .ctx_id = 1, .fence_context = 41 };
-	struct grtrace_ring *rings;
+	struct grtrace_ring *rings, *other, *order[4];
 	struct collect *c;
 	char buf[48];
 	u32 id = 0;
-	int s, i, others;
+	int s, i;
 
 	if (grtrace_enabled())
 		kunit_skip(test, "grtrace events have a consumer already");
 	for (i = 0; i < ARRAY_SIZE(bad); i++)
 		KUNIT_EXPECT_EQ_MSG(test, grtrace_config_write(bad[i]), -EINVAL,
 				    "accepted \"%s\"", bad[i]);
+	/* A ninth name that repeats one fits */
+	KUNIT_EXPECT_EQ(test, grtrace_config_write("watchlist=a/0,a/1,a/2,a/3,a/4,a/5,a/6,a/7,a/0"),
+			0);
 	rings = test_rings(test, GRTRACE_ENGINE_GRAPHICS);
+	/* The same ring name on another device */
+	other = kunit_kzalloc(test, sizeof(*other), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, other);
+	*other = (struct grtrace_ring) {
+		.dev = "kunit-gpu2", .name = "gfx1", .engine = GRTRACE_ENGINE_GRAPHICS,
+	};
+	grtrace_ring_register(other);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, ring_unregister_action, other), 0);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, watchlist_all, NULL), 0);
-	KUNIT_ASSERT_EQ(test, grtrace_config_write("watchlist=kunit-gpu/gfx1"), 0);
+	KUNIT_ASSERT_EQ(test, grtrace_config_write("watchlist=kunit-gpu/gfx1,255"), 0);
 	c = collect_alloc(test);
 	for (s = 0; s < 3; s++) {
-		if (s == 2)
-			KUNIT_ASSERT_EQ(test, grtrace_config_write("watchlist=!kunit-gpu/gfx1"), 0);
+		bool deny = s == 2;
+
+		if (deny)
+			KUNIT_ASSERT_EQ(test, grtrace_config_write("watchlist=!kunit-gpu/gfx1,255"),
+					0);
 		KUNIT_ASSERT_EQ(test, grtrace_session_start(), 0);
 		/* gfx0 reports first in the first session, gfx1 in the second */
-		for (i = 0; i < 4; i++) {
-			job.ring = &rings[(i + s) % 2];
+		order[0] = &rings[s % 2];
+		order[1] = &rings[(s + 1) % 2];
+		order[2] = other;
+		order[3] = &test_ring;
+		for (i = 0; i < ARRAY_SIZE(order); i++) {
+			job.ring = order[i];
 			job.fence_seqno = 10 * s + i + 1;
 			grtrace_submit(&job);
 		}
@@ -656,10 +672,14 @@ static void grtrace_test_watchlist_names(struct kunit *test)
 		KUNIT_ASSERT_EQ(test, grtrace_session_stop(), 0);
 
 		collect_into(test, c);
-		others = 0;
-		KUNIT_EXPECT_EQ_MSG(test, count_named(test, c, 41, s < 2 ? "gfx1" : "gfx0",
-						      &others), 2, "session %d", s);
-		KUNIT_EXPECT_EQ_MSG(test, others, 0, "session %d", s);
+		KUNIT_EXPECT_EQ_MSG(test, count_named(test, c, 41, "kunit-gpu", "gfx1"), !deny,
+				    "session %d", s);
+		KUNIT_EXPECT_EQ_MSG(test, count_named(test, c, 41, "kunit-gpu", "copy0"), !deny,
+				    "session %d", s);
+		KUNIT_EXPECT_EQ_MSG(test, count_named(test, c, 41, "kunit-gpu", "gfx0"), deny,
+				    "session %d", s);
+		KUNIT_EXPECT_EQ_MSG(test, count_named(test, c, 41, "kunit-gpu2", "gfx1"), deny,
+				    "session %d", s);
 	}
 }
 

@@ -237,6 +237,7 @@ struct gr_trace {
 	__u64 unused_recs;	/* records of the events not used (gr_trace.use) */
 	__u64 vcmd_unpaired;	/* events of virtio-gpu commands nothing pairs (upstream.c) */
 	__u64 old_shared_ids;	/* older scheduler events: a (name, id) open twice */
+	bool i915_low;		/* i915's low-level request events are in the recording */
 	struct gr_vcmd *vcmd;	/* trace.dat: the virtio-gpu commands queued */
 	size_t nr_vcmd;
 	size_t cap_vcmd;

@@ -248,8 +248,8 @@ static void report_usage(const char *err)
 		"                         in turn without it",
 		"       --events auto|grtrace|kernel: the events of a trace.dat to make",
 		"                         the jobs of: grtrace's, or the kernel's own",
-		"                         (gpu_scheduler, dma_fence, virtio_gpu: any",
-		"                         kernel); default grtrace's if it has any",
+		"                         (gpu_scheduler, dma_fence, virtio_gpu, i915:",
+		"                         any kernel); default grtrace's if it has any",
 		"    -D/--debug: print debug messages",
 		"    -h/--help: print this help",
 		NULL,
@@ -736,7 +736,7 @@ static void upstream_header(FILE *f, const struct gr_trace *t)
 	bool virtio = t->upstream[GR_UP_VCMD_QUEUE] || t->upstream[GR_UP_VCMD_RESPONSE];
 	bool signaled = t->upstream[GR_UP_SIGNALED];
 	bool i915 = t->upstream[GR_UP_I915_ADD] || t->upstream[GR_UP_I915_RETIRE];
-	bool i915_low = t->upstream[GR_UP_I915_EXECUTE] || t->upstream[GR_UP_I915_IN];
+	bool i915_low = t->i915_low;
 	const char *indent = "            ";
 	int k, n = 0;
 

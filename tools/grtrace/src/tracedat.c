@@ -309,7 +309,7 @@ static void dat_none(const struct gr_trace *t, const char *path);
 int gr_instance_load(struct gr_trace *t, const char *name)
 {
 	static const char * const systems[] = {
-		"grtrace", "virtio_gpu", "gpu_scheduler", "dma_fence", NULL
+		"grtrace", "virtio_gpu", "gpu_scheduler", "i915", "dma_fence", NULL
 	};
 	struct dat_loader l = { .t = t };
 	struct tracefs_instance *inst;

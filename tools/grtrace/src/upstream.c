@@ -30,7 +30,8 @@
  *   i915:i915_request_in               START     (low-level)
  *   i915:i915_request_out              END       (low-level)
  *   dma_fence:dma_fence_signaled       COMPLETE  of its fence
- *   i915:i915_request_retire           the request is forgotten
+ *   i915:i915_request_retire           the request is forgotten, without
+ *                                      dma_fence_signaled in the recording
  *
  * A ring is a device and a name, as the events name it: a scheduler's
  * device and name; a virtio device "virtio<N>" and its virtqueue; an i915
@@ -278,6 +279,7 @@ struct gr_upstream {
 	size_t first_rec;	/* t->nr_ev when the first record was made */
 	bool any;
 	int i915_low;		/* the recording has i915's low-level events: 1, 0; -1 unknown */
+	bool i915_signals;	/* and dma_fence_signaled, once i915_low is known */
 	/* By event id: 0 not yet looked up, 1 none of ours, 2 + which */
 	unsigned char which[1 << 16];
 };
@@ -971,13 +973,22 @@ static void i915_event(struct gr_upstream *u, struct gr_trace *t, struct tep_han
 	struct gr_event *ev;
 	struct up_job *j;
 
+	if (u->i915_low < 0) {
+		u->i915_low = !!tep_find_event_by_name(tep, "i915", "i915_request_in");
+		u->i915_signals = !!tep_find_event_by_name(tep, "dma_fence",
+							   "dma_fence_signaled");
+		t->i915_low = u->i915_low;
+	}
 	if (which == GR_UP_I915_RETIRE) {
-		/* Retired: its fence signalled, seen or not */
-		up_job_end(u, fctx, fseq);
+		/*
+		 * i915_request_retire() traces before it signals a fence not
+		 * signalled yet: the COMPLETE comes next, unless the
+		 * recording has no dma_fence_signaled.
+		 */
+		if (!u->i915_signals)
+			up_job_end(u, fctx, fseq);
 		return;
 	}
-	if (u->i915_low < 0)
-		u->i915_low = !!tep_find_event_by_name(tep, "i915", "i915_request_in");
 	/*
 	 * A request keeps the ring of its first event: one added to a
 	 * load-balanced engine stays there, though it runs on a sibling.
