@@ -89,6 +89,13 @@ def cpu_table(data):
     return p, [struct.unpack_from('<QQ', data, p + 16 * i) for i in range(cpus)]
 
 
+def write_table(out, table, cpus):
+    """The flyrecord table at @table: each CPU's (offset, size) of @cpus"""
+    out.seek(table)
+    for off, size in cpus:
+        out.write(struct.pack('<QQ', off, size))
+
+
 def events(page, psize):
     """(offset of the event's data, its length) of a page, the offsets of
     its absolute time stamps, and the time of its last event"""
@@ -180,9 +187,7 @@ def main():
                     out.write(pg)
                     pos += psize
             new_table.append((at, pos - at))
-        out.seek(table)
-        for off, size in new_table:
-            out.write(struct.pack('<QQ', off, size))
+        write_table(out, table, new_table)
     print('%d events a copy, %d copies, %d events, %.0f MB' % (
         per_copy, copies, per_copy * copies, (pos - cpus[0][0]) / 1e6))
 

@@ -151,9 +151,7 @@ def write(seed, dest, reqs, fmts):
                     out.write(pg)
                     pos += psize
             table_new.append((at, pos - at))
-        out.seek(table)
-        for off, size in table_new:
-            out.write(struct.pack('<QQ', off, size))
+        gen.write_table(out, table, table_new)
 
 
 def last_ts(seed):
