@@ -14,10 +14,11 @@ those formats: i915_request_add by two of the recording's own processes
 on three engines (a load-balanced one among them), dma_fence_signaled of
 each request's fence, i915_request_retire (before the signal for every
 third request, as i915_request_retire() traces before it signals a fence
-not signalled yet); the last request never signals.  Then "grtrace report" must give each request as its events say:
-ring, fence, process, stamps, latency, and COMMIT, START and END unknown
-(the kernel has no low-level tracepoints); "--per-process" and
-"--in-flight" must agree.  KTAP.
+not signalled yet); the last request never signals.  Then "grtrace
+report" must give each request as its events say: ring, fence, process,
+stamps, latency, and COMMIT, START and END unknown (the kernel has no
+low-level tracepoints); "--per-process", "--in-flight", "dump" and
+"export --chrome" must agree.  KTAP.
 """
 import importlib.util
 import json

@@ -994,6 +994,12 @@ static void i915_event(struct gr_upstream *u, struct gr_trace *t, struct tep_han
 	 * load-balanced engine stays there, though it runs on a sibling.
 	 */
 	j = up_job(u, fctx, fseq, 0, false);
+	/*
+	 * An out (or an execute after a preemption) may come after the
+	 * request's signal, which ended it: not a request of its own
+	 */
+	if (!j && which != GR_UP_I915_ADD && fmap_find(&u->recent, FKEY(fctx), FKEY(fseq)))
+		return;
 	if (!j) {
 		j = up_job(u, fctx, fseq, i915_ring(u, t, event, rec), true);
 		j->ctx = fctx;
