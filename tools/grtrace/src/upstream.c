@@ -926,32 +926,23 @@ static __u32 i915_ring(struct gr_upstream *u, struct gr_trace *t, struct tep_eve
 		       struct tep_record *rec)
 {
 	/* uabi classes (I915_ENGINE_CLASS_*), as intel_gpu_top names them */
-	static const struct {
-		const char *name;
-		__u16 engine;
-	} classes[] = {
-		{ "rcs", GRTRACE_ENGINE_GRAPHICS }, { "bcs", GRTRACE_ENGINE_COPY },
-		{ "vcs", GRTRACE_ENGINE_VIDEO_DECODE }, { "vecs", GRTRACE_ENGINE_VIDEO_ENCODE },
-		{ "ccs", GRTRACE_ENGINE_COMPUTE },
-	};
+	static const char * const classes[] = { "rcs", "bcs", "vcs", "vecs", "ccs" };
 	__u32 class = (__u16)gr_tep_num(event, rec, "class");
 	__u32 instance = (__u16)gr_tep_num(event, rec, "instance");
 	char dev[32], name[32], cls[16];
-	__u16 engine = GRTRACE_ENGINE_OTHER;
 
-	if (class < ARRAY_SIZE(classes)) {
-		snprintf(cls, sizeof(cls), "%s", classes[class].name);
-		engine = classes[class].engine;
-	} else {
+	if (class < ARRAY_SIZE(classes))
+		snprintf(cls, sizeof(cls), "%s", classes[class]);
+	else
 		snprintf(cls, sizeof(cls), "class%u-", class);
-	}
 	snprintf(dev, sizeof(dev), "card%u", (__u32)gr_tep_num(event, rec, "dev"));
 	/* A load-balanced engine: I915_ENGINE_CLASS_INVALID_VIRTUAL */
 	if (instance == (__u16)-2)
 		snprintf(name, sizeof(name), "%s-virtual", cls);
 	else
 		snprintf(name, sizeof(name), "%s%u", cls, instance);
-	return up_ring(u, t, dev, name, engine);
+	/* Its class from the name, as a scheduler's ring's */
+	return up_ring(u, t, dev, name, engine_from_name(name));
 }
 
 /*
