@@ -123,6 +123,18 @@ kernel_diffs() {
 		}
 		!skip'
 }
+# Each patch's changes read once: the keys of prefix K are made of the
+# first K (diffs_at, kernel_diffs_at), and a walk reads a patch about N/2
+# times.  kernel_diffs' filter starts again at each file's diff line, and
+# each patch's changes begin with one: per patch, the same text.
+mkdir -p "$OUT/diffs"
+for ((k = 0; k < N; k++)); do
+	patch_diffs "${patches[$k]}" > "$OUT/diffs/$k"
+	kernel_diffs "${patches[$k]}" > "$OUT/diffs/$k.kernel"
+done
+# diffs_at K, kernel_diffs_at K: patch_diffs and kernel_diffs of prefix K.
+diffs_at() { for ((i = 0; i < $1; i++)); do echo "$OUT/diffs/$i"; done | xargs -r cat; }
+kernel_diffs_at() { for ((i = 0; i < $1; i++)); do echo "$OUT/diffs/$i.kernel"; done | xargs -r cat; }
 
 # kmake DIR ARG...: the kernel's make of ARGs (flags, targets) in build
 # directory DIR, with the idle policy when the walk has it.
@@ -144,8 +156,41 @@ children_cpu() {
 		printf "%.0f", s }' "$f")"
 }
 
-# build K MODE [FLAGS]: build the targets as they exist at prefix K; the
-# result, "RC NAME", in $OUT/res-MODE, the errors in $OUT/err-MODE.
+# build_key K MODE [FLAGS]: the key of build MODE at prefix K.
+build_key() {
+	{ echo "bisect $2 ${3:-}"; kernel_diffs_at "$1"; } |
+		inputs_key "$0" "$ROOT/scripts/walk-stale.py" "$ROOT/scripts/config/vendor.config"
+}
+
+# The tree is at prefix $applied.  tree_at K pushes the patches up to K
+# when a build needs them, not before: a walk whose results are all
+# cached (a change to the last tools patch) pushes none.  A patch that
+# does not apply ends the walk (a count short of its plan).
+applied=0
+tree_at() {
+	[ "$applied" -lt "$1" ] || return 0
+	if ! (cd "$SRC" && quilt push -q $(($1 - applied)) > "$OUT/err" 2>&1); then
+		applied=$(cd "$SRC" && quilt applied 2> /dev/null | wc -l)
+		result 1 "$(printf '%02d' $((applied + 1))) (${patches[$applied]}) applies"
+		finish
+	fi
+	applied=$1
+}
+# tree_for K MODE[:FLAGS]...: the tree at prefix K, if a build of a MODE
+# is not cached.
+tree_for() {
+	local k=$1 m
+
+	shift
+	for m in "$@"; do
+		result_cached "$(build_key "$k" "${m%%:*}" "$(sed -n 's/^[^:]*://p' <<<"$m")")" > /dev/null ||
+			{ tree_at "$k"; return; }
+	done
+}
+
+# build K MODE [FLAGS]: build the targets as they exist at prefix K (the
+# tree there: tree_at); the result, "RC NAME", in $OUT/res-MODE, the
+# errors in $OUT/err-MODE.
 build() {
 	local k=$1 mode=$2 flags=${3:-} dir objs="" o t start=$SECONDS name key rc
 	local cpu0 cpu1
@@ -160,8 +205,7 @@ build() {
 	esac
 	name="$(printf '%02d' "$k") $mode"
 	[ "$k" -gt 0 ] && name+=" (${patches[$((k - 1))]%.patch})"
-	key=$({ echo "bisect $mode $flags"; kernel_diffs "${patches[@]:0:k}"; } |
-		inputs_key "$0" "$ROOT/scripts/walk-stale.py" "$ROOT/scripts/config/vendor.config")
+	key=$(build_key "$k" "$mode" "$flags")
 	if o=$(result_cached "$key"); then
 		echo "0 $name: $o" > "$OUT/res-$mode"
 		cp "$RESULT_CACHE/$key.warnings" "$OUT/warn-$mode" 2> /dev/null || : > "$OUT/warn-$mode"
@@ -303,6 +347,7 @@ builds() {
 	local k=$1 mode
 
 	shift
+	tree_for "$k" "$@"
 	for mode in "$@"; do seed "$mode"; done
 	case " $* " in *" y "*) build "$k" y & wait ;; esac
 	for mode in "$@"; do [ "$mode" = y ] || build "$k" "$mode" & done
@@ -319,10 +364,10 @@ builds() {
 tool_check() {
 	local k=$1 tool=$2 what=$3 key o
 	shift 3
-	key=$({ echo "bisect $tool"; patch_diffs "${patches[@]:0:k}"; } | inputs_key "$0")
+	key=$({ echo "bisect $tool"; diffs_at "$k"; } | inputs_key "$0")
 	if o=$(result_cached "$key"); then
 		result 0 "$(printf '%02d' "$k") $tool $what: $o"
-	elif build_check "$(printf '%02d' "$k") $tool $what" "$@"; then
+	elif tree_at "$k" && build_check "$(printf '%02d' "$k") $tool $what" "$@"; then
 		result_keep "$key" "built"
 	fi
 }
@@ -353,7 +398,7 @@ if [ "$(cat "$SRC/.grtrace-unpacked" 2> /dev/null)" != "$unpacked_from" ]; then
 	rm -rf "$SRC" "$CACHE"/prefix-[ymnw] && mkdir -p "$SRC" &&
 		tar -C "$SRC" --strip-components=1 -xf "$TARBALL" > "$OUT/err" 2>&1 &&
 		echo "$unpacked_from" > "$SRC/.grtrace-unpacked" || { result 1 "unpacking $TARBALL"; finish; }
-elif [ -f "$SRC/.pc/applied-patches" ]; then
+elif [ -s "$SRC/.pc/applied-patches" ]; then
 	# The files an earlier walk's patches touched, whatever its series.
 	old=$(cd "$SRC/.pc" && find . -mindepth 2 -type f | cut -d/ -f3- | sort -u)
 	(cd "$SRC" && quilt pop -a -f -q > "$OUT/err" 2>&1) || { result 1 "quilt pop -a"; finish; }
@@ -382,9 +427,6 @@ report y && cp "$OUT/warn-y" "$OUT/base-warnings" || finish
 
 for ((k = 1; k <= N; k++)); do
 	p=${patches[$((k - 1))]}
-	if ! (cd "$SRC" && quilt push -q > "$OUT/err" 2>&1); then
-		result 1 "$(printf '%02d' "$k") ($p) applies"; break
-	fi
 	files=$(touched_by "$p")
 	if [ "$k" -lt "$N" ]; then
 		if grep -qvE '^(Documentation/|tools/|MAINTAINERS$)' <<<"$files"; then
@@ -409,6 +451,7 @@ for ((k = 1; k <= N; k++)); do
 	# Every target compiled again (ccache has most from the prefix before),
 	# for the series' whole set of warnings; nohooks and nobridge after it
 	# in the same directory.
+	tree_for "$k" y-on:C=1 m n
 	seed m
 	seed n
 	build "$k" y-on C=1 &
