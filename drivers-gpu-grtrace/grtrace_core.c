@@ -461,7 +461,7 @@ static int grtrace_parse_ring_name(const char *tok, struct grtrace_ring_name *w)
  *
  * Context: process context.
  * Returns: 0, -EINVAL (also for more than %GRTRACE_WATCH_RINGS ids or
- * %GRTRACE_WATCH_NAMES names) or -ENOMEM (nothing set).
+ * %GRTRACE_WATCH_NAMES distinct names) or -ENOMEM (nothing set).
  */
 int grtrace_parse_ring_list(const char *val, struct grtrace_govern_settings *g)
 {

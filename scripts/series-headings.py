@@ -13,9 +13,10 @@ import sys
 KINDS = [
     (r"original design's names", "The original design's names (optional)"),
     (r'^gpu: grtrace: Add GPU job tracepoints', 'Tracepoints and the driver API'),
-    (r'^drm/sched/tests', "Fixes and extensions of drm/sched's mock scheduler (posted apart, to drm-misc)"),
-    (r'^drm/sched: (Trace|Test the stable)',
+    (r'^drm/sched/tests: Let mock schedulers share', "The DRM scheduler's jobs, from its tracepoints, and their test"),
+    (r'^drm/sched(/tests: Let mock jobs fail|: (Trace|Test the stable))',
      "drm/sched: its stable events tested, and those its stable set lacks (posted apart, to drm-misc)"),
+    (r'^drm/sched/tests', "Fixes of drm/sched's mock scheduler and its tests (posted apart, to drm-misc)"),
     (r'^gpu: grtrace: Record the DRM scheduler',
      "The DRM scheduler's jobs, from its tracepoints, and their test"),
     (r'^drm/sched: Test grtrace', "The DRM scheduler's jobs, from its tracepoints, and their test"),

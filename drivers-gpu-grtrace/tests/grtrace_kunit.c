@@ -622,12 +622,13 @@ static void grtrace_test_watchlist_names(struct kunit *test)
 	struct grtrace_job job = { .ctx_id = 1, .fence_context = 41 };
 	struct grtrace_ring *rings, *other, *order[4];
 	struct collect *c;
-	char buf[48];
+	char buf[48], keep[48], deny_it[48];
 	u32 id = 0;
 	int s, i;
 
 	if (grtrace_enabled())
 		kunit_skip(test, "grtrace events have a consumer already");
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, watchlist_all, NULL), 0);
 	for (i = 0; i < ARRAY_SIZE(bad); i++)
 		KUNIT_EXPECT_EQ_MSG(test, grtrace_config_write(bad[i]), -EINVAL,
 				    "accepted \"%s\"", bad[i]);
@@ -643,15 +644,15 @@ static void grtrace_test_watchlist_names(struct kunit *test)
 	};
 	grtrace_ring_register(other);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, ring_unregister_action, other), 0);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, watchlist_all, NULL), 0);
-	KUNIT_ASSERT_EQ(test, grtrace_config_write("watchlist=kunit-gpu/gfx1,255"), 0);
+	snprintf(keep, sizeof(keep), "watchlist=kunit-gpu/gfx1,%u", TEST_RING_ID);
+	snprintf(deny_it, sizeof(deny_it), "watchlist=!kunit-gpu/gfx1,%u", TEST_RING_ID);
+	KUNIT_ASSERT_EQ(test, grtrace_config_write(keep), 0);
 	c = collect_alloc(test);
 	for (s = 0; s < 3; s++) {
 		bool deny = s == 2;
 
 		if (deny)
-			KUNIT_ASSERT_EQ(test, grtrace_config_write("watchlist=!kunit-gpu/gfx1,255"),
-					0);
+			KUNIT_ASSERT_EQ(test, grtrace_config_write(deny_it), 0);
 		KUNIT_ASSERT_EQ(test, grtrace_session_start(), 0);
 		/* gfx0 reports first in the first session, gfx1 in the second */
 		order[0] = &rings[s % 2];
