@@ -132,9 +132,15 @@ for ((k = 0; k < N; k++)); do
 	patch_diffs "${patches[$k]}" > "$OUT/diffs/$k"
 	kernel_diffs "${patches[$k]}" > "$OUT/diffs/$k.kernel"
 done
-# diffs_at K, kernel_diffs_at K: patch_diffs and kernel_diffs of prefix K.
-diffs_at() { for ((i = 0; i < $1; i++)); do echo "$OUT/diffs/$i"; done | xargs -r cat; }
-kernel_diffs_at() { for ((i = 0; i < $1; i++)); do echo "$OUT/diffs/$i.kernel"; done | xargs -r cat; }
+# diffs_at K [SUFFIX]: patch_diffs of prefix K; kernel_diffs_at K:
+# kernel_diffs'.
+diffs_at() {
+	local diffs=() i
+
+	for ((i = 0; i < $1; i++)); do diffs+=("$OUT/diffs/$i${2:-}"); done
+	[ "$1" = 0 ] || cat "${diffs[@]}"
+}
+kernel_diffs_at() { diffs_at "$1" .kernel; }
 
 # kmake DIR ARG...: the kernel's make of ARGs (flags, targets) in build
 # directory DIR, with the idle policy when the walk has it.
@@ -165,7 +171,9 @@ build_key() {
 # The tree is at prefix $applied.  tree_at K pushes the patches up to K
 # when a build needs them, not before: a walk whose results are all
 # cached (a change to the last tools patch) pushes none.  A patch that
-# does not apply ends the walk (a count short of its plan).
+# does not apply ends the walk (a count short of its plan); that the
+# whole series applies is step tree's check, which the walk, pushing
+# only what it builds, does not repeat.
 applied=0
 tree_at() {
 	[ "$applied" -lt "$1" ] || return 0
@@ -399,8 +407,11 @@ if [ "$(cat "$SRC/.grtrace-unpacked" 2> /dev/null)" != "$unpacked_from" ]; then
 		tar -C "$SRC" --strip-components=1 -xf "$TARBALL" > "$OUT/err" 2>&1 &&
 		echo "$unpacked_from" > "$SRC/.grtrace-unpacked" || { result 1 "unpacking $TARBALL"; finish; }
 elif [ -s "$SRC/.pc/applied-patches" ]; then
-	# The files an earlier walk's patches touched, whatever its series.
-	old=$(cd "$SRC/.pc" && find . -mindepth 2 -type f | cut -d/ -f3- | sort -u)
+	# The files an earlier walk's patches touched, whatever its series
+	# (.pc/PATCH/FILE, PATCH as the series names it: kernel/0001-...).
+	old=$(cd "$SRC/.pc" && while read -r p; do
+		(cd "$p" 2> /dev/null && find . -type f ! -name .timestamp | cut -c3-)
+	done < applied-patches | sort -u)
 	(cd "$SRC" && quilt pop -a -f -q > "$OUT/err" 2>&1) || { result 1 "quilt pop -a"; finish; }
 	# quilt restores the old files with their old times: make must see
 	# them, and the configurations be made again (vendor_configure).
