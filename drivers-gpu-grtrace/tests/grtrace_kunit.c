@@ -325,37 +325,34 @@ static void grtrace_test_task_wait_governed(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kept, 33);
 }
 
-static int count_ring(const struct grtrace_ring *ring, u32 id, void *data)
-{
-	(*(int *)data)++;
-	return 0;
-}
-
 /*
  * STREAM_INFO first, then one METADATA per ring that had an id, then
- * events, each ring's first one after a METADATA of the ring.
+ * events, each ring's first one after a METADATA of the ring.  How many
+ * rings had an id is what the header says: a ring that reports while the
+ * session starts (virtio-gpu's, in a guest whose console draws) gets one
+ * before the header is written.
  */
 static void grtrace_test_header(struct kunit *test)
 {
 	struct grtrace_job job;
 	struct collect *c;
-	int i, rings = 0;
+	int i, rings;
 	bool seen_ring = false;
 
-	grtrace_walk_rings(count_ring, &rings);
 	KUNIT_ASSERT_EQ(test, grtrace_session_start(), 0);
 	grtrace_test_job(&job, 1);
 	grtrace_commit(&job);
 	KUNIT_ASSERT_EQ(test, grtrace_session_stop(), 0);
 
 	c = collect(test);
+	KUNIT_ASSERT_GE(test, c->n, 2);
+	KUNIT_ASSERT_EQ(test, c->recs[0].hdr.type, GRTRACE_EV_STREAM_INFO);
+	rings = c->recs[0].si.nr_rings;
 	KUNIT_ASSERT_GE(test, c->n, 1 + rings + 1);
-	KUNIT_EXPECT_EQ(test, c->recs[0].hdr.type, GRTRACE_EV_STREAM_INFO);
 	KUNIT_EXPECT_EQ(test, c->recs[0].hdr.gseq, 1);
 	KUNIT_EXPECT_EQ(test, c->recs[0].si.magic, GRTRACE_MAGIC);
 	KUNIT_EXPECT_EQ(test, c->recs[0].si.version, GRTRACE_FORMAT_VERSION);
 	KUNIT_EXPECT_EQ(test, c->recs[0].si.record_size, sizeof(struct grtrace_record));
-	KUNIT_EXPECT_EQ(test, c->recs[0].si.nr_rings, rings);
 	KUNIT_EXPECT_EQ(test, c->recs[0].si.clock_id, GRTRACE_CLOCK_MONOTONIC);
 	for (i = 1; i <= rings; i++)
 		KUNIT_EXPECT_EQ(test, c->recs[i].hdr.type, GRTRACE_EV_METADATA);
