@@ -330,7 +330,8 @@ static void grtrace_test_task_wait_governed(struct kunit *test)
  * events, each ring's first one after a METADATA of the ring.  How many
  * rings had an id is what the header says: a ring that reports while the
  * session starts (virtio-gpu's, in a guest whose console draws) gets one
- * before the header is written.
+ * before the header is written.  grtrace_test_header_epoch checks that
+ * the header names a ring that had one.
  */
 static void grtrace_test_header(struct kunit *test)
 {
@@ -458,7 +459,7 @@ static void grtrace_test_header_epoch(struct kunit *test)
 	struct grtrace_ring *rings;
 	struct collect *c;
 	bool named = false;
-	int i, n = 0;
+	int i, n = 0, rings;
 
 	if (grtrace_enabled())
 		kunit_skip(test, "grtrace events have a consumer already");
@@ -483,8 +484,12 @@ static void grtrace_test_header_epoch(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, grtrace_session_stop(), 0);
 
 	c = collect(test);
-	/* The header, before the first SUBMIT (gfx1's), named gfx0 */
-	for (i = 0; i < c->n && c->recs[i].hdr.type != GRTRACE_EV_SUBMIT; i++)
+	/* The header's rings, which it counts, named gfx0 */
+	KUNIT_ASSERT_GE(test, c->n, 1);
+	KUNIT_ASSERT_EQ(test, c->recs[0].hdr.type, GRTRACE_EV_STREAM_INFO);
+	rings = c->recs[0].si.nr_rings;
+	KUNIT_ASSERT_GE(test, c->n, 1 + rings);
+	for (i = 1; i <= rings; i++)
 		named |= c->recs[i].hdr.type == GRTRACE_EV_METADATA &&
 			 !strcmp(c->recs[i].ri.dev, "kunit-gpu") &&
 			 !strcmp(c->recs[i].ri.name, test_ring_names[0]);
