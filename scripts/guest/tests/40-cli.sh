@@ -46,7 +46,8 @@ $G start > /dev/null
 sh -c "/opt/grtrace/bin/emit-rate 20000 4 > /dev/null; cut -d' ' -f1 /proc/uptime > $O/emit.end" &
 emit=$!
 t0=$(cut -d' ' -f1 /proc/uptime)
-$G record -q -d 2 -o "$O/load.grt" > "$O/load.out" 2>&1
+# -D: a gap lost says why (the end read a file again too little, stop 91)
+$G record -q -D -d 2 -o "$O/load.grt" > "$O/load.out" 2>&1
 t1=$(cut -d' ' -f1 /proc/uptime)
 wait $emit
 te=$(cat "$O/emit.end")

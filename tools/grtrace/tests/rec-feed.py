@@ -15,6 +15,12 @@
   rec-feed.py partial DIR N         N whole records in events0 and the
                                     first half of the next: a writer
                                     caught in the middle of its write
+  rec-feed.py behind DIR ERR        the files of BEHIND_OUT, for a
+                                    recorder stopped (SIGSTOP) until
+                                    its duration is over (DIR/behind.fed
+                                    once they are written); once ERR
+                                    shows the end's cut, two more
+                                    records in events0, below the cut
   rec-feed.py check OUT GSEQS       OUT holds exactly the records GSEQS
                                     (comma separated, A-B a range, "c" for
                                     any without a gap) in strictly
@@ -112,6 +118,25 @@ def partial(d, n):
            rec(0, n + 1)[:(32 + PAYLOAD) // 2])
 
 
+# 68 records (8160 bytes of an 8192-byte relay buffer) and half of gseq 70
+# in events0, 69, 71 and 73-80 in events1, all read by the end's first
+# read: the cut is 80, and 70 and 72 come to events0 after it was read.
+BEHIND_OUT = "1-80"
+
+
+def behind(d, err):
+    append(d, 0, b"".join(rec(0, g) for g in range(1, 69)) + rec(0, 70)[:60])
+    append(d, 1, b"".join(rec(1, g) for g in [69, 71] + list(range(73, 81))))
+    open(os.path.join(d, "behind.fed"), "w").close()
+    for _ in range(4000):
+        if os.path.exists(err) and b"end: cut at gseq" in open(err, "rb").read():
+            break
+        time.sleep(0.005)
+    else:
+        sys.exit("the recorder never reached its end")
+    append(d, 0, rec(0, 70)[60:] + rec(0, 72))
+
+
 def parse(spec):
     want = []
     for part in spec.split(","):
@@ -152,6 +177,8 @@ def main():
         gaps(*args)
     elif cmd == "stream":
         stream(*args)
+    elif cmd == "behind":
+        behind(*args)
     elif cmd == "partial":
         partial(args[0], int(args[1]))
     elif cmd == "check":

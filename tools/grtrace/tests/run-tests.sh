@@ -1134,6 +1134,34 @@ result $? "record live -d 1: ends under a writer that does not, gseqs without a 
 record_under_writer 8192 && python3 "$F" check "$W/rec-stream.bin" c 2>> "$W/err" &&
 	grep -q "lost 0 gseqs" "$W/out"
 result $? "record live -d 1, 8 KiB buffers: the end cuts at the file read to its bound"
+# A CPU that adds records below the end's cut after the end read its file,
+# which it read with most of its relay buffer (rec-feed.py behind): read
+# again, whatever it was read of before.  The recorder is stopped until its
+# duration is over, so that the end reads what the feeder wrote first.
+python3 "$F" setup "$W/gen/fakefs" "$W/live" && echo 8192 > "$W/live/buffer_size" &&
+	rm -f "$W/err" "$W/rec-behind.bin"
+GRTRACE_DIR=$W/live timeout -s KILL 20 "$G" record -D -q -d 2 -o "$W/rec-behind.bin" \
+	> "$W/out" 2> "$W/err" &
+rec=$!
+for i in $(seq 400); do
+	[ -e "$W/rec-behind.bin" ] && break
+	sleep 0.05
+done
+recorder=$(pgrep -P $rec)
+kill -STOP "$recorder"
+python3 "$F" behind "$W/live" "$W/err" 2> "$W/feed.err" &
+feeder=$!
+for i in $(seq 400); do
+	[ -e "$W/live/behind.fed" ] && break
+	sleep 0.05
+done
+sleep 2.2
+kill -CONT "$recorder"
+wait $rec
+rc=$?
+wait $feeder && [ $rc = 0 ] && python3 "$F" check "$W/rec-behind.bin" 1-80 2>> "$W/err" &&
+	grep -q "lost 0 gseqs" "$W/out"
+result $? "record live: what a CPU adds below the end's cut after the end read its file is read"
 # A writer caught in the middle of a record by the final read, the session
 # running: the records before it, no damage reported (a plain file shows a
 # write page by page; a relay file publishes it whole).
