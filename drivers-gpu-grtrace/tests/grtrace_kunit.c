@@ -459,7 +459,7 @@ static void grtrace_test_header_epoch(struct kunit *test)
 	struct grtrace_ring *rings;
 	struct collect *c;
 	bool named = false;
-	int i, n = 0, rings;
+	int i, n = 0, header;
 
 	if (grtrace_enabled())
 		kunit_skip(test, "grtrace events have a consumer already");
@@ -487,9 +487,9 @@ static void grtrace_test_header_epoch(struct kunit *test)
 	/* The header's rings, which it counts, named gfx0 */
 	KUNIT_ASSERT_GE(test, c->n, 1);
 	KUNIT_ASSERT_EQ(test, c->recs[0].hdr.type, GRTRACE_EV_STREAM_INFO);
-	rings = c->recs[0].si.nr_rings;
-	KUNIT_ASSERT_GE(test, c->n, 1 + rings);
-	for (i = 1; i <= rings; i++)
+	header = c->recs[0].si.nr_rings;
+	KUNIT_ASSERT_GE(test, c->n, 1 + header);
+	for (i = 1; i <= header; i++)
 		named |= c->recs[i].hdr.type == GRTRACE_EV_METADATA &&
 			 !strcmp(c->recs[i].ri.dev, "kunit-gpu") &&
 			 !strcmp(c->recs[i].ri.name, test_ring_names[0]);
