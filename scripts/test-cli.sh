@@ -32,7 +32,7 @@ make -s -j"$JOBS" -C "$ROOT/tools/grtrace" O="$RUN/cli-tool" install DESTDIR="$O
 result $? "make install DESTDIR= PREFIX=: the tool and its bash completion"
 
 # The tool's suite prints its plan last: the count it must reach is here.
-checker -n 284 tests/run-tests.sh env GRTRACE="$G" "$SRC/tools/grtrace/tests/run-tests.sh" \
+checker -n 285 tests/run-tests.sh env GRTRACE="$G" "$SRC/tools/grtrace/tests/run-tests.sh" \
 	"$OUT/tests"
 
 # The outputs of report and export on the synthetic streams and two real

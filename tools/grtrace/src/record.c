@@ -51,9 +51,11 @@
  * more than its relay buffer (a producer writing on): what that file holds
  * above it is past the end.  If the session still runs, the files behind M
  * are read again until every gap below M is filled, for at most GAP_NS from
- * then, whatever they were read of before: a record a CPU added below M
- * after its file was read is no producer's backlog.  The gaps left below M
- * are lost.
+ * then, whatever the first read took of their relay buffer: a record a CPU
+ * added below M after its file was read is no producer's backlog.  A file
+ * is read again only while it is behind M, so a producer writing on adds
+ * at most one pass (READ_PASS_MAX) above M.  The gaps left below M are
+ * lost.
  * Records above M follow the cut: they are written as long as no gap comes
  * before them, the others are counted as read past the end and not written.
  * A stopped session publishes nothing more: its gaps are lost at once.
@@ -125,7 +127,7 @@ struct cpu_queue {
 	size_t cap;
 	__u64 last_gseq;	/* of the last record read: later ones are higher */
 	__u64 end_ns;		/* start of the last read that reached the end */
-	__u64 final_bytes;	/* read since the end of the recording */
+	__u64 final_bytes;	/* read by the end's first read */
 	bool at_end;		/* the last read reached the end */
 };
 
@@ -675,7 +677,7 @@ static __u64 final_bound(void)
  */
 static int record_drain(struct recorder *rc, bool running)
 {
-	__u64 bound = final_bound(), t0, cut;
+	__u64 bound = final_bound(), t0 = gr_now_ns(), gap_t0, cut;
 	struct cpu_queue *q;
 	__u64 gseq;
 
@@ -685,12 +687,11 @@ static int record_drain(struct recorder *rc, bool running)
 	for (q = rc->q; q < rc->q + rc->nr_files; q++)
 		if (!q->at_end && q->final_bytes >= bound && q->last_gseq < cut)
 			cut = q->last_gseq;
-	if (gr_debug)
-		gr_debug_msg("end: cut at gseq %llu, %llu written\n", (unsigned long long)cut,
-			     (unsigned long long)rc->out_gseq);
+	gr_debug_msg("end: cut at gseq %llu, %llu written\n", (unsigned long long)cut,
+		     (unsigned long long)rc->out_gseq);
 	/* Only a file behind the cut can fill a gap below it */
-	t0 = gr_now_ns();
-	while (running && rc->out_gseq < cut && record_stop < 2 && gr_now_ns() < t0 + GAP_NS) {
+	gap_t0 = gr_now_ns();
+	while (running && rc->out_gseq < cut && record_stop < 2 && gr_now_ns() < gap_t0 + GAP_NS) {
 		sleep_ms(1);
 		if (read_pass(rc, READ_PASS_MAX, cut, false) < 0 || merge(rc, cut, false))
 			return -1;

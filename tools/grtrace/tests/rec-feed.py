@@ -15,7 +15,7 @@
   rec-feed.py partial DIR N         N whole records in events0 and the
                                     first half of the next: a writer
                                     caught in the middle of its write
-  rec-feed.py behind DIR ERR        the files of BEHIND_OUT, for a
+  rec-feed.py behind DIR ERR        the files of behind() below, for a
                                     recorder stopped (SIGSTOP) until
                                     its duration is over (DIR/behind.fed
                                     once they are written); once ERR
@@ -121,8 +121,7 @@ def partial(d, n):
 # 68 records (8160 bytes of an 8192-byte relay buffer) and half of gseq 70
 # in events0, 69, 71 and 73-80 in events1, all read by the end's first
 # read: the cut is 80, and 70 and 72 come to events0 after it was read.
-BEHIND_OUT = "1-80"
-
+# The recording then holds 1-80.
 
 def behind(d, err):
     append(d, 0, b"".join(rec(0, g) for g in range(1, 69)) + rec(0, 70)[:60])

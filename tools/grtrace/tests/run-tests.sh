@@ -1143,8 +1143,9 @@ python3 "$F" setup "$W/gen/fakefs" "$W/live" && echo 8192 > "$W/live/buffer_size
 GRTRACE_DIR=$W/live timeout -s KILL 20 "$G" record -D -q -d 2 -o "$W/rec-behind.bin" \
 	> "$W/out" 2> "$W/err" &
 rec=$!
+# Its first status line (-D) comes once its duration runs.
 for i in $(seq 400); do
-	[ -e "$W/rec-behind.bin" ] && break
+	grep -qs "records written" "$W/err" && break
 	sleep 0.05
 done
 recorder=$(pgrep -P $rec)
