@@ -663,7 +663,8 @@ unsigned int grtrace_buffer_fill(void)
  * written, also while the session runs (poll() tells when a sub-buffer
  * is finished).  A read may end inside a record: the next one goes on from
  * there.  The readers of a CPU take their turns, each getting what the
- * others did not.
+ * others did not.  They are not opened while the merged stream is
+ * (-EBUSY): see grtrace_readers.
  */
 
 /*
@@ -713,6 +714,17 @@ static bool grtrace_writing(void)
 	       !test_bit(GRTRACE_MODE_FROZEN, &grtrace_mode);
 }
 
+/*
+ * The merged stream takes whole records from the buffers, the events<N>
+ * files any bytes, so each would find what the other left in the middle
+ * of a record.  They do not read the same session: grtrace_readers counts
+ * the open events<N> files, or is -1 while the merged stream is open; and
+ * the merged stream is not opened on a session that an events<N> file was
+ * read from (grtrace_cpu_read_session, written under grtrace_read_lock).
+ */
+static atomic_t grtrace_readers = ATOMIC_INIT(0);
+static u64 grtrace_cpu_read_session;
+
 /* Count @n bytes of @cpu's buffer as read, for grtrace_buffer_fill(). */
 static void grtrace_account_read(int cpu, size_t n)
 {
@@ -735,6 +747,8 @@ static ssize_t grtrace_cpu_read(struct file *file, char __user *ubuf,
 	/* Not a buffer of a closed channel, still open. */
 	if (buf->chan == grtrace_chan && grtrace_may_read())
 		ret = relay_file_operations.read(file, ubuf, count, ppos);
+	if (ret > 0)
+		WRITE_ONCE(grtrace_cpu_read_session, READ_ONCE(grtrace_session_id));
 	mutex_unlock(&grtrace_read_lock);
 	if (ret > 0)
 		grtrace_account_read(buf->cpu, ret);
@@ -743,7 +757,14 @@ static ssize_t grtrace_cpu_read(struct file *file, char __user *ubuf,
 
 static int grtrace_cpu_open(struct inode *inode, struct file *file)
 {
-	return relay_file_operations.open(inode, file);
+	int ret;
+
+	if (!atomic_inc_unless_negative(&grtrace_readers))
+		return -EBUSY;
+	ret = relay_file_operations.open(inode, file);
+	if (ret)
+		atomic_dec(&grtrace_readers);
+	return ret;
 }
 
 static __poll_t grtrace_cpu_poll(struct file *file, poll_table *wait)
@@ -753,7 +774,10 @@ static __poll_t grtrace_cpu_poll(struct file *file, poll_table *wait)
 
 static int grtrace_cpu_release(struct inode *inode, struct file *file)
 {
-	return relay_file_operations.release(inode, file);
+	int ret = relay_file_operations.release(inode, file);
+
+	atomic_dec(&grtrace_readers);
+	return ret;
 }
 
 static const struct file_operations grtrace_cpu_fops = {
@@ -1269,8 +1293,10 @@ EXPORT_SYMBOL_IF_KUNIT(grtrace_walk_records);
  * that ``grtrace report`` reads.  Like ``trace_pipe`` of ftrace, a read
  * consumes what it returns and blocks while the session runs and nothing
  * is ready; after stop it returns what is left, then end of file.  Only
- * one reader at a time may open it (-EBUSY), and it consumes the same
- * buffers as the ``events<N>`` files: use one or the other.
+ * one reader at a time may open it (-EBUSY).  It consumes the same buffers
+ * as the ``events<N>`` files, so it is not opened while one of them is,
+ * nor on a session that one of them was read from: it could start inside
+ * a record (-EBUSY; the next session may be read either way).
  *
  * It reads the buffers with relay_buf_read(), one record of each CPU
  * ahead.  While the session runs, a record is given once every record of
@@ -1295,8 +1321,6 @@ struct grtrace_pipe {
 	void *bounce;
 };
 
-static atomic_t grtrace_pipe_busy = ATOMIC_INIT(0);
-
 /*
  * The next record of @cpu, or NULL.  relay_write() wrote whole records, so
  * the buffer holds the rest of a record whose header it holds.
@@ -1314,9 +1338,9 @@ static const struct grtrace_record *grtrace_pipe_head(int cpu)
 	if (!buf || !relay_buf_read(buf, rec, sizeof(*rec)))
 		return NULL;
 	n = rec->size - sizeof(*rec);
-	/* Not when events<N> was read: a read may end inside a record. */
-	if (rec->size < sizeof(*rec) || rec->size > sizeof(h->rec) ||
-	    relay_buf_read(buf, rec + 1, n) != n)
+	/* Never: no events<N> file took part of a record (grtrace_readers). */
+	if (WARN_ON_ONCE(rec->size < sizeof(*rec) || rec->size > sizeof(h->rec) ||
+			 relay_buf_read(buf, rec + 1, n) != n))
 		return NULL;
 	grtrace_account_read(cpu, rec->size);
 	h->valid = true;
@@ -1447,14 +1471,20 @@ static int grtrace_pipe_open(struct inode *inode, struct file *file)
 {
 	struct grtrace_pipe *p;
 
-	if (atomic_cmpxchg(&grtrace_pipe_busy, 0, 1))
+	if (atomic_cmpxchg(&grtrace_readers, 0, -1))
 		return -EBUSY;
+	/* No events<N> file is open, so none is read until release. */
+	if (READ_ONCE(grtrace_session_id) &&
+	    READ_ONCE(grtrace_cpu_read_session) == READ_ONCE(grtrace_session_id)) {
+		atomic_set(&grtrace_readers, 0);
+		return -EBUSY;
+	}
 	p = kzalloc_obj(*p);
 	if (p)
 		p->bounce = kvmalloc(GRTRACE_PIPE_BOUNCE, GFP_KERNEL);
 	if (!p || !p->bounce) {
 		kfree(p);
-		atomic_set(&grtrace_pipe_busy, 0);
+		atomic_set(&grtrace_readers, 0);
 		return -ENOMEM;
 	}
 	mutex_init(&p->lock);
@@ -1469,7 +1499,7 @@ static int grtrace_pipe_release(struct inode *inode, struct file *file)
 	mutex_destroy(&p->lock);
 	kvfree(p->bounce);
 	kfree(p);
-	atomic_set(&grtrace_pipe_busy, 0);
+	atomic_set(&grtrace_readers, 0);
 	return 0;
 }
 

@@ -167,6 +167,16 @@ build_key() {
 	{ echo "bisect $2 ${3:-}"; kernel_diffs_at "$1"; } |
 		inputs_key "$0" "$ROOT/scripts/walk-stale.py" "$ROOT/scripts/config/vendor.config"
 }
+# key_of K MODE [FLAGS]: build_key's, in $key, kept in keys[] for the
+# builds of the prefix (tree_for asks first; build() runs in a subshell
+# that inherits them): each costs inputs_key's dozen processes.
+declare -A keys
+key_of() {
+	local id="$1 $2 ${3:-}"
+
+	[ -n "${keys[$id]:-}" ] || keys[$id]=$(build_key "$@")
+	key=${keys[$id]}
+}
 
 # The tree is at prefix $applied.  tree_at K pushes the patches up to K
 # when a build needs them, not before: a walk whose results are all
@@ -187,12 +197,12 @@ tree_at() {
 # tree_for K MODE[:FLAGS]...: the tree at prefix K, if a build of a MODE
 # is not cached.
 tree_for() {
-	local k=$1 m
+	local k=$1 m key
 
 	shift
 	for m in "$@"; do
-		result_cached "$(build_key "$k" "${m%%:*}" "$(sed -n 's/^[^:]*://p' <<<"$m")")" > /dev/null ||
-			{ tree_at "$k"; return; }
+		key_of "$k" "${m%%:*}" "$(sed -n 's/^[^:]*://p' <<<"$m")"
+		result_cached "$key" > /dev/null || { tree_at "$k"; return; }
 	done
 }
 
@@ -213,7 +223,7 @@ build() {
 	esac
 	name="$(printf '%02d' "$k") $mode"
 	[ "$k" -gt 0 ] && name+=" (${patches[$((k - 1))]%.patch})"
-	key=$(build_key "$k" "$mode" "$flags")
+	key_of "$k" "$mode" "$flags"
 	if o=$(result_cached "$key"); then
 		echo "0 $name: $o" > "$OUT/res-$mode"
 		cp "$RESULT_CACHE/$key.warnings" "$OUT/warn-$mode" 2> /dev/null || : > "$OUT/warn-$mode"

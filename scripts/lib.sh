@@ -77,17 +77,17 @@ series_vendor_objects() {
 HOOKED_DIRS="drivers/gpu/grtrace/ drivers/gpu/drm/scheduler/ drivers/gpu/drm/virtio/"
 # grtrace_opts MODE: the scripts/config options of a build configuration:
 # CONFIG_GRTRACE=y, =m, =n, or =y with every hook and the scheduler's
-# probes off (nohooks) or with the scheduler's probes off (nobridge; the
-# 6.12 backport's scheduler hooks, GRTRACE_DRM_BRIDGE).  =m leaves out the
-# emit file, as a distribution's module would (=y builds it: the guests'
-# tests use it).
+# probes off (nohooks) or with the scheduler's probes off (nobridge; on
+# the 6.12 backport the same option turns its scheduler hooks off).  =m
+# leaves out the emit file, as a distribution's module would (=y builds
+# it: the guests' tests use it).
 grtrace_opts() {
 	case $1 in
 	y)        echo "-e GRTRACE" ;;
 	m)        echo "-m GRTRACE -m GRTRACE_KUNIT_TEST -m GRTRACE_SCHED_KUNIT_TEST -d GRTRACE_EMIT" ;;
 	n)        echo "-d GRTRACE" ;;
-	nohooks)  echo "-e GRTRACE -d GRTRACE_DRM_SCHED -d GRTRACE_DRM_BRIDGE -d GRTRACE_VIRTIO_GPU -d GRTRACE_AMDGPU -d GRTRACE_I915 -d GRTRACE_NOUVEAU" ;;
-	nobridge) echo "-e GRTRACE -d GRTRACE_DRM_SCHED -d GRTRACE_DRM_BRIDGE" ;;
+	nohooks)  echo "-e GRTRACE -d GRTRACE_DRM_SCHED -d GRTRACE_VIRTIO_GPU -d GRTRACE_AMDGPU -d GRTRACE_I915 -d GRTRACE_NOUVEAU" ;;
+	nobridge) echo "-e GRTRACE -d GRTRACE_DRM_SCHED" ;;
 	nodebugfs) echo "-e GRTRACE -d DEBUG_FS" ;;
 	esac
 }

@@ -397,4 +397,50 @@ TEST_F(grtrace, pipe_small_reads)
 	EXPECT_EQ(40, jobs);
 }
 
+/* Opening @path fails with EBUSY. */
+static void open_busy(struct __test_metadata *_metadata, const char *path)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK);
+
+	EXPECT_EQ(-1, fd);
+	EXPECT_EQ(EBUSY, errno);
+	if (fd >= 0)
+		close(fd);
+}
+
+/*
+ * The merged stream takes whole records from the buffers, the events<N>
+ * files any bytes: they do not read the same session.  Neither opens while
+ * the other is open, and the merged stream does not open on a session that
+ * an events<N> file was read from, as it would start inside a record.
+ */
+TEST_F(grtrace, pipe_or_cpu_files)
+{
+	char byte;
+	int fd;
+
+	ASSERT_EQ(0, write_file(DIR "control", "start"));
+	ASSERT_EQ(0, emit_on(0, "submit 100 0 250 1"));
+	fd = open(DIR "trace_pipe", O_RDONLY | O_NONBLOCK);
+	ASSERT_LE(0, fd);
+	open_busy(_metadata, DIR "events0");
+	close(fd);
+
+	fd = open(DIR "events0", O_RDONLY | O_NONBLOCK);
+	ASSERT_LE(0, fd);
+	open_busy(_metadata, DIR "trace_pipe");
+	/* One byte of the record, the rest left in the buffer. */
+	ASSERT_EQ(1, read(fd, &byte, 1));
+	close(fd);
+	open_busy(_metadata, DIR "trace_pipe");
+
+	/* A new session may be read either way. */
+	ASSERT_EQ(0, write_file(DIR "control", "stop"));
+	ASSERT_EQ(0, write_file(DIR "control", "start"));
+	fd = open(DIR "trace_pipe", O_RDONLY | O_NONBLOCK);
+	EXPECT_LE(0, fd);
+	if (fd >= 0)
+		close(fd);
+}
+
 TEST_HARNESS_MAIN
