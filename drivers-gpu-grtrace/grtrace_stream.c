@@ -663,8 +663,8 @@ unsigned int grtrace_buffer_fill(void)
  * written, also while the session runs (poll() tells when a sub-buffer
  * is finished).  A read may end inside a record: the next one goes on from
  * there.  The readers of a CPU take their turns, each getting what the
- * others did not.  They are not opened while the merged stream is
- * (-EBUSY): see grtrace_readers.
+ * others did not.  They are not opened while the merged stream is open,
+ * nor on a session it read from (-EBUSY): see grtrace_readers.
  */
 
 /*
@@ -717,13 +717,17 @@ static bool grtrace_writing(void)
 /*
  * The merged stream takes whole records from the buffers, the events<N>
  * files any bytes, so each would find what the other left in the middle
- * of a record.  They do not read the same session: grtrace_readers counts
- * the open events<N> files, or is -1 while the merged stream is open; and
- * the merged stream is not opened on a session that an events<N> file was
- * read from (grtrace_cpu_read_session, written under grtrace_read_lock).
+ * of a record, and the merged stream holds a record of each CPU that the
+ * events<N> files would not see.  They do not read the same session:
+ * grtrace_readers counts the open events<N> files, or is -1 while the
+ * merged stream is open; neither kind opens on a session the other read
+ * from (grtrace_cpu_read_session, written and read under
+ * grtrace_read_lock; grtrace_pipe_read_session, written under
+ * grtrace_stream_lock, read while no merged reader is open).
  */
 static atomic_t grtrace_readers = ATOMIC_INIT(0);
 static u64 grtrace_cpu_read_session;
+static u64 grtrace_pipe_read_session;
 
 /* Count @n bytes of @cpu's buffer as read, for grtrace_buffer_fill(). */
 static void grtrace_account_read(int cpu, size_t n)
@@ -761,6 +765,12 @@ static int grtrace_cpu_open(struct inode *inode, struct file *file)
 
 	if (!atomic_inc_unless_negative(&grtrace_readers))
 		return -EBUSY;
+	/* No merged reader is open, so none reads until release. */
+	if (READ_ONCE(grtrace_session_id) &&
+	    READ_ONCE(grtrace_pipe_read_session) == READ_ONCE(grtrace_session_id)) {
+		atomic_dec(&grtrace_readers);
+		return -EBUSY;
+	}
 	ret = relay_file_operations.open(inode, file);
 	if (ret)
 		atomic_dec(&grtrace_readers);
@@ -1296,7 +1306,10 @@ EXPORT_SYMBOL_IF_KUNIT(grtrace_walk_records);
  * one reader at a time may open it (-EBUSY).  It consumes the same buffers
  * as the ``events<N>`` files, so it is not opened while one of them is,
  * nor on a session that one of them was read from: it could start inside
- * a record (-EBUSY; the next session may be read either way).
+ * a record.  Nor are they opened while it is, nor on a session it read
+ * from: it holds a record of each CPU for its next read (-EBUSY, until the
+ * next start).  A reader that closes the file inside a record loses the
+ * rest of it; the next reader starts at a record.
  *
  * It reads the buffers with relay_buf_read(), one record of each CPU
  * ahead.  While the session runs, a record is given once every record of
@@ -1330,17 +1343,20 @@ static const struct grtrace_record *grtrace_pipe_head(int cpu)
 	struct grtrace_pipe_head *h = per_cpu_ptr(&grtrace_pipe_heads, cpu);
 	struct rchan_buf *buf = *per_cpu_ptr(grtrace_chan->buf, cpu);
 	struct grtrace_record *rec = (void *)h->rec;
-	size_t n;
+	size_t len;
 
 	lockdep_assert_held(&grtrace_stream_lock);
 	if (h->valid)
 		return rec;
-	if (!buf || !relay_buf_read(buf, rec, sizeof(*rec)))
+	len = buf ? relay_buf_read(buf, rec, sizeof(*rec)) : 0;
+	if (!len)
 		return NULL;
-	n = rec->size - sizeof(*rec);
+	WRITE_ONCE(grtrace_pipe_read_session, grtrace_session_id);
+	if (len == sizeof(*rec) && rec->size > sizeof(*rec) &&
+	    rec->size <= sizeof(h->rec))
+		len += relay_buf_read(buf, rec + 1, rec->size - sizeof(*rec));
 	/* Never: no events<N> file took part of a record (grtrace_readers). */
-	if (WARN_ON_ONCE(rec->size < sizeof(*rec) || rec->size > sizeof(h->rec) ||
-			 relay_buf_read(buf, rec + 1, n) != n))
+	if (WARN_ON_ONCE(len < sizeof(*rec) || len != rec->size))
 		return NULL;
 	grtrace_account_read(cpu, rec->size);
 	h->valid = true;
@@ -1470,12 +1486,15 @@ out:
 static int grtrace_pipe_open(struct inode *inode, struct file *file)
 {
 	struct grtrace_pipe *p;
+	bool busy;
 
 	if (atomic_cmpxchg(&grtrace_readers, 0, -1))
 		return -EBUSY;
 	/* No events<N> file is open, so none is read until release. */
-	if (READ_ONCE(grtrace_session_id) &&
-	    READ_ONCE(grtrace_cpu_read_session) == READ_ONCE(grtrace_session_id)) {
+	scoped_guard(mutex, &grtrace_read_lock)
+		busy = READ_ONCE(grtrace_session_id) &&
+		       grtrace_cpu_read_session == READ_ONCE(grtrace_session_id);
+	if (busy) {
 		atomic_set(&grtrace_readers, 0);
 		return -EBUSY;
 	}

@@ -167,9 +167,10 @@ build_key() {
 	{ echo "bisect $2 ${3:-}"; kernel_diffs_at "$1"; } |
 		inputs_key "$0" "$ROOT/scripts/walk-stale.py" "$ROOT/scripts/config/vendor.config"
 }
-# key_of K MODE [FLAGS]: build_key's, in $key, kept in keys[] for the
-# builds of the prefix (tree_for asks first; build() runs in a subshell
-# that inherits them): each costs inputs_key's dozen processes.
+# key_of K MODE [FLAGS]: build_key's, in $key, kept in keys[]: the keys
+# tree_for works out, up to the first build that is not cached, are not
+# worked out again by build() (in a subshell, which inherits them); each
+# costs inputs_key's dozen processes.
 declare -A keys
 key_of() {
 	local id="$1 $2 ${3:-}"

@@ -409,38 +409,57 @@ static void open_busy(struct __test_metadata *_metadata, const char *path)
 }
 
 /*
- * The merged stream takes whole records from the buffers, the events<N>
- * files any bytes: they do not read the same session.  Neither opens while
- * the other is open, and the merged stream does not open on a session that
- * an events<N> file was read from, as it would start inside a record.
+ * The merged stream takes whole records from the buffers and holds one of
+ * each CPU, the events<N> files take any bytes: they do not read the same
+ * session.  Neither opens while the other is open, nor on a session the
+ * other read from, until the next start; the merged stream of a session
+ * of its own gives whole records.
  */
 TEST_F(grtrace, pipe_or_cpu_files)
 {
+	static char buf[1 << 16];
+	size_t len = 0, off = 0;
+	int fd, found = 0;
 	char byte;
-	int fd;
+	ssize_t r;
 
 	ASSERT_EQ(0, write_file(DIR "control", "start"));
 	ASSERT_EQ(0, emit_on(0, "submit 100 0 250 1"));
-	fd = open(DIR "trace_pipe", O_RDONLY | O_NONBLOCK);
-	ASSERT_LE(0, fd);
-	open_busy(_metadata, DIR "events0");
-	close(fd);
-
 	fd = open(DIR "events0", O_RDONLY | O_NONBLOCK);
 	ASSERT_LE(0, fd);
 	open_busy(_metadata, DIR "trace_pipe");
-	/* One byte of the record, the rest left in the buffer. */
+	/* One byte of a record, the rest left in the buffer. */
 	ASSERT_EQ(1, read(fd, &byte, 1));
 	close(fd);
 	open_busy(_metadata, DIR "trace_pipe");
-
-	/* A new session may be read either way. */
 	ASSERT_EQ(0, write_file(DIR "control", "stop"));
+	open_busy(_metadata, DIR "trace_pipe");
+
 	ASSERT_EQ(0, write_file(DIR "control", "start"));
+	ASSERT_EQ(0, emit_on(0, "submit 100 0 250 2"));
 	fd = open(DIR "trace_pipe", O_RDONLY | O_NONBLOCK);
-	EXPECT_LE(0, fd);
-	if (fd >= 0)
-		close(fd);
+	ASSERT_LE(0, fd);
+	open_busy(_metadata, DIR "events0");
+	ASSERT_EQ(0, write_file(DIR "control", "stop"));
+	while ((r = read(fd, buf + len, sizeof(buf) - len)) > 0)
+		len += r;
+	EXPECT_EQ(0, r);
+	close(fd);
+	open_busy(_metadata, DIR "events0");
+
+	while (off + sizeof(struct grtrace_record) <= len) {
+		struct grtrace_record *h = (void *)(buf + off);
+		struct grtrace_job_payload *j = (void *)(h + 1);
+
+		ASSERT_LE(sizeof(*h), h->size);
+		ASSERT_EQ(0, h->size % 8);
+		ASSERT_LE(off + h->size, len);
+		if (h->type == GRTRACE_EV_SUBMIT && j->fence_seqno == 2)
+			found++;
+		off += h->size;
+	}
+	EXPECT_EQ(len, off);
+	EXPECT_EQ(1, found);
 }
 
 TEST_HARNESS_MAIN
