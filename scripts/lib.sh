@@ -228,16 +228,24 @@ inputs_key() {
 	{
 		cat - "$@" "$ROOT/scripts/lib.sh" "$ROOT/scripts/config/guest.config" \
 			${GRTRACE_GUEST_CONFIG_EXTRA:+"$GRTRACE_GUEST_CONFIG_EXTRA"}
-		# The tools a build's verdict depends on: the compiler, the
-		# linker (modpost, vmlinux), make, sparse (C=1), pahole (BTF).
-		gcc --version | head -1
-		ld --version | head -1
-		make --version | head -1
-		sparse --version 2> /dev/null
-		pahole --version 2> /dev/null
+		echo "$GRTRACE_TOOL_VERSIONS"
 		stat -c '%n %s %Y' "$TARBALL"
 	} | sha256sum | cut -c1-32
 }
+# The tools a build's verdict depends on: the compiler, the linker
+# (modpost, vmlinux), make, sparse (C=1), pahole (BTF).  Asked once, by the
+# first script that sources this file; the scripts it runs inherit them
+# (the walk works out about 200 keys).
+if [ -z "${GRTRACE_TOOL_VERSIONS:-}" ]; then
+	GRTRACE_TOOL_VERSIONS=$(
+		gcc --version | head -1
+		ld --version | head -1
+		make --version | head -1
+		sparse --version 2> /dev/null || :
+		pahole --version 2> /dev/null || :
+	)
+	export GRTRACE_TOOL_VERSIONS
+fi
 # patch_diffs PATCH...: the changes of the patches (names as in the series
 # file), in order, without their messages: a reworded message builds
 # nothing again.
