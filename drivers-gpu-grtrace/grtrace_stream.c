@@ -160,7 +160,8 @@ static DEFINE_MUTEX(grtrace_stream_lock);
  * grtrace_read_lock serialises the readers of the ``events<N>`` files with
  * each other and with the reset of the buffers at the start of a session.
  * Taken after grtrace_stream_lock, never around relay_close(): removing a
- * file waits for its readers.
+ * file waits for its readers, which for the same reason never take
+ * grtrace_stream_lock.
  */
 static DEFINE_MUTEX(grtrace_read_lock);
 
@@ -670,8 +671,11 @@ unsigned int grtrace_buffer_fill(void)
 /*
  * A flight recorder that froze is read once every writer that had not seen
  * it frozen is done: they run with interrupts disabled, so once an RCU
- * grace period passed.  The readers wait for it before they take the lock
- * of the buffers they read, which start, stop and the stats take too.
+ * grace period passed.  The merged reader waits for it before it takes
+ * grtrace_stream_lock, which start, stop and the stats take too.  A reader
+ * of events<N> waits in grtrace_may_read(), under grtrace_read_lock: it
+ * does not take grtrace_stream_lock, which start holds while relay_close()
+ * waits for the readers of the files it removes.
  */
 static void grtrace_settle(void)
 {
@@ -746,7 +750,6 @@ static ssize_t grtrace_cpu_read(struct file *file, char __user *ubuf,
 	struct rchan_buf *buf = file->private_data;
 	ssize_t ret = 0;
 
-	grtrace_settle();
 	mutex_lock(&grtrace_read_lock);
 	/* Not a buffer of a closed channel, still open. */
 	if (buf->chan == grtrace_chan && grtrace_may_read())
@@ -961,6 +964,11 @@ int grtrace_stream_start(bool flight_recorder)
 	if (ret)
 		return ret;
 
+	/*
+	 * A reader of events<N> sees the session's mode, id and state with
+	 * its buffers (grtrace_may_read()), not those of the last one.
+	 */
+	guard(mutex)(&grtrace_read_lock);
 	WRITE_ONCE(grtrace_mode,
 		   flight_recorder ? BIT(GRTRACE_MODE_OVERWRITE) : 0);
 	WRITE_ONCE(grtrace_frozen_by, GRTRACE_FROZEN_NONE);
@@ -1495,7 +1503,7 @@ static int grtrace_pipe_open(struct inode *inode, struct file *file)
 		busy = READ_ONCE(grtrace_session_id) &&
 		       grtrace_cpu_read_session == READ_ONCE(grtrace_session_id);
 	if (busy) {
-		atomic_set(&grtrace_readers, 0);
+		atomic_set_release(&grtrace_readers, 0);
 		return -EBUSY;
 	}
 	p = kzalloc_obj(*p);
@@ -1503,7 +1511,7 @@ static int grtrace_pipe_open(struct inode *inode, struct file *file)
 		p->bounce = kvmalloc(GRTRACE_PIPE_BOUNCE, GFP_KERNEL);
 	if (!p || !p->bounce) {
 		kfree(p);
-		atomic_set(&grtrace_readers, 0);
+		atomic_set_release(&grtrace_readers, 0);
 		return -ENOMEM;
 	}
 	mutex_init(&p->lock);
@@ -1518,7 +1526,8 @@ static int grtrace_pipe_release(struct inode *inode, struct file *file)
 	mutex_destroy(&p->lock);
 	kvfree(p->bounce);
 	kfree(p);
-	atomic_set(&grtrace_readers, 0);
+	/* The session it read from before the next events<N> open. */
+	atomic_set_release(&grtrace_readers, 0);
 	return 0;
 }
 
