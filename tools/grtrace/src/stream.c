@@ -32,6 +32,8 @@ int gr_reader_open(struct gr_reader *r, const char *path, bool nonblock)
 		if (errno == EACCES || errno == EPERM)
 			gr_err_msg("%s: permission denied%s\n", path,
 				   nonblock ? ": the relay files are only readable by root" : "");
+		else if (errno == EBUSY && nonblock)
+			gr_err_msg("%s: busy: trace_pipe is open, or read this session\n", path);
 		else
 			gr_err_msg("%s: %s\n", path, strerror(errno));
 		return -1;
