@@ -235,8 +235,11 @@ inputs_key() {
 # The tools a build's verdict depends on: the compiler, the linker
 # (modpost, vmlinux), make, sparse (C=1), pahole (BTF).  Asked once, by the
 # first script that sources this file; the scripts it runs inherit them
-# (the walk works out about 200 keys).
-if [ -z "${GRTRACE_TOOL_VERSIONS:-}" ]; then
+# (the walk works out about 200 keys), unless the tools found, or their
+# files' times, differ from those the versions were asked of.
+tool_files=$(stat -Lc '%n %Y' $(type -P gcc ld make sparse pahole) 2> /dev/null) || :
+if [ -z "${GRTRACE_TOOL_VERSIONS:-}" ] || [ "${GRTRACE_TOOL_FILES:-}" != "$tool_files" ]; then
+	export GRTRACE_TOOL_FILES=$tool_files
 	GRTRACE_TOOL_VERSIONS=$(
 		gcc --version | head -1
 		ld --version | head -1

@@ -53,10 +53,13 @@ if [ -z "$kernel" ] || [ -z "$initrd" ] || [ -z "$log" ]; then usage; fi
 # times fast and its 900 s time limit ended the workload after 20 s.  The
 # host's rate, which the kernel refines against the HPET later, if within
 # 1% (about 2,093-2,096 MHz in the guests here).  Only on a host that is a
-# virtual machine with a constant TSC: there "cpu MHz" is the TSC's rate;
-# on bare metal it is the core's current clock.
-khz=$(awk -F': ' '/^flags/ { vm = / hypervisor( |$)/ && / constant_tsc( |$)/ }
-	/^cpu MHz/ { mhz = $2 } /^$/ { exit } END { if (vm && mhz) printf "%d", mhz * 1000 }' /proc/cpuinfo)
+# virtual machine told its TSC's rate by the hypervisor (tsc_known_freq),
+# without APERF/MPERF: there "cpu MHz" is that rate; elsewhere it may be
+# the core's current clock, and the guests calibrate as before.
+khz=$(awk -F': ' '/^flags/ { vm = / hypervisor( |$)/ && / constant_tsc( |$)/ &&
+		/ tsc_known_freq( |$)/ && !/ aperfmperf( |$)/ }
+	/^cpu MHz/ { mhz = $2 } /^$/ { exit } END { if (vm && mhz) printf "%d", mhz * 1000 }' \
+	/proc/cpuinfo 2> /dev/null) || khz=
 [ -z "$khz" ] || append="tsc_early_khz=$khz $append"
 monitor=none
 if [ -n "$dump" ]; then
