@@ -733,6 +733,14 @@ static atomic_t grtrace_readers = ATOMIC_INIT(0);
 static u64 grtrace_cpu_read_session;
 static u64 grtrace_pipe_read_session;
 
+/* Whether @read, the session a kind of reader read from, is this one. */
+static bool grtrace_session_was_read(u64 read)
+{
+	u64 id = READ_ONCE(grtrace_session_id);
+
+	return id && read == id;
+}
+
 /* Count @n bytes of @cpu's buffer as read, for grtrace_buffer_fill(). */
 static void grtrace_account_read(int cpu, size_t n)
 {
@@ -769,8 +777,7 @@ static int grtrace_cpu_open(struct inode *inode, struct file *file)
 	if (!atomic_inc_unless_negative(&grtrace_readers))
 		return -EBUSY;
 	/* No merged reader is open, so none reads until release. */
-	if (READ_ONCE(grtrace_session_id) &&
-	    READ_ONCE(grtrace_pipe_read_session) == READ_ONCE(grtrace_session_id)) {
+	if (grtrace_session_was_read(READ_ONCE(grtrace_pipe_read_session))) {
 		atomic_dec(&grtrace_readers);
 		return -EBUSY;
 	}
@@ -1500,8 +1507,7 @@ static int grtrace_pipe_open(struct inode *inode, struct file *file)
 		return -EBUSY;
 	/* No events<N> file is open, so none is read until release. */
 	scoped_guard(mutex, &grtrace_read_lock)
-		busy = READ_ONCE(grtrace_session_id) &&
-		       grtrace_cpu_read_session == READ_ONCE(grtrace_session_id);
+		busy = grtrace_session_was_read(grtrace_cpu_read_session);
 	if (busy) {
 		atomic_set_release(&grtrace_readers, 0);
 		return -EBUSY;

@@ -431,7 +431,6 @@ TEST_F(grtrace, pipe_or_cpu_files)
 	static char buf[1 << 16];
 	size_t len = 0;
 	char byte;
-	ssize_t r;
 	int fd;
 
 	ASSERT_EQ(0, write_file(DIR "control", "start"));
@@ -452,9 +451,7 @@ TEST_F(grtrace, pipe_or_cpu_files)
 	ASSERT_LE(0, fd);
 	open_busy(_metadata, DIR "events0");
 	ASSERT_EQ(0, write_file(DIR "control", "stop"));
-	while ((r = read(fd, buf + len, sizeof(buf) - len)) > 0)
-		len += r;
-	EXPECT_EQ(0, r);
+	EXPECT_EQ(0, read_pieces(fd, buf, sizeof(buf), &len));
 	close(fd);
 	open_busy(_metadata, DIR "events0");
 	EXPECT_EQ(1, pipe_submits(_metadata, buf, len));
