@@ -5,7 +5,6 @@
  */
 
 #include <drm/gpu_scheduler.h>
-#include <kunit/visibility.h>
 #include <linux/device.h>
 #include <linux/dma-fence.h>
 #include <linux/grtrace.h>
@@ -489,7 +488,7 @@ int grtrace_sched_get(void)
 		grtrace_sched_users++;
 	return ret;
 }
-EXPORT_SYMBOL_IF_KUNIT(grtrace_sched_get);
+EXPORT_SYMBOL_GPL(grtrace_sched_get);
 
 /**
  * grtrace_sched_put - detach them after the last user
@@ -502,7 +501,7 @@ void grtrace_sched_put(void)
 	if (!WARN_ON(!grtrace_sched_users) && !--grtrace_sched_users)
 		grtrace_sched_detach();
 }
-EXPORT_SYMBOL_IF_KUNIT(grtrace_sched_put);
+EXPORT_SYMBOL_GPL(grtrace_sched_put);
 
 /* Attached while grtrace events have consumers (DOC: Sources). */
 static struct grtrace_source grtrace_sched_source = {
@@ -511,24 +510,26 @@ static struct grtrace_source grtrace_sched_source = {
 };
 
 /**
- * grtrace_sched_ring - the ring of a scheduler, for tests
+ * grtrace_sched_ring - the ring of a scheduler
  * @sched: the scheduler
  *
- * Takes no sleeping lock: a fake driver calls it from its run_job(), in
- * the fence signalling path.  The caller keeps the tables: it holds the
+ * For the probes of a driver's own tracepoints, which report on the
+ * scheduler's ring what the scheduler cannot see, and for tests.  Takes
+ * no sleeping lock: it runs in any context, hard IRQ and the fence
+ * signalling path included.  The caller keeps the tables: it holds the
  * probes attached (grtrace_sched_get()), or nothing attaches them again.
  *
  * Returns: its ring in the tables of the probes attached last, made if it
  * has none, or NULL if they never were.
  */
-VISIBLE_IF_KUNIT const struct grtrace_ring *
+const struct grtrace_ring *
 grtrace_sched_ring(const struct drm_gpu_scheduler *sched)
 {
 	struct grtrace_sched_tables *t = READ_ONCE(grtrace_sched_tables);
 
 	return t ? grtrace_sched_ring_of(t, sched) : NULL;
 }
-EXPORT_SYMBOL_IF_KUNIT(grtrace_sched_ring);
+EXPORT_SYMBOL_GPL(grtrace_sched_ring);
 
 /**
  * grtrace_sched_waits_untracked - waits reported without their end

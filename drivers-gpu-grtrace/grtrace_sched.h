@@ -16,10 +16,8 @@ void grtrace_sched_put(void);
 u64 grtrace_sched_waits_untracked(void);
 void grtrace_sched_init(void);
 void grtrace_sched_exit(void);
-#if IS_ENABLED(CONFIG_KUNIT)
 const struct grtrace_ring *
 grtrace_sched_ring(const struct drm_gpu_scheduler *sched);
-#endif
 #else
 static inline int grtrace_sched_get(void) { return 0; }
 static inline void grtrace_sched_put(void) { }
