@@ -8,7 +8,7 @@
 #include <linux/grtrace.h>
 #include <linux/module.h>
 #include <linux/tracepoint.h>
-#include <trace/events/amdgpu_sched.h>
+#include <trace/events/amdgpu.h>
 
 #include "grtrace_sched.h"
 
@@ -26,13 +26,14 @@
  * event         probe on                     notes
  * ============= ============================ ==============================
  * IRQ           amdgpu_fence_process         each pass over a ring's
- *                                            fences: its end-of-pipe
+ *                                            fences that found new ones
+ *                                            written: its fence
  *                                            interrupts, and the rare
  *                                            passes of the fallback timer,
  *                                            a forced completion, a
- *                                            re-emit and the debugfs fence
- *                                            file; the END and COMPLETE of
- *                                            the jobs it ends follow
+ *                                            re-emit and debugfs; the END
+ *                                            and COMPLETE of the jobs it
+ *                                            ends follow
  * ERROR(reset)  amdgpu_job_recovery          a reset of the ring's queue
  *                                            or a soft reset of its IP
  *                                            block that worked, or a GPU
@@ -43,17 +44,23 @@
  * amdgpu's timeout handler returns %DRM_GPU_SCHED_STAT_NO_HANG whatever it
  * did, so the scheduler's probe reports the job's ERROR(timeout) from the
  * error amdgpu put on its fences, after the handler returned: a job's
- * ERROR(reset) comes before its ERROR(timeout).  A GPU recovery that
- * returned 0 without an error on the job's hardware fence found the job
- * ended, or left the recovery to RAS: nothing was reset for it.  Soft
- * recovery kills the job's waves and resets nothing; the job's
- * ERROR(timeout) and its COMPLETE with its error tell it.
+ * ERROR(reset) comes before its ERROR(timeout), and its COMPLETE with
+ * its error may come before both (a reset completes the ring's fences).
+ * A queue reset of a job that had ended meanwhile puts no error on it:
+ * its ERROR(reset) comes alone.  A GPU recovery that returned 0 without
+ * an error on the job's hardware fence found the job ended, or left the
+ * recovery to RAS, which is not reported; one after a failed soft
+ * recovery finds soft recovery's -ENODATA on that fence, and counts as a
+ * reset even if it reset nothing.  Soft recovery kills the job's waves and resets nothing; the
+ * job's ERROR(timeout) and its COMPLETE with its error tell it.  The other
+ * jobs a reset cancels have their COMPLETE with -ECANCELED, and no ERROR.
  *
  * Rings without a scheduler (KIQ, MES) are not recorded, nor are the
  * submissions that bypass the scheduler (ring and IB tests, some page
  * table updates).  The engine class of a ring is guessed from its name, as
- * for every scheduler.  The hardware writes a job's fence at its end of
- * pipe only: nothing tells when a job starts.
+ * for every scheduler (the SDMA page rings, ``page0``, are other).  The
+ * hardware writes a job's fence at its end of pipe only: nothing tells when
+ * a job starts.
  */
 
 /*
@@ -76,14 +83,19 @@ static bool grtrace_amdgpu_reset(enum amdgpu_recovery method, int result,
 	}
 }
 
-/* In the ring's interrupt handler, or in the other passes (DOC above). */
+/*
+ * In the ring's interrupt handler, or in the other passes (DOC above).  A
+ * pass that found nothing new (a pass beside another, the fallback timer
+ * of a ring that had its interrupt) is no IRQ.
+ */
 static void grtrace_amdgpu_fence_process(void *data,
 					 struct drm_gpu_scheduler *sched,
-					 const char *ring, u32 last_seq, u32 seq)
+					 struct device *dev, const char *ring,
+					 u32 last_seq, u32 seq)
 {
 	struct grtrace_job gj = {};
 
-	if (!grtrace_enabled() || !sched)
+	if (!grtrace_enabled() || !sched || seq == last_seq)
 		return;
 	/* The tables stay while the probes are attached (grtrace_amdgpu_get()). */
 	gj.ring = grtrace_sched_ring(sched);
@@ -91,7 +103,12 @@ static void grtrace_amdgpu_fence_process(void *data,
 		grtrace_irq(&gj);
 }
 
-/* In the scheduler's timeout handler, which holds @s_job. */
+/*
+ * In the scheduler's timeout handler, which holds @s_job.  amdgpu returns
+ * %DRM_GPU_SCHED_STAT_NO_HANG: were it to return
+ * %DRM_GPU_SCHED_STAT_RESET, the scheduler's probe would report the reset
+ * too.
+ */
 static void grtrace_amdgpu_job_recovery(void *data, struct drm_sched_job *s_job,
 					enum amdgpu_recovery method, int result,
 					int hw_status)

@@ -7,6 +7,7 @@
 #include <drm/gpu_scheduler.h>
 #include <linux/device.h>
 #include <linux/dma-fence.h>
+#include <linux/export.h>
 #include <linux/grtrace.h>
 #include <linux/hash.h>
 #include <linux/jhash.h>

@@ -45,7 +45,7 @@ ERR_LINES=20 result "$([ ! -s "$OUT/err" ]; echo $?)" "kernel: ${layers[*]}: no 
 
 grep -ril grtrace "$SRC/drivers/gpu/drm/scheduler" "$SRC/drivers/gpu/drm/virtio" \
 	"$SRC/drivers/gpu/drm/amd/amdgpu" "$SRC/include/drm/gpu_scheduler.h" \
-	"$SRC/include/trace/events/amdgpu_sched.h" > "$OUT/named" 2> "$OUT/err"
+	"$SRC/include/trace/events/amdgpu.h" > "$OUT/named" 2> "$OUT/err"
 # grep: 0 found, 1 none, 2 an error (a file missing).
 [ $? -lt 2 ] && grep -v '^'"$SRC"'/drivers/gpu/drm/scheduler/tests/' "$OUT/named" |
 	sed "s#^$SRC/#names grtrace: #" >> "$OUT/err"

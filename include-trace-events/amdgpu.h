@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * amdgpu's events about the rings its DRM schedulers run: their arguments
- * are of the scheduler's public types, so that a tool outside amdgpu can
- * attach to them and join them with the gpu_scheduler events.
+ * amdgpu's events whose arguments are of public types, so that a tool
+ * outside amdgpu can attach to them; the others are in amdgpu_trace.h.
  */
 
-#ifndef _TRACE_AMDGPU_SCHED_ENUMS
-#define _TRACE_AMDGPU_SCHED_ENUMS
+#ifndef _TRACE_AMDGPU_ENUMS
+#define _TRACE_AMDGPU_ENUMS
 
 /**
  * enum amdgpu_recovery - how amdgpu recovered from a job's timeout
@@ -26,13 +25,12 @@ enum amdgpu_recovery {
 
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM amdgpu
-#undef TRACE_INCLUDE_FILE
-#define TRACE_INCLUDE_FILE amdgpu_sched
 
-#if !defined(_TRACE_AMDGPU_SCHED_H) || defined(TRACE_HEADER_MULTI_READ)
-#define _TRACE_AMDGPU_SCHED_H
+#if !defined(_TRACE_AMDGPU_H) || defined(TRACE_HEADER_MULTI_READ)
+#define _TRACE_AMDGPU_H
 
 #include <drm/gpu_scheduler.h>
+#include <linux/device.h>
 #include <linux/tracepoint.h>
 
 TRACE_DEFINE_ENUM(AMDGPU_RECOVERY_SOFT);
@@ -43,27 +41,32 @@ TRACE_DEFINE_ENUM(AMDGPU_RECOVERY_GPU);
 /*
  * amdgpu_fence_process - a pass over a ring's fences
  * @sched: the ring's scheduler, NULL for a ring without one (KIQ, MES)
+ * @dev: the device
  * @ring: the ring's name
  * @last_seq: the last sequence number signalled before the pass
  * @seq: the last one the ring wrote, signalled by the pass
  *
- * Every end-of-pipe interrupt of a ring comes here, before the fences up
- * to @seq are signalled; so do the fallback timer of a ring whose
- * interrupt did not come, a forced completion, the re-emit after a queue
- * reset and a read of the debugfs fence file.
+ * The fence interrupts of amdgpu's kernel rings come here, before the
+ * fences up to @seq are signalled (user queues signal theirs elsewhere);
+ * so do the fallback timer of a ring whose interrupt did not come, a
+ * forced completion, the re-emit after a queue reset, the debugfs fence
+ * file and IB preemption test.  A pass that found nothing new has
+ * @seq == @last_seq.
  */
 TRACE_EVENT(amdgpu_fence_process,
-	    TP_PROTO(struct drm_gpu_scheduler *sched, const char *ring,
-		     u32 last_seq, u32 seq),
-	    TP_ARGS(sched, ring, last_seq, seq),
-	    TP_STRUCT__entry(__string(ring, ring)
+	    TP_PROTO(struct drm_gpu_scheduler *sched, struct device *dev,
+		     const char *ring, u32 last_seq, u32 seq),
+	    TP_ARGS(sched, dev, ring, last_seq, seq),
+	    TP_STRUCT__entry(__string(dev, dev_name(dev))
+			     __string(ring, ring)
 			     __field(u32, last_seq)
 			     __field(u32, seq)),
-	    TP_fast_assign(__assign_str(ring);
+	    TP_fast_assign(__assign_str(dev);
+			   __assign_str(ring);
 			   __entry->last_seq = last_seq;
 			   __entry->seq = seq;),
-	    TP_printk("ring=%s last_seq=%u seq=%u", __get_str(ring),
-		      __entry->last_seq, __entry->seq)
+	    TP_printk("dev=%s ring=%s last_seq=%u seq=%u", __get_str(dev),
+		      __get_str(ring), __entry->last_seq, __entry->seq)
 );
 
 /*
@@ -71,12 +74,14 @@ TRACE_EVENT(amdgpu_fence_process,
  * @s_job: the job that timed out
  * @method: an enum amdgpu_recovery
  * @result: 0 if the method succeeded, else a negative errno
- * @hw_status: dma_fence_get_status() of the job's hardware fence after it
+ * @hw_status: dma_fence_get_status() of the job's hardware fence after
+ *	it, 0 if that fence was never emitted
  *
  * In the scheduler's timeout handler, before the scheduler's
- * drm_sched_job_timedout event.  A GPU recovery also succeeds when it
- * found the job ended meanwhile, or when RAS recovery took over; one
- * that reset the device ended the job's hardware fence with an error.
+ * drm_sched_job_timedout event: once for each method tried, soft recovery
+ * only when it worked.  A GPU recovery also succeeds when it found the
+ * job ended meanwhile, or when it left the recovery to RAS; one that
+ * reset the device ended the job's hardware fence with an error.
  */
 TRACE_EVENT(amdgpu_job_recovery,
 	    TP_PROTO(struct drm_sched_job *s_job, enum amdgpu_recovery method,
@@ -107,6 +112,6 @@ TRACE_EVENT(amdgpu_job_recovery,
 		      __entry->result, __entry->hw_status)
 );
 
-#endif /* _TRACE_AMDGPU_SCHED_H */
+#endif /* _TRACE_AMDGPU_H */
 
 #include <trace/define_trace.h>
