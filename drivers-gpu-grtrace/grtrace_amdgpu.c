@@ -49,11 +49,12 @@
  * A queue reset of a job that had ended meanwhile puts no error on it:
  * its ERROR(reset) comes alone.  A GPU recovery that returned 0 without
  * an error on the job's hardware fence found the job ended, or left the
- * recovery to RAS, which is not reported; one after a failed soft
- * recovery finds soft recovery's -ENODATA on that fence, and counts as a
- * reset even if it reset nothing.  Soft recovery kills the job's waves and resets nothing; the
- * job's ERROR(timeout) and its COMPLETE with its error tell it.  The other
- * jobs a reset cancels have their COMPLETE with -ECANCELED, and no ERROR.
+ * recovery to RAS, which is not reported.  One exception: a job whose
+ * fence signalled late with a failed soft recovery's -ENODATA, and whose
+ * recovery was then left to RAS, counts as reset.  Soft recovery kills
+ * the job's waves and resets nothing; the job's ERROR(timeout) and its
+ * COMPLETE with its error tell it.  The other jobs a reset cancels have
+ * their COMPLETE with -ECANCELED, and no ERROR.
  *
  * Rings without a scheduler (KIQ, MES) are not recorded, nor are the
  * submissions that bypass the scheduler (ring and IB tests, some page
