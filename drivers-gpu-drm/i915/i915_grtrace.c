@@ -17,8 +17,8 @@
  * ``vcs0``, ...) is a grtrace ring, registered once the engines have their
  * user-visible names.  Every request is a job, identified by its fence
  * context:seqno; its context is the fence context of its timeline, which is
- * one per &intel_context.  i915 does not use the DRM scheduler, so no event
- * is reported twice.
+ * one per &intel_context.  i915 does not use the DRM scheduler, so the
+ * scheduler reports none of these jobs.
  *
  * ============= ================================ ==========================
  * event         where                            why there
@@ -32,9 +32,8 @@
  *                                                its breadcrumb; again
  *                                                after a preemption unwound
  *                                                it
- * START         execlists_schedule_in(), GuC     the request is placed in
- *               submission                       an execlists port, or sent
- *                                                to the GuC
+ * START         execlists_schedule_in()          the request is placed in
+ *                                                an execlists port
  * END           execlists_schedule_out()         its execlists port was
  *                                                completed or preempted
  * CTX_SWITCH    process_csb()                    the hardware acknowledged
@@ -49,15 +48,19 @@
  *               __intel_engine_reset_bh(),       (timeout), engine reset,
  *               intel_gt_reset(), GuC context    full GT reset (each
  *               reset                            engine), GuC reset of a
- *                                                context
+ *                                                context of a physical
+ *                                                engine
  * ============= ================================ ==========================
  *
  * An execlists port holds the last request of a run of one context, so
  * START and END name that request; the requests before it in the same port
  * have no START and END of their own.  With GuC submission, the hardware
- * schedule is not visible: there is no END nor CTX_SWITCH.  Requests on a
- * virtual (load-balanced) engine are not reported at SUBMIT, because the
- * physical engine is only chosen at COMMIT.
+ * schedule is not visible: there is no START (the request is only handed
+ * to the GuC), END nor CTX_SWITCH, and a context the GuC reset on a virtual
+ * engine is not reported.  Requests on a virtual (load-balanced) engine are
+ * not reported at SUBMIT, because the physical engine is only chosen at
+ * COMMIT.  A request's COMPLETE may be reported twice, when the breadcrumb
+ * irq work signals it between i915_request_retire()'s test and its signal.
  */
 
 static const struct grtrace_ring *
