@@ -124,12 +124,20 @@ tmux() {
 		--library-path $H/lib/x86_64-linux-gnu:$H/usr/lib/x86_64-linux-gnu \
 		$H/usr/bin/tmux -u -S /tmp/top.tmux "$@"
 }
-# wait_pane TEXT FILE: the pane, into FILE, once it shows TEXT (20 s at most)
+# wait_pane TEXT FILE: the pane, into FILE, once it shows TEXT (40 looks
+# at most); slowest: the most seconds any key took to show, this boot's
+# own measure of how slow the terminal is under the load it runs beside.
+slowest=0
 wait_pane() {
 	i=0
+	t0=$(date +%s)
 	while [ $i -lt 40 ]; do
 		tmux capture-pane -p -t top > "$2"
-		grep -q "$1" "$2" && return 0
+		if grep -q "$1" "$2"; then
+			t=$(($(date +%s) - t0))
+			[ $t -le $slowest ] || slowest=$t
+			return 0
+		fi
 		sleep 0.5
 		i=$((i + 1))
 	done
@@ -145,13 +153,16 @@ wait_pane 'sort jobs ' "$O/top-sorted.txt"
 # rows, the second saying how many more there are.
 tmux resize-window -t top -y 7
 wait_pane ' more)$' "$O/top-small.txt"
+# q: top ends, and its session with it, within twice the slowest key
+# above and 10 s (a fixed 10 s failed once, when keys took minutes).
 tmux send-keys -t top q
-i=0
-while tmux has-session -t top 2> /dev/null && [ $i -lt 20 ]; do
+bound=$((10 + 2 * slowest))
+t0=$(date +%s)
+while tmux has-session -t top 2> /dev/null && [ $(($(date +%s) - t0)) -lt $bound ]; do
 	sleep 0.5
-	i=$((i + 1))
 done
-tmux has-session -t top 2> /dev/null && echo "top: running 10 s after q" >> "$O/top-tmux.err"
+tmux has-session -t top 2> /dev/null &&
+	echo "top: running $(($(date +%s) - t0)) s after q (bound $bound s: 10 s and twice the slowest key, $slowest s)" >> "$O/top-tmux.err"
 wait $top
 echo "top -b: exit $?" >> "$O/top-batch.txt"
 wait $json
