@@ -114,22 +114,14 @@ static void grtrace_amdgpu_job_recovery(void *data, struct drm_sched_job *s_job,
 					enum amdgpu_recovery method, int result,
 					int hw_status)
 {
-	struct drm_sched_fence *s_fence = s_job->s_fence;
 	struct grtrace_job gj;
 
 	if (!grtrace_enabled() ||
 	    !grtrace_amdgpu_reset(method, result, hw_status))
 		return;
-	gj = (struct grtrace_job) {
-		.ring = grtrace_sched_ring(s_fence->sched),
-		.ctx_id = s_fence->scheduled.context,
-		.fence_context = s_fence->finished.context,
-		.fence_seqno = s_fence->finished.seqno,
-		.client_id = s_fence->drm_client_id,
-		.status = GRTRACE_ERROR_RESET,
-	};
-	if (gj.ring)
-		grtrace_error(&gj);
+	grtrace_sched_fill(&gj, s_job->s_fence);
+	gj.status = GRTRACE_ERROR_RESET;
+	grtrace_error(&gj);
 }
 
 /*

@@ -201,8 +201,16 @@ out:
 	return &r->ring;
 }
 
-static void grtrace_sched_fill(struct grtrace_job *gj,
-			       struct drm_sched_fence *s_fence)
+/**
+ * grtrace_sched_fill - a job as the scheduler's events name it
+ * @gj: the job to fill
+ * @s_fence: the job's scheduler fence
+ *
+ * Also for the probes of a driver's own tracepoints on a scheduler's job.
+ * The caller keeps the tables: it holds the probes attached
+ * (grtrace_sched_get()).
+ */
+void grtrace_sched_fill(struct grtrace_job *gj, struct drm_sched_fence *s_fence)
 {
 	*gj = (struct grtrace_job) {
 		.ring = grtrace_sched_ring_of(grtrace_sched_tables,
@@ -213,6 +221,7 @@ static void grtrace_sched_fill(struct grtrace_job *gj,
 		.client_id = s_fence->drm_client_id,
 	};
 }
+EXPORT_SYMBOL_GPL(grtrace_sched_fill);
 
 /* In the submitting task, before the job is pushed to @entity's queue. */
 static void grtrace_sched_queue(void *data, struct drm_sched_job *sched_job,
