@@ -145,6 +145,9 @@ struct top {
 	__u64 start;		/* the first marker's time: top's start */
 	struct gr_event *pending;	/* events read, not yet counted */
 	size_t nr_pending, cap_pending;
+	unsigned int nr_read;	/* events read: the terminal is looked at every 256 */
+	char keys[8];		/* keys typed during a refresh, for top_wait() */
+	unsigned int nr_keys;
 	__u64 lost_unseen;	/* COMPLETE of a job whose SUBMIT it did not see */
 	struct top_fence {	/* the last of those: their SUBMIT, read late, is not a job */
 		__u64 fctx, fseq;
@@ -619,6 +622,25 @@ static void top_marker(struct top *tp, struct tep_event *e, struct tep_record *r
 }
 
 /*
+ * A key typed while a refresh reads the events, looked for every 256
+ * events: the read lasts as long as events come faster than it takes them
+ * (a loaded machine), and q must end top there.  Other keys wait for
+ * top_wait(), in the order typed.  True on q.
+ */
+static bool top_key_read(struct top *tp)
+{
+	char c;
+
+	if (!tp->tty || ++tp->nr_read % 256 || read(STDIN_FILENO, &c, 1) != 1)
+		return false;
+	if (c == 'q')
+		return true;
+	if (tp->nr_keys < sizeof(tp->keys))
+		tp->keys[tp->nr_keys++] = c;
+	return false;
+}
+
+/*
  * --trace: an event much as trace_pipe prints it, but stamped to the ns
  * (the intervals are cut there): task, CPU, time in the trace clock, name
  * and fields, in the order read.
@@ -643,6 +665,10 @@ static int top_record(struct tep_event *e, struct tep_record *rec, int cpu, void
 	struct top *tp = data;
 	size_t n = 0;
 
+	if (top_key_read(tp)) {
+		atomic_store(&top_quit, 1);
+		return 1;	/* the read stops: top ends */
+	}
 	if (!e)
 		return 0;
 	if (tp->trace)
@@ -1486,6 +1512,7 @@ static void term_restore(struct top *tp)
 static bool top_wait(struct top *tp, __u64 until)
 {
 	struct pollfd pfd = { .fd = STDIN_FILENO, .events = POLLIN };
+	unsigned int k = 0;
 	__u64 now;
 	char c;
 
@@ -1502,7 +1529,9 @@ static bool top_wait(struct top *tp, __u64 until)
 			show(tp, stdout);	/* to the new size */
 			continue;
 		}
-		if (poll(&pfd, 1, ms) <= 0 || read(STDIN_FILENO, &c, 1) != 1)
+		if (k < tp->nr_keys)		/* typed during the refresh */
+			c = tp->keys[k++];
+		else if (poll(&pfd, 1, ms) <= 0 || read(STDIN_FILENO, &c, 1) != 1)
 			continue;
 		if (c == 'q')
 			return false;
@@ -1515,6 +1544,8 @@ static bool top_wait(struct top *tp, __u64 until)
 		if (tp->drawn)
 			show(tp, stdout);	/* the same interval, in the new order */
 	}
+	tp->nr_keys -= k;
+	memmove(tp->keys, tp->keys + k, tp->nr_keys);
 	return !atomic_load(&top_quit);
 }
 
@@ -1605,6 +1636,8 @@ int gr_top_main(int argc, char *argv[])
 			failed = true;
 			break;
 		}
+		if (atomic_load(&top_quit))	/* q during the read, or a signal */
+			break;
 		gr_debug_msg("top: marker %llu %s, %zu events after it\n",
 			     (unsigned long long)mark, tp.cut ? "read" : "lost", tp.nr_pending);
 		if (!tp.cut) {
