@@ -27,6 +27,8 @@ KINDS = [
     (r'^gpu: grtrace: Record virtio-gpu', "virtio-gpu's commands, from its tracepoints"),
     (r'^drm/amdgpu: Trace', "amdgpu: events of its rings' fences and recoveries (posted apart, to amd-gfx; built, never run on hardware)"),
     (r'^gpu: grtrace: Record amdgpu', "amdgpu's interrupts and resets, from its tracepoints (built, never run on hardware)"),
+    (r'^drm/nouveau: Trace', "nouveau: events of its channels (posted apart, to nouveau; built, never run on hardware)"),
+    (r'^gpu: grtrace: Record nouveau', "nouveau's channel work, from its tracepoints (built, never run on hardware)"),
     (r'^gpu: grtrace: (Add the relay stream|Add the config|Add the merged)',
      'The relay stream (drivers/gpu/grtrace)'),
     (r'^gpu: grtrace: (Add the governance|Add sampling)', 'Its governance'),
