@@ -1,11 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # The text patching stress (issue 34): the guest kernel of step kernel,
-# booted with grtrace.mode=patch-race, starts and stops relay sessions in
-# a loop for PATCH_RACE_SECS (30) with the grtrace events on in ftrace,
-# so that every start and stop rewrites the static calls of the grtrace
+# booted with grtrace.mode=patch-race, starts and stops PATCH_RACE_SESSIONS
+# (15) relay sessions in a loop with the grtrace events on in ftrace, so
+# that every start and stop rewrites the static calls of the grtrace
 # tracepoints while emit-rate fires them on the other vCPU
-# (scripts/guest/tests/patch-race.sh).  Any kernel report fails it.
+# (scripts/guest/tests/patch-race.sh).  Any kernel report fails it.  No
+# GPU: nothing here draws, and a loaded machine once made the fbdev
+# console's vblank wait on virtio-gpu time out (a WARNING, not this
+# step's code).
 #
 # Under single-threaded TCG (one host thread runs both vCPUs in turn):
 # under QEMU 7.2's multi-threaded TCG a vCPU can run a call site's bytes
@@ -25,14 +28,14 @@ CHECK=patch-race
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 out=$RUN/patch-race
-secs=${PATCH_RACE_SECS:-30}
+sessions=${PATCH_RACE_SESSIONS:-15}
 rm -rf "$out"
 mkdir -p "$out"
 
 "$ROOT/scripts/guest/run-qemu.sh" \
 	--kernel "$BUILD/arch/x86/boot/bzImage" --initrd "$INITRAMFS" \
-	--log "$out/serial.log" --timeout $((secs + 300)) \
-	--append "grtrace.mode=patch-race grtrace.timeout=$((secs + 120)) PATCH_RACE_SECS=$secs kunit.enable=0" \
+	--log "$out/serial.log" --timeout 900 --no-gpu \
+	--append "grtrace.mode=patch-race grtrace.timeout=720 PATCH_RACE_SESSIONS=$sessions kunit.enable=0" \
 	> "$OUT/err" 2>&1
 result $? "the guest booted and powered off"
 checker verdict python3 "$ROOT/scripts/guest/verdict.py" --no-kunit --expect patch-race \
@@ -44,9 +47,12 @@ checker verdict python3 "$ROOT/scripts/guest/verdict.py" --no-kunit --expect pat
 line=$(grep -a -m1 '^patch-race: ' "$out/serial.log" | tr -d '\r')
 echo "# $line"
 n=$(sed -n 's/^patch-race: \([0-9]*\) sessions.*/\1/p' <<< "$line")
+running=$(sed -n 's/.*emitter running at the end: \([a-z]*\);.*/\1/p' <<< "$line")
 sent=$(sed -n 's/.*emitter: .*sent \([0-9]*\).*/\1/p' <<< "$line")
-[ "${n:-0}" -ge $((secs / 2)) ]
-result $? "at least $((secs / 2)) sessions started and stopped in $secs s (${n:-none})"
-[ "${sent:-0}" -ge $((secs * 6500)) ]
-result $? "the emitter fired at least $((secs * 6500)) events meanwhile (${sent:-none})"
+[ "${n:-0}" -eq "$sessions" ]
+result $? "$sessions sessions started and stopped (${n:-none})"
+# Through every session, and on average many events in each (about
+# 55,000 on an idle machine, both slowing alike under load).
+[ "$running" = yes ] && [ "${sent:-0}" -ge $((sessions * 2000)) ]
+result $? "the emitter fired through every session, at least $((sessions * 2000)) events (${sent:-none}, running at the end: ${running:-none})"
 finish

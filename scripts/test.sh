@@ -173,8 +173,8 @@ kernel_step() {
 		qemu-system-x86_64 --version | head -1
 		dpkg-query -W -f '${Package} ${Version}\n'
 		# What the steps read from the environment, when set
-		[ -z "${PATCH_RACE_SECS:-}${GUEST_TIMEOUT:-}${KERNEL_SRC:-}${GRTRACE_QEMU_ACCEL:-}" ] ||
-			echo "${PATCH_RACE_SECS:-} ${GUEST_TIMEOUT:-} ${KERNEL_SRC:-} ${GRTRACE_QEMU_ACCEL:-}"
+		[ -z "${PATCH_RACE_SESSIONS:-}${GUEST_TIMEOUT:-}${KERNEL_SRC:-}${GRTRACE_QEMU_ACCEL:-}" ] ||
+			echo "${PATCH_RACE_SESSIONS:-} ${GUEST_TIMEOUT:-} ${KERNEL_SRC:-} ${GRTRACE_QEMU_ACCEL:-}"
 	} | inputs_key "$1" "$ROOT/scripts/ktap.py" "$ROOT/scripts/kernel.sh" "$ROOT/scripts/build-config.sh" \
 		"$ROOT/scripts/config/vendor.config")
 	f=$RESULT_CACHE/kernel-step-$key.ktap

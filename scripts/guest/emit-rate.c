@@ -3,17 +3,27 @@
  * emit-rate: inject grtrace events at a steady rate, for the sustained
  * throughput benchmark.  Writes batches of "submit"/"complete" lines to
  * the emit file every millisecond for the given duration, and prints the
- * rate it achieved (the emit path itself may be the limit).
+ * rate it achieved (the emit path itself may be the limit).  SIGTERM ends
+ * it early, with the same summary.
  *
  * usage: emit-rate EVENTS_PER_SEC SECONDS [RING]
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+
+static volatile sig_atomic_t stop;
+
+static void on_term(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
 
 static unsigned long long now_ns(void)
 {
@@ -40,9 +50,10 @@ int main(int argc, char **argv)
 		perror("emit");
 		return 1;
 	}
+	signal(SIGTERM, on_term);
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	t0 = now_ns();
-	for (;;) {
+	while (!stop) {
 		size_t len = 0;
 
 		t = now_ns();
@@ -58,7 +69,7 @@ int main(int argc, char **argv)
 					sent % 2 ? "complete" : "submit", ring, seq);
 			sent++;
 		}
-		if (len && write(fd, buf, len) != (ssize_t)len) {
+		if (len && write(fd, buf, len) != (ssize_t)len && !stop) {
 			perror("emit write");
 			return 1;
 		}
