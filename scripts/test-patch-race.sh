@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # The text patching stress (issue 34): the guest kernel of step kernel,
 # booted with grtrace.mode=patch-race, starts and stops PATCH_RACE_SESSIONS
-# (15) relay sessions in a loop with the grtrace events on in ftrace, so
+# (30) relay sessions in a loop with the grtrace events on in ftrace, so
 # that every start and stop rewrites the static calls of the grtrace
 # tracepoints while emit-rate fires them on the other vCPU
 # (scripts/guest/tests/patch-race.sh).  Any kernel report fails it.  No
@@ -28,7 +28,7 @@ CHECK=patch-race
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 out=$RUN/patch-race
-sessions=${PATCH_RACE_SESSIONS:-15}
+sessions=${PATCH_RACE_SESSIONS:-30}
 rm -rf "$out"
 mkdir -p "$out"
 

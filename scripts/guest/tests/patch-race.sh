@@ -5,13 +5,13 @@
 # start and stop adds and removes a second probe, which rewrites every
 # call site's static call (text_poke_bp(): int3, sync, new bytes).  The
 # emitter meanwhile fires SUBMIT and COMPLETE through the emit file, whose
-# grtrace_submit() is one such call site, until PATCH_RACE_SESSIONS (15)
+# grtrace_submit() is one such call site, until PATCH_RACE_SESSIONS (30)
 # sessions started and stopped, however long that takes on the machine
 # (a loaded one once made 14 in a fixed 30 s).  The serial log's verdict
 # fails on any kernel report.
 D=/sys/kernel/debug/grtrace
 T=/sys/kernel/tracing
-sessions=${PATCH_RACE_SESSIONS:-15}
+sessions=${PATCH_RACE_SESSIONS:-30}
 [ -d $T/events ] || mount -t tracefs nodev $T
 echo 1 > $T/events/grtrace/enable || exit 1
 /opt/grtrace/bin/emit-rate 50000 3600 > /tmp/emit.out 2>&1 &
