@@ -40,10 +40,9 @@ mkdir -p "$out"
 result $? "the guest booted and powered off"
 checker verdict python3 "$ROOT/scripts/guest/verdict.py" --no-kunit --expect patch-race \
 	"$out/serial.log"
-# The stress must have run, and as hard as on a loaded host: ten boots of
-# 30 s, two at a time on 2 cores, gave 32 to 64 sessions and 0.40 to
-# 1.35 M events.  The floors are just under half the lowest of each: a
-# stress less than half as strong as the weakest seen fails.
+# The stress must have run: its sessions all, the emitter firing through
+# them.  Ten boots of a fixed 30 s, two at a time on 2 cores, made 32 to
+# 64 sessions; a fixed time made 14 once, on a loaded machine.
 line=$(grep -a -m1 '^patch-race: ' "$out/serial.log" | tr -d '\r')
 echo "# $line"
 n=$(sed -n 's/^patch-race: \([0-9]*\) sessions.*/\1/p' <<< "$line")
@@ -51,8 +50,8 @@ running=$(sed -n 's/.*emitter running at the end: \([a-z]*\);.*/\1/p' <<< "$line
 sent=$(sed -n 's/.*emitter: .*sent \([0-9]*\).*/\1/p' <<< "$line")
 [ "${n:-0}" -eq "$sessions" ]
 result $? "$sessions sessions started and stopped (${n:-none})"
-# Through every session, and on average many events in each (about
-# 55,000 on an idle machine, both slowing alike under load).
+# Through every session, and many events in each on average: 23,000 and
+# 55,000 in two loaded runs; the floor is a tenth of the lower.
 [ "$running" = yes ] && [ "${sent:-0}" -ge $((sessions * 2000)) ]
 result $? "the emitter fired through every session, at least $((sessions * 2000)) events (${sent:-none}, running at the end: ${running:-none})"
 finish
