@@ -21,66 +21,91 @@
  * nouveau runs the jobs of its EXEC ioctl through the DRM GPU scheduler,
  * whose tracepoints give grtrace those jobs, but the jobs of its legacy
  * PUSHBUF ioctl and the kernel's own fenced work (buffer moves on the copy
- * engine channel, channel idling) go straight to a channel.  With
- * CONFIG_GRTRACE_NOUVEAU, the grtrace_nouveau module records them from
- * nouveau's own tracepoints and from ``dma_fence_signaled``.  A ring is a
- * channel: the device and ``chan<runlist>.<channel id>``.  A job is named
- * by its nouveau fence, the channel's fence context and the fence's seqno.
+ * engine channel, page flips, channel idling) go straight to a channel.
+ * With CONFIG_GRTRACE_NOUVEAU, the grtrace_nouveau module records them
+ * from nouveau's own tracepoints and from ``dma_fence_signaled``.  A ring
+ * is a channel: the device and ``chan<runlist>.<channel id>``.  A job is
+ * named by its nouveau fence, the channel's fence context and the fence's
+ * seqno.
  *
- * ===================== ================= ===============================
- * event                 probe on          notes
- * ===================== ================= ===============================
- * SUBMIT, then COMMIT   nouveau_fence_    a PUSHBUF job's fence written,
- *                       emit              in the submitting task; the
- *                                         kernel's fences have COMMIT
- *                                         only
- * SUBMIT, then          nouveau_fence_    a PUSHBUF job's fence not
- * COMPLETE              emit              written (an error, or the
- *                                         channel killed): it never
- *                                         signals
- * END, then COMPLETE    dma_fence_        a fence of such a channel
- *                       signaled          signalled: the channel passed
- *                                         it (END), and COMPLETE with
- *                                         the fence's error; a fence
- *                                         with an error (-ENODEV after a
- *                                         kill) has no END
- * IRQ                   nouveau_fence_    the channel's non-stall
- *                       uevent            interrupt, on every channel
- * ERROR(other)          nouveau_channel_  the channel was killed, as
- *                       killed            after a fault, on every channel
- * ===================== ================= ===============================
+ * ========================== ========================== ==================
+ * event                      probe on                   notes
+ * ========================== ========================== ==================
+ * SUBMIT and COMMIT          ``nouveau_fence_emit``     a PUSHBUF job's
+ *                                                       fence emitted, in
+ *                                                       the submitting
+ *                                                       task; the kernel's
+ *                                                       fences have COMMIT
+ *                                                       only
+ * SUBMIT and COMPLETE        ``nouveau_fence_emit``     a PUSHBUF job's
+ *                                                       fence that will
+ *                                                       never signal (not
+ *                                                       written, or its
+ *                                                       channel killed)
+ * END, then COMPLETE         ``dma_fence_signaled``     a fence recorded
+ *                                                       at its emit
+ *                                                       signalled: END,
+ *                                                       then COMPLETE with
+ *                                                       its error; a fence
+ *                                                       with an error
+ *                                                       (-ENODEV after a
+ *                                                       kill) has no END
+ * IRQ                        ``nouveau_fence_uevent``   a non-stall
+ *                                                       interrupt
+ *                                                       delivered to the
+ *                                                       channel
+ * ERROR(other)               ``nouveau_channel_killed`` the GPU killed the
+ *                                                       channel, as after
+ *                                                       a fault
+ * ========================== ========================== ==================
  *
- * The fences of a channel whose jobs go through the scheduler are not
- * recorded: the scheduler's events name those jobs by their finished
- * fences.  Their channel's interrupts and kill are, on the channel's ring,
- * which the scheduler's ring (``nouveau_sched``) does not name.
+ * The hardware fences of EXEC jobs are not recorded: the scheduler's
+ * events name those jobs by their finished fences.  Their channel's
+ * interrupts and kill are, on the channel's ring, which the scheduler's
+ * ring (``nouveau_sched``) does not name; so are the kernel's fences on
+ * such a channel (its idling).
  *
- * The hardware reports no start of a job.  The kernel's copy engine
- * channel is of class copy and every other channel graphics: a client's
- * channel allocated for another engine is not told apart.  A channel whose
- * id is used again has the same ring, and its fences start again from
- * seqno 1, as nouveau's own fences do.  The rings are a table of
- * %GRTRACE_NV_RINGS channels per session; the events of channels beyond
- * are dropped and counted (``events_no_ring``).
+ * What the events do not tell: the start of a job (the hardware reports
+ * none); SUBMIT is stamped with COMMIT, the fence being emitted right after
+ * the job's pushes; a channel allocated for an engine other than graphics
+ * (every channel is graphics but the kernel's copy engine channel, copy);
+ * interrupts delivered to no channel (one whose fences nobody waits on);
+ * a kill by nouveau itself (an EXEC job's timeout).  A fence that nouveau
+ * signals without an error when it tears a channel down that did not go
+ * idle has an END the GPU did not reach.
+ *
+ * The rings are a table of channels by fence context, kept while the
+ * probes are attached, and lasting as long: a channel id used again has
+ * the same ring, whose fences start again from seqno 1 as nouveau's own
+ * do, and on GPUs whose channel ids are global (Kepler to Turing) keeps
+ * the name of its first runlist.  Past %GRTRACE_NV_RINGS channels the
+ * events of a new one are dropped, those that name a ring counted
+ * (``events_no_ring``).  A channel remembers its last %GRTRACE_NV_SLOTS
+ * recorded fences: a fence that signals after that many more were
+ * emitted on its channel has no END or COMPLETE.
  */
 
-#define GRTRACE_NV_RINGS	256	/* a power of two */
+#define GRTRACE_NV_TABLE	256	/* slots, a power of two */
+#define GRTRACE_NV_RINGS	192	/* channels at most: 3/4 of the slots */
+#define GRTRACE_NV_SLOTS	128	/* recorded fences per channel, by seqno */
 
 /*
  * A channel, by its fence context; immutable once @ready is set but for
- * @ring.engine and @recorded, written by each emit on the channel.
+ * @ring.engine, written by the channel's emits, and @seqno, written by
+ * its emits and signals under the channel's fence lock.
  */
 struct grtrace_nv_ring {
 	struct grtrace_ring ring;
 	int ready;
-	bool recorded;		/* its fences are recorded here */
 	u64 context;
 	char dev[64];
 	char name[24];
+	u32 seqno[GRTRACE_NV_SLOTS];	/* recorded fences pending, 0 free */
 };
 
 struct grtrace_nv_tables {
-	struct grtrace_nv_ring rings[GRTRACE_NV_RINGS];	/* by context */
+	struct grtrace_nv_ring rings[GRTRACE_NV_TABLE];	/* by context */
+	unsigned int nr_rings;	/* lock */
 	raw_spinlock_t lock;
 };
 
@@ -98,18 +123,19 @@ static struct grtrace_ring grtrace_nv_no_ring = {
 
 /*
  * The channel of fence context @context, or NULL.  Open addressing from the
- * context's hash; entries are never removed while the probes are attached.
- * Lookups take no lock: an entry is published by the release of @ready.
+ * context's hash, at most 3/4 full, so a miss ends at a free slot soon;
+ * entries are never removed while the probes are attached.  Lookups take
+ * no lock: an entry is published by the release of @ready.
  */
 static struct grtrace_nv_ring *grtrace_nv_find(struct grtrace_nv_tables *t,
 					       u64 context)
 {
-	u32 h = hash_64(context, ilog2(GRTRACE_NV_RINGS));
+	u32 h = hash_64(context, ilog2(GRTRACE_NV_TABLE));
 	struct grtrace_nv_ring *r;
 	unsigned int i;
 
-	for (i = 0; i < GRTRACE_NV_RINGS; i++) {
-		r = &t->rings[(h + i) % GRTRACE_NV_RINGS];
+	for (i = 0; i < GRTRACE_NV_TABLE; i++) {
+		r = &t->rings[(h + i) % GRTRACE_NV_TABLE];
 		/* Pairs with the release below: the entry is whole. */
 		if (!smp_load_acquire(&r->ready))
 			return NULL;
@@ -127,7 +153,7 @@ static struct grtrace_nv_ring *grtrace_nv_ring_of(struct grtrace_nv_tables *t,
 						  u64 context, struct device *dev,
 						  int runlist, int chid)
 {
-	u32 h = hash_64(context, ilog2(GRTRACE_NV_RINGS));
+	u32 h = hash_64(context, ilog2(GRTRACE_NV_TABLE));
 	struct grtrace_nv_ring *r;
 	unsigned long flags;
 	unsigned int i;
@@ -137,17 +163,18 @@ static struct grtrace_nv_ring *grtrace_nv_ring_of(struct grtrace_nv_tables *t,
 		return r;
 
 	raw_spin_lock_irqsave(&t->lock, flags);
-	for (i = 0; i < GRTRACE_NV_RINGS; i++) {
-		r = &t->rings[(h + i) % GRTRACE_NV_RINGS];
+	for (i = 0; i < GRTRACE_NV_TABLE; i++) {
+		r = &t->rings[(h + i) % GRTRACE_NV_TABLE];
 		if (!r->ready)
 			break;
 		if (r->context == context)
 			goto out;
 	}
-	if (i == GRTRACE_NV_RINGS) {
+	if (t->nr_rings == GRTRACE_NV_RINGS) {
 		r = NULL;
 		goto out;
 	}
+	t->nr_rings++;
 	r->context = context;
 	strscpy(r->dev, dev_name(dev));
 	snprintf(r->name, sizeof(r->name), "chan%d.%d", runlist, chid);
@@ -177,14 +204,15 @@ static struct grtrace_job grtrace_nv_job(struct grtrace_nv_ring *r,
 }
 
 /*
- * By the task that emits @fence; a written fence under its channel's fence
- * lock, before it can signal.
+ * By the task that emits @fence; an emitted fence under its channel's
+ * fence lock, before it can signal.
  */
 static void grtrace_nv_fence_emit(void *data, const struct dma_fence *fence,
 				  struct device *dev, int runlist, int chid,
-				  enum nouveau_chan_kind kind, int error)
+				  enum nouveau_fence_job job, int error)
 {
-	bool recorded = kind != NOUVEAU_CHAN_SCHED;
+	u16 engine = job == NOUVEAU_FENCE_COPY ? GRTRACE_ENGINE_COPY :
+						 GRTRACE_ENGINE_GRAPHICS;
 	struct grtrace_nv_ring *r;
 	struct grtrace_job gj;
 
@@ -192,20 +220,20 @@ static void grtrace_nv_fence_emit(void *data, const struct dma_fence *fence,
 		return;
 	r = grtrace_nv_ring_of(grtrace_nv_tables, fence->context, dev, runlist,
 			       chid);
-	if (r) {
-		/* A channel id used again may be another kind's channel. */
-		WRITE_ONCE(r->recorded, recorded);
-		WRITE_ONCE(r->ring.engine, kind == NOUVEAU_CHAN_COPY ?
-			   GRTRACE_ENGINE_COPY : GRTRACE_ENGINE_GRAPHICS);
-	}
-	if (!recorded)
+	/* A channel id used again may be another engine's channel. */
+	if (r && job != NOUVEAU_FENCE_SCHED && READ_ONCE(r->ring.engine) != engine)
+		WRITE_ONCE(r->ring.engine, engine);
+	if (job == NOUVEAU_FENCE_SCHED)
 		return;
 	gj = grtrace_nv_job(r, fence);
-	if (kind == NOUVEAU_CHAN_PUSHBUF)
+	if (job == NOUVEAU_FENCE_PUSHBUF)
 		grtrace_submit(&gj);
 	if (!error) {
+		/* Its signal finds it here (seqno 0 is never a fence's). */
+		if (r)
+			r->seqno[fence->seqno % GRTRACE_NV_SLOTS] = fence->seqno;
 		grtrace_commit(&gj);
-	} else if (kind == NOUVEAU_CHAN_PUSHBUF) {
+	} else if (job == NOUVEAU_FENCE_PUSHBUF) {
 		gj.status = error;
 		grtrace_complete(&gj);
 	}
@@ -213,18 +241,24 @@ static void grtrace_nv_fence_emit(void *data, const struct dma_fence *fence,
 
 /*
  * Once per fence of any driver, when it signals, under its lock, in any
- * context: a fence of a recorded channel ends its job.
+ * context: a fence recorded at its emit ends its job.  A nouveau fence's
+ * lock is its channel's fence lock, which its emit held too.
  */
 static void grtrace_nv_signaled(void *data, struct dma_fence *fence)
 {
 	struct grtrace_nv_ring *r;
 	struct grtrace_job gj;
+	u32 *slot;
 
 	if (!grtrace_enabled())
 		return;
 	r = grtrace_nv_find(grtrace_nv_tables, fence->context);
-	if (!r || !READ_ONCE(r->recorded))
+	if (!r)
 		return;
+	slot = &r->seqno[fence->seqno % GRTRACE_NV_SLOTS];
+	if (*slot != (u32)fence->seqno)
+		return;
+	*slot = 0;
 	gj = grtrace_nv_job(r, fence);
 	if (!fence->error)
 		grtrace_end(&gj);
@@ -270,7 +304,7 @@ static void grtrace_nv_free(struct grtrace_nv_tables *t)
 
 	if (!t)
 		return;
-	for (i = 0; i < GRTRACE_NV_RINGS; i++)
+	for (i = 0; i < GRTRACE_NV_TABLE; i++)
 		if (t->rings[i].ready)
 			grtrace_ring_unregister(&t->rings[i].ring);
 	kvfree(t);
