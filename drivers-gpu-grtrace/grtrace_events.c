@@ -65,7 +65,7 @@ EXPORT_SYMBOL_GPL(grtrace_active_key);
  * A ring has no id while nothing consumes grtrace events: registering and
  * unregistering it takes no lock, allocates nothing and waits for nothing,
  * so rings may come and go at any rate: one per scheduler, which xe and
- * panthor create per queue, or per channel (nouveau's).
+ * panthor create per queue, or one per channel (nouveau's).
  *
  * The time during which any grtrace tracepoint has a consumer is an
  * *epoch*.  A ring gets an id the first time it reports an event in an

@@ -147,11 +147,12 @@ static struct grtrace_nv_ring *grtrace_nv_find(struct grtrace_nv_tables *t,
 
 /*
  * The channel of fence context @context, made when it first reports with
- * its device and ids.  A miss takes the table's lock, a leaf lock.
+ * its device, ids and class.  A miss takes the table's lock, a leaf lock.
  */
 static struct grtrace_nv_ring *grtrace_nv_ring_of(struct grtrace_nv_tables *t,
 						  u64 context, struct device *dev,
-						  int runlist, int chid)
+						  int runlist, int chid,
+						  u16 engine)
 {
 	u32 h = hash_64(context, ilog2(GRTRACE_NV_TABLE));
 	struct grtrace_nv_ring *r;
@@ -180,7 +181,7 @@ static struct grtrace_nv_ring *grtrace_nv_ring_of(struct grtrace_nv_tables *t,
 	snprintf(r->name, sizeof(r->name), "chan%d.%d", runlist, chid);
 	r->ring.dev = r->dev;
 	r->ring.name = r->name;
-	r->ring.engine = GRTRACE_ENGINE_GRAPHICS;
+	r->ring.engine = engine;
 	grtrace_ring_register(&r->ring);
 	/* Pairs with the lockless lookup's acquire: publish it whole. */
 	smp_store_release(&r->ready, 1);
@@ -215,23 +216,33 @@ static void grtrace_nv_fence_emit(void *data, const struct dma_fence *fence,
 						 GRTRACE_ENGINE_GRAPHICS;
 	struct grtrace_nv_ring *r;
 	struct grtrace_job gj;
+	u32 *slot;
 
 	if (!grtrace_enabled())
 		return;
 	r = grtrace_nv_ring_of(grtrace_nv_tables, fence->context, dev, runlist,
-			       chid);
-	/* A channel id used again may be another engine's channel. */
-	if (r && job != NOUVEAU_FENCE_SCHED && READ_ONCE(r->ring.engine) != engine)
-		WRITE_ONCE(r->ring.engine, engine);
-	if (job == NOUVEAU_FENCE_SCHED)
+			       chid, engine);
+	slot = r ? &r->seqno[fence->seqno % GRTRACE_NV_SLOTS] : NULL;
+	if (job == NOUVEAU_FENCE_SCHED) {
+		/*
+		 * Not recorded: a slot left by a fence that signalled while
+		 * nothing consumed events, on a channel whose id was used
+		 * again since, would take this fence's signal for its own.
+		 */
+		if (slot && !error && *slot >= fence->seqno)
+			*slot = 0;
 		return;
+	}
+	/* A channel id used again may be another engine's channel. */
+	if (r && READ_ONCE(r->ring.engine) != engine)
+		WRITE_ONCE(r->ring.engine, engine);
 	gj = grtrace_nv_job(r, fence);
 	if (job == NOUVEAU_FENCE_PUSHBUF)
 		grtrace_submit(&gj);
 	if (!error) {
 		/* Its signal finds it here (seqno 0 is never a fence's). */
-		if (r)
-			r->seqno[fence->seqno % GRTRACE_NV_SLOTS] = fence->seqno;
+		if (slot)
+			*slot = fence->seqno;
 		grtrace_commit(&gj);
 	} else if (job == NOUVEAU_FENCE_PUSHBUF) {
 		gj.status = error;
@@ -291,7 +302,8 @@ static void grtrace_nv_killed(void *data, struct device *dev, int runlist,
 
 	if (!grtrace_enabled() || !context)
 		return;
-	r = grtrace_nv_ring_of(grtrace_nv_tables, context, dev, runlist, chid);
+	r = grtrace_nv_ring_of(grtrace_nv_tables, context, dev, runlist, chid,
+			       GRTRACE_ENGINE_GRAPHICS);
 	gj.ring = r ? &r->ring : &grtrace_nv_no_ring;
 	gj.ctx_id = context;
 	grtrace_error(&gj);

@@ -146,8 +146,6 @@ struct top {
 	struct gr_event *pending;	/* events read, not yet counted */
 	size_t nr_pending, cap_pending;
 	unsigned int nr_read;	/* events read: the terminal is looked at every 256 */
-	char keys[8];		/* keys typed during a refresh, for top_wait() */
-	unsigned int nr_keys;
 	__u64 lost_unseen;	/* COMPLETE of a job whose SUBMIT it did not see */
 	struct top_fence {	/* the last of those: their SUBMIT, read late, is not a job */
 		__u64 fctx, fseq;
@@ -621,23 +619,18 @@ static void top_marker(struct top *tp, struct tep_event *e, struct tep_record *r
 	tp->to = rec->ts;
 }
 
-/*
- * A key typed while a refresh reads the events, looked for every 256
- * events: the read lasts as long as events come faster than it takes them
- * (a loaded machine), and q must end top there.  Other keys wait for
- * top_wait(), in the order typed.  True on q.
- */
-static bool top_key_read(struct top *tp)
+/* Key @c: q ends top; v and s change what show() draws, true for those */
+static bool top_key(struct top *tp, char c)
 {
-	char c;
-
-	if (!tp->tty || ++tp->nr_read % 256 || read(STDIN_FILENO, &c, 1) != 1)
-		return false;
 	if (c == 'q')
-		return true;
-	if (tp->nr_keys < sizeof(tp->keys))
-		tp->keys[tp->nr_keys++] = c;
-	return false;
+		atomic_store(&top_quit, 1);
+	else if (c == 'v')
+		tp->procs = !tp->procs;
+	else if (c == 's')
+		tp->sort = (tp->sort + 1) % SORT_NR;
+	else
+		return false;
+	return c != 'q';
 }
 
 /*
@@ -664,11 +657,18 @@ static int top_record(struct tep_event *e, struct tep_record *rec, int cpu, void
 {
 	struct top *tp = data;
 	size_t n = 0;
+	char c;
 
-	if (top_key_read(tp)) {
-		atomic_store(&top_quit, 1);
+	/*
+	 * Keys typed while a refresh reads the events, looked for every 256
+	 * events: the read lasts as long as events come faster than it takes
+	 * them (a loaded machine), and q or a signal must end top there; v
+	 * and s show in the interval drawn after the read.
+	 */
+	if (tp->tty && !(++tp->nr_read % 256) && read(STDIN_FILENO, &c, 1) == 1)
+		top_key(tp, c);
+	if (atomic_load(&top_quit))
 		return 1;	/* the read stops: top ends */
-	}
 	if (!e)
 		return 0;
 	if (tp->trace)
@@ -1512,7 +1512,6 @@ static void term_restore(struct top *tp)
 static bool top_wait(struct top *tp, __u64 until)
 {
 	struct pollfd pfd = { .fd = STDIN_FILENO, .events = POLLIN };
-	unsigned int k = 0;
 	__u64 now;
 	char c;
 
@@ -1529,23 +1528,11 @@ static bool top_wait(struct top *tp, __u64 until)
 			show(tp, stdout);	/* to the new size */
 			continue;
 		}
-		if (k < tp->nr_keys)		/* typed during the refresh */
-			c = tp->keys[k++];
-		else if (poll(&pfd, 1, ms) <= 0 || read(STDIN_FILENO, &c, 1) != 1)
+		if (poll(&pfd, 1, ms) <= 0 || read(STDIN_FILENO, &c, 1) != 1)
 			continue;
-		if (c == 'q')
-			return false;
-		if (c == 'v')
-			tp->procs = !tp->procs;
-		else if (c == 's')
-			tp->sort = (tp->sort + 1) % SORT_NR;
-		else
-			continue;
-		if (tp->drawn)
+		if (top_key(tp, c) && tp->drawn)
 			show(tp, stdout);	/* the same interval, in the new order */
 	}
-	tp->nr_keys -= k;
-	memmove(tp->keys, tp->keys + k, tp->nr_keys);
 	return !atomic_load(&top_quit);
 }
 
