@@ -122,27 +122,35 @@ static struct grtrace_ring grtrace_nv_no_ring = {
 };
 
 /*
- * The channel of fence context @context, or NULL.  Open addressing from the
- * context's hash, at most 3/4 full, so a miss ends at a free slot soon;
- * entries are never removed while the probes are attached.  Lookups take
- * no lock: an entry is published by the release of @ready.
+ * Where the search for fence context @context ends: its channel's entry,
+ * or the free one where it would go.  Open addressing from the context's
+ * hash, at most 3/4 full, so a miss ends at a free entry soon; entries are
+ * never removed while the probes are attached.  Takes no lock: an entry is
+ * published by the release of @ready.
  */
-static struct grtrace_nv_ring *grtrace_nv_find(struct grtrace_nv_tables *t,
+static struct grtrace_nv_ring *grtrace_nv_slot(struct grtrace_nv_tables *t,
 					       u64 context)
 {
 	u32 h = hash_64(context, ilog2(GRTRACE_NV_TABLE));
 	struct grtrace_nv_ring *r;
 	unsigned int i;
 
-	for (i = 0; i < GRTRACE_NV_TABLE; i++) {
+	for (i = 0; ; i++) {
 		r = &t->rings[(h + i) % GRTRACE_NV_TABLE];
 		/* Pairs with the release below: the entry is whole. */
-		if (!smp_load_acquire(&r->ready))
-			return NULL;
-		if (r->context == context)
+		if (!smp_load_acquire(&r->ready) || r->context == context)
 			return r;
 	}
-	return NULL;
+}
+
+/* The channel of fence context @context, or NULL. */
+static struct grtrace_nv_ring *grtrace_nv_find(struct grtrace_nv_tables *t,
+					       u64 context)
+{
+	struct grtrace_nv_ring *r = grtrace_nv_slot(t, context);
+
+	/* A free entry may have been published since, for another context. */
+	return smp_load_acquire(&r->ready) && r->context == context ? r : NULL;
 }
 
 /*
@@ -154,23 +162,17 @@ static struct grtrace_nv_ring *grtrace_nv_ring_of(struct grtrace_nv_tables *t,
 						  int runlist, int chid,
 						  u16 engine)
 {
-	u32 h = hash_64(context, ilog2(GRTRACE_NV_TABLE));
 	struct grtrace_nv_ring *r;
 	unsigned long flags;
-	unsigned int i;
 
 	r = grtrace_nv_find(t, context);
 	if (r)
 		return r;
 
 	raw_spin_lock_irqsave(&t->lock, flags);
-	for (i = 0; i < GRTRACE_NV_TABLE; i++) {
-		r = &t->rings[(h + i) % GRTRACE_NV_TABLE];
-		if (!r->ready)
-			break;
-		if (r->context == context)
-			goto out;
-	}
+	r = grtrace_nv_slot(t, context);
+	if (r->ready)		/* made meanwhile */
+		goto out;
 	if (t->nr_rings == GRTRACE_NV_RINGS) {
 		r = NULL;
 		goto out;
