@@ -14,8 +14,9 @@
 # no cycle, and only the input layer names debugfs.
 #
 # The drivers grtrace records from their own tracepoints (the DRM
-# scheduler, virtio-gpu, amdgpu, nouveau) carry no grtrace code: no file of theirs
-# in $SRC names grtrace, but the scheduler's tests of grtrace's record.
+# scheduler, virtio-gpu, amdgpu, i915, nouveau) carry no grtrace code: no
+# file of theirs in $SRC names grtrace, but the scheduler's tests of
+# grtrace's record.
 # KTAP: one result per check.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -44,13 +45,14 @@ fi
 ERR_LINES=20 result "$([ ! -s "$OUT/err" ]; echo $?)" "kernel: ${layers[*]}: no object uses a symbol of one above it"
 
 grep -ril grtrace "$SRC/drivers/gpu/drm/scheduler" "$SRC/drivers/gpu/drm/virtio" \
-	"$SRC/drivers/gpu/drm/amd/amdgpu" "$SRC/drivers/gpu/drm/nouveau" \
+	"$SRC/drivers/gpu/drm/amd/amdgpu" "$SRC/drivers/gpu/drm/i915" \
+	"$SRC/drivers/gpu/drm/nouveau" \
 	"$SRC/include/drm/gpu_scheduler.h" "$SRC/include/trace/events/amdgpu.h" \
 	"$SRC/include/trace/events/nouveau.h" > "$OUT/named" 2> "$OUT/err"
 # grep: 0 found, 1 none, 2 an error (a file missing).
 [ $? -lt 2 ] && grep -v '^'"$SRC"'/drivers/gpu/drm/scheduler/tests/' "$OUT/named" |
 	sed "s#^$SRC/#names grtrace: #" >> "$OUT/err"
-result "$([ ! -s "$OUT/err" ]; echo $?)" "drm/scheduler, drm/virtio, amdgpu and nouveau carry no grtrace code"
+result "$([ ! -s "$OUT/err" ]; echo $?)" "drm/scheduler, drm/virtio, amdgpu, i915 and nouveau carry no grtrace code"
 
 src=$SRC/tools/grtrace/src
 make -s -j"$JOBS" -C "$SRC/tools/grtrace" O="$OUT/tool" NO_BPF=1 > "$OUT/err" 2>&1
