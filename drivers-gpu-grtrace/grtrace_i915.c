@@ -31,7 +31,8 @@
  * grtrace_i915 module records its requests from i915's own tracepoints and
  * from ``dma_fence_signaled``.  A ring is a physical engine: the device
  * and the engine's name (``rcs0``, ``bcs0``, ``vcs0``, ``vecs0``,
- * ``ccs0``), its engine class from i915's class.  A job is a request,
+ * ``ccs0``), its engine class from i915's class; with GuC submission also
+ * a virtual engine (below).  A job is a request,
  * named by its fence context:seqno; its context is the fence context of
  * its timeline, one per &intel_context.
  *
@@ -57,33 +58,46 @@
  *                                                  signalled, once, with
  *                                                  its error
  * ERROR       ``intel_engine_heartbeat_stopped``   timeout: the heartbeat
- *                                                  gave up on its pulse
- *                                                  (the job named)
+ *                                                  gave up on the engine
+ *                                                  (no job named)
  * ERROR       ``intel_engine_reset``,              reset: of an engine, of
  *             ``intel_gt_reset``,                  each engine of a GT, of
  *             ``intel_context_reset`` (low-level)  a context by the GuC
+ *                                                  (no job named)
  * =========== ==================================== =====================
  *
  * The events marked low-level exist only with
  * CONFIG_DRM_I915_LOW_LEVEL_TRACEPOINTS, i915's option "for driver
  * developers"; without it a request has SUBMIT, COMPLETE and the errors.
  *
+ * Where i915's events break grtrace's rule of one event of each kind per
+ * job, in order: COMMIT comes again when a
+ * preemption unwound the request and it is submitted anew; START and END
+ * come again at each timeslice, preemption and resubmission of its port;
+ * START is the request written to a port, which may come before the END
+ * of the request leaving it; END (i915 taking it out of its port) often
+ * comes after COMPLETE.  An execlists port holds the last request of a run
+ * of one context: START and END name that request, the requests before it
+ * in the port have none.  CTX_SWITCH is one per pass over the context
+ * status buffer that found the context changed, several switches of one
+ * pass being one.  ERROR(timeout) names no job: the heartbeat's pulse, the
+ * kernel's request that did not complete, is not the request that hung.
+ *
  * What the events do not tell: a request i915 makes without
- * i915_request_add() (its heartbeat pulses, the switch to the kernel
- * context when an engine parks, GGTT updates) has no SUBMIT.  A request on
- * a virtual (load-balanced) engine has no SUBMIT, its physical engine
- * being chosen at COMMIT.  An execlists port holds the last request of a
- * run of one context: START and END name that request, the requests
- * before it in the port have none.  With GuC submission the hardware
- * schedule is hidden: i915_request_in fires when the request is handed to
- * the GuC, which is not its start, and is not recorded; there is no END,
- * CTX_SWITCH or engine reset, and a context the GuC reset on a virtual
- * engine is not recorded, i915 not being told which physical engine ran
- * it.  An engine is a ring once it has its name for users: requests of
- * i915's probe, before the engines are renamed (``rcs'0``), are not
- * recorded.  i915's fences are known by the fence operations of the
- * requests the probes have seen added or executed: a request that
- * completes before any of them has no COMPLETE.
+ * i915_request_add() (its heartbeat pulses, the switch to the kernel context
+ * when an engine parks, GGTT updates) has no SUBMIT.  With execlists, a
+ * request on a virtual (load-balanced) engine has no SUBMIT, its physical
+ * engine being chosen at COMMIT.  With GuC submission the hardware schedule
+ * is hidden: i915_request_in fires when the request is handed to the GuC,
+ * which is not its start, and is not recorded; there is no END, CTX_SWITCH
+ * or engine reset; and a request on a virtual engine never learns its
+ * physical engine, so it is recorded on a ring of the virtual engine's name
+ * (``v<class>x<siblings>``, one for all virtual engines of that class and
+ * width), as are the GuC's resets of their contexts.  An engine is a ring
+ * once it has its name for users: requests of i915's probe, before the
+ * engines are renamed (``rcs'0``), are not recorded.  i915's fences are
+ * known by the fence operations of the requests the probes have seen added
+ * or executed: a request that completes before any of them has no COMPLETE.
  *
  * The rings are a table of engines by device and name, kept while the
  * probes are attached; past %GRTRACE_I915_RINGS engines the events of a
@@ -150,19 +164,21 @@ static bool grtrace_i915_match(const struct grtrace_i915_ring *r,
 
 /*
  * The ring of @engine, made when it first reports; NULL for an engine that
- * is no ring (virtual, or not yet named for users).  Lookups take no lock:
+ * is no ring: not yet named for users, or virtual with execlists, whose
+ * requests are on a physical engine from COMMIT on.  Lookups take no lock:
  * an entry is published by the release of @ready.  A miss takes the
  * table's lock, a leaf lock.
  */
 static struct grtrace_ring *grtrace_i915_ring(const struct intel_engine_cs *engine)
 {
-	struct grtrace_i915_tables *t = grtrace_i915_tables;
+	struct grtrace_i915_tables *t = READ_ONCE(grtrace_i915_tables);
 	struct grtrace_i915_ring *r;
 	const char *dev;
 	unsigned long flags;
 	unsigned int i;
 
-	if (intel_engine_is_virtual(engine) || strchr(engine->name, '\''))
+	if (strchr(engine->name, '\'') ||
+	    (intel_engine_is_virtual(engine) && !intel_engine_uses_guc(engine)))
 		return NULL;
 	dev = dev_name(engine->i915->drm.dev);
 	for (i = 0; i < GRTRACE_I915_RINGS; i++) {
@@ -221,8 +237,11 @@ static bool grtrace_i915_job(struct grtrace_job *gj,
 
 static void grtrace_i915_saw(const struct i915_request *rq)
 {
-	if (unlikely(READ_ONCE(grtrace_i915_fence_ops) != rq->fence.ops))
-		WRITE_ONCE(grtrace_i915_fence_ops, rq->fence.ops);
+	const struct dma_fence_ops *ops = rcu_access_pointer(rq->fence.ops);
+
+	/* Only compared, never called. */
+	if (unlikely(READ_ONCE(grtrace_i915_fence_ops) != ops))
+		WRITE_ONCE(grtrace_i915_fence_ops, ops);
 }
 
 /* In the submitting task, before the request is committed. */
@@ -245,23 +264,26 @@ static void grtrace_i915_signaled(void *data, struct dma_fence *fence)
 	struct i915_request *rq;
 	struct grtrace_job gj;
 
-	if (!grtrace_enabled() || !ops || fence->ops != ops)
+	if (!grtrace_enabled() || !ops || rcu_access_pointer(fence->ops) != ops)
 		return;
-	rq = to_request(fence);
+	rq = container_of(fence, struct i915_request, fence);
 	if (!grtrace_i915_job(&gj, READ_ONCE(rq->engine), rq))
 		return;
 	gj.status = fence->error;
 	grtrace_complete(&gj);
 }
 
-/* In the heartbeat's worker; @rq is its pulse. */
+/*
+ * In the heartbeat's worker.  @rq is its pulse, or NULL: not the request
+ * that hung, which i915 does not know here, so the error names no job.
+ */
 static void grtrace_i915_heartbeat_stopped(void *data,
 					   struct intel_engine_cs *engine,
 					   struct i915_request *rq)
 {
 	struct grtrace_job gj;
 
-	if (!grtrace_enabled() || !grtrace_i915_job(&gj, engine, rq))
+	if (!grtrace_enabled() || !grtrace_i915_job(&gj, engine, NULL))
 		return;
 	gj.status = GRTRACE_ERROR_TIMEOUT;
 	grtrace_error(&gj);
@@ -350,7 +372,7 @@ static void grtrace_i915_context_switch(void *data,
 	grtrace_ctx_switch(&gj);
 }
 
-/* The GuC reset a context; recorded on its engine if that is physical. */
+/* The GuC reset a context: on its engine's ring, a virtual engine's too. */
 static void grtrace_i915_context_reset(void *data, struct intel_context *ce)
 {
 	if (grtrace_enabled())
