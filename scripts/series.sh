@@ -208,6 +208,11 @@ export_series() {
 	[ -z "$start" ] || cp -r "$tmp"/tools "$PATCHES/"
 	# patches/series, with headings that say what is under them
 	python3 "$ROOT/scripts/series-headings.py" "$PATCHES"
+	# A cover letter per posting (patches/postings.txt), with its To:
+	if [ -f "$PATCHES/postings.txt" ]; then
+		python3 "$ROOT/scripts/postings.py" write "$PATCHES" "$EDIT" ||
+			die "export: patches/postings.txt does not cut the series"
+	fi
 	# A backport (patches-6.12/) has no folders: they are the mainline's.
 	if [ "$PATCHES" != "$ROOT/patches" ]; then
 		record_stamp
@@ -302,11 +307,12 @@ apply() {
 # check: KTAP.  The series in patches/series is complete; the README's git
 # am command applies it; the files it creates equal the folders, one for
 # one; every file it touches equals the quilt-applied tree ($SRC, step
-# tree).  Leaves the git am tree in $CACHE/series-am for the maintainers
-# step.
+# tree); no patch reworks another's lines unless justified; every kernel
+# patch is in one posting, whose cover letter lists it.  Leaves the git am
+# tree in $CACHE/series-am for the maintainers step.
 check() {
 	local am=$CACHE/series-am f dst bad missing=0 extra
-	ktap_begin 5
+	ktap_begin 6
 	CHECK=series
 	OUT=$(mktemp -d)
 	trap 'rm -rf "$OUT"' RETURN
@@ -354,6 +360,9 @@ check() {
 	bad=$?
 	grep -v '^[a-z0-9.-]*: [0-9]* rework lines' "$OUT/rework" | sed 's/^# //' > "$OUT/err"
 	result "$bad" "rework: $(grep '^[a-z0-9.-]*: [0-9]* rework lines' "$OUT/rework" | paste -sd';' | sed 's/;/; /g'), none other (scripts/rework-justified.txt)"
+	# The postings: a cover letter per tree (patches/postings.txt).
+	python3 "$ROOT/scripts/postings.py" check "$PATCHES" > "$OUT/postings" 2> "$OUT/err"
+	result $? "postings: $(cat "$OUT/postings" 2>/dev/null) (${PATCHES##*/}/postings/ up to date)"
 	finish
 }
 
