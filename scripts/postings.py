@@ -12,7 +12,8 @@ maintainers and lists that tree's scripts/get_maintainer.pl gives for
 them.
 check: every patch of DIR/kernel/ is in exactly one posting, every
 posting's patch exists, the postings it names exist, and DIR/postings/
-holds the cover letters that write gives (but their To: lines).
+holds the cover letters that write gives (but their To: and Cc: lines).
+A posting names only earlier postings in its after: line.
 Exit status 1 with the reasons on stderr."""
 import os
 import re
@@ -34,13 +35,20 @@ def subject(path):
 
 
 def stat(path):
-    """(insertions, deletions, files) of a patch, from its diff"""
+    """(insertions, deletions, files) of a patch, from its diffs (not
+    its message, nor a signature after them)"""
     ins = dels = 0
     files = set()
+    in_diff = False
     with open(path, errors='replace') as f:
         for line in f:
             if line.startswith('diff --git '):
                 files.add(line.split()[2][2:])
+                in_diff = True
+            elif not in_diff:
+                continue
+            elif line == '-- \n':
+                break
             elif line.startswith('+') and not line.startswith('+++ '):
                 ins += 1
             elif line.startswith('-') and not line.startswith('--- '):
@@ -91,10 +99,16 @@ def base_commit(d):
 
 
 def maintainers(tree, paths):
-    out = subprocess.run([os.path.join(tree, 'scripts', 'get_maintainer.pl'),
-                          '--no-git', '--no-git-fallback', '--no-rolestats'] + paths,
-                         cwd=tree, capture_output=True, text=True, check=False).stdout
-    return [line.strip() for line in out.split('\n') if line.strip()]
+    """(people, lists) that the tree's get_maintainer.pl names for the
+    patches; it prints errors of its own for Fixes: ids this tree has no
+    history of, which are ignored, but it must name someone"""
+    r = subprocess.run([os.path.join(tree, 'scripts', 'get_maintainer.pl'),
+                        '--no-git', '--no-git-fallback', '--no-rolestats'] + paths,
+                       cwd=tree, capture_output=True, text=True, check=False)
+    names = [line.strip() for line in r.stdout.split('\n') if line.strip()]
+    if r.returncode or not names:
+        raise SystemExit('get_maintainer.pl gave nobody for %s: %s' % (' '.join(paths), r.stderr[-500:]))
+    return [n for n in names if '<' in n], [n for n in names if '<' not in n]
 
 
 def covers(d, tree=None):
@@ -111,10 +125,17 @@ def covers(d, tree=None):
     seen = {}
     out = {}
     base = base_commit(d)
+    earlier = set()
     for i, p in enumerate(postings, 1):
         for a in p['after']:
             if a not in known:
                 errors.append('posting %s: after %s, which is no posting' % (p['name'], a))
+            elif a not in earlier:
+                errors.append('posting %s: after %s, which is not an earlier posting' % (p['name'], a))
+        earlier.add(p['name'])
+        if not p['patches']:
+            errors.append('posting %s: no patch' % p['name'])
+            continue
         files = []
         for s in p['patches']:
             got = by_subject.get(s, [])
@@ -132,14 +153,18 @@ def covers(d, tree=None):
         k = len(files)
         if k == 1:
             # A patch alone goes without a cover letter: this is its notes.
-            lines = ['Subject: [PATCH] %s' % (p['patches'][0])]
+            lines = ['Subject: [PATCH] %s' % (p['patches'][0]),
+                     'Notes: (a patch alone: this text goes below its "---")']
         else:
             lines = ['Subject: [PATCH 0/%d] %s' % (k, p['subject'])]
         if tree:
-            lines.append('To: ' + ', '.join(maintainers(tree, [os.path.abspath(os.path.join(kdir, f)) for f in files])))
+            to, cc = maintainers(tree, [os.path.abspath(os.path.join(kdir, f)) for f in files])
+            lines.append('To: ' + ', '.join(to))
+            if cc:
+                lines.append('Cc: ' + ', '.join(cc))
         lines += ['Tree: ' + p['tree'],
                   'After: ' + (', '.join(p['after']) if p['after'] else 'nothing: it applies on the base alone'),
-                  'Base: base-commit %s (Debian\'s linux-source-7.3), with the postings before it applied' % base
+                  'Base: base-commit %s (Debian\'s linux-source-7.3), with the After: postings applied' % base
                   if p['after'] else 'Base: base-commit %s (Debian\'s linux-source-7.3)' % base,
                   '']
         lines += p['text']
@@ -147,13 +172,14 @@ def covers(d, tree=None):
         ins = dels = 0
         touched = set()
         for j, f in enumerate(files, 1):
-            lines.append('  [PATCH %s] %s' % ('%d/%d' % (j, k) if k > 1 else '',
+            lines.append('  [PATCH%s] %s' % (' %d/%d' % (j, k) if k > 1 else '',
                                            subject(os.path.join(kdir, f))))
-            lines.append('               (patches/kernel/%s)' % f)
+            lines.append('               (here: patches/kernel/%s)' % f)
             a, b, t = stat(os.path.join(kdir, f))
             ins, dels = ins + a, dels + b
             touched |= t
-        lines += ['', ' %d files changed, %d insertions(+), %d deletions(-)' % (len(touched), ins, dels), '']
+        lines += ['', ' %d file%s changed, %d insertions(+), %d deletions(-)' %
+                  (len(touched), '' if len(touched) == 1 else 's', ins, dels), '']
         out['%02d-%s.txt' % (i, p['name'])] = '\n'.join(lines)
     for n in names:
         if n not in seen:
@@ -162,7 +188,7 @@ def covers(d, tree=None):
 
 
 def without_to(text):
-    return '\n'.join(line for line in text.split('\n') if not line.startswith('To: '))
+    return '\n'.join(line for line in text.split('\n') if not line.startswith(('To: ', 'Cc: ')))
 
 
 def main():
@@ -183,6 +209,8 @@ def main():
                 f.write(text)
         return
     if not os.path.exists(os.path.join(d, 'postings.txt')):
+        if os.path.isdir(pdir):
+            raise SystemExit('%s without postings.txt' % pdir)
         print('no postings.txt: the series is one posting')
         return
     out, errors = covers(d)
