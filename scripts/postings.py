@@ -15,23 +15,23 @@ posting's patch exists, the postings it names exist, and DIR/postings/
 holds the cover letters that write gives (but their To: and Cc: lines).
 A posting names only earlier postings in its after: line.
 Exit status 1 with the reasons on stderr."""
+import importlib.util
 import os
 import re
 import subprocess
 import sys
 
 
-def subject(path):
-    """The Subject: header, unfolded, without its [PATCH n/m]"""
-    with open(path, errors='replace') as f:
-        lines = f.read().split('\n')
-    i = next(k for k, line in enumerate(lines) if line.startswith('Subject: '))
-    s = lines[i]
-    for line in lines[i + 1:]:
-        if not line.startswith((' ', '\t')):
-            break
-        s += line
-    return re.sub(r'^Subject: (\[[^]]*\] )?', '', s).strip()
+def _headings():
+    """scripts/series-headings.py, for its subject()"""
+    spec = importlib.util.spec_from_file_location(
+        'series_headings', os.path.join(os.path.dirname(os.path.abspath(__file__)), 'series-headings.py'))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+subject = _headings().subject
 
 
 def stat(path):
