@@ -102,9 +102,11 @@ def maintainers(tree, paths):
     """(people, lists) that the tree's get_maintainer.pl names for the
     patches; it prints errors of its own for Fixes: ids this tree has no
     history of, which are ignored, but it must name someone"""
+    # Perl's hash order, which get_maintainer.pl's order follows, fixed.
+    env = dict(os.environ, PERL_HASH_SEED='0', PERL_PERTURB_KEYS='0')
     r = subprocess.run([os.path.join(tree, 'scripts', 'get_maintainer.pl'),
                         '--no-git', '--no-git-fallback', '--no-rolestats'] + paths,
-                       cwd=tree, capture_output=True, text=True, check=False)
+                       cwd=tree, capture_output=True, text=True, check=False, env=env)
     names = [line.strip() for line in r.stdout.split('\n') if line.strip()]
     if r.returncode or not names:
         raise SystemExit('get_maintainer.pl gave nobody for %s: %s' % (' '.join(paths), r.stderr[-500:]))

@@ -41,6 +41,7 @@ KINDS = [
     (r'^gpu: grtrace:', 'grtrace core (drivers/gpu/grtrace)'),
     (r'^selftests/', 'kselftests'),
     (r'^Documentation', 'Documentation'),
+    (r'^drm/(amdgpu|i915|nouveau): Report', 'Vendor driver hooks (built, never run on hardware)'),
     (r'^drm/(atomic-helper|tests)', "A fix of DRM's atomic helpers and its test (posted apart, to drm-misc-fixes)"),
     (r'^drm/sched: Disable', 'A fix of the DRM scheduler (posted apart, to drm-misc-fixes)'),
     (r'^kunit:', "A fix of KUnit's executor (posted apart, to the kselftest tree)"),
