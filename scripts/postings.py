@@ -138,7 +138,7 @@ def covers(d, tree=None):
         if not p['patches']:
             errors.append('posting %s: no patch' % p['name'])
             continue
-        files = []
+        files, subjects = [], []
         for s in p['patches']:
             got = by_subject.get(s, [])
             if len(got) != 1:
@@ -148,6 +148,7 @@ def covers(d, tree=None):
                 errors.append('%s: in postings %s and %s' % (got[0], seen[got[0]], p['name']))
             seen[got[0]] = p['name']
             files.append(got[0])
+            subjects.append(s)
         if not p['subject'] or not p['tree'] or not p['text']:
             errors.append('posting %s: no subject, tree or text' % p['name'])
         if files != sorted(files):
@@ -173,9 +174,8 @@ def covers(d, tree=None):
         lines.append('')
         ins = dels = 0
         touched = set()
-        for j, f in enumerate(files, 1):
-            lines.append('  [PATCH%s] %s' % (' %d/%d' % (j, k) if k > 1 else '',
-                                           subject(os.path.join(kdir, f))))
+        for j, (f, s) in enumerate(zip(files, subjects), 1):
+            lines.append('  [PATCH%s] %s' % (' %d/%d' % (j, k) if k > 1 else '', s))
             lines.append('               (here: patches/kernel/%s)' % f)
             a, b, t = stat(os.path.join(kdir, f))
             ins, dels = ins + a, dels + b
