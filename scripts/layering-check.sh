@@ -16,12 +16,12 @@
 # The drivers grtrace records from their own tracepoints (the DRM
 # scheduler, virtio-gpu, amdgpu, i915, nouveau) carry no grtrace code: no
 # file of theirs in $SRC names grtrace, but the scheduler's tests of
-# grtrace's record.
+# grtrace's record; nor does a line the 6.12 backport adds to them.
 # KTAP: one result per check.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-ktap_begin 5
+ktap_begin 6
 CHECK=layering
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
@@ -53,6 +53,35 @@ grep -ril grtrace "$SRC/drivers/gpu/drm/scheduler" "$SRC/drivers/gpu/drm/virtio"
 [ $? -lt 2 ] && grep -v '^'"$SRC"'/drivers/gpu/drm/scheduler/tests/' "$OUT/named" |
 	sed "s#^$SRC/#names grtrace: #" >> "$OUT/err"
 result "$([ ! -s "$OUT/err" ]; echo $?)" "drm/scheduler, drm/virtio, amdgpu, i915 and nouveau carry no grtrace code"
+
+# The same of the 6.12 backport, from its patches (its tree, Debian's
+# 6.12, has no grtrace of its own): no line they add to those drivers,
+# nor any file they create there, names grtrace.
+python3 - "$ROOT/patches-6.12" > "$OUT/err" 2>&1 <<'PY'
+import glob, re, sys
+drivers = re.compile(r'^(drivers/gpu/drm/(scheduler|virtio|amd/amdgpu|i915|nouveau)/'
+                     r'|include/drm/gpu_scheduler\.h$|include/trace/events/(amdgpu|nouveau)\.h$)')
+patches = sorted(glob.glob(sys.argv[1] + '/kernel/[0-9]*.patch'))
+if not patches:
+    sys.exit(f'no patches in {sys.argv[1]}/kernel')
+bad = 0
+for p in patches:
+    path = None
+    for line in open(p, errors='replace'):
+        m = re.match(r'^diff --git a/(\S+) b/(\S+)', line)
+        if m:
+            path = m.group(2)
+            if drivers.match(path) and 'grtrace' in path.lower():
+                print(f'{p.rsplit("/", 1)[1]}: creates {path}')
+                bad += 1
+            continue
+        if path and drivers.match(path) and line.startswith('+') and \
+                not line.startswith('+++') and 'grtrace' in line.lower():
+            print(f'{p.rsplit("/", 1)[1]}: {path}: {line.rstrip()}')
+            bad += 1
+sys.exit(1 if bad else 0)
+PY
+ERR_LINES=20 result $? "6.12 backport: drm/scheduler, drm/virtio, amdgpu, i915 and nouveau carry no grtrace code"
 
 src=$SRC/tools/grtrace/src
 make -s -j"$JOBS" -C "$SRC/tools/grtrace" O="$OUT/tool" NO_BPF=1 > "$OUT/err" 2>&1

@@ -19,11 +19,12 @@ address.  The check reads them with trace-cmd (its raw fields) and sets
   - COMPLETE unknown (null): no event says which fence signalled;
   - a GPU wait on each job drm_sched_job_wait_dep names whose fence had
     not signalled yet (the event comes before the scheduler looks), and
-    on no other job, on the fences those events name; and among them
-    each wait grtrace's own probe (6.12's hooks) recorded in the same
-    recording.  The probe looks later, just before the scheduler adds
-    its callback: a fence that signals in between is a wait to the
-    events and none to the probe, which the events cannot tell;
+    on no other job, on the fences those events name; and grtrace's own
+    record of the same recording, whose SYNC_WAIT_ENTER comes from the
+    same event, waits once per drm_sched_job_wait_dep, on its fence (one
+    that signalled just before is a wait of no length);
+  - a reset on each job the backport's drm_sched_job_timedout says the
+    driver reset (reset=1, done=0), and on no other;
   - no address of the recording in the tool's output, text or JSON.
 
 Prints KTAP; exits 1 if a check fails.
@@ -42,7 +43,7 @@ MIN_JOBS = 20
 US = 1000
 LINE = re.compile(r'^\s*(\S.*?)-(\d+)\s+\[\d+\]\s+([\d.]+): (\w+):\s+(.*)$')
 NAMES = ('drm_sched_job', 'drm_run_job', 'drm_sched_process_job', 'drm_sched_job_wait_dep',
-         'dma_fence_signaled')
+         'dma_fence_signaled', 'drm_sched_job_timedout')
 
 
 def events(path):
@@ -61,11 +62,16 @@ def events(path):
 
 def expected(evs):
     """(scheduler, id) -> {submit, commit, end}; the waits' jobs and fences; addresses."""
-    want, by_fence, waits, addrs, signaled = {}, {}, set(), set(), set()
-    deps = collections.Counter()
+    want, by_fence, waits, addrs, signaled, resets = {}, {}, set(), set(), set(), set()
+    deps, every = collections.Counter(), collections.Counter()
     for name, ts, f in evs:
         if name == 'dma_fence_signaled':
             signaled.add((int(f['context'], 0), int(f['seqno'], 0)))
+            continue
+        if name == 'drm_sched_job_timedout':
+            # the backport's: a reset the driver made of a job not done
+            if int(f['reset'], 0) and not int(f['done'], 0):
+                resets.add((f['name'], int(f['id'], 0)))
             continue
         for k in ('fence', 'entity'):
             if k in f and int(f[k], 0):
@@ -82,17 +88,20 @@ def expected(evs):
             key = by_fence.pop(int(f['fence'], 0), None)
             if key:
                 want[key]['end'] = ts
-        elif (int(f['ctx'], 0), int(f['seqno'], 0)) not in signaled:
-            # the event precedes the scheduler's look at the fence: a
-            # fence that signalled already is no wait
-            waits.add((f['name'], int(f['id'], 0)))
-            deps[('drm_sched/' + f['name'], f"{int(f['ctx'], 0)}:{int(f['seqno'], 0)}")] += 1
-    return want, waits, deps, addrs
+        else:
+            dep = ('drm_sched/' + f['name'], f"{int(f['ctx'], 0)}:{int(f['seqno'], 0)}")
+            every[dep] += 1
+            if (int(f['ctx'], 0), int(f['seqno'], 0)) not in signaled:
+                # to a reader of the events, a fence that signalled
+                # before the event is no wait
+                waits.add((f['name'], int(f['id'], 0)))
+                deps[dep] += 1
+    return want, waits, deps, every, addrs, resets
 
 
 def main():
     grtrace, dat = sys.argv[1:3]
-    k = Ktap('older sched:', 6)
+    k = Ktap('older sched:', 7)
     try:
         evs = events(dat)
         def report(*args):
@@ -104,7 +113,7 @@ def main():
     except (OSError, ValueError, KeyError, subprocess.CalledProcessError) as e:
         k.result(False, 'grtrace report and trace-cmd report read the recording', e)
         return k.finish()
-    want, waits, deps, addrs = expected(evs)
+    want, waits, deps, every, addrs, resets = expected(evs)
     sess = rep['session']
     k.result(sess.get('jobs_from') == 'kernel' and len(want) >= MIN_JOBS and
              sess.get('kernel_events', {}).get('drm_sched_job', 0) > 0,
@@ -146,11 +155,10 @@ def main():
              f"{len(told)} jobs with one, first {told[:3]}")
 
     # The waits: those trace-cmd's reading gives, on the fences its
-    # events name, ring by ring; and each fence grtrace's own probe saw
-    # waited for in the same recording (6.12's hooks) among them.  The
-    # probe tests the fence after the event, just before
-    # dma_fence_add_callback(): one that signals in between is a wait to
-    # the events and none to the probe, which the events cannot tell.
+    # events name, ring by ring; and the fences grtrace's own record of
+    # the same recording waited for: one per drm_sched_job_wait_dep, from
+    # which grtrace's probe makes its SYNC_WAIT_ENTER, its fence signalled
+    # or not.
     waited = {key for key, j in have.items() if j and j['t_gpu_wait'] is not None}
     on = collections.Counter((j['ring'], f) for j in have.values()
                              if j and j['t_gpu_wait'] is not None for f in j['waits_on'].split())
@@ -160,15 +168,23 @@ def main():
                                 and j['ring'].startswith('drm_sched/')
                                 and j['ring'].split('/', 1)[1] in names
                                 for f in j['waits_on'].split())
-    k.result(waits and waits == waited and on == deps and not probe - on,
+    k.result(waits and waits == waited and on == deps and probe == every,
              'a GPU wait on each job drm_sched_job_wait_dep names with its fence '
-             'not yet signalled, on the fences they name, grtrace\'s probe\'s among them',
+             'not yet signalled, on the fences they name, and grtrace\'s own the same',
              f"{len(waits)} jobs waited, {len(waited)} with a wait in the report; only in "
              f"the events {sorted(waits - waited)[:3]}, only in the report "
              f"{sorted(waited - waits)[:3]}; fences only in the events "
              f"{sorted(deps - on)[:3]}, only in the report {sorted(on - deps)[:3]}, "
-             f"only in the probe {sorted(probe - on)[:3]}; "
-             f"signalled before the probe looked {sorted(on - probe)[:3]}")
+             f"only in grtrace's {sorted(probe - every)[:3]}, "
+             f"not in grtrace's {sorted(every - probe)[:3]}")
+
+    # The backport's drm_sched_job_timedout: a reset on the job it names by
+    # scheduler and id, where it says the driver reset, and on no other.
+    reset = {key for key, j in have.items() if j and j.get('status') == 'reset'}
+    k.result(resets and reset == resets,
+             'a reset on each job drm_sched_job_timedout says was reset, and on no other',
+             f"{len(resets)} in the events, {len(reset)} in the report; only in the events "
+             f"{sorted(resets - reset)[:3]}, only in the report {sorted(reset - resets)[:3]}")
 
     dump = text + json.dumps(rep)
     seen = sorted(a for a in addrs if f'{a:x}' in dump or str(a) in dump)

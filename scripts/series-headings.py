@@ -48,6 +48,13 @@ KINDS = [
     (r'^tools/tracing', 'libtraceevent plugin (tools/tracing)'),
     (r'^tools/grtrace', 'grtrace tool (tools/grtrace)'),
 ]
+# The 6.12 backport's own patches, and the headings it has for others.
+BACKPORT_KINDS = [
+    (r'^drm/sched: (Export|Trace)',
+     "drm/sched: its older events exported, and a timeout's verdict traced"),
+    (r'^drm/virtio', "virtio-gpu: its events where a tracer needs them, and exported"),
+    (r'^relay', 'relay'),
+]
 PARTS = [('kernel', 'Kernel series'), ('tools', 'User-space series, on top of the kernel series')]
 
 
@@ -64,8 +71,8 @@ def subject(path):
     return re.sub(r'^Subject: (\[[^]]*\] )?', '', s).strip()
 
 
-def kind(subj):
-    for pat, name in KINDS:
+def kind(subj, backport=False):
+    for pat, name in (BACKPORT_KINDS if backport else []) + KINDS:
         if re.search(pat, subj):
             return name
     return 'Other'
@@ -73,6 +80,7 @@ def kind(subj):
 
 def main():
     d = sys.argv[1]
+    backport = os.path.basename(os.path.normpath(d)) != 'patches'
     out = []
     for part, what in PARTS:
         pdir = os.path.join(d, part)
@@ -84,7 +92,7 @@ def main():
         out += ['' if out else None, f'# {what}: {subject(cover)}']
         last = None
         for n in names:
-            k = kind(subject(os.path.join(pdir, n)))
+            k = kind(subject(os.path.join(pdir, n)), backport)
             if k != last:
                 out += ['', f'## {k}']
                 last = k

@@ -57,7 +57,10 @@
  * additions to gpu_scheduler_trace.h; a recording without them has no
  * errors.  A timeout the driver found harmless (no_hang) is taken as
  * grtrace's probe takes a no_hang without an error on the job's fences:
- * no ERROR; the event does not carry those errors.
+ * no ERROR; the event does not carry those errors.  The 6.12 backport's
+ * drm_sched_job_timedout has a field of its own for a reset (6.12's
+ * drivers return NOMINAL after a reset and for a job left running alike)
+ * and names the job by its id, as 6.12's older events do.
  *
  * i915's execute, in and out events are built only with
  * CONFIG_DRM_I915_LOW_LEVEL_TRACEPOINTS, which distributions leave off:
@@ -589,6 +592,16 @@ static __u32 sched_ring(struct gr_upstream *u, struct gr_trace *t, struct tep_ev
 	return up_ring(u, t, dev, name, engine_from_name(name));
 }
 
+/* The ring of the older events' jobs: they name no device */
+static __u32 old_sched_ring(struct gr_upstream *u, struct gr_trace *t,
+			    struct tep_event *event, struct tep_record *rec)
+{
+	char name[64];
+
+	gr_tep_str(event, rec, "name", name, sizeof(name));
+	return up_ring(u, t, "drm_sched", name, engine_from_name(name));
+}
+
 static void sched_event(struct gr_upstream *u, struct gr_trace *t, struct tep_handle *tep,
 			struct tep_event *event, struct tep_record *rec, int cpu,
 			__u64 *gseq, int which)
@@ -597,6 +610,7 @@ static void sched_event(struct gr_upstream *u, struct gr_trace *t, struct tep_ha
 	__u64 fseq = gr_tep_num(event, rec, "fence_seqno");
 	struct gr_event *ev;
 	struct up_job *j;
+	bool reset;
 	__u32 ring;
 	int status;
 
@@ -631,13 +645,30 @@ static void sched_event(struct gr_upstream *u, struct gr_trace *t, struct tep_ha
 		break;
 	case GR_UP_TIMEDOUT:
 		status = (int)gr_tep_num(event, rec, "status");
+		reset = status == STAT_RESET;
+		ring = 0;
+		if (tep_find_field(event, "reset")) {
+			/*
+			 * The 6.12 backport's: NOMINAL for a reset and a job
+			 * left running alike, a reset said by its own field;
+			 * the job as that kernel's older events name it, 0:id
+			 * of ring drm_sched/NAME
+			 */
+			reset = gr_tep_num(event, rec, "reset");
+			if (!reset && status != STAT_ENODEV)
+				status = STAT_NO_HANG;
+			ring = old_sched_ring(u, t, event, rec);
+			fctx = 0;
+			fseq = gr_tep_num(event, rec, "id");
+		}
 		if (gr_tep_num(event, rec, "done") || status == STAT_NO_HANG)
 			break;
-		ring = sched_ring(u, t, event, rec);
+		if (!ring)
+			ring = sched_ring(u, t, event, rec);
 		ev = up_rec(u, t, gseq, rec, cpu, GRTRACE_EV_ERROR, ring, fctx, fseq);
 		ev->job.ctx_id = fctx ? fctx - 1 : 0;
 		ev->job.status = GRTRACE_ERROR_TIMEOUT;
-		if (status != STAT_RESET)
+		if (!reset)
 			break;
 		ev = up_rec(u, t, gseq, rec, cpu, GRTRACE_EV_ERROR, ring, fctx, fseq);
 		ev->job.ctx_id = fctx ? fctx - 1 : 0;
