@@ -26,6 +26,7 @@ export GRTRACE_PATCHES=$ROOT/patches-6.12
 # (their result cache's key names it too).
 export GRTRACE_GUEST_CONFIG_EXTRA=$ROOT/scripts/config/guest-6.12.config
 . "$ROOT/scripts/lib.sh"
+. "$ROOT/scripts/same-code.sh"
 BP=$CACHE/backport-6.12
 
 # The tree, with the README's quilt command (its own KTAP, merged here).
@@ -33,8 +34,9 @@ OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 "$ROOT/scripts/tree.sh" > "$OUT/tree" 2>&1
 rc=$?
-# the tree, git am, git am = quilt, =y, =m, =n
-ktap_begin 6
+# the tree, git am, git am = quilt, =y, =m, =n, the drivers' code with
+# and without grtrace
+ktap_begin 7
 CHECK=backport
 ktap_merge tree.sh $rc "$OUT/tree"
 [ "$(cat "$SRC/.grtrace-stamp" 2>/dev/null)" = "$(series_stamp)" ] || finish
@@ -91,4 +93,9 @@ for mode in y m n; do
 	mv "$OUT/err-$mode" "$OUT/err" 2>/dev/null
 	result "$rc" "$name"
 done
+# With grtrace (=m) and without (=n), the scheduler a module in both (the
+# vendor drivers select it; =y's is built in, other code): the same
+# scheduler and virtio-gpu code.
+same_code "$BP/build-m" "$BP/build-n" > "$OUT/err" 2>&1
+ERR_LINES=20 result $? "CONFIG_GRTRACE=m and =n: the DRM scheduler's and virtio-gpu's objects are the same code, naming the same symbols"
 finish
