@@ -54,6 +54,10 @@ BACKPORT_KINDS = [
      "drm/sched: its older events exported, and a timeout's verdict traced"),
     (r'^drm/virtio', "virtio-gpu: its events where a tracer needs them, and exported"),
     (r'^relay', 'relay'),
+    (r'^drm/amdgpu: Trace', "amdgpu: events of its rings' fences and recoveries (built, never run on hardware)"),
+    (r'^drm/i915: (Trace|Export)',
+     "i915: events of hangs, resets and context switches, and exports (built, never run on hardware)"),
+    (r'^drm/nouveau: Trace', "nouveau: events of its channels (built, never run on hardware)"),
 ]
 PARTS = [('kernel', 'Kernel series'), ('tools', 'User-space series, on top of the kernel series')]
 
