@@ -43,7 +43,7 @@ MIN_JOBS = 20
 US = 1000
 LINE = re.compile(r'^\s*(\S.*?)-(\d+)\s+\[\d+\]\s+([\d.]+): (\w+):\s+(.*)$')
 NAMES = ('drm_sched_job', 'drm_run_job', 'drm_sched_process_job', 'drm_sched_job_wait_dep',
-         'dma_fence_signaled', 'drm_sched_job_timedout')
+         'dma_fence_signaled', 'drm_sched_job_timedout', 'grtrace_sync_wait_enter')
 
 
 def events(path):
@@ -62,11 +62,16 @@ def events(path):
 
 def expected(evs):
     """(scheduler, id) -> {submit, commit, end}; the waits' jobs and fences; addresses."""
-    want, by_fence, waits, addrs, signaled, resets = {}, {}, set(), set(), set(), set()
-    deps = collections.Counter()
+    want, by_fence, waits, addrs, signaled, resets = {}, {}, set(), set(), {}, set()
+    deps, every, enters = collections.Counter(), set(), []
     for name, ts, f in evs:
         if name == 'dma_fence_signaled':
-            signaled.add((int(f['context'], 0), int(f['seqno'], 0)))
+            signaled.setdefault((int(f['context'], 0), int(f['seqno'], 0)), ts)
+            continue
+        if name == 'grtrace_sync_wait_enter':
+            if f['dev'] == 'drm_sched':
+                enters.append(('drm_sched/' + f['ring'], int(f['aux_context'], 0),
+                               int(f['aux_seqno'], 0), ts))
             continue
         if name == 'drm_sched_job_timedout':
             # the backport's: a reset the driver made of a job not done
@@ -90,12 +95,13 @@ def expected(evs):
                 want[key]['end'] = ts
         else:
             dep = ('drm_sched/' + f['name'], f"{int(f['ctx'], 0)}:{int(f['seqno'], 0)}")
+            every.add(dep)
             if (int(f['ctx'], 0), int(f['seqno'], 0)) not in signaled:
                 # to a reader of the events, a fence that signalled
                 # before the event is no wait
                 waits.add((f['name'], int(f['id'], 0)))
                 deps[dep] += 1
-    return want, waits, deps, addrs, resets
+    return want, waits, deps, addrs, resets, (every, enters, signaled)
 
 
 def main():
@@ -108,11 +114,10 @@ def main():
                                   capture_output=True, text=True).stdout
         rep = json.loads(report('-f', 'json', '--events', 'kernel'))
         text = report('--events', 'kernel')
-        grt = json.loads(report('-f', 'json', '--events', 'grtrace'))['jobs']
     except (OSError, ValueError, KeyError, subprocess.CalledProcessError) as e:
         k.result(False, 'grtrace report and trace-cmd report read the recording', e)
         return k.finish()
-    want, waits, deps, addrs, resets = expected(evs)
+    want, waits, deps, addrs, resets, (every, enters, signaled) = expected(evs)
     sess = rep['session']
     k.result(sess.get('jobs_from') == 'kernel' and len(want) >= MIN_JOBS and
              sess.get('kernel_events', {}).get('drm_sched_job', 0) > 0,
@@ -154,30 +159,25 @@ def main():
              f"{len(told)} jobs with one, first {told[:3]}")
 
     # The waits: those trace-cmd's reading gives, on the fences its
-    # events name, ring by ring; and grtrace's own record of the same
-    # recording waits on no fence but those, its probe on the same
-    # drm_sched_job_wait_dep skipping a fence signalled already (and one
-    # of the job's own entity, which the events do not tell).  One that
-    # signals between ftrace's probe and grtrace's is a wait to the
-    # events alone.
+    # events name, ring by ring.  grtrace's own, its SYNC_WAIT_ENTER in the
+    # same recording: each on a fence a drm_sched_job_wait_dep of its ring
+    # names, and none on a fence signalled before it (its probe on the
+    # same event skips those; ftrace's record of the event may come after
+    # grtrace's probe, so the events' own reading is no measure of it).
     waited = {key for key, j in have.items() if j and j['t_gpu_wait'] is not None}
     on = collections.Counter((j['ring'], f) for j in have.values()
                              if j and j['t_gpu_wait'] is not None for f in j['waits_on'].split())
-    names = {name for name, _ in want}
-    probe = collections.Counter((j['ring'], f) for j in grt
-                                if j['t_gpu_wait'] is not None
-                                and j['ring'].startswith('drm_sched/')
-                                and j['ring'].split('/', 1)[1] in names
-                                for f in j['waits_on'].split())
-    k.result(waits and waits == waited and on == deps and probe and not probe - deps,
+    stray = [(r, f"{c}:{q}") for r, c, q, ts in enters if (r, f"{c}:{q}") not in every]
+    late = [(r, f"{c}:{q}") for r, c, q, ts in enters if signaled.get((c, q), ts) < ts]
+    k.result(waits and waits == waited and on == deps and enters and not stray and not late,
              'a GPU wait on each job drm_sched_job_wait_dep names with its fence '
-             'not yet signalled, on the fences they name, and grtrace\'s among them',
+             'not yet signalled, on the fences they name; grtrace\'s on those fences, none signalled',
              f"{len(waits)} jobs waited, {len(waited)} with a wait in the report; only in "
              f"the events {sorted(waits - waited)[:3]}, only in the report "
              f"{sorted(waited - waits)[:3]}; fences only in the events "
-             f"{sorted(deps - on)[:3]}, only in the report {sorted(on - deps)[:3]}, "
-             f"only in grtrace's {sorted(probe - deps)[:3]}, "
-             f"{sum(probe.values())} in grtrace's")
+             f"{sorted(deps - on)[:3]}, only in the report {sorted(on - deps)[:3]}; "
+             f"grtrace's {len(enters)} waits: on no such fence {stray[:3]}, "
+             f"on a fence signalled before {late[:3]}")
 
     # The backport's drm_sched_job_timedout: a reset on the job it names by
     # scheduler and id, where it says the driver reset, and on no other.
