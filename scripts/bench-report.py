@@ -45,6 +45,8 @@ CASES = [
     ('g_clock_read_all_cpus', '(g) clock read, all CPUs', 'diff'),
     ('g_atomic_inc', '(g) shared atomic inc (gseq)', 'diff'),
     ('g_atomic_inc_all_cpus', '(g) shared atomic inc, all CPUs', 'diff'),
+    ('i_sched_probe_relay', '(i) drm_sched_job_queue + probe, x (b)', 'ratio'),
+    ('i_sched_event_stopped', '(i) drm_sched_job_queue, no listener', 'diff'),
 ]
 BASES = [('a_no_hook', '(a) loop without a hook'),
          ('e_bare_trace_event', '(e) bare TRACE_EVENT, ftrace'),

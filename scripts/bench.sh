@@ -20,7 +20,7 @@ uml_kunit() {
 	(cd "$SRC" && python3 tools/testing/kunit/kunit.py "$cmd" --arch=um \
 		--build_dir="$CACHE/build-um-bench" --timeout 900 \
 		--kunitconfig=drivers/gpu/grtrace/tests/bench.kunitconfig \
-		--kernel_args grtrace_bench.pairs=1001 --raw_output=all "$@") > "$file" 2>&1 ||
+		--kernel_args grtrace_bench.pairs=1001 --raw_output=all "$@" grtrace_bench) > "$file" 2>&1 ||
 		log "bench: kunit.py failed, see $file"
 }
 # BENCH_ONLY=app: only the application-level runs (below).

@@ -33,14 +33,16 @@
 #include <linux/trace.h>
 #include <linux/trace_events.h>
 
+#if IS_ENABLED(CONFIG_GRTRACE_DRM_SCHED)
+#include <drm/gpu_scheduler.h>
+
+#include "../../drm/scheduler/gpu_scheduler_trace.h"
+#endif
+
 #define CREATE_TRACE_POINTS
 #include "grtrace_bench_trace.h"
 
 #include "../grtrace_internal.h"
-
-#if IS_REACHABLE(CONFIG_DRM_SCHED)
-#include <drm/gpu_scheduler.h>
-#endif
 
 /*
  * Where the machine's speed changes from one millisecond to the next (a
@@ -82,7 +84,33 @@ enum bench_op {
 	OP_ATOMIC,	/* one shared atomic increment, as gseq takes */
 	OP_PERCPU,	/* one per-CPU increment, as cseq takes */
 	OP_CLOCK,	/* the relay stream's clock read */
+	OP_SCHED,	/* drm_sched_job_queue, which grtrace's probe makes a SUBMIT */
 };
+
+#if IS_ENABLED(CONFIG_GRTRACE_DRM_SCHED)
+/*
+ * A scheduler job as far as grtrace's probe on drm_sched_job_queue reads
+ * it: its scheduler's name, its fences, its entity's queue.  Nothing
+ * else listens while the bench runs.
+ */
+static struct drm_gpu_scheduler bench_sched = { .name = "gfx0" };
+static struct drm_sched_fence bench_s_fence = {
+	.scheduled = { .context = 1 },
+	.finished = { .context = 2 },
+	.sched = &bench_sched,
+};
+
+static struct drm_sched_job bench_sched_job = { .s_fence = &bench_s_fence };
+static struct drm_sched_entity bench_entity;
+
+static void bench_sched_one(unsigned int i)
+{
+	bench_s_fence.finished.seqno = i;
+	trace_drm_sched_job_queue(&bench_sched_job, &bench_entity);
+}
+#else
+static void bench_sched_one(unsigned int i) { }
+#endif
 
 static atomic64_t bench_shared;
 static DEFINE_PER_CPU(u64, bench_local);
@@ -117,6 +145,9 @@ static void bench_one(enum bench_op op, struct grtrace_job *job, unsigned int i)
 		break;
 	case OP_CLOCK:
 		ktime_get_mono_fast_ns();
+		break;
+	case OP_SCHED:
+		bench_sched_one(i);
 		break;
 	}
 }
@@ -434,6 +465,9 @@ static const struct bench_case bench_atomic = { "g_atomic_inc", OP_ATOMIC };
 static const struct bench_case bench_atomic_all = { "g_atomic_inc_all_cpus", OP_ATOMIC, true };
 static const struct bench_case bench_percpu = { "g_percpu_inc", OP_PERCPU };
 static const struct bench_case bench_percpu_all = { "g_percpu_inc_all_cpus", OP_PERCPU, true };
+static const struct bench_case bench_sched_stopped = { "i_sched_event_stopped", OP_SCHED };
+static const struct bench_case bench_sched_relay = { "i_sched_probe_relay", OP_SCHED, false,
+						     { .relay = true } };
 
 static const struct bench_cmp bench_cmps[] = {
 	/* (a) a call site while nothing listens, against the loop without it */
@@ -480,7 +514,23 @@ static const struct bench_cmp bench_cmps[] = {
 	{ &bench_clock_all, &bench_no_hook_all, CMP_DIFF },
 	{ &bench_atomic, &bench_percpu, CMP_DIFF },
 	{ &bench_atomic_all, &bench_percpu_all, CMP_DIFF },
+	/*
+	 * (i) the scheduler's drm_sched_job_queue, with grtrace's probe
+	 * attached while a session runs (it looks the ring up and fills the
+	 * job), against (b), a driver's direct call of grtrace_submit(); and
+	 * the same tracepoint while nothing listens, against the loop alone
+	 */
+	{ &bench_sched_relay, &bench_relay, CMP_RATIO },
+	{ &bench_sched_stopped, &bench_no_hook, CMP_DIFF },
 };
+
+/* A comparison this kernel can make: instance=, the scheduler's probes */
+static bool bench_cmp_runs(const struct bench_cmp *cmp)
+{
+	if (cmp->c->s.ftrace_instance && !bench_tr)
+		return false;
+	return cmp->c->op != OP_SCHED || IS_ENABLED(CONFIG_GRTRACE_DRM_SCHED);
+}
 
 /* Every comparison, their pairs interleaved; then the lines, in table order */
 static void grtrace_bench_run(struct kunit *test)
@@ -499,10 +549,10 @@ static void grtrace_bench_run(struct kunit *test)
 	}
 	for (r = 0; r < bench_pairs; r++)
 		for (i = 0; i < n; i++)
-			if (bench_tr || !bench_cmps[i].c->s.ftrace_instance)
+			if (bench_cmp_runs(&bench_cmps[i]))
 				bench_pair(test, &bench_cmps[i], r, &res[i]);
 	for (i = 0; i < n; i++)
-		if (bench_tr || !bench_cmps[i].c->s.ftrace_instance)
+		if (bench_cmp_runs(&bench_cmps[i]))
 			bench_report(test, &bench_cmps[i], &res[i]);
 	kunit_info(test, "bench cpus: %u online\n", num_online_cpus());
 
