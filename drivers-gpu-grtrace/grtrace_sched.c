@@ -445,7 +445,13 @@ static int grtrace_sched_attach(void)
 							 NULL);
 	if (ret)
 		goto err_timedout;
-	ret = register_trace_dma_fence_signaled(grtrace_sched_signaled, NULL);
+	/*
+	 * After the drivers' own probes on it, at the default priority: a
+	 * dependency's COMPLETE, which grtrace's i915 and nouveau modules
+	 * report there, comes before the end of the waits for it.
+	 */
+	ret = register_trace_prio_dma_fence_signaled(grtrace_sched_signaled, NULL,
+						     TRACEPOINT_DEFAULT_PRIO - 1);
 	if (ret)
 		goto err_unschedulable;
 	return 0;

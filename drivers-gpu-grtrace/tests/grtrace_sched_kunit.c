@@ -20,6 +20,7 @@
 #include <linux/sort.h>
 #include <linux/string.h>
 #include <linux/spinlock.h>
+#include <trace/events/dma_fence.h>
 #include <trace/events/grtrace.h>
 
 #include "../grtrace_internal.h"
@@ -1154,6 +1155,79 @@ static int ring_one(const struct grtrace_record *rec, void *data)
 /* A fence context no real driver uses: a real GPU may report meanwhile. */
 #define MARK_CTX	0x6772747261636500ULL
 
+/* Another driver's fence, whose COMPLETE that driver's own probe reports. */
+struct driver_fence {
+	struct hw_fence hw;	/* first: the fence's release frees it all */
+	struct grtrace_ring ring;
+};
+
+static void driver_signaled(void *data, struct dma_fence *fence)
+{
+	struct driver_fence *d = data;
+	struct grtrace_job gj = {
+		.ring = &d->ring,
+		.fence_context = fence->context,
+		.fence_seqno = fence->seqno,
+	};
+
+	if (fence == &d->hw.base && grtrace_enabled())
+		grtrace_complete(&gj);
+}
+
+/*
+ * A job waits for another driver's fence, whose COMPLETE that driver's
+ * probe on dma_fence_signaled reports, as grtrace's i915 and nouveau
+ * modules do: the COMPLETE comes before the end of the wait for it,
+ * whichever probe was attached first.
+ */
+static void grtrace_sched_test_dep_complete_first(struct kunit *test)
+{
+	struct driver_fence *d = kzalloc(sizeof(*d), GFP_KERNEL);
+	struct drm_sched_entity *e;
+	struct dma_fence *done;
+	struct fake_gpu *gpu;
+	struct capture *c;
+	int cpl, ext, tries;
+
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	spin_lock_init(&d->hw.lock);
+	dma_fence_init(&d->hw.base, &hw_fence_ops, &d->hw.lock,
+		       dma_fence_context_alloc(1), 1);
+	d->ring = (struct grtrace_ring) {
+		.dev = "kunit", .name = "other0", .engine = GRTRACE_ENGINE_GRAPHICS,
+	};
+	grtrace_ring_register(&d->ring);
+
+	gpu = fake_gpu_create(test, "gfx_dep", MAX_SCHEDULE_TIMEOUT);
+	e = fake_entity_create(test, gpu);
+	c = capture_start(test);
+	/* After the scheduler's probes, as a driver's module loaded later */
+	KUNIT_ASSERT_EQ(test, register_trace_dma_fence_signaled(driver_signaled, d), 0);
+	done = push_one(test, e, new_job(test), dma_fence_get(&d->hw.base));
+	for (tries = 0; tries < 250; tries++) {
+		if (find(c->ev, READ_ONCE(c->n), GRTRACE_EV_SYNC_WAIT_ENTER,
+			 done->context, done->seqno) >= 0)
+			break;
+		msleep(20);
+	}
+	dma_fence_signal(&d->hw.base);
+	KUNIT_EXPECT_GT(test, dma_fence_wait_timeout(done, false, 10 * HZ), 0);
+	unregister_trace_dma_fence_signaled(driver_signaled, d);
+	capture_stop(c);
+	drm_sched_entity_destroy(e);
+
+	cpl = find(c->ev, c->n, GRTRACE_EV_COMPLETE, d->hw.base.context, 1);
+	ext = find(c->ev, c->n, GRTRACE_EV_SYNC_WAIT_EXIT, done->context, done->seqno);
+	KUNIT_EXPECT_GE(test, cpl, 0);
+	KUNIT_EXPECT_GE(test, ext, 0);
+	KUNIT_EXPECT_LT_MSG(test, cpl, ext,
+			    "the dependency's COMPLETE before the end of the wait for it");
+	dma_fence_put(done);
+	grtrace_ring_unregister(&d->ring);
+	dma_fence_put(&d->hw.base);
+	fake_gpu_destroy(gpu);
+}
+
 /*
  * A ring that is not registered yet, as a driver's zeroed ring before
  * grtrace_ring_register() returns, reports nothing: its id is not the id
@@ -1374,6 +1448,7 @@ static struct kunit_case grtrace_sched_test_cases[] = {
 	KUNIT_CASE(grtrace_sched_test_timeout_finished),
 	KUNIT_CASE(grtrace_sched_test_no_hw_fence),
 	KUNIT_CASE(grtrace_sched_test_kill),
+	KUNIT_CASE(grtrace_sched_test_dep_complete_first),
 	KUNIT_CASE(grtrace_sched_test_ring_unregistered),
 	KUNIT_CASE(grtrace_sched_test_ring_removed),
 	KUNIT_CASE(grtrace_sched_test_ring_scale),
