@@ -446,8 +446,8 @@ static int grtrace_sched_attach(void)
 	if (ret)
 		goto err_timedout;
 	/*
-	 * After the drivers' own probes on it, at the default priority: a
-	 * dependency's COMPLETE, which grtrace's i915 and nouveau modules
+	 * Below the default priority, after the drivers' own probes on it:
+	 * a dependency's COMPLETE, which grtrace's i915 and nouveau modules
 	 * report there, comes before the end of the waits for it.
 	 */
 	ret = register_trace_prio_dma_fence_signaled(grtrace_sched_signaled, NULL,

@@ -114,10 +114,10 @@ def main():
                                   capture_output=True, text=True).stdout
         rep = json.loads(report('-f', 'json', '--events', 'kernel'))
         text = report('--events', 'kernel')
+        want, waits, deps, addrs, resets, (every, enters, signaled) = expected(evs)
     except (OSError, ValueError, KeyError, subprocess.CalledProcessError) as e:
         k.result(False, 'grtrace report and trace-cmd report read the recording', e)
         return k.finish()
-    want, waits, deps, addrs, resets, (every, enters, signaled) = expected(evs)
     sess = rep['session']
     k.result(sess.get('jobs_from') == 'kernel' and len(want) >= MIN_JOBS and
              sess.get('kernel_events', {}).get('drm_sched_job', 0) > 0,
@@ -168,8 +168,13 @@ def main():
     on = collections.Counter((j['ring'], f) for j in have.values()
                              if j and j['t_gpu_wait'] is not None for f in j['waits_on'].split())
     stray = [(r, f"{c}:{q}") for r, c, q, ts in enters if (r, f"{c}:{q}") not in every]
+    unsignalled = [(r, f"{c}:{q}") for r, c, q, ts in enters if (c, q) not in signaled]
+    # One at most may signal between the probe's test and its ENTER's
+    # stamp (an interrupt between them); a probe that does not test
+    # enters a wait at every event (six on the recordings of 6.12's suite)
     late = [(r, f"{c}:{q}") for r, c, q, ts in enters if signaled.get((c, q), ts) < ts]
-    k.result(waits and waits == waited and on == deps and enters and not stray and not late,
+    k.result(waits and waits == waited and on == deps and enters and not stray and
+             not unsignalled and len(late) <= 1,
              'a GPU wait on each job drm_sched_job_wait_dep names with its fence '
              'not yet signalled, on the fences they name; grtrace\'s on those fences, none signalled',
              f"{len(waits)} jobs waited, {len(waited)} with a wait in the report; only in "
@@ -177,6 +182,7 @@ def main():
              f"{sorted(waited - waits)[:3]}; fences only in the events "
              f"{sorted(deps - on)[:3]}, only in the report {sorted(on - deps)[:3]}; "
              f"grtrace's {len(enters)} waits: on no such fence {stray[:3]}, "
+             f"on a fence never signalled {unsignalled[:3]}, "
              f"on a fence signalled before {late[:3]}")
 
     # The backport's drm_sched_job_timedout: a reset on the job it names by

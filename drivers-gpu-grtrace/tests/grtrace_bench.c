@@ -89,18 +89,23 @@ enum bench_op {
 
 #if IS_ENABLED(CONFIG_GRTRACE_DRM_SCHED)
 /*
- * A scheduler job as far as grtrace's probe on drm_sched_job_queue reads
- * it: its scheduler's name, its fences, its entity's queue.  Nothing
- * else listens while the bench runs.
+ * A scheduler job as far as grtrace's probe on drm_sched_job_queue reads it, and
+ * the event itself if ftrace records it too: its scheduler and device,
+ * its fences, its entity's queue.
  */
-static struct drm_gpu_scheduler bench_sched = { .name = "gfx0" };
+static struct device bench_dev = { .init_name = "grtrace_bench" };
+static struct drm_gpu_scheduler bench_sched = { .name = "gfx0", .dev = &bench_dev };
 static struct drm_sched_fence bench_s_fence = {
 	.scheduled = { .context = 1 },
 	.finished = { .context = 2 },
 	.sched = &bench_sched,
 };
 
-static struct drm_sched_job bench_sched_job = { .s_fence = &bench_s_fence };
+static struct drm_sched_job bench_sched_job = {
+	.sched = &bench_sched,
+	.s_fence = &bench_s_fence,
+};
+
 static struct drm_sched_entity bench_entity;
 
 static void bench_sched_one(unsigned int i)
