@@ -66,7 +66,7 @@
 #define GRTRACE_MAX_BUFFER_SIZE		SZ_256M
 #define GRTRACE_MAX_SUBBUF_SIZE		SZ_256K
 #define GRTRACE_HIST_EVERY		64	/* latency_hist samples 1 event in 64 */
-#define GRTRACE_DESCRIBED		256	/* rings remembered as described, per CPU */
+#define GRTRACE_DESCRIBED		2048	/* rings remembered as described, per CPU */
 
 /**
  * DOC: Flight recorder
@@ -136,15 +136,22 @@ struct grtrace_cpu_state {
 	/*
 	 * Rings described in this CPU's buffer, in the session or for a
 	 * flight recorder in its current sub-buffer: the last one met of
-	 * the ids equal modulo GRTRACE_DESCRIBED, 0 for none.  A ring that
-	 * lost its entry is described again.
+	 * the ids equal modulo GRTRACE_DESCRIBED, as DESCRIBED(gen, id)
+	 * with @described_gen, whose increment forgets them all.  Ids are
+	 * given in order, so rings whose ids are less than
+	 * GRTRACE_DESCRIBED apart never take each other's entry; a ring
+	 * that lost its entry is described again.
 	 */
-	u32 described[GRTRACE_DESCRIBED];
+	u64 *described;		/* GRTRACE_DESCRIBED entries, with the buffers */
+	u32 described_gen;
 	/* Records put together for one relay_write(): grtrace_stage(). */
 	u64 stage[GRTRACE_STAGE_SIZE / sizeof(u64)];
 };
 
 static DEFINE_PER_CPU(struct grtrace_cpu_state, grtrace_cpu_state);
+/* The entries of grtrace_cpu_state.described, allocated with the buffers. */
+static u64 __percpu *grtrace_described;
+#define DESCRIBED(gen, id)	((u64)(gen) << 32 | (id))
 
 /*
  * grtrace_stream_lock serialises the changes of the channel: its
@@ -312,10 +319,20 @@ static bool grtrace_write_staged(struct grtrace_cpu_state *cs)
 		irq_work_queue(&grtrace_pipe_kick_work);
 	}
 	if (cs->staged_id) {
-		cs->described[cs->staged_id % GRTRACE_DESCRIBED] = cs->staged_id;
+		cs->described[cs->staged_id % GRTRACE_DESCRIBED] =
+			DESCRIBED(cs->described_gen, cs->staged_id);
 		cs->staged_id = 0;
 	}
 	return true;
+}
+
+/* Forget which rings this CPU's buffer described. */
+static void grtrace_forget_described(struct grtrace_cpu_state *cs)
+{
+	if (unlikely(!++cs->described_gen)) {
+		memset(cs->described, 0, GRTRACE_DESCRIBED * sizeof(u64));
+		cs->described_gen = 1;
+	}
 }
 
 /* Forget what is staged: it was not written. */
@@ -376,7 +393,8 @@ static void grtrace_describe_once(struct grtrace_cpu_state *cs, u32 id,
 {
 	struct grtrace_ring_info *p;
 
-	if (likely(cs->described[id % GRTRACE_DESCRIBED] == id) ||
+	if (likely(cs->described[id % GRTRACE_DESCRIBED] ==
+		   DESCRIBED(cs->described_gen, id)) ||
 	    (!ring && !ring_info))
 		return;
 	p = grtrace_stage(cs, GRTRACE_EV_METADATA, sizeof(*p), ts);
@@ -428,7 +446,7 @@ static bool grtrace_flight_write(struct grtrace_cpu_state *cs, size_t len,
 		need += sizeof(struct grtrace_record) +
 			sizeof(struct grtrace_ring_info);
 	if (!cs->cseq || buf->offset + need > grtrace_chan->subbuf_size) {
-		memset(cs->described, 0, sizeof(cs->described));
+		grtrace_forget_described(cs);
 		grtrace_info_copy(cs);
 	}
 	return true;
@@ -850,6 +868,12 @@ static int grtrace_open_chan_locked(void)
 
 	lockdep_assert_held(&grtrace_stream_lock);
 
+	if (!grtrace_described) {
+		grtrace_described = __alloc_percpu(GRTRACE_DESCRIBED * sizeof(u64),
+						   sizeof(u64));
+		if (!grtrace_described)
+			return -ENOMEM;
+	}
 	if (chan && grtrace_chan_size != grtrace_buffer_size) {
 		scoped_guard(mutex, &grtrace_read_lock)
 			grtrace_chan = NULL;
@@ -879,7 +903,8 @@ static int grtrace_open_chan_locked(void)
 		grtrace_unstage(cs);
 		cs->wrote = 0;
 		atomic64_set(&cs->read, 0);
-		memset(cs->described, 0, sizeof(cs->described));
+		cs->described = per_cpu_ptr(grtrace_described, cpu);
+		grtrace_forget_described(cs);
 		per_cpu_ptr(&grtrace_pipe_heads, cpu)->valid = false;
 	}
 	grtrace_chan = chan;
@@ -1579,4 +1604,6 @@ void grtrace_stream_exit(void)
 		grtrace_chan = NULL;
 	if (chan)
 		relay_close(chan);
+	free_percpu(grtrace_described);
+	grtrace_described = NULL;
 }

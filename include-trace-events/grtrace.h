@@ -71,8 +71,8 @@ void grtrace_tp_unreg(void);
  *                         record, ``dropped`` summed over the causes
  * ======================= ==============================================
  *
- * The events and their fields are meant to stay stable: fields are only
- * added, never renamed or removed.
+ * Readers find the fields by name in each event's ``format`` file, as
+ * libtraceevent does, so that a field added later changes nothing for them.
  */
 
 /* Events that carry only the job identity. */

@@ -124,10 +124,17 @@ static struct grtrace_ring test_ring = {
 	.engine = GRTRACE_ENGINE_COPY,
 };
 
+/*
+ * The cases start and stop grtrace's one session: beside a session of
+ * someone else's they skip, and the exit leaves it alone.
+ */
+static bool grtrace_test_owns;
+
 static int grtrace_test_init(struct kunit *test)
 {
-	KUNIT_ASSERT_FALSE_MSG(test, grtrace_session_running(),
-			       "a grtrace session is running");
+	if (grtrace_session_running())
+		kunit_skip(test, "a grtrace session is running");
+	grtrace_test_owns = true;
 	grtrace_ring_init_fixed(&test_ring, TEST_RING_ID);
 	KUNIT_ASSERT_EQ(test, grtrace_config_write("level=normal\nfilter_type_mask=0x3ff\n"
 						   "filter_engine_mask=0x3f\nfilter_ring_id=-1\n"
@@ -137,6 +144,9 @@ static int grtrace_test_init(struct kunit *test)
 
 static void grtrace_test_exit(struct kunit *test)
 {
+	if (!grtrace_test_owns)
+		return;
+	grtrace_test_owns = false;
 	if (grtrace_session_running())
 		grtrace_session_stop();
 	grtrace_set_buffer_size(SZ_4M);
@@ -1418,6 +1428,48 @@ static void grtrace_test_described_per_cpu(struct kunit *test)
 }
 
 /*
+ * Two rings whose events alternate on one CPU are each described once there,
+ * though their ids are 1792 apart (7 times the 256 entries the cache of
+ * described rings once had, where they took each other's entry and every
+ * event came after a METADATA of its ring).
+ */
+static void grtrace_test_described_once(struct kunit *test)
+{
+	struct grtrace_job job = { .ctx_id = 1, .fence_context = 34 };
+	const u32 ids[] = { GRTRACE_FIRST_RING_ID, GRTRACE_FIRST_RING_ID + 1792 };
+	struct grtrace_ring *rings;
+	struct collect *c;
+	int i, r, meta;
+
+	if (grtrace_enabled())
+		kunit_skip(test, "grtrace events have a consumer already");
+	rings = test_rings(test, GRTRACE_ENGINE_GRAPHICS);
+	KUNIT_ASSERT_EQ(test, grtrace_session_start(), 0);
+	migrate_disable();
+	for (i = 0; i < 8; i++) {
+		r = i % 2;
+		if (i < 2)
+			grtrace_set_next_ring_id(ids[r]);
+		job.ring = &rings[r];
+		job.fence_seqno = i + 1;
+		grtrace_submit(&job);
+	}
+	migrate_enable();
+	KUNIT_EXPECT_EQ(test, grtrace_ring_last_id(&rings[0]), ids[0]);
+	KUNIT_EXPECT_EQ(test, grtrace_ring_last_id(&rings[1]), ids[1]);
+	KUNIT_ASSERT_EQ(test, grtrace_session_stop(), 0);
+
+	c = collect(test);
+	for (r = 0; r < 2; r++) {
+		KUNIT_EXPECT_EQ(test, count_type(c, GRTRACE_EV_SUBMIT, ids[r]), 4);
+		for (meta = 0, i = 0; i < c->n; i++)
+			meta += c->recs[i].hdr.type == GRTRACE_EV_METADATA &&
+				c->recs[i].ri.ring_id == ids[r];
+		KUNIT_EXPECT_EQ_MSG(test, meta, 1, "METADATA records of ring %u", ids[r]);
+	}
+}
+
+/*
  * Jobs that never complete: when the table is full the oldest is
  * forgotten, and new jobs are still tracked.
  */
@@ -1686,6 +1738,7 @@ static struct kunit_case grtrace_test_cases[] = {
 	KUNIT_CASE(grtrace_test_held_complete_filtered),
 	KUNIT_CASE(grtrace_test_held_released_by_config),
 	KUNIT_CASE(grtrace_test_described_per_cpu),
+	KUNIT_CASE(grtrace_test_described_once),
 	KUNIT_CASE(grtrace_test_job_table_evicts),
 	KUNIT_CASE(grtrace_test_adaptive_per_job),
 	{}

@@ -11,7 +11,8 @@
 # debugfs directory that outlives its module, an emit file (this kernel
 # leaves CONFIG_GRTRACE_EMIT out, as a distribution's would), or a grtrace
 # that needs virtio-gpu fails the test; the serial log's verdict fails on any
-# kernel report (KASAN, lockdep, UBSAN, WARN).
+# kernel report (KASAN, lockdep, UBSAN, WARN).  Then grtrace's KUnit suite
+# meets a session it did not start (below).
 D=/sys/kernel/debug/grtrace
 loops=${MODULES_LOOPS:-50}
 counter() { sed -n "s/^$1=//p" "$D/stats"; }
@@ -65,4 +66,22 @@ wait 2> /dev/null
 rmmod grtrace 2> /dev/null
 rmmod grtrace_virtio_gpu 2> /dev/null
 echo "modules: $i of $loops loads and unloads, the last session wrote ${written:-0} events"
+
+# grtrace's KUnit suite loaded while someone else's session runs (review 2,
+# m13: the suite defaults to KUNIT_ALL_TESTS): its case (the command line's
+# kunit.filter_glob) skips, and the session runs on with its configuration.
+beside() {
+	modprobe grtrace && echo level=verbose > $D/config && echo start > $D/control ||
+		{ echo "modules: no session for the KUnit suite to meet"; return 1; }
+	modprobe grtrace_kunit || { echo "modules: grtrace_kunit did not load"; return 1; }
+	rmmod grtrace_kunit
+	dmesg | grep -q 'ok 1 grtrace_test_described_once # SKIP a grtrace session is running' ||
+		{ echo "modules: grtrace_kunit's case did not skip"; dmesg | grep -A3 'grtrace_test_described_once' | head; return 1; }
+	[ "$(cat $D/enabled)" = 1 ] || { echo "modules: grtrace_kunit ended the session"; return 1; }
+	grep -qx level=verbose $D/config || { echo "modules: grtrace_kunit changed the level"; return 1; }
+	echo stop > $D/control && rmmod grtrace
+}
+beside && echo "modules: grtrace_kunit skipped beside a session and left it running" || i=failed
+rmmod grtrace_kunit 2> /dev/null
+rmmod grtrace 2> /dev/null
 [ $i = "$loops" ]
