@@ -2128,7 +2128,10 @@ void grtrace_govern_exit(void)
 	grtrace_scratch = NULL;
 }
 
-/* The original design's separate modules are parts of this one. */
+/*
+ * The original design's separate modules are parts of this one: its README
+ * loads them by name.
+ */
 #if IS_ENABLED(CONFIG_GRTRACE_AGGREGATOR)
 MODULE_ALIAS("grtrace_aggregator");
 #endif
