@@ -71,7 +71,10 @@ echo "modules: $i of $loops loads and unloads, the last session wrote ${written:
 # m13: the suite defaults to KUNIT_ALL_TESTS): its case (the command line's
 # kunit.filter_glob) skips, and the session runs on with its configuration.
 beside() {
-	modprobe grtrace && echo level=verbose > $D/config && echo start > $D/control ||
+	# Loaded by a name of the original design's (patch 47's aliases)
+	modprobe grtrace_sampling && [ -d $D ] ||
+		{ echo "modules: modprobe grtrace_sampling did not load grtrace"; return 1; }
+	echo level=verbose > $D/config && echo start > $D/control ||
 		{ echo "modules: no session for the KUnit suite to meet"; return 1; }
 	modprobe grtrace_kunit || { echo "modules: grtrace_kunit did not load"; return 1; }
 	rmmod grtrace_kunit
