@@ -41,7 +41,7 @@ result "$([ -s "$OUT/err" ]; echo $?)" "grtrace.ko is among the modules" || fini
 
 "$ROOT/scripts/guest/run-qemu.sh" --cpus 1 --kernel "$dir/arch/x86/boot/bzImage" \
 	--initrd "$OUT/initrd" --log "$out/serial.log" --timeout 900 \
-	--append "grtrace.mode=modules grtrace.timeout=840 kunit.filter_glob=grtrace.grtrace_test_described_once" > "$OUT/err" 2>&1
+	--append "grtrace.mode=modules grtrace.timeout=840 kunit.filter_glob=grtrace.grtrace_test_header_epoch" > "$OUT/err" 2>&1
 result $? "the guest booted and powered off"
 checker verdict python3 "$ROOT/scripts/guest/verdict.py" --no-kunit --expect modules \
 	"$out/serial.log"

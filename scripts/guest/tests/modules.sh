@@ -78,10 +78,10 @@ beside() {
 		{ echo "modules: no session for the KUnit suite to meet"; return 1; }
 	modprobe grtrace_kunit || { echo "modules: grtrace_kunit did not load"; return 1; }
 	rmmod grtrace_kunit
-	dmesg | grep -q 'ok 1 grtrace_test_described_once # SKIP a grtrace session is running' ||
-		{ echo "modules: grtrace_kunit's case did not skip"; dmesg | grep -A3 'grtrace_test_described_once' | head; return 1; }
 	[ "$(cat $D/enabled)" = 1 ] || { echo "modules: grtrace_kunit ended the session"; return 1; }
 	grep -qx level=verbose $D/config || { echo "modules: grtrace_kunit changed the level"; return 1; }
+	dmesg | grep -q 'ok 1 grtrace_test_header_epoch # SKIP a grtrace session is running' ||
+		{ echo "modules: grtrace_kunit's case did not skip"; dmesg | grep -A3 'grtrace_test_header_epoch' | head; return 1; }
 	echo stop > $D/control && rmmod grtrace
 }
 beside && echo "modules: grtrace_kunit skipped beside a session and left it running" || i=failed
