@@ -136,22 +136,26 @@ struct grtrace_cpu_state {
 	/*
 	 * Rings described in this CPU's buffer, in the session or for a
 	 * flight recorder in its current sub-buffer: the last one met of
-	 * the ids equal modulo GRTRACE_DESCRIBED, as DESCRIBED(gen, id)
-	 * with @described_gen, whose increment forgets them all.  Ids are
+	 * the ids equal modulo GRTRACE_DESCRIBED, as
+	 * GRTRACE_DESCRIBED_AS(gen, id) with @described_gen, whose increment
+	 * forgets them all.  Ids are
 	 * given in order, so rings whose ids are less than
 	 * GRTRACE_DESCRIBED apart never take each other's entry; a ring
 	 * that lost its entry is described again.
 	 */
-	u64 *described;		/* GRTRACE_DESCRIBED entries, with the buffers */
+	u64 *described;		/* GRTRACE_DESCRIBED of grtrace_described */
 	u32 described_gen;
 	/* Records put together for one relay_write(): grtrace_stage(). */
 	u64 stage[GRTRACE_STAGE_SIZE / sizeof(u64)];
 };
 
 static DEFINE_PER_CPU(struct grtrace_cpu_state, grtrace_cpu_state);
-/* The entries of grtrace_cpu_state.described, allocated with the buffers. */
+/*
+ * The entries of grtrace_cpu_state.described: 16 KiB per possible CPU,
+ * allocated at the first start and kept until the module goes.
+ */
 static u64 __percpu *grtrace_described;
-#define DESCRIBED(gen, id)	((u64)(gen) << 32 | (id))
+#define GRTRACE_DESCRIBED_AS(gen, id)	((u64)(gen) << 32 | (id))
 
 /*
  * grtrace_stream_lock serialises the changes of the channel: its
@@ -320,7 +324,7 @@ static bool grtrace_write_staged(struct grtrace_cpu_state *cs)
 	}
 	if (cs->staged_id) {
 		cs->described[cs->staged_id % GRTRACE_DESCRIBED] =
-			DESCRIBED(cs->described_gen, cs->staged_id);
+			GRTRACE_DESCRIBED_AS(cs->described_gen, cs->staged_id);
 		cs->staged_id = 0;
 	}
 	return true;
@@ -394,7 +398,7 @@ static void grtrace_describe_once(struct grtrace_cpu_state *cs, u32 id,
 	struct grtrace_ring_info *p;
 
 	if (likely(cs->described[id % GRTRACE_DESCRIBED] ==
-		   DESCRIBED(cs->described_gen, id)) ||
+		   GRTRACE_DESCRIBED_AS(cs->described_gen, id)) ||
 	    (!ring && !ring_info))
 		return;
 	p = grtrace_stage(cs, GRTRACE_EV_METADATA, sizeof(*p), ts);
@@ -1586,7 +1590,7 @@ int grtrace_stream_init(struct dentry *dir)
 }
 
 /**
- * grtrace_stream_exit - free the relay buffers
+ * grtrace_stream_exit - free the relay buffers and the rings described
  *
  * Removes the ``events<N>`` files: call it before removing their directory.
  *

@@ -448,8 +448,8 @@ static int grtrace_sched_test_init(struct kunit *test)
 	if (grtrace_session_running())
 		kunit_skip(test, "a grtrace session is running");
 	grtrace_sched_test_owns = true;
-	KUNIT_ASSERT_EQ(test, grtrace_config_write("level=verbose\nreset_stats=1"), 0);
 	saved_buffer_size = grtrace_get_buffer_size();
+	KUNIT_ASSERT_EQ(test, grtrace_config_write("level=verbose\nreset_stats=1"), 0);
 	return 0;
 }
 
