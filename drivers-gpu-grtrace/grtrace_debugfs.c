@@ -959,7 +959,7 @@ static int grtrace_aggregator_stats_show(struct seq_file *m, void *v)
 
 DEFINE_SHOW_ATTRIBUTE(grtrace_aggregator_stats);
 
-static int grtrace_proc_stats_show(struct seq_file *m, void *v)
+static int __maybe_unused grtrace_proc_stats_show(struct seq_file *m, void *v)
 {
 	return grtrace_govern_show_rings(m);
 }

@@ -53,7 +53,7 @@
  *    ``filter_pid`` and ``filter_uid``, which keep the jobs submitted by
  *    those processes or that user, all their events (``filtered``).
  * 4. Sampling, by job: all events of a sampled job are kept.  ``static``
- *    keeps ``sampling_rate`` percent of the jobs (exactly that share of
+ *    keeps ``sample`` percent of the jobs (exactly that share of
  *    consecutive fence seqnos); ``adaptive`` lowers the rate linearly to
  *    1% as the CPU's buffer fills from ``backpressure_threshold`` percent
  *    to full, and restores it below (``sampled``, and ``backpressure`` for

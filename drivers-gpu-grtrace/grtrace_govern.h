@@ -84,7 +84,7 @@ struct grtrace_ring_name {
  *	@nr_watch_rings and @nr_watch_names are 0
  * @watch_names: the ring watchlist's rings by name: device, ring
  * @sampling_mode: sampling_mode, enum grtrace_sampling_mode
- * @sampling_rate: sampling_rate, percent of jobs
+ * @sampling_rate: sample, percent of jobs
  * @sampling_threshold: sampling_threshold, ns
  * @backpressure_threshold: backpressure_threshold, percent of buffer fill
  * @filter_enabled: filter_enabled

@@ -308,11 +308,12 @@ apply() {
 # am command applies it; the files it creates equal the folders, one for
 # one; every file it touches equals the quilt-applied tree ($SRC, step
 # tree); no patch reworks another's lines unless justified; every kernel
-# patch is in one posting, whose cover letter lists it.  Leaves the git am
-# tree in $CACHE/series-am for the maintainers step.
+# patch is in one posting, whose cover letter lists it; the original
+# design's names come in grtrace's optional last patch, on both bases.
+# Leaves the git am tree in $CACHE/series-am for the maintainers step.
 check() {
 	local am=$CACHE/series-am f dst bad missing=0 extra
-	ktap_begin 6
+	ktap_begin 7
 	CHECK=series
 	OUT=$(mktemp -d)
 	trap 'rm -rf "$OUT"' RETURN
@@ -363,6 +364,14 @@ check() {
 	# The postings: a cover letter per tree (patches/postings.txt).
 	python3 "$ROOT/scripts/postings.py" check "$PATCHES" > "$OUT/postings" 2> "$OUT/err"
 	ERR_LINES=20 result $? "postings: each kernel patch in one, their cover letters (${PATCHES##*/}/postings/) as postings.py writes them: $(cat "$OUT/postings" 2>/dev/null || true)"
+	# grtrace needs none of the original design's names: they come in
+	# one optional patch, the last of grtrace's, on both bases.
+	bad=0
+	for f in "$PATCHES" "$ROOT/patches-6.12"; do
+		[ -f "$f/series" ] || continue
+		python3 "$ROOT/scripts/shims-check.py" "$f" >> "$OUT/err" 2>&1 || bad=1
+	done
+	ERR_LINES=20 result "$bad" "the original design's names (second names, numeric values, /proc/grtrace_stats, module aliases, stats names, README replay) only in its optional patch, on both bases (scripts/shims-check.py)"
 	finish
 }
 

@@ -305,7 +305,7 @@ static void grtrace_test_task_wait_governed(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, count_type(c, GRTRACE_EV_SYNC_WAIT_ENTER, TEST_RING_ID), 1);
 	KUNIT_EXPECT_EQ(test, count_type(c, GRTRACE_EV_SYNC_WAIT_EXIT, TEST_RING_ID), 1);
 	KUNIT_ASSERT_EQ(test, grtrace_config_write("filter_enabled=0\nfilter_pid=none\n"
-						   "sampling_rate=33"), 0);
+						   "sample=33"), 0);
 
 	KUNIT_ASSERT_EQ(test, grtrace_session_start(), 0);
 	for (i = 1; i <= 100; i++) {
@@ -314,7 +314,7 @@ static void grtrace_test_task_wait_governed(struct kunit *test)
 		grtrace_sync_wait_exit(&job);
 	}
 	KUNIT_ASSERT_EQ(test, grtrace_session_stop(), 0);
-	KUNIT_EXPECT_EQ(test, grtrace_config_write("sampling_rate=100"), 0);
+	KUNIT_EXPECT_EQ(test, grtrace_config_write("sample=100"), 0);
 	memset(seen, 0, sizeof(seen));
 	c = collect(test);
 	for (i = 0; i < c->n; i++) {
