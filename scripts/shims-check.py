@@ -7,8 +7,9 @@ names of files and keys, numeric values, /proc/grtrace_stats, module
 aliases, its stats counters, a replay of its README) in one optional
 patch, the last of grtrace's: a maintainer can take the series without
 it.  This fails when any other kernel patch of PATCHES (patches/ or
-patches-6.12/, read through their series file) adds a line that brings
-one of them in.  Prints one line per offending patch and name.
+patches-6.12/, read through their series file) adds a line to one of
+grtrace's files (its code, headers, documentation and kselftests) that
+brings one of them in.  Prints one line per offending patch and name.
 """
 import os
 import re
@@ -31,6 +32,12 @@ SHIMS = {
 }
 
 
+# grtrace's files: where the names would be grtrace's, not another
+# subsystem's (a ring buffer's lost_events).
+OURS = re.compile(r'^(drivers/gpu/grtrace/|include/.*grtrace|Documentation/.*grtrace'
+                  r'|tools/testing/selftests/grtrace/)')
+
+
 def subject(text):
     m = re.search(r'^Subject: \[PATCH[^\]]*\] (.*(?:\n [^\n]*)*)', text, re.M)
     return ' '.join(m.group(1).split()) if m else ''
@@ -48,8 +55,12 @@ def main():
         if subject(text) == LAST:
             seen_last = True
             continue
+        path = ''
         for line in text.split('\n'):
-            if not line.startswith('+') or line.startswith('+++'):
+            if line.startswith('+++ '):
+                path = line[6:] if line.startswith('+++ b/') else ''
+                continue
+            if not line.startswith('+') or not OURS.match(path):
                 continue
             for shim, rx in SHIMS.items():
                 if re.search(rx, line):
