@@ -11,9 +11,18 @@ patches-6.12/, read through their series file) adds a line to one of
 grtrace's files (its code, headers, documentation and kselftests) that
 brings one of them in.  Prints one line per offending patch and name.
 """
+import importlib.util
 import os
 import re
 import sys
+
+# The subject of a patch as the series file's headings read it.
+_spec = importlib.util.spec_from_file_location(
+    'series_headings', os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                    'series-headings.py'))
+_headings = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_headings)
+subject_of = _headings.subject
 
 LAST = "gpu: grtrace: Accept the original design's names too"
 
@@ -38,11 +47,6 @@ OURS = re.compile(r'^(drivers/gpu/grtrace/|include/.*grtrace|Documentation/.*grt
                   r'|tools/testing/selftests/grtrace/)')
 
 
-def subject(text):
-    m = re.search(r'^Subject: \[PATCH[^\]]*\] (.*(?:\n [^\n]*)*)', text, re.M)
-    return ' '.join(m.group(1).split()) if m else ''
-
-
 def main():
     patches = sys.argv[1]
     with open(os.path.join(patches, 'series')) as f:
@@ -50,17 +54,18 @@ def main():
     bad = 0
     seen_last = False
     for name in names:
-        with open(os.path.join(patches, name)) as f:
-            text = f.read()
-        if subject(text) == LAST:
+        path = os.path.join(patches, name)
+        if subject_of(path) == LAST:
             seen_last = True
             continue
-        path = ''
+        with open(path, errors='replace') as f:
+            text = f.read()
+        target = ''
         for line in text.split('\n'):
             if line.startswith('+++ '):
-                path = line[6:] if line.startswith('+++ b/') else ''
+                target = line[6:] if line.startswith('+++ b/') else ''
                 continue
-            if not line.startswith('+') or not OURS.match(path):
+            if not line.startswith('+') or not OURS.match(target):
                 continue
             for shim, rx in SHIMS.items():
                 if re.search(rx, line):
