@@ -8,7 +8,7 @@
 # one good input of each kind must pass, so that a harness failing
 # everything fails here too.  KTAP; host only, seconds.
 . "$(dirname "$0")/lib.sh"
-ktap_begin 25
+ktap_begin 26
 OUT=$(mktemp -d /tmp/grtrace-harness.XXXXXX)
 trap 'rm -rf "$OUT"' EXIT
 CHECK=harness-selftest
@@ -116,6 +116,10 @@ summed "0 passed, 0 failed, 1 skipped, 2 cached" "a cached step's log, subtests 
 # The prefix walk's choice of what to build (scripts/walk-stale.py), on a
 # build directory made up for each reason a target is stale or not.
 checker walk-stale python3 "$ROOT/scripts/walk-stale-test.py"
+
+# old-sched-check.py's window for a fence signalled while grtrace's probe
+# runs, on events made up for each order of the two probes.
+checker old-sched-check python3 "$ROOT/scripts/old-sched-check-test.py"
 
 # A step whose tools are missing fails at once, and says which (make deps
 # installs them): each step that checks its tools, run with one of them
