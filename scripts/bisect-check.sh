@@ -268,7 +268,7 @@ build() {
 	# configuration changed since the last build of the directory that
 	# passed, when every target then was built or found up to date
 	# ($dir/.walk-stamp).  The last prefix builds all of them.
-	local all stamp=$dir/.walk-stamp built all_t=$t all_objs=$objs
+	local all stamp=$dir/.walk-stamp built all_t=$t all_objs=$objs like alike=0
 	all=$(wc -w <<<"$t $objs")
 	if [ -z "$flags" ] && [ "$k" -gt 0 ] && [ "$k" -lt "$N" ]; then
 		# What make does first when .config or a Kconfig file changed:
@@ -278,11 +278,24 @@ build() {
 			kmake "$dir" syncconfig >> "$OUT/err-$mode" 2>&1 ||
 				{ echo "1 $name: make syncconfig" > "$OUT/res-$mode"; return 1; }
 		fi
+		# =m's and =n's: what would compile as =y's build compiled it at
+		# this prefix, just before (builds), is left to it: a target
+		# whose objects and Makefiles read no symbol that has another
+		# value in =y (walk-stale.py --like).  Their objects are those
+		# of every configuration, and no grtrace option reaches a
+		# driver's: most of =m's and =n's builds are grtrace's alone.
+		like=
+		case $mode in
+		m | n)
+			[ "$(cat "$OUT/walked-y" 2> /dev/null)" = "$k" ] && [ -z "${WALK_VERIFY:-}" ] &&
+				like="--like $CACHE/prefix-y" ;;
+		esac
 		# shellcheck disable=SC2086
-		python3 "$ROOT/scripts/walk-stale.py" "$dir" "$stamp" $globals $t $objs > "$OUT/stale-$mode" 2>> "$OUT/err-$mode" ||
+		python3 "$ROOT/scripts/walk-stale.py" "$dir" "$stamp" $globals $like $t $objs > "$OUT/stale-$mode" 2>> "$OUT/err-$mode" ||
 			{ echo "1 $name: walk-stale.py" > "$OUT/res-$mode"; return 1; }
-		t=$(awk -F'\t' '$1 ~ /\/$/ {print $1}' "$OUT/stale-$mode")
-		objs=$(awk -F'\t' '$1 !~ /\/$/ {print $1}' "$OUT/stale-$mode")
+		t=$(awk -F'\t' '$1 ~ /\/$/ && $1 !~ /^# / {print $1}' "$OUT/stale-$mode")
+		objs=$(awk -F'\t' '$1 !~ /\/$/ && $1 !~ /^# / {print $1}' "$OUT/stale-$mode")
+		alike=$(grep -c '^# ' "$OUT/stale-$mode")
 	fi
 	rc=0
 	if [ -n "${t// /}${objs// /}" ]; then
@@ -327,11 +340,19 @@ build() {
 	# alone, the hook variants another configuration.
 	if [ "$rc" = 0 ] && [ "$k" -lt "$N" ]; then
 		touch "$stamp"
+		# =y's directory is at prefix k, for --like above
+		[ "$mode" != y ] || echo "$k" > "$OUT/walked-y"
 	else
 		rm -f "$stamp"
 	fi
 	built=$(wc -w <<<"$t $objs")
-	[ "$built" = "$all" ] && built="$all targets" || built="$built of $all targets (the others up to date)"
+	if [ "$built" = "$all" ]; then
+		built="$all targets"
+	elif [ "$alike" -gt 0 ]; then
+		built="$built of $all targets ($alike compiled as =y's, the others up to date)"
+	else
+		built="$built of $all targets (the others up to date)"
+	fi
 	children_cpu cpu1
 	echo "$rc $name: $built ($((SECONDS - start)) s, $((cpu1 - cpu0)) s of CPU)" > "$OUT/res-$mode"
 	# The warnings before the result: a result kept has its warnings.

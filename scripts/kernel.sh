@@ -84,6 +84,8 @@ if [ ! -f "$BUILD/.config" ] || [ "$frag" -nt "$BUILD/.config" ] ||
 	[ "$missing" = 0 ] || die "kernel configuration incomplete"
 fi
 
+# Configured: what make check's prefix walk reads of this step (test.sh)
+[ -z "${GRTRACE_CONFIGURED:-}" ] || touch "$GRTRACE_CONFIGURED"
 log "building bzImage and modules in $BUILD"
 make_k -s bzImage modules
 rm -rf "$BUILD/modroot"

@@ -56,7 +56,7 @@
 # plugin       $RUN/guest/share (guest)          -
 # recordings   $RUN/cli-tool (cli), guest, demo  -: the tool on their real recordings
 # kernelshark  $RUN/guest/share, $RUN/demo       -
-#   make check: from step kernel on, in the background (at nice 19):
+#   make check: once step kernel has configured, in the background (at nice 19):
 # bisect       patches/, $BUILD/.config (kernel) every prefix built, in a tree of its own
 #   from the start, in the background (its makes with the idle policy),
 #   its guests in kunit's and crash's lane, after them:
@@ -222,17 +222,23 @@ if [ "$tier" = check ]; then
 	) &
 	bg=$!
 fi
-step kernel "$ROOT/scripts/kernel.sh"
 if [ "$tier" = check ]; then
 	# Every prefix, in a tree of its own, at nice 19: the CPU the guests
 	# and the host's steps leave, before the 6.12 base's lane (the idle
 	# policy) takes any.  The walk is a chain of small builds that
 	# cannot use both cores; the 6.12 kernel's make can, so it takes what
 	# the walk leaves, and the walk is not left to run alone at the end.
+	# It reads only the guest kernel's configuration ($BUILD/.config):
+	# it starts once step kernel has configured, in the CPU its build
+	# leaves (the link, modpost), or once the step ended (cached, or
+	# failed before: the walk then fails on the missing configuration).
 	(renice -n 19 -p "$BASHPID" > /dev/null
+	 while [ ! -f "$RUN/kernel.configured" ] && [ ! -f "$RUN/kernel.ended" ]; do sleep 2; done
 	 bg_step bisect "$ROOT/scripts/bisect-check.sh") &
 	walk=$!
 fi
+GRTRACE_CONFIGURED=$RUN/kernel.configured step kernel "$ROOT/scripts/kernel.sh"
+touch "$RUN/kernel.ended"
 step initramfs "$ROOT/scripts/guest/build.sh"
 
 # The host's lane, beside the guests.  configs: the =m kernel step modules

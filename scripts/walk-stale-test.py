@@ -83,6 +83,7 @@ def stale(top, *extra):
                        capture_output=True, text=True, check=False)
     if r.returncode:
         return {'exit': r.stderr.strip()}
+    # "# TARGET": stale, and left to --like's directory
     return dict(line.split('\t', 1) for line in r.stdout.splitlines())
 
 
@@ -104,7 +105,7 @@ def touch(path):
 
 
 def main():
-    out = Ktap('walk-stale: ', 17)
+    out = Ktap('walk-stale: ', 23)
     nothing = lambda s, b, t: None                       # noqa: E731
     case(out, 'nothing changed since the stamp', nothing, [])
     case(out, 'no stamp', lambda s, b, t: os.unlink(os.path.join(t, 'stamp')), TARGETS)
@@ -134,6 +135,46 @@ def main():
          TARGETS)
     case(out, 'a --global file that does not exist',
          lambda s, b, t: os.unlink(os.path.join(s, 'Makefile')), {'exit': ''})
+    # --like: =m's or =n's directory beside =y's, built at the same prefix
+    # (a copy of the tree's build directory, the changes made to both);
+    # what builds the same in both is left to =y's.
+    def like(conf_mine, conf_y, *more):
+        def change(s, b, t):
+            y = os.path.join(t, 'build-y')
+            shutil.copytree(b, y, symlinks=True)
+            write(os.path.join(b, 'include/config/auto.conf'), conf_mine)
+            write(os.path.join(y, 'include/config/auto.conf'), conf_y)
+            touch(os.path.join(s, 'include/h2.h'))
+            for m in more:
+                m(s, b, y)
+        return change
+    y_conf = 'CONFIG_A=y\nCONFIG_B=y\nCONFIG_D2=y\n'
+    ydir = ['--like', '/dev/null']
+    for name, change, want in (
+            ('the same configuration: both compiled as in YDIR', like(y_conf, y_conf),
+             ['# d1/', '# d2/c.o']),
+            ('a symbol d1/a.o reads differs (=m): d1/ built, d2/c.o as in YDIR',
+             like('CONFIG_A=m\nCONFIG_B=y\nCONFIG_D2=y\n', y_conf), ['d1/', '# d2/c.o']),
+            ('a symbol only YDIR has (=n), d2\'s Makefile names it: d2/c.o built',
+             like('CONFIG_A=y\nCONFIG_B=y\n', y_conf), ['# d1/', 'd2/c.o']),
+            ('an object YDIR did not build: its target built',
+             like(y_conf, y_conf, lambda s, b, y: os.unlink(os.path.join(y, 'd1/.b.o.cmd'))),
+             ['d1/', '# d2/c.o']),
+            ('an object only this directory has: its target built',
+             like(y_conf, y_conf, lambda s, b, y: write(os.path.join(b, 'd1/sub/.new.o.cmd'))),
+             ['d1/', '# d2/c.o']),
+            ('a symbol the top Makefile names differs: every target built',
+             like(y_conf + 'CONFIG_TOP_ONLY=y\n', y_conf), TARGETS)):
+        top = tempfile.mkdtemp(prefix='walk-stale-test.')
+        try:
+            src, build = tree(top)
+            change(src, build, top)
+            ydir[1] = os.path.join(top, 'build-y')
+            got = stale(top, *ydir)
+            out.result(sorted(got) == sorted(want), f'--like YDIR, {name}',
+                       f'walk-stale.py said {got}')
+        finally:
+            shutil.rmtree(top)
     # --needs-sync: whether make would sync the configuration first
     for name, change, want in (
             ('nothing changed', None, 1),

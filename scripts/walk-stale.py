@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """The targets of a prefix build that make would rebuild.
 
-    walk-stale.py DIR STAMP [--global FILE]... TARGET...
+    walk-stale.py DIR STAMP [--global FILE]... [--like YDIR] TARGET...
     walk-stale.py --needs-sync DIR
 
 DIR is a kernel build directory (O=) whose configuration is synced, as
@@ -31,6 +31,15 @@ of each object) is newer.  What is left, make would find up to date: the
 prefix walk does not run make for it, whose reading of each directory's
 Makefiles and command files costs seconds per directory even when
 nothing is compiled.
+
+--like YDIR: YDIR is the build directory of another configuration of the
+same tree (=y's, where DIR is =m's or =n's), built at this prefix just
+before.  A stale target whose build reads no symbol that has another
+value in YDIR's configuration than in DIR's (auto.conf: a Makefile or
+Kbuild file of its, a global file, a generator or one of its objects'
+command files in YDIR names it) and whose every object YDIR built too
+would compile here as it did there: it is printed as "# TARGET<TAB>REASON;
+compiled in YDIR", and not built.
 """
 import os
 import re
@@ -98,6 +107,56 @@ def needs_sync(build):
     return None
 
 
+def unlike_test(build, like, differ, globs, makefiles_of):
+    """A test of whether target t builds otherwise in @build than in @like,
+    whose configurations differ in the symbols @differ; None if every
+    target may (a global file or a generator names one of them)."""
+    names = re.compile(r'\bCONFIG_(' + '|'.join(sorted(differ)) + r')\b') if differ else None
+
+    def names_one(path):
+        if names is None:
+            return False
+        try:
+            with open(path, errors='replace') as f:
+                return bool(names.search(f.read()))
+        except OSError:
+            return False
+    if any(names_one(g) for g in globs) or any(
+            deps(os.path.join(like, g))[1] & differ
+            for g in GENERATORS if os.path.exists(os.path.join(like, g))):
+        return None
+
+    def cmds(top, t):
+        if t.endswith('/'):
+            return {os.path.relpath(os.path.join(d, f), top)
+                    for d, _, fs in os.walk(os.path.join(top, t))
+                    for f in fs if f.startswith('.') and f.endswith('.cmd')}
+        d, f = os.path.split(t)
+        return {os.path.join(d, f'.{f}.cmd')}
+
+    def unlike(t):
+        if any(names_one(m) for m in makefiles_of(t)):
+            return True
+        theirs = cmds(like, t)
+        if not theirs or not all(os.path.exists(os.path.join(like, c)) for c in theirs):
+            return True
+        if cmds(build, t) - theirs:
+            return True
+        return any(deps(os.path.join(like, c))[1] & differ for c in theirs)
+    return unlike
+
+
+def auto_conf(build):
+    """The symbols of a build directory's auto.conf, with their values."""
+    values = {}
+    with open(os.path.join(build, 'include/config/auto.conf'), errors='replace') as f:
+        for line in f:
+            if line.startswith('CONFIG_') and '=' in line:
+                k, v = line.rstrip('\n').split('=', 1)
+                values[k[len('CONFIG_'):]] = v
+    return values
+
+
 def main(argv):
     if len(argv) == 3 and argv[1] == '--needs-sync':
         why = needs_sync(argv[2])
@@ -105,7 +164,7 @@ def main(argv):
             print(why)
         return 0 if why else 1
     if len(argv) < 3:
-        sys.exit('usage: walk-stale.py DIR STAMP [--global FILE]... TARGET...\n'
+        sys.exit('usage: walk-stale.py DIR STAMP [--global FILE]... [--like YDIR] TARGET...\n'
                  '       walk-stale.py --needs-sync DIR')
     build, stamp = argv[1], argv[2]
     rest = argv[3:]
@@ -113,6 +172,9 @@ def main(argv):
     while len(rest) >= 2 and rest[0] == '--global':
         globs.append(rest[1])
         rest = rest[2:]
+    like = None
+    if len(rest) >= 2 and rest[0] == '--like':
+        like, rest = rest[1], rest[2:]
     targets = rest
     for g in globs:
         if not os.path.isfile(g):
@@ -232,9 +294,20 @@ def main(argv):
                 return why
         return None
 
+    unlike = None
+    if like:
+        try:
+            mine, theirs = auto_conf(build), auto_conf(like)
+        except OSError as e:
+            sys.exit(f'walk-stale.py: {e}')
+        differ = {k for k in mine.keys() | theirs.keys() if mine.get(k) != theirs.get(k)}
+        unlike = unlike_test(build, like, differ, globs, makefiles_of)
+
     for t in targets:
         why = reason(t)
-        if why:
+        if why and unlike and not unlike(t):
+            print(f'# {t}\t{why}; compiled in {like}')
+        elif why:
             print(f'{t}\t{why}')
     return 0
 
