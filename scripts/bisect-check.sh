@@ -291,7 +291,8 @@ build() {
 				like="--like $CACHE/prefix-y" ;;
 		esac
 		# shellcheck disable=SC2086
-		python3 "$ROOT/scripts/walk-stale.py" "$dir" "$stamp" $globals $like $t $objs > "$OUT/stale-$mode" 2>> "$OUT/err-$mode" ||
+		python3 "$ROOT/scripts/walk-stale.py" "$dir" "$stamp" $globals $like --owed "$dir/.walk-owed" \
+			$t $objs > "$OUT/stale-$mode" 2>> "$OUT/err-$mode" ||
 			{ echo "1 $name: walk-stale.py" > "$OUT/res-$mode"; return 1; }
 		t=$(awk -F'\t' '$1 ~ /\/$/ && $1 !~ /^# / {print $1}' "$OUT/stale-$mode")
 		objs=$(awk -F'\t' '$1 !~ /\/$/ && $1 !~ /^# / {print $1}' "$OUT/stale-$mode")
@@ -339,6 +340,8 @@ build() {
 	# last prefix's builds leave none: =m and =n build the vendor objects
 	# alone, the hook variants another configuration.
 	if [ "$rc" = 0 ] && [ "$k" -lt "$N" ]; then
+		# What --like left to =y is stale here until a build makes it.
+		sed -n 's/^# \([^\t]*\)\t.*/\1/p' "$OUT/stale-$mode" 2> /dev/null > "$dir/.walk-owed"
 		touch "$stamp"
 		# =y's directory is at prefix k, for --like above
 		[ "$mode" != y ] || echo "$k" > "$OUT/walked-y"

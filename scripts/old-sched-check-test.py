@@ -35,6 +35,13 @@ def enter(ts, ctx, cpu=1):
             cpu, False)
 
 
+def leave(ts, ctx, cpu=1):
+    """The probe's own EXIT, when its second test found the fence signalled."""
+    return ('grtrace_sync_wait_exit', ts, {'dev': 'drm_sched', 'ring': 'gfx',
+                                            'aux_context': str(ctx), 'aux_seqno': '1'},
+            cpu, False)
+
+
 def signal(ts, ctx, cpu=1, irq=True):
     return ('dma_fence_signaled', ts, {'context': str(ctx), 'seqno': '1'}, cpu, irq)
 
@@ -53,6 +60,13 @@ CASES = [
      [run(10), signal(25, 8), enter(30, 8), dep(40, 8)], [], []),
     ('grtrace first, signalled on another CPU before the ENTER',
      [run(10), signal(25, 8, cpu=0, irq=False), enter(30, 8), dep(40, 8)], [], []),
+    ('grtrace first, signalled by an interrupt before the ENTER, the probe\'s EXIT after it',
+     [run(10), signal(25, 8), enter(30, 8), leave(32, 8), dep(40, 8)], [], []),
+    ('grtrace first, signalled on another CPU after the ENTER, the probe\'s EXIT after it',
+     [run(10), enter(30, 8), signal(31, 8, cpu=0, irq=False), leave(32, 8), dep(40, 8)],
+     [], []),
+    ('ftrace first, signalled by an interrupt, the probe\'s EXIT after the ENTER',
+     [run(10), dep(20, 8), signal(25, 8), enter(30, 8), leave(32, 8)], [], []),
     ('two racing in one recording (CI of stop 98)',
      [run(10), dep(20, 8), signal(25, 8), enter(30, 8),
       dep(40, 9), signal(45, 9), enter(50, 9)], [], []),
@@ -70,6 +84,8 @@ CASES = [
                                    signal(90, 8)], [R], []),
     ('an event on another fence beside it', [run(10), dep(20, 5), enter(30, 8),
                                               signal(90, 8)], [R], []),
+    ('grtrace first, an EXIT of another fence between the ENTER and its event',
+     [run(10), enter(30, 8), leave(32, 5), dep(40, 8), signal(90, 8)], [R], []),
 ]
 
 

@@ -74,7 +74,9 @@ def calls(evs):
     task context before the ENTER is then either that drm_sched_job_wait_dep,
     recorded before grtrace's probe tested the fence, or one before the
     call.  An interrupt's events in between are neither: the fence's
-    signal may be one of them.
+    signal may be one of them.  The event of a probe that ran after
+    grtrace's is the next after the ENTER, or after the probe's own EXIT
+    of the same fence (its second test found it signalled).
     """
     task = collections.defaultdict(list)
     for i, (name, ts, f, cpu, irq) in enumerate(evs):
@@ -87,9 +89,17 @@ def calls(evs):
             if name != 'grtrace_sync_wait_enter' or f.get('dev') != 'drm_sched':
                 continue
             fence = (int(f['aux_context'], 0), int(f['aux_seqno'], 0))
+            # After the ENTER, the probe's own EXIT when its second test
+            # found the fence signalled: the event of a probe before
+            # ftrace's comes after it.
+            after = idx[n + 1:n + 3]
+            if after and evs[after[0]][0] == 'grtrace_sync_wait_exit' and \
+               (int(evs[after[0]][2]['aux_context'], 0),
+                    int(evs[after[0]][2]['aux_seqno'], 0)) == fence:
+                after = after[1:]
             # the event names the dependency; the wait may be on its
             # scheduled fence, one context before its finished fence
-            match = [j for j in idx[max(n - 1, 0):n] + idx[n + 1:n + 2]
+            match = [j for j in idx[max(n - 1, 0):n] + after[:1]
                      if evs[j][0] == 'drm_sched_job_wait_dep' and
                      (int(evs[j][2]['ctx'], 0) - fence[0], int(evs[j][2]['seqno'], 0))
                      in ((0, fence[1]), (1, fence[1]))]

@@ -105,7 +105,7 @@ def touch(path):
 
 
 def main():
-    out = Ktap('walk-stale: ', 23)
+    out = Ktap('walk-stale: ', 26)
     nothing = lambda s, b, t: None                       # noqa: E731
     case(out, 'nothing changed since the stamp', nothing, [])
     case(out, 'no stamp', lambda s, b, t: os.unlink(os.path.join(t, 'stamp')), TARGETS)
@@ -164,7 +164,9 @@ def main():
              like(y_conf, y_conf, lambda s, b, y: write(os.path.join(b, 'd1/sub/.new.o.cmd'))),
              ['d1/', '# d2/c.o']),
             ('a symbol the top Makefile names differs: every target built',
-             like(y_conf + 'CONFIG_TOP_ONLY=y\n', y_conf), TARGETS)):
+             like(y_conf + 'CONFIG_TOP_ONLY=y\n', y_conf), TARGETS),
+            ('a symbol of x86\'s feature masks differs: every target built',
+             like(y_conf + 'CONFIG_X86_DISABLED_FEATURE_PKU=y\n', y_conf), TARGETS)):
         top = tempfile.mkdtemp(prefix='walk-stale-test.')
         try:
             src, build = tree(top)
@@ -172,6 +174,21 @@ def main():
             ydir[1] = os.path.join(top, 'build-y')
             got = stale(top, *ydir)
             out.result(sorted(got) == sorted(want), f'--like YDIR, {name}',
+                       f'walk-stale.py said {got}')
+        finally:
+            shutil.rmtree(top)
+    # --owed: what an earlier build left to =y's directory stays stale
+    # (its objects are older than their sources) until a build makes it.
+    for name, owed, want in (('a target an earlier build left to YDIR', 'd2/c.o\n', ['d2/c.o']),
+                             ('no file of them', None, [])):
+        top = tempfile.mkdtemp(prefix='walk-stale-test.')
+        try:
+            tree(top)
+            path = os.path.join(top, 'owed')
+            if owed is not None:
+                write(path, owed)
+            got = stale(top, '--owed', path)
+            out.result(sorted(got) == sorted(want), f'--owed FILE, {name}: stale {want or "none"}',
                        f'walk-stale.py said {got}')
         finally:
             shutil.rmtree(top)

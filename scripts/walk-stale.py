@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """The targets of a prefix build that make would rebuild.
 
-    walk-stale.py DIR STAMP [--global FILE]... [--like YDIR] TARGET...
+    walk-stale.py DIR STAMP [--global FILE]... [--like YDIR] [--owed FILE] TARGET...
     walk-stale.py --needs-sync DIR
 
 DIR is a kernel build directory (O=) whose configuration is synced, as
@@ -39,7 +39,10 @@ value in YDIR's configuration than in DIR's (auto.conf: a Makefile or
 Kbuild file of its, a global file, a generator or one of its objects'
 command files in YDIR names it) and whose every object YDIR built too
 would compile here as it did there: it is printed as "# TARGET<TAB>REASON;
-compiled in YDIR", and not built.
+compiled in YDIR", and not built.  Its objects in DIR are then older than
+their sources, with the command files of an older build: --owed FILE
+lists the targets a build left so (the prefix walk keeps them in
+DIR/.walk-owed), stale until a build makes them.
 """
 import os
 import re
@@ -121,7 +124,7 @@ def unlike_test(build, like, differ, globs, makefiles_of):
                 return bool(names.search(f.read()))
         except OSError:
             return False
-    if any(names_one(g) for g in globs) or any(
+    if any(names_one(g) for g in globs) or any(FEATURE_MASKS.match(x) for x in differ) or any(
             deps(os.path.join(like, g))[1] & differ
             for g in GENERATORS if os.path.exists(os.path.join(like, g))):
         return None
@@ -164,7 +167,8 @@ def main(argv):
             print(why)
         return 0 if why else 1
     if len(argv) < 3:
-        sys.exit('usage: walk-stale.py DIR STAMP [--global FILE]... [--like YDIR] TARGET...\n'
+        sys.exit('usage: walk-stale.py DIR STAMP [--global FILE]... [--like YDIR] '
+                 '[--owed FILE] TARGET...\n'
                  '       walk-stale.py --needs-sync DIR')
     build, stamp = argv[1], argv[2]
     rest = argv[3:]
@@ -172,9 +176,16 @@ def main(argv):
     while len(rest) >= 2 and rest[0] == '--global':
         globs.append(rest[1])
         rest = rest[2:]
-    like = None
+    like, owed = None, set()
     if len(rest) >= 2 and rest[0] == '--like':
         like, rest = rest[1], rest[2:]
+    if len(rest) >= 2 and rest[0] == '--owed':
+        try:
+            with open(rest[1]) as f:
+                owed = set(f.read().split())
+        except FileNotFoundError:
+            pass
+        rest = rest[2:]
     targets = rest
     for g in globs:
         if not os.path.isfile(g):
@@ -304,7 +315,7 @@ def main(argv):
         unlike = unlike_test(build, like, differ, globs, makefiles_of)
 
     for t in targets:
-        why = reason(t)
+        why = reason(t) or ('left to another directory before' if t in owed else None)
         if why and unlike and not unlike(t):
             print(f'# {t}\t{why}; compiled in {like}')
         elif why:
