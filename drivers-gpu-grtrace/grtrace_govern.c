@@ -22,6 +22,7 @@
 #include <linux/rcupdate.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
@@ -393,11 +394,14 @@ struct grtrace_ring_count {
 
 struct grtrace_ring_counts {
 	struct grtrace_ring_count r[GRTRACE_RING_SLOTS];
+	u64 lost_offered;	/* of rings another took the slot of */
+	u64 lost_written;
 };
 
 /*
  * Per CPU, per ring slot: for /proc/grtrace_stats.  A ring takes the slot of
- * its id modulo GRTRACE_RING_SLOTS, from the ring there before it.
+ * its id modulo GRTRACE_RING_SLOTS, from the ring there before it, whose
+ * counts go to lost_offered and lost_written.
  */
 static struct grtrace_ring_counts __percpu *grtrace_ring_counts;
 
@@ -409,10 +413,12 @@ static inline bool grtrace_jobless(const struct grtrace_job_payload *job)
 /* This CPU's counts of ring @id, taken over from the ring there before. */
 static struct grtrace_ring_count *grtrace_ring_count(u32 id)
 {
-	struct grtrace_ring_count *rc =
-		&this_cpu_ptr(grtrace_ring_counts)->r[id % GRTRACE_RING_SLOTS];
+	struct grtrace_ring_counts *rcs = this_cpu_ptr(grtrace_ring_counts);
+	struct grtrace_ring_count *rc = &rcs->r[id % GRTRACE_RING_SLOTS];
 
 	if (unlikely(rc->id != id)) {
+		rcs->lost_offered += rc->offered;
+		rcs->lost_written += rc->written;
 		rc->id = id;
 		rc->offered = 0;
 		rc->written = 0;
@@ -1988,6 +1994,20 @@ void grtrace_govern_show_stats(struct seq_file *m)
 	seq_printf(m, "jobs_tracked=%u\n", used);
 }
 
+/* One CPU's counts of a ring slot, for grtrace_govern_show_rings(). */
+struct grtrace_ring_tally {
+	u32 id;
+	u64 offered;
+	u64 written;
+};
+
+static int grtrace_ring_tally_cmp(const void *a, const void *b)
+{
+	const struct grtrace_ring_tally *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
 /**
  * grtrace_govern_show_rings - print /proc/grtrace_stats
  * @m: the file
@@ -1997,13 +2017,18 @@ void grtrace_govern_show_stats(struct seq_file *m)
  */
 int grtrace_govern_show_rings(struct seq_file *m)
 {
+	struct grtrace_ring_tally *tally;
 	struct grtrace_aggregate *total = NULL;
+	u64 lost_off = 0, lost_wr = 0;
 	u32 *slot_id = NULL;
+	u32 i, j, n, end;
 	u64 span = 0;
-	int cpu, other;
 	bool aggr;
-	u32 i;
+	int cpu;
 
+	tally = kcalloc(nr_cpu_ids, sizeof(*tally), GFP_KERNEL);
+	if (!tally)
+		return -ENOMEM;
 	rcu_read_lock();
 	aggr = rcu_dereference(grtrace_governance)->aggregating;
 	rcu_read_unlock();
@@ -2013,6 +2038,7 @@ int grtrace_govern_show_rings(struct seq_file *m)
 		if (!total || !slot_id) {
 			kvfree(total);
 			kfree(slot_id);
+			kfree(tally);
 			return -ENOMEM;
 		}
 		grtrace_govern_collect();
@@ -2030,29 +2056,37 @@ int grtrace_govern_show_rings(struct seq_file *m)
 	 */
 	if (!total)
 		seq_puts(m, "# utilization% and avg_latency_us: - until aggregator_enable=1\n");
-	/* A slot's ring may differ from CPU to CPU: each ring once. */
+	for_each_possible_cpu(cpu) {
+		lost_off += READ_ONCE(per_cpu_ptr(grtrace_ring_counts, cpu)->lost_offered);
+		lost_wr += READ_ONCE(per_cpu_ptr(grtrace_ring_counts, cpu)->lost_written);
+	}
+	seq_printf(m, "# not shown, of rings whose slot another took: offered %llu written %llu\n",
+		   lost_off, lost_wr);
+	/*
+	 * A slot's ring may differ from CPU to CPU: each ring once, its CPUs'
+	 * counts summed, sorted by id.
+	 */
 	for (i = 0; i < GRTRACE_RING_SLOTS; i++) {
+		n = 0;
 		for_each_possible_cpu(cpu) {
 			const struct grtrace_ring_count *rc =
 				&per_cpu_ptr(grtrace_ring_counts, cpu)->r[i];
-			u32 id = READ_ONCE(rc->id);
+
+			tally[n].id = READ_ONCE(rc->id);
+			tally[n].offered = READ_ONCE(rc->offered);
+			tally[n].written = READ_ONCE(rc->written);
+			n++;
+		}
+		sort(tally, n, sizeof(*tally), grtrace_ring_tally_cmp, NULL);
+		for (j = 0; j < n; j = end) {
+			u32 id = tally[j].id;
 			u64 off = 0, wr = 0, drop, x;
-			bool seen = false;
 
-			for_each_possible_cpu(other) {
-				const struct grtrace_ring_count *o =
-					&per_cpu_ptr(grtrace_ring_counts, other)->r[i];
-
-				if (READ_ONCE(o->id) != id)
-					continue;
-				if (other < cpu) {
-					seen = true;
-					break;
-				}
-				off += READ_ONCE(o->offered);
-				wr += READ_ONCE(o->written);
+			for (end = j; end < n && tally[end].id == id; end++) {
+				off += tally[end].offered;
+				wr += tally[end].written;
 			}
-			if (seen || (!off && !wr))
+			if (!off && !wr)
 				continue;
 			drop = off > wr ? off - wr : 0;
 			seq_printf(m, "%u ", id);
@@ -2075,8 +2109,10 @@ int grtrace_govern_show_rings(struct seq_file *m)
 	}
 	kvfree(total);
 	kfree(slot_id);
+	kfree(tally);
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(grtrace_govern_show_rings);
 
 /**
  * grtrace_govern_init - set up the governance with default settings

@@ -15,6 +15,7 @@
 #include <linux/math64.h>
 #include <linux/pid.h>
 #include <linux/sched.h>
+#include <linux/seq_file.h>
 #include <linux/sizes.h>
 #include <linux/smp.h>
 #include <linux/sort.h>
@@ -1712,6 +1713,68 @@ static void grtrace_test_aggregate_only_on(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sum, 10);
 }
 
+/* The sum of /proc/grtrace_stats' offered column and what it says it lost. */
+static u64 proc_offered(struct kunit *test, u64 *ring_506, bool *ring_250)
+{
+	static const char lost[] = "\n# not shown, of rings whose slot another took: ";
+	struct seq_file m = { .size = SZ_64K };
+	unsigned long long lost_off, lost_wr, off, wr, drop;
+	char util[16], rate[16], lat[16], *p, *line;
+	u64 sum = 0;
+	u32 id;
+	int n;
+
+	m.buf = kunit_kzalloc(test, m.size, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, m.buf);
+	KUNIT_ASSERT_EQ(test, grtrace_govern_show_rings(&m), 0);
+	KUNIT_ASSERT_LT(test, m.count, m.size);
+	p = strstr(m.buf, lost);
+	KUNIT_ASSERT_NOT_NULL_MSG(test, p, "%s", m.buf);
+	n = sscanf(p + strlen(lost), "offered %llu written %llu", &lost_off, &lost_wr);
+	KUNIT_ASSERT_EQ(test, n, 2);
+	*ring_506 = 0;
+	*ring_250 = false;
+	p = m.buf;
+	while ((line = strsep(&p, "\n"))) {
+		if (sscanf(line, "%u %15s %15s %15s %llu %llu %llu", &id, util, rate, lat,
+			   &off, &wr, &drop) != 7)
+			continue;
+		sum += off;
+		if (id == 506)
+			*ring_506 = off;
+		*ring_250 |= id == 250;
+	}
+	return sum + lost_off;
+}
+
+/*
+ * /proc/grtrace_stats counts events per ring in slots by id: ring 506
+ * takes ring 250's slot on this CPU, and the file says what 250 had.
+ */
+static void grtrace_test_proc_slot_taken(struct kunit *test)
+{
+	struct grtrace_event ev = { .type = GRTRACE_EV_SUBMIT };
+	u64 before, after, off_506;
+	bool has_250;
+	int i;
+
+	if (!IS_ENABLED(CONFIG_GRTRACE_PERF_MON))
+		kunit_skip(test, "no /proc/grtrace_stats (CONFIG_GRTRACE_PERF_MON)");
+	before = proc_offered(test, &off_506, &has_250);
+	scoped_guard(irqsave) {
+		ev.job.ring_id = 250;
+		for (i = 0; i < 2; i++)
+			grtrace_govern(&ev, ktime_get_mono_fast_ns(), -1);
+		ev.job.ring_id = 506;
+		for (i = 0; i < 3; i++)
+			grtrace_govern(&ev, ktime_get_mono_fast_ns(), -1);
+	}
+	after = proc_offered(test, &off_506, &has_250);
+	KUNIT_EXPECT_EQ(test, off_506, 3);
+	KUNIT_EXPECT_FALSE(test, has_250);
+	KUNIT_EXPECT_EQ_MSG(test, after, before + 5, "every event counted once, shown or lost");
+}
+
 static struct kunit_case grtrace_test_cases[] = {
 	KUNIT_CASE(grtrace_test_encoding),
 	KUNIT_CASE(grtrace_test_jobless_wait),
@@ -1743,6 +1806,7 @@ static struct kunit_case grtrace_test_cases[] = {
 	KUNIT_CASE(grtrace_test_described_once),
 	KUNIT_CASE(grtrace_test_job_table_evicts),
 	KUNIT_CASE(grtrace_test_adaptive_per_job),
+	KUNIT_CASE(grtrace_test_proc_slot_taken),
 	{}
 };
 
