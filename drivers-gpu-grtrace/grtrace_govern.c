@@ -394,7 +394,7 @@ struct grtrace_ring_count {
 
 struct grtrace_ring_counts {
 	struct grtrace_ring_count r[GRTRACE_RING_SLOTS];
-	u64 lost_offered;	/* of rings another took the slot of */
+	u64 lost_offered;	/* counts moved out of slots another ring took */
 	u64 lost_written;
 };
 
@@ -417,8 +417,8 @@ static struct grtrace_ring_count *grtrace_ring_count(u32 id)
 	struct grtrace_ring_count *rc = &rcs->r[id % GRTRACE_RING_SLOTS];
 
 	if (unlikely(rc->id != id)) {
-		rcs->lost_offered += rc->offered;
-		rcs->lost_written += rc->written;
+		WRITE_ONCE(rcs->lost_offered, rcs->lost_offered + rc->offered);
+		WRITE_ONCE(rcs->lost_written, rcs->lost_written + rc->written);
 		rc->id = id;
 		rc->offered = 0;
 		rc->written = 0;
@@ -2026,7 +2026,7 @@ int grtrace_govern_show_rings(struct seq_file *m)
 	bool aggr;
 	int cpu;
 
-	tally = kcalloc(nr_cpu_ids, sizeof(*tally), GFP_KERNEL);
+	tally = kvmalloc_array(nr_cpu_ids, sizeof(*tally), GFP_KERNEL);
 	if (!tally)
 		return -ENOMEM;
 	rcu_read_lock();
@@ -2038,7 +2038,7 @@ int grtrace_govern_show_rings(struct seq_file *m)
 		if (!total || !slot_id) {
 			kvfree(total);
 			kfree(slot_id);
-			kfree(tally);
+			kvfree(tally);
 			return -ENOMEM;
 		}
 		grtrace_govern_collect();
@@ -2063,8 +2063,9 @@ int grtrace_govern_show_rings(struct seq_file *m)
 	seq_printf(m, "# not shown, of rings whose slot another took: offered %llu written %llu\n",
 		   lost_off, lost_wr);
 	/*
-	 * A slot's ring may differ from CPU to CPU: each ring once, its CPUs'
-	 * counts summed, sorted by id.
+	 * A slot's ring may differ from CPU to CPU: the CPUs' entries of the
+	 * slot sorted by id, so that each ring's counts are summed into one
+	 * line.
 	 */
 	for (i = 0; i < GRTRACE_RING_SLOTS; i++) {
 		n = 0;
@@ -2109,7 +2110,7 @@ int grtrace_govern_show_rings(struct seq_file *m)
 	}
 	kvfree(total);
 	kfree(slot_id);
-	kfree(tally);
+	kvfree(tally);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(grtrace_govern_show_rings);
