@@ -20,7 +20,6 @@ stamps, latency, and COMMIT, START and END unknown (the kernel has no
 low-level tracepoints); "--per-process", "--in-flight", "dump" and
 "export --chrome" must agree.  KTAP.
 """
-import importlib.util
 import json
 import os
 import re
@@ -31,11 +30,9 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from ktap import Ktap                   # pylint: disable=wrong-import-position
+from sibling import load                # pylint: disable=wrong-import-position
 
-_spec = importlib.util.spec_from_file_location(
-    'gen_tracedat', os.path.join(os.path.dirname(os.path.abspath(__file__)), 'gen-tracedat.py'))
-gen = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(gen)
+gen = load('gen-tracedat.py')
 
 TIME_EXTEND = 30
 # (uabi class, uabi instance, the ring's name): I915_ENGINE_CLASS_RENDER,

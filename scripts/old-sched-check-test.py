@@ -9,18 +9,15 @@ Each case is a few events of trace-cmd's latency format, as events()
 returns them, and the waits the check must call without their event, or
 on a fence signalled before the probe's call.  Prints KTAP.
 """
-import importlib.util
 import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from ktap import Ktap                   # pylint: disable=wrong-import-position
+from sibling import load                # pylint: disable=wrong-import-position
 
-SPEC = importlib.util.spec_from_file_location('old_sched_check',
-                                              os.path.join(HERE, 'old-sched-check.py'))
-CHECK = importlib.util.module_from_spec(SPEC)
-SPEC.loader.exec_module(CHECK)
+CHECK = load('old-sched-check.py')
 
 
 def dep(ts, ctx, cpu=1):

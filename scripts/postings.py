@@ -15,20 +15,17 @@ posting's patch exists, the postings it names exist, and DIR/postings/
 holds the cover letters that write gives (but their To: and Cc: lines).
 A posting names only earlier postings in its after: line.
 Exit status 1 with the reasons on stderr."""
-import importlib.util
 import os
 import re
 import subprocess
 import sys
 
+from sibling import load
+
 
 def _headings():
     """scripts/series-headings.py, for its subject()"""
-    spec = importlib.util.spec_from_file_location(
-        'series_headings', os.path.join(os.path.dirname(os.path.abspath(__file__)), 'series-headings.py'))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load('series-headings.py')
 
 
 subject = _headings().subject

@@ -15,18 +15,14 @@ LIST has one entry per patch and file, tab-separated:
     SERIES  SUBJECT  FILE  LINES  why
 SUBJECT is the patch's subject without its [PATCH n/m] prefix, so that
 renumbering a series does not invalidate the list."""
-import importlib.util
 import os
 import re
 import sys
 
+from sibling import load
+
 # The subject of a patch as the series file's headings read it.
-_spec = importlib.util.spec_from_file_location(
-    'series_headings', os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                    'series-headings.py'))
-_headings = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_headings)
-subject_of = _headings.subject
+subject_of = load('series-headings.py').subject
 
 
 def rework(d):

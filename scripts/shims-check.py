@@ -11,18 +11,14 @@ patches-6.12/, read through their series file) adds a line to one of
 grtrace's files (its code, headers, documentation and kselftests) that
 brings one of them in.  Prints one line per offending patch and name.
 """
-import importlib.util
 import os
 import re
 import sys
 
+from sibling import load
+
 # The subject of a patch as the series file's headings read it.
-_spec = importlib.util.spec_from_file_location(
-    'series_headings', os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                    'series-headings.py'))
-_headings = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_headings)
-subject_of = _headings.subject
+subject_of = load('series-headings.py').subject
 
 LAST = "gpu: grtrace: Accept the original design's names too"
 

@@ -22,7 +22,6 @@ fails.
 """
 import bisect
 import csv
-import importlib.util
 import json
 import os
 import re
@@ -31,6 +30,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from ktap import Ktap                   # pylint: disable=wrong-import-position
+from sibling import load                # pylint: disable=wrong-import-position
 
 MIN_JOBS = 50           # kmscube's 150 frames made about 400 commands alone
 # The clients of scripts/guest/tests/stock.sh, as top and report name their
@@ -207,10 +207,7 @@ def export_check(k, grtrace, dat, jobs, work):
 
 # QEMU's log as host-check.py reads it: its lines, and the event of
 # each command type QEMU takes
-_spec = importlib.util.spec_from_file_location(
-    'host_check', os.path.join(os.path.dirname(os.path.abspath(__file__)), 'host-check.py'))
-_host_check = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_host_check)
+_host_check = load('host-check.py')
 TAKE = _host_check.TAKE
 QEMU_LINE = _host_check.LINE           # a line of QEMU's log
 

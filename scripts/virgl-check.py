@@ -21,7 +21,6 @@ usage: virgl-check.py DIR      (prints KTAP)
 """
 
 import collections
-import importlib.util
 import os
 import re
 import subprocess
@@ -30,10 +29,9 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from ktap import Ktap                   # pylint: disable=wrong-import-position
+from sibling import load                # pylint: disable=wrong-import-position
 
-_spec = importlib.util.spec_from_file_location('e2e', os.path.join(HERE, 'e2e-check.py'))
-e2e = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(e2e)
+e2e = load('e2e-check.py')
 
 OUT = None
 PHASES = ('submit', 'commit', 'end', 'complete')
