@@ -438,32 +438,61 @@ u64 grtrace_no_ring_events(void)
 }
 EXPORT_SYMBOL_GPL(grtrace_no_ring_events);
 
+/*
+ * The rings a walk visits at most before it lets interrupts in: the lock is
+ * raw and taken by the reporting paths, in any context, and a session's
+ * header walks every ring with an id, hundreds on a machine with many queues.
+ */
+#define GRTRACE_WALK_BATCH	32
+
 /**
  * grtrace_walk_rings - call @fn for every ring that has an id
  * @fn: callback; a non-zero return stops the walk
  * @data: passed to @fn
  *
- * Runs @fn with the ring list locked and interrupts disabled: @fn must not
- * sleep nor report events.  The rings walked stay valid until the walk
- * returns.  Any context.
+ * Runs @fn with the ring list locked and interrupts disabled, for
+ * %GRTRACE_WALK_BATCH rings at most before it drops the lock and takes it
+ * again: @fn must not sleep nor report events, and a ring is valid only
+ * during its call.  The walk visits the rings in the order of their ids, each
+ * once; a ring that gets its id or is unregistered during the walk may be
+ * visited or not.  It stops at the end of the epoch.  Any context.
  *
  * Returns: the first non-zero value returned by @fn, or 0.
  */
 int grtrace_walk_rings(grtrace_ring_fn fn, void *data)
 {
 	const struct grtrace_ring *ring;
+	unsigned int batch;
 	unsigned long flags;
+	u32 epoch, last = 0;
 	int ret = 0;
 
 	raw_spin_lock_irqsave(&grtrace_rings_lock, flags);
-	list_for_each_entry(ring, &grtrace_rings, node) {
-		u64 s = atomic64_read(&ring->stamp);
+	epoch = grtrace_epoch;
+	for (;;) {
+		batch = 0;
+		/*
+		 * Ids are given in the list's order, under the lock: the rings
+		 * after the last one visited are those of higher ids.
+		 */
+		list_for_each_entry(ring, &grtrace_rings, node) {
+			u64 s = atomic64_read(&ring->stamp);
 
-		/* Being unregistered: its ring_remove event follows. */
-		if (s == GRTRACE_STAMP_GONE)
-			continue;
-		ret = fn(ring, (u32)s, data);
-		if (ret)
+			/* Being unregistered: its ring_remove event follows. */
+			if (s == GRTRACE_STAMP_GONE || (u32)s <= last)
+				continue;
+			if (batch++ == GRTRACE_WALK_BATCH)
+				break;
+			last = (u32)s;
+			ret = fn(ring, last, data);
+			if (ret)
+				break;
+		}
+		if (ret || batch <= GRTRACE_WALK_BATCH)
+			break;
+		raw_spin_unlock_irqrestore(&grtrace_rings_lock, flags);
+		raw_spin_lock_irqsave(&grtrace_rings_lock, flags);
+		if (grtrace_epoch != epoch)
 			break;
 	}
 	raw_spin_unlock_irqrestore(&grtrace_rings_lock, flags);

@@ -596,6 +596,99 @@ static void grtrace_test_ring_gone_while_met(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, grtrace_session_stop(), 0);
 }
 
+#define WALK_RINGS	100
+
+struct walk_ctx {
+	struct hrtimer timer;
+	struct completion fired;
+	struct grtrace_ring *rings;
+	unsigned int walked;	/* of the test's rings */
+	unsigned int at;	/* rings walked when the timer ran */
+	u32 last;
+	bool in_order;
+};
+
+static enum hrtimer_restart walk_timer(struct hrtimer *timer)
+{
+	struct walk_ctx *w = container_of(timer, struct walk_ctx, timer);
+
+	w->at = READ_ONCE(w->walked);
+	complete(&w->fired);
+	return HRTIMER_NORESTART;
+}
+
+/* 300 us a ring: the timer started at the first expires during the walk. */
+static int walk_slowly(const struct grtrace_ring *ring, u32 id, void *data)
+{
+	struct walk_ctx *w = data;
+	u64 end;
+
+	if (ring < w->rings || ring >= w->rings + WALK_RINGS)
+		return 0;
+	if (!w->walked)
+		hrtimer_start(&w->timer, ns_to_ktime(50 * NSEC_PER_USEC),
+			      HRTIMER_MODE_REL_PINNED_HARD);
+	w->in_order &= id > w->last;
+	w->last = id;
+	WRITE_ONCE(w->walked, w->walked + 1);
+	/*
+	 * Long enough for a batch to outlast a tick, which runs the timer
+	 * where hrtimers are not in high resolution mode.  Not udelay(),
+	 * whose loops UML does not calibrate.
+	 */
+	end = ktime_get_ns() + 300 * NSEC_PER_USEC;
+	while (ktime_get_ns() < end)
+		cpu_relax();
+	return 0;
+}
+
+/*
+ * A walk of the rings lets interrupts in between batches of them, and still
+ * visits each ring with an id once, in the order of the ids.
+ */
+static void grtrace_test_walk_lets_irqs_in(struct kunit *test)
+{
+	struct grtrace_job job = { .ctx_id = 1, .fence_context = 33 };
+	struct walk_ctx *w;
+	int i;
+
+	if (grtrace_enabled())
+		kunit_skip(test, "grtrace events have a consumer already");
+	w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	w->rings = kunit_kcalloc(test, WALK_RINGS, sizeof(*w->rings), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, w->rings);
+	for (i = 0; i < WALK_RINGS; i++) {
+		w->rings[i] = (struct grtrace_ring) {
+			.dev = "kunit-gpu", .name = "walk", .engine = GRTRACE_ENGINE_GRAPHICS,
+		};
+		grtrace_ring_register(&w->rings[i]);
+		KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, ring_unregister_action,
+								&w->rings[i]), 0);
+	}
+	init_completion(&w->fired);
+	w->in_order = true;
+	hrtimer_setup(&w->timer, walk_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+
+	KUNIT_ASSERT_EQ(test, grtrace_session_start(), 0);
+	for (i = 0; i < WALK_RINGS; i++) {
+		job.ring = &w->rings[i];
+		job.fence_seqno = i + 1;
+		grtrace_submit(&job);
+	}
+	KUNIT_EXPECT_EQ(test, grtrace_walk_rings(walk_slowly, w), 0);
+	KUNIT_EXPECT_NE(test, wait_for_completion_timeout(&w->fired, 5 * HZ), 0);
+	hrtimer_cancel(&w->timer);
+	KUNIT_ASSERT_EQ(test, grtrace_session_stop(), 0);
+
+	KUNIT_EXPECT_EQ(test, w->walked, WALK_RINGS);
+	KUNIT_EXPECT_TRUE(test, w->in_order);
+	kunit_info(test, "the timer ran after %u of %u rings\n", w->at, w->walked);
+	/* The old walk held the lock, interrupts off, over all of them. */
+	KUNIT_EXPECT_GT(test, w->at, 0);
+	KUNIT_EXPECT_LT(test, w->at, WALK_RINGS);
+}
+
 static void watchlist_all(void *unused)
 {
 	grtrace_config_write("watchlist=all");
@@ -1783,6 +1876,7 @@ static struct kunit_case grtrace_test_cases[] = {
 	KUNIT_CASE(grtrace_test_header_epoch),
 	KUNIT_CASE(grtrace_test_ring_ids_used_up),
 	KUNIT_CASE(grtrace_test_ring_gone_while_met),
+	KUNIT_CASE(grtrace_test_walk_lets_irqs_in),
 	KUNIT_CASE(grtrace_test_watchlist_names),
 	KUNIT_CASE(grtrace_test_long_names),
 	KUNIT_CASE(grtrace_test_sequence),
