@@ -4,6 +4,9 @@
 
   bench-report.py NAME=LOG [NAME=LOG ...]     a table of one make bench run
   bench-report.py --app LOG                   the application-level runs
+  bench-report.py --pipe LOG [LOG ...]        the merged reader's cost a record
+                                              (pipebench.sh's lines), a log
+                                              per number of possible CPUs
                                               (appbench.sh's lines) as
                                               ratios to tracing off
   bench-report.py --agree DIR [DIR ...]       several runs (their uml.log,
@@ -287,10 +290,46 @@ def app(path):
                   f'({statistics.median(mb):.2f} MB a run)' +
                   (f', {spread(share)}% of one CPU while it recorded' if share else ''))
 
+PIPE = re.compile(r'^pipebench: possible (\S+) round (\d+): (\d+) records, '
+                  r'trace_pipe ([\d.]+) s, events0\+events1 ([\d.]+) s', re.M)
+
+
+def pipe(paths):
+    """The merged reader against the per-CPU files, ns a record under TCG,
+    for each number of possible CPUs: the medians over the rounds, the
+    per-round ratio, and what each possible CPU adds to a record"""
+    print('\nthe merged reader (trace_pipe) against events0+events1, QEMU-TCG, '
+          '2 CPUs online: ns a record, median (min-max) over the rounds')
+    per = {}
+    for path in paths:
+        try:
+            text = open(path, errors='replace').read()
+        except OSError as e:
+            sys.exit(f'{path}: {e}')
+        rounds = PIPE.findall(text)
+        if not rounds:
+            sys.exit(f'{path}: no pipebench rounds')
+        cpus = rounds[0][0]
+        last = int(cpus.split('-')[-1]) + 1
+        pipe_ns = [float(r[3]) * 1e9 / int(r[2]) for r in rounds]
+        cpu_ns = [float(r[4]) * 1e9 / int(r[2]) for r in rounds]
+        ratio = [a / b for a, b in zip(pipe_ns, cpu_ns) if b]
+        per[last] = statistics.median(pipe_ns) - statistics.median(cpu_ns)
+        print(f'  possible CPUs {cpus} ({len(rounds)} rounds of {rounds[0][2]} records): '
+              f'trace_pipe {spread(pipe_ns)}, events0+events1 {spread(cpu_ns)}, '
+              f'ratio {spread(ratio)}x')
+    if len(per) >= 2:
+        lo, hi = min(per), max(per)
+        print(f'  each possible CPU adds {(per[hi] - per[lo]) / (hi - lo):.1f} ns to a record '
+              f'of trace_pipe ({lo} to {hi} possible CPUs, from the medians)')
+
 
 def main():
     if len(sys.argv) == 3 and sys.argv[1] == '--app':
         app(sys.argv[2])
+        return
+    if len(sys.argv) > 2 and sys.argv[1] == '--pipe':
+        pipe(sys.argv[2:])
         return
     if len(sys.argv) > 2 and sys.argv[1] == '--agree':
         agree(sys.argv[2:])

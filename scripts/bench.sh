@@ -105,6 +105,21 @@ if [ "$only" != app ]; then
 		log "bench: the guest run failed, see $out/guest.log"
 fi
 
+# The merged reader's cost a record against the per-CPU files, with 2
+# and 8 possible CPUs (scripts/guest/tests/pipebench.sh; review 2, m10):
+# trace_pipe scans every possible CPU's head for each record.
+if [ "$only" != app ]; then
+	for n in 2 8; do
+		log "bench: QEMU guest, the merged reader, $n possible CPUs"
+		"$ROOT/scripts/guest/run-qemu.sh" --no-gpu \
+			--kernel "$BENCH_BUILD/arch/x86/boot/bzImage" \
+			--initrd "$CACHE/initramfs-bench.cpio.gz" --share "$out/share" \
+			--log "$out/pipe-$n.log" --timeout 1200 \
+			--append "grtrace.mode=pipebench grtrace.timeout=1100 possible_cpus=$n kunit.enable=0" ||
+			log "bench: the merged reader's guest run failed, see $out/pipe-$n.log"
+	done
+fi
+
 # The cost an application feels: kmscube and glmark2-es2-drm on virgl,
 # interleaved runs with tracing off, tracepoints only, the relay stream
 # only, both, and aggregate_only (scripts/guest/tests/appbench.sh), on the
@@ -124,8 +139,9 @@ fi
 # re-registered the tracepoints' probes thousands of times).
 verdict=
 [ "$only" = app ] ||
-	verdict=$(python3 "$ROOT/scripts/guest/verdict.py" --no-kunit "$out/guest.log" |
-		grep '^not ok' || true)
+	verdict=$(for f in guest pipe-2 pipe-8; do
+			python3 "$ROOT/scripts/guest/verdict.py" --no-kunit "$out/$f.log"
+		done | grep '^not ok' || true)
 # The virgl guest's too: appbench.sh passed, no kernel report.
 [ "$app_rounds" = 0 ] ||
 	verdict+=$(python3 "$ROOT/scripts/guest/verdict.py" --no-kunit "$out/app.log" |
@@ -134,6 +150,7 @@ verdict=
 	echo "# grtrace bench, $(date -u '+%F %T UTC'), host: $(nproc) x $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1)"
 	[ "$only" = app ] || python3 "$ROOT/scripts/bench-report.py" "UML=$out/uml.log" \
 		"UML-mono=$out/uml-mono.log" "QEMU-TCG=$out/guest.log"
+	[ "$only" = app ] || python3 "$ROOT/scripts/bench-report.py" --pipe "$out/pipe-2.log" "$out/pipe-8.log"
 	[ "$app_rounds" = 0 ] || python3 "$ROOT/scripts/bench-report.py" --app "$out/app.log"
 } | tee "$out/bench.txt"
 log "bench: $out/bench.txt"
