@@ -452,49 +452,48 @@ EXPORT_SYMBOL_GPL(grtrace_no_ring_events);
  *
  * Runs @fn with the ring list locked and interrupts disabled, for
  * %GRTRACE_WALK_BATCH rings at most before it drops the lock and takes it
- * again: @fn must not sleep nor report events, and a ring is valid only
- * during its call.  The walk visits the rings in the order of their ids, each
- * once; a ring that gets its id or is unregistered during the walk may be
- * visited or not.  It stops at the end of the epoch.  Any context.
+ * again, which lets interrupts in if the caller had them enabled: @fn must
+ * not sleep nor report events, and a ring is valid only during its call.
+ * The walk visits the rings in the order they got their ids, each once.  A
+ * ring that gets its id during the walk is visited too; one unregistered
+ * during it is visited only if it came before.  The end of the epoch ends
+ * the walk, which then returns 0.  Any context but NMI.
  *
  * Returns: the first non-zero value returned by @fn, or 0.
  */
 int grtrace_walk_rings(grtrace_ring_fn fn, void *data)
 {
-	const struct grtrace_ring *ring;
-	unsigned int batch;
+	/* Where the walk resumes: a ring stamped GONE, which walks skip. */
+	struct grtrace_ring cursor = { .stamp = ATOMIC64_INIT(GRTRACE_STAMP_GONE) };
+	struct grtrace_ring *ring;
+	unsigned int batch = 0;
 	unsigned long flags;
-	u32 epoch, last = 0;
 	int ret = 0;
 
 	raw_spin_lock_irqsave(&grtrace_rings_lock, flags);
-	epoch = grtrace_epoch;
-	for (;;) {
-		batch = 0;
-		/*
-		 * Ids are given in the list's order, under the lock: the rings
-		 * after the last one visited are those of higher ids.
-		 */
-		list_for_each_entry(ring, &grtrace_rings, node) {
-			u64 s = atomic64_read(&ring->stamp);
+	list_add(&cursor.node, &grtrace_rings);
+	while (!list_is_last(&cursor.node, &grtrace_rings)) {
+		u64 s;
 
-			/* Being unregistered: its ring_remove event follows. */
-			if (s == GRTRACE_STAMP_GONE || (u32)s <= last)
-				continue;
-			if (batch++ == GRTRACE_WALK_BATCH)
-				break;
-			last = (u32)s;
-			ret = fn(ring, last, data);
-			if (ret)
-				break;
-		}
-		if (ret || batch <= GRTRACE_WALK_BATCH)
+		ring = list_next_entry(&cursor, node);
+		list_move(&cursor.node, &ring->node);
+		s = atomic64_read(&ring->stamp);
+		/* Being unregistered (its ring_remove follows), or a cursor */
+		if (s == GRTRACE_STAMP_GONE)
+			continue;
+		ret = fn(ring, (u32)s, data);
+		if (ret)
 			break;
+		if (++batch < GRTRACE_WALK_BATCH)
+			continue;
+		batch = 0;
 		raw_spin_unlock_irqrestore(&grtrace_rings_lock, flags);
 		raw_spin_lock_irqsave(&grtrace_rings_lock, flags);
-		if (grtrace_epoch != epoch)
+		/* The epoch's end took every ring off the list, and the cursor. */
+		if (list_empty(&cursor.node))
 			break;
 	}
+	list_del(&cursor.node);
 	raw_spin_unlock_irqrestore(&grtrace_rings_lock, flags);
 	return ret;
 }

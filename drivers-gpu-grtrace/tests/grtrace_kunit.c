@@ -11,6 +11,7 @@
 #include <linux/grtrace.h>
 #include <linux/hash.h>
 #include <linux/hrtimer.h>
+#include <linux/irq_work.h>
 #include <linux/kthread.h>
 #include <linux/math64.h>
 #include <linux/pid.h>
@@ -599,43 +600,45 @@ static void grtrace_test_ring_gone_while_met(struct kunit *test)
 #define WALK_RINGS	100
 
 struct walk_ctx {
-	struct hrtimer timer;
-	struct completion fired;
-	struct grtrace_ring *rings;
-	unsigned int walked;	/* of the test's rings */
-	unsigned int at;	/* rings walked when the timer ran */
+	struct irq_work work;
+	struct grtrace_ring *rings;	/* WALK_RINGS, then one met during the walk */
+	unsigned int walked;		/* of the test's rings */
+	unsigned int at;		/* rings walked when the irq_work ran */
 	u32 last;
 	bool in_order;
 };
 
-static enum hrtimer_restart walk_timer(struct hrtimer *timer)
+/* Runs as soon as the walk lets interrupts in (x86), or at the next tick. */
+static void walk_irq_work(struct irq_work *work)
 {
-	struct walk_ctx *w = container_of(timer, struct walk_ctx, timer);
+	struct walk_ctx *w = container_of(work, struct walk_ctx, work);
+	struct grtrace_job job = {
+		.ring = &w->rings[WALK_RINGS], .ctx_id = 1, .fence_context = 33,
+		.fence_seqno = WALK_RINGS + 1,
+	};
 
 	w->at = READ_ONCE(w->walked);
-	complete(&w->fired);
-	return HRTIMER_NORESTART;
+	grtrace_submit(&job);
 }
 
-/* 300 us a ring: the timer started at the first expires during the walk. */
+/*
+ * 300 us a ring: the irq_work queued at the first is pending until the walk
+ * lets interrupts in, after 32 rings (9.6 ms), or until the next tick after
+ * that where irq_work waits for it (UML's HZ is 100), before the walk's end.
+ * Not udelay(), whose loops UML does not calibrate.
+ */
 static int walk_slowly(const struct grtrace_ring *ring, u32 id, void *data)
 {
 	struct walk_ctx *w = data;
 	u64 end;
 
-	if (ring < w->rings || ring >= w->rings + WALK_RINGS)
+	if (ring < w->rings || ring > w->rings + WALK_RINGS)
 		return 0;
 	if (!w->walked)
-		hrtimer_start(&w->timer, ns_to_ktime(50 * NSEC_PER_USEC),
-			      HRTIMER_MODE_REL_PINNED_HARD);
+		irq_work_queue(&w->work);
 	w->in_order &= id > w->last;
 	w->last = id;
 	WRITE_ONCE(w->walked, w->walked + 1);
-	/*
-	 * Long enough for a batch to outlast a tick, which runs the timer
-	 * where hrtimers are not in high resolution mode.  Not udelay(),
-	 * whose loops UML does not calibrate.
-	 */
 	end = ktime_get_ns() + 300 * NSEC_PER_USEC;
 	while (ktime_get_ns() < end)
 		cpu_relax();
@@ -643,8 +646,9 @@ static int walk_slowly(const struct grtrace_ring *ring, u32 id, void *data)
 }
 
 /*
- * A walk of the rings lets interrupts in between batches of them, and still
- * visits each ring with an id once, in the order of the ids.
+ * A walk of the rings lets interrupts in between batches of them, visits
+ * each ring with an id once, in the order they got it, and also the ring
+ * that got its id in an interrupt during the walk.
  */
 static void grtrace_test_walk_lets_irqs_in(struct kunit *test)
 {
@@ -656,9 +660,9 @@ static void grtrace_test_walk_lets_irqs_in(struct kunit *test)
 		kunit_skip(test, "grtrace events have a consumer already");
 	w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, w);
-	w->rings = kunit_kcalloc(test, WALK_RINGS, sizeof(*w->rings), GFP_KERNEL);
+	w->rings = kunit_kcalloc(test, WALK_RINGS + 1, sizeof(*w->rings), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, w->rings);
-	for (i = 0; i < WALK_RINGS; i++) {
+	for (i = 0; i <= WALK_RINGS; i++) {
 		w->rings[i] = (struct grtrace_ring) {
 			.dev = "kunit-gpu", .name = "walk", .engine = GRTRACE_ENGINE_GRAPHICS,
 		};
@@ -666,9 +670,8 @@ static void grtrace_test_walk_lets_irqs_in(struct kunit *test)
 		KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, ring_unregister_action,
 								&w->rings[i]), 0);
 	}
-	init_completion(&w->fired);
+	init_irq_work(&w->work, walk_irq_work);
 	w->in_order = true;
-	hrtimer_setup(&w->timer, walk_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
 
 	KUNIT_ASSERT_EQ(test, grtrace_session_start(), 0);
 	for (i = 0; i < WALK_RINGS; i++) {
@@ -677,16 +680,15 @@ static void grtrace_test_walk_lets_irqs_in(struct kunit *test)
 		grtrace_submit(&job);
 	}
 	KUNIT_EXPECT_EQ(test, grtrace_walk_rings(walk_slowly, w), 0);
-	KUNIT_EXPECT_NE(test, wait_for_completion_timeout(&w->fired, 5 * HZ), 0);
-	hrtimer_cancel(&w->timer);
+	irq_work_sync(&w->work);
 	KUNIT_ASSERT_EQ(test, grtrace_session_stop(), 0);
 
-	KUNIT_EXPECT_EQ(test, w->walked, WALK_RINGS);
-	KUNIT_EXPECT_TRUE(test, w->in_order);
-	kunit_info(test, "the timer ran after %u of %u rings\n", w->at, w->walked);
+	kunit_info(test, "the irq_work ran after %u of %u rings\n", w->at, w->walked);
 	/* The old walk held the lock, interrupts off, over all of them. */
 	KUNIT_EXPECT_GT(test, w->at, 0);
 	KUNIT_EXPECT_LT(test, w->at, WALK_RINGS);
+	KUNIT_EXPECT_EQ(test, w->walked, WALK_RINGS + 1);
+	KUNIT_EXPECT_TRUE(test, w->in_order);
 }
 
 static void watchlist_all(void *unused)
