@@ -11,7 +11,7 @@ pkgs=(linux-source-7.3 linux-source-6.12 build-essential flex bison bc libelf-de
       valgrind strace clang libbpf-dev time
       kernelshark xvfb x11-utils xdotool imagemagick
       qemu-system-gui kmscube glmark2-es2-drm libgl1-mesa-dri bpftrace linux-perf tmux
-      python3-sphinx python3-sphinx-rtd-theme)
+      python3-sphinx python3-sphinx-rtd-theme blktrace)
 
 missing=()
 for p in "${pkgs[@]}"; do

@@ -6,8 +6,9 @@
 # alone takes their results from the cache.
 #
 # suites  every KUnit suite but the cases marked slow
-#         (kunit.filter=speed>slow), and the grtrace kselftests
-#         (tests/20-kselftest.sh).
+#         (kunit.filter=speed>slow), the grtrace kselftests
+#         (tests/20-kselftest.sh) and blktrace on the series' relay
+#         (tests/22-blktrace.sh).
 # slow    the cases marked slow (kunit.filter=speed<normal, no guest
 #         test: grtrace.mode=kunit).  Among them upstream's
 #         drm_sched_concurrent_tests, which kernel patch 3 fixes, and
@@ -75,8 +76,8 @@ boot() {
 }
 # (1,500 s: the limit of step guest's boot, which ran them before, beside
 # two other guests now)
-limit=1500 boot suites "grtrace.mode=test grtrace.tests=00-boot,20-kselftest grtrace.timeout=800 kunit.filter=speed>slow" \
-	"$(kunit_suites mock)" "00-boot,20-kselftest,$(kselftests)"
+limit=1500 boot suites "grtrace.mode=test grtrace.tests=00-boot,20-kselftest,22-blktrace grtrace.timeout=800 kunit.filter=speed>slow" \
+	"$(kunit_suites mock)" "00-boot,20-kselftest,22-blktrace,$(kselftests)"
 boot slow "grtrace.mode=kunit kunit.filter=speed<normal kunit.filter_glob=*.*[!dg]"
 boot drm "grtrace.mode=kunit kunit.filter_glob=drm_atomic_helper_wait_for_vblanks grtrace.kunit_modules=drm_atomic_commit_test"
 

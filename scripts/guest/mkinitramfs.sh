@@ -41,6 +41,13 @@ if [ -d "$plugins" ]; then
 	for p in "$root$plugins"/*; do put_libs "$p"; done
 fi
 
+# blktrace and blkparse: tests/22-blktrace.sh checks the series' relay
+# against its oldest user
+for b in /usr/sbin/blktrace /usr/bin/blkparse; do
+	put $b
+	put_libs $b
+done
+
 # /init and the guest tests
 install -m 755 "$here/init" "$root/init"
 for t in "$here"/tests/*.sh "$here"/tests/*.lib; do

@@ -30,9 +30,10 @@ mkdir -p "$out/share" "$out/scale-share"
 # (scripts/test-kunit.sh) boots them, and the result cache keeps its
 # results for a change to the tools alone.  This boot then runs at boot
 # only the mock scheduler's basic suites (not their slow cases), whose
-# debugfs files 36-kernel-events.sh runs again.
+# debugfs files 36-kernel-events.sh runs again.  blktrace (22-blktrace.sh)
+# runs in step kunit's first boot, on mainline only, never here.
 tool_only=${GRTRACE_GUEST_TOOL:-}
-tests=$(cd "$ROOT/scripts/guest/tests" && ls [0-9]*.sh | sed 's/\.sh$//' | grep -vx 60-scale |
+tests=$(cd "$ROOT/scripts/guest/tests" && ls [0-9]*.sh | sed 's/\.sh$//' | grep -vx -e 60-scale -e 22-blktrace |
 	if [ -n "$tool_only" ]; then grep -vx 20-kselftest; else cat; fi | paste -sd,)
 kunit="kunit.filter=speed>slow"
 [ -z "$tool_only" ] || kunit="kunit.filter_glob=drm_sched_basic_* kunit.filter=speed>slow"
