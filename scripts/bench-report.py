@@ -318,6 +318,8 @@ def pipe(paths):
         print(f'  possible CPUs {cpus} ({len(rounds)} rounds of {rounds[0][2]} records): '
               f'trace_pipe {spread(pipe_ns)}, events0+events1 {spread(cpu_ns)}, '
               f'ratio {spread(ratio)}x')
+    if len(per) != len(paths):
+        sys.exit('pipebench: two logs with the same possible CPUs')
     if len(per) >= 2:
         lo, hi = min(per), max(per)
         print(f'  each possible CPU adds {(per[hi] - per[lo]) / (hi - lo):.1f} ns to a record '
