@@ -5,12 +5,12 @@ set -euo pipefail
 usage() {
 	echo "usage: run-qemu.sh --kernel BZIMAGE --initrd CPIO --log FILE [--share DIR]" \
 	     "[--timeout SECS] [--append 'CMDLINE'] [--gl | --no-gpu] [--host-trace FILE]" \
-	     "[--reboot] [--cpus N] [--maxcpus N] [--dump-on-timeout]" \
+	     "[--reboot] [--cpus N] [--dump-on-timeout]" \
 	     "[-- QEMU-ARGS...]" >&2
 	exit 2
 }
 
-kernel='' initrd='' share='' log='' timeout=600 append='' gl='' gpu=1 htrace= reboot= cpus=2 maxcpus=
+kernel='' initrd='' share='' log='' timeout=600 append='' gl='' gpu=1 htrace= reboot= cpus=2
 dump=
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -25,7 +25,6 @@ while [ $# -gt 0 ]; do
 	--host-trace) htrace=$2; shift 2 ;;
 	--reboot) reboot=1; shift ;;
 	--cpus) cpus=$2; shift 2 ;;
-	--maxcpus) maxcpus=$2; shift 2 ;;	# CPUs possible, the others hot-pluggable
 	--dump-on-timeout) dump=1; shift ;;
 	--) shift; break ;;
 	*) usage ;;
@@ -68,7 +67,7 @@ if [ -n "$dump" ]; then
 	monitor="unix:$mon,server=on,wait=off"
 	append="$append unknown_nmi_panic panic_print=1"
 fi
-args=(-accel "${GRTRACE_QEMU_ACCEL:-tcg,thread=single}" -m 2G -smp "$cpus${maxcpus:+,maxcpus=$maxcpus}" -nodefaults
+args=(-accel "${GRTRACE_QEMU_ACCEL:-tcg,thread=single}" -m 2G -smp "$cpus" -nodefaults
       -kernel "$kernel" -initrd "$initrd"
       -append "console=ttyS0 panic=-1 pci=noacpi $append"
       -vga none -serial "file:$log" -monitor "$monitor")

@@ -2,13 +2,14 @@
 # make bench: what the merged reader (trace_pipe) costs a record against
 # the per-CPU files (review 2, m10).  trace_pipe picks each next record by
 # a scan of every possible CPU's head; make bench boots this guest with 2
-# and with 8 possible CPUs (QEMU's maxcpus; 2 online either way).  Each
+# and with 8 CPUs, and it takes all but 2 offline.  Each
 # round emits N SUBMITs, half on CPU 0 and half on CPU 1 at once, into a
 # session, stops it, and drains it through trace_pipe; then the same into
 # a new session, drained through events0 and events1.  Every record must
-# be written and read; the times come from /proc/uptime (10 ms), over
-# drains of a second or more.
+# be written and read; the times are those of ftrace markers written
+# before and after each drain.
 D=/sys/kernel/debug/grtrace
+T=/sys/kernel/tracing
 N=${GRTRACE_PIPE_RECORDS:-100000}
 R=${GRTRACE_PIPE_ROUNDS:-5}
 rc=0
@@ -18,11 +19,20 @@ N=$((2 * half))
 # writes are a multiple of that.
 awk -v n=$half 'BEGIN { for (i = 1; i <= n; i++) printf "submit 1 0 1 %18d\n", i }' > /tmp/emit0
 awk -v n=$half 'BEGIN { for (i = 1; i <= n; i++) printf "submit 2 0 2 %18d\n", i }' > /tmp/emit1
-echo $((64 << 20)) > $D/buffer_size || exit 1
-echo "level=verbose filter_ring_id=-1" > $D/config || exit 1
+# 2 CPUs online; the others possible only (QEMU's ACPI tables list the
+# CPUs of -smp as present, and x86 takes no more as possible)
+for c in /sys/devices/system/cpu/cpu[0-9]*; do
+	case ${c##*cpu} in 0|1) ;; *) echo 0 > "$c/online" || exit 1 ;; esac
+done
+echo $((16 << 20)) > $D/buffer_size || exit 1
+printf 'level=verbose\nfilter_ring_id=-1\n' > $D/config || exit 1
+echo > $T/trace
 
 stat_of() { sed -n "s/^$1=//p" $D/stats; }
-now() { cut -d' ' -f1 /proc/uptime; }
+# stamp TEXT: the time of ftrace's marker TEXT, in seconds (to the us)
+stamp() {
+	sed -n "s/.* \([0-9]*\.[0-9]*\): tracing_mark_write: $1\$/\1/p" $T/trace | tail -1
+}
 
 # fill: a stopped session of N records
 fill() {
@@ -35,20 +45,24 @@ fill() {
 	[ "$(stat_of written)" = $N ] || { echo "pipebench: $(stat_of written) of $N written"; rc=1; }
 }
 
-# drain HOW FILES...: $secs, the seconds it took to read FILES whole;
-# all bytes read
+# drain HOW FILES...: $secs, the seconds it took to read FILES whole,
+# between two ftrace markers; every record read (and the session's header,
+# which bytes_written leaves out)
 drain() {
 	how=$1
 	shift
-	t0=$(now)
+	echo "pipebench $how $i start" > $T/trace_marker
 	cat "$@" > /dev/null
-	t1=$(now)
-	[ "$(stat_of bytes_read)" = "$(stat_of bytes_written)" ] ||
+	echo "pipebench $how $i end" > $T/trace_marker
+	[ "$(stat_of bytes_read)" -ge "$(stat_of bytes_written)" ] ||
 		{ echo "pipebench: $how read $(stat_of bytes_read) of $(stat_of bytes_written) bytes"; rc=1; }
-	secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
+	secs=$(awk -v a="$(stamp "pipebench $how $i start")" -v b="$(stamp "pipebench $how $i end")" \
+		'BEGIN { if (a == "" || b == "") exit 1; printf "%.6f", b - a }') ||
+		{ echo "pipebench: no ftrace marker of $how $i"; rc=1; }
 }
 
 cpus=$(cat /sys/devices/system/cpu/possible)
+echo "pipebench: possible $cpus, online $(cat /sys/devices/system/cpu/online)"
 i=1
 while [ $i -le $R ]; do
 	fill
