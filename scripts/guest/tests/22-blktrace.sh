@@ -17,12 +17,8 @@ dev=/dev/nullb0
 mkdir -p "$O"
 rm -rf "$B"
 mkdir -p "$B"
-rc=0
-t() {	# t NAME CONDITION...: one result line
-	name=$1; shift
-	if "$@"; then r=PASS; else r=FAIL; rc=1; fi
-	echo "GRTRACE-TEST: blktrace.$name $r"
-}
+RESULT_PREFIX=blktrace
+. /tests/result.lib
 
 t device [ -b $dev ]
 [ -b $dev ] || exit 1

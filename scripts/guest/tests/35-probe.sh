@@ -11,12 +11,8 @@ T=/sys/kernel/tracing
 D=/sys/kernel/debug/grtrace
 O=${GRTRACE_OUT:-/tmp}/probe
 mkdir -p "$O"
-rc=0
-t() {	# t NAME CONDITION...: one result line
-	name=$1; shift
-	if "$@"; then r=PASS; else r=FAIL; rc=1; fi
-	echo "GRTRACE-TEST: probe.$name $r"
-}
+RESULT_PREFIX=probe
+. /tests/result.lib
 no_dynevents() {
 	[ ! -s $T/dynamic_events ] && [ -z "$(ls $T/instances)" ]
 }
