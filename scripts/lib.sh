@@ -88,7 +88,7 @@ grtrace_opts() {
 	n)        echo "-d GRTRACE" ;;
 	nohooks)  echo "-e GRTRACE -d GRTRACE_DRM_SCHED -d GRTRACE_VIRTIO_GPU -d GRTRACE_AMDGPU -d GRTRACE_I915 -d GRTRACE_NOUVEAU" ;;
 	nobridge) echo "-e GRTRACE -d GRTRACE_DRM_SCHED" ;;
-	nodebugfs) echo "-e GRTRACE -d DEBUG_FS" ;;
+	nodebugfs) echo "-e GRTRACE -d DEBUG_FS -d BLK_DEV_IO_TRACE" ;;	# blktrace selects DEBUG_FS
 	esac
 }
 # grtrace_mode_stuck DIR MODE: DIR/.config has CONFIG_GRTRACE as MODE says.
