@@ -4,11 +4,11 @@
 
   bench-report.py NAME=LOG [NAME=LOG ...]     a table of one make bench run
   bench-report.py --app LOG                   the application-level runs
-  bench-report.py --pipe LOG [LOG ...]        the merged reader's cost a record
-                                              (pipebench.sh's lines), a log
-                                              per number of possible CPUs
                                               (appbench.sh's lines) as
                                               ratios to tracing off
+  bench-report.py --pipe LOG [LOG ...]        the merged reader's cost a
+                                              record (pipebench.sh's lines),
+                                              a log per number of CPUs
   bench-report.py --agree DIR [DIR ...]       several runs (their uml.log,
                                               uml-mono.log and guest.log):
                                               every ratio's deviation from
@@ -299,7 +299,7 @@ def pipe(paths):
     for each number of possible CPUs: the medians over the rounds, the
     per-round ratio, and what each possible CPU adds to a record"""
     print('\nthe merged reader (trace_pipe) against events0+events1, QEMU-TCG, '
-          '2 CPUs online: ns a record, median (min-max) over the rounds')
+          '2 CPUs writing: ns a record, median (min-max) over the rounds')
     per = {}
     for path in paths:
         try:
