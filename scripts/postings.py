@@ -23,12 +23,8 @@ import sys
 from sibling import load
 
 
-def _headings():
-    """scripts/series-headings.py, for its subject()"""
-    return load('series-headings.py')
-
-
-subject = _headings().subject
+# The subject of a patch as the series file's headings read it.
+subject = load('series-headings.py').subject
 
 
 def stat(path):

@@ -18,8 +18,8 @@ rounds=$(((scale + 1999) / 2000))
 rm -rf "$out"
 mkdir -p "$out/share" "$out/scale-share"
 # Two boots at once, each on one host core (single-threaded TCG): every
-# KUnit suite at boot and the numbered guest tests but the scale test and blktrace, and
-# the scale test alone (only its KUnit suite at boot).  Under
+# KUnit suite at boot and the numbered guest tests but the scale test and
+# blktrace, and the scale test alone (only its KUnit suite at boot).  Under
 # single-threaded TCG beside the other lanes a round of 2,000 schedulers
 # took 100 s to 200 s (14 s on two host threads alone; the 10,000 took
 # 530 s here, over 800 s on CI's machine), the kselftests over 300 s: each

@@ -7,9 +7,9 @@
 # switches read live, and room for the whole run, so nothing may be
 # dropped however slowly the reader runs under TCG.  blkparse must then
 # read every record whole, find on each CPU every event numbered from 1
-# to the last, once, and each write queued (Q) and completed (C) once.  (blkparse reading files
-# checks no sequence itself, and blktrace's total there is bytes / 48,
-# notes included.)
+# to the last, once, and each write queued (Q) and completed (C) once.
+# (blkparse reading files checks no sequence itself, and blktrace's
+# total there is bytes / 48, notes included.)
 O=${GRTRACE_OUT:-/tmp}/blktrace
 B=/tmp/blktrace-files
 N=8000
