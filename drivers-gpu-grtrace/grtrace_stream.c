@@ -226,7 +226,15 @@ struct grtrace_pipe_head {
 	bool valid;
 };
 
+/*
+ * Where the merged stream is, for whichever reader reads on: the record of
+ * each CPU it holds, the gseq of the next record it gives (0: any, none was
+ * given) and the CPU of the last one.  A session starts them again.
+ * grtrace_stream_lock.
+ */
 static DEFINE_PER_CPU(struct grtrace_pipe_head, grtrace_pipe_heads);
+static u64 grtrace_pipe_next;
+static int grtrace_pipe_cpu;
 
 #if IS_ENABLED(CONFIG_KUNIT)
 /*
@@ -911,6 +919,7 @@ static int grtrace_open_chan_locked(void)
 		grtrace_forget_described(cs);
 		per_cpu_ptr(&grtrace_pipe_heads, cpu)->valid = false;
 	}
+	grtrace_pipe_next = 0;
 	grtrace_chan = chan;
 	return 0;
 }
@@ -1355,7 +1364,7 @@ EXPORT_SYMBOL_IF_KUNIT(grtrace_walk_records);
  * next start).  A reader that closes the file inside a record loses the
  * rest of it; the next reader starts at a record.
  *
- * It reads the buffers with relay_buf_read(), one record of each CPU
+ * It reads the buffers with relay_buf_read(), at most one record of each CPU
  * ahead.  While the session runs, a record is given once every record of
  * a lower gseq was.  A read may end inside a record: the next read goes on
  * from there.
@@ -1372,8 +1381,6 @@ static_assert(GRTRACE_STAGE_SIZE <= GRTRACE_PIPE_BOUNCE);
  */
 struct grtrace_pipe {
 	struct mutex lock;	/* the reads of the file */
-	u64 session_id;
-	u64 next_gseq;
 	size_t off, left;
 	void *bounce;
 };
@@ -1407,17 +1414,32 @@ static const struct grtrace_record *grtrace_pipe_head(int cpu)
 	return rec;
 }
 
-/* The lowest gseq of the CPUs' next records, or NULL; *@cpu its CPU. */
+/*
+ * The lowest gseq of the CPUs' next records, or NULL; *@best_cpu its CPU.
+ * Each CPU's records follow in gseq order, and the stream gives the lowest
+ * first, in turn while the session runs, so no record left has a gseq
+ * below grtrace_pipe_next: a record of that gseq is the lowest, and the
+ * search ends there.  It looks at the records held first, then reads the
+ * buffers from the CPU of the last record on: a CPU that writes nothing
+ * costs a read only while the next record is not there yet, not for every
+ * record.
+ */
 static const struct grtrace_record *grtrace_pipe_best(int *best_cpu)
 {
 	const struct grtrace_record *rec, *best = NULL;
-	int cpu;
+	int held, cpu;
 
-	for_each_possible_cpu(cpu) {
-		rec = grtrace_pipe_head(cpu);
-		if (rec && (!best || rec->gseq < best->gseq)) {
+	for (held = 1; held >= 0; held--) {
+		for_each_cpu_wrap(cpu, cpu_possible_mask, grtrace_pipe_cpu) {
+			if (per_cpu_ptr(&grtrace_pipe_heads, cpu)->valid != held)
+				continue;
+			rec = grtrace_pipe_head(cpu);
+			if (!rec || (best && rec->gseq >= best->gseq))
+				continue;
 			best = rec;
 			*best_cpu = cpu;
+			if (rec->gseq == grtrace_pipe_next)
+				return best;
 		}
 	}
 	return best;
@@ -1437,13 +1459,14 @@ static size_t grtrace_pipe_fill_locked(struct grtrace_pipe *p, size_t count,
 	lockdep_assert_held(&grtrace_stream_lock);
 
 	while ((best = grtrace_pipe_best(&cpu))) {
-		if (live && p->next_gseq && best->gseq != p->next_gseq)
+		if (live && grtrace_pipe_next && best->gseq != grtrace_pipe_next)
 			break;
 		if (done && done + best->size > count)
 			break;
 		memcpy(p->bounce + done, best, best->size);
 		done += best->size;
-		p->next_gseq = best->gseq + 1;
+		grtrace_pipe_next = best->gseq + 1;
+		grtrace_pipe_cpu = cpu;
 		per_cpu_ptr(&grtrace_pipe_heads, cpu)->valid = false;
 	}
 	return done;
@@ -1489,10 +1512,6 @@ static ssize_t grtrace_pipe_read(struct file *file, char __user *ubuf,
 			WRITE_ONCE(grtrace_pipe_waiting, true);
 			/* The flag before the look. */
 			smp_mb();
-			if (p->session_id != grtrace_session_id) {
-				p->session_id = grtrace_session_id;
-				p->next_gseq = 0;
-			}
 			p->off = 0;
 			p->left = grtrace_pipe_fill_locked(p, count, live);
 			if (p->left)

@@ -107,8 +107,8 @@ fi
 
 # The merged reader's cost a record against the per-CPU files, with 2
 # and 8 possible CPUs (scripts/guest/tests/pipebench.sh; review 2, m10):
-# trace_pipe scans every possible CPU's head for each record.  The guest
-# has 2 or 8 vCPUs (x86 takes as possible only the CPUs QEMU lists as
+# CPUs that write nothing should cost trace_pipe nothing a record.  The
+# guest has 2 or 8 vCPUs (x86 takes as possible only the CPUs QEMU lists as
 # present), and only 2 write.
 if [ "$only" != app ]; then
 	for n in 2 8; do

@@ -1,8 +1,8 @@
 #!/bin/sh
 # make bench: what the merged reader (trace_pipe) costs a record against
-# the per-CPU files (review 2, m10).  trace_pipe picks each next record by
-# a scan of every possible CPU's head; make bench boots this guest with 2
-# and with 8 CPUs, and only CPUs 0 and 1 write.  Each
+# the per-CPU files (review 2, m10), and whether CPUs that write nothing
+# cost it anything: make bench boots this guest with 2 and with 8 CPUs,
+# and only CPUs 0 and 1 write.  Each
 # round emits N SUBMITs, half on CPU 0 and half on CPU 1 at once, into a
 # session, stops it, and drains it through trace_pipe; then the same into
 # a new session, drained through events0 and events1.  Every record must

@@ -350,10 +350,11 @@ static ssize_t read_pieces(int fd, char *buf, size_t size, size_t *len)
 
 /*
  * The records of a session read from the merged stream: whole, in gseq
- * order from 1, its SUBMITs numbered from 1.  Returns the SUBMITs.
+ * order from 1, its SUBMITs numbered from 1.  Returns the SUBMITs, and in
+ * *@on_cpu those written on CPU @cpu.
  */
 static int pipe_submits(struct __test_metadata *_metadata, const char *buf,
-			size_t len)
+			size_t len, int cpu, int *on_cpu)
 {
 	size_t off = 0;
 	__u64 gseq = 0;
@@ -366,8 +367,10 @@ static int pipe_submits(struct __test_metadata *_metadata, const char *buf,
 		if (h->size < sizeof(*h) || h->size % 8 || off + h->size > len)
 			break;
 		EXPECT_EQ(++gseq, h->gseq);
-		if (h->type == GRTRACE_EV_SUBMIT)
+		if (h->type == GRTRACE_EV_SUBMIT) {
 			EXPECT_EQ(++jobs, j->fence_seqno);
+			*on_cpu += (int)h->cpu == cpu;
+		}
 		off += h->size;
 	}
 	EXPECT_EQ(len, off);
@@ -376,20 +379,31 @@ static int pipe_submits(struct __test_metadata *_metadata, const char *buf,
 
 /*
  * The merged stream read a few bytes at a time, while the session runs
- * and after it stopped: the pieces make up whole records in gseq order,
- * none lost or repeated.
+ * and after it stopped, by one reader and then another: the pieces make
+ * up whole records in gseq order, none lost or repeated.  The SUBMITs are
+ * written on two CPUs this task may run on, two on one then one on the
+ * other, so that the next record is now in the buffer just read, now in
+ * the other.
  */
 TEST_F(grtrace, pipe_small_reads)
 {
 	static char buf[1 << 16];
+	int cpu[2] = { -1, -1 }, cpus = 0, on_second = 0;
 	size_t len = 0;
+	cpu_set_t set;
 	char cmd[64];
 	int fd, i;
 
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(set), &set));
+	for (i = 0; i < CPU_SETSIZE && cpus < 2; i++)
+		if (CPU_ISSET(i, &set))
+			cpu[cpus++] = i;
+	if (cpus < 2)
+		TH_LOG("one CPU: no records of two CPUs to merge");
 	ASSERT_EQ(0, write_file(DIR "control", "start"));
 	for (i = 1; i <= 20; i++) {
 		snprintf(cmd, sizeof(cmd), "submit 100 0 250 %d", i);
-		ASSERT_EQ(0, write_file(DIR "emit", cmd));
+		ASSERT_EQ(0, emit_on(cpu[i % 3 == 0 && cpus == 2], cmd));
 	}
 	fd = open(DIR "trace_pipe", O_RDONLY | O_NONBLOCK);
 	ASSERT_LE(0, fd);
@@ -397,15 +411,23 @@ TEST_F(grtrace, pipe_small_reads)
 	EXPECT_EQ(-1, read_pieces(fd, buf, sizeof(buf), &len));
 	EXPECT_EQ(EAGAIN, errno);
 	EXPECT_LT(0, len);
+	close(fd);
 	for (i = 21; i <= 40; i++) {
 		snprintf(cmd, sizeof(cmd), "submit 100 0 250 %d", i);
-		ASSERT_EQ(0, write_file(DIR "emit", cmd));
+		ASSERT_EQ(0, emit_on(cpu[i % 3 == 0 && cpus == 2], cmd));
 	}
+	/* Another reader goes on where the first stopped. */
+	fd = open(DIR "trace_pipe", O_RDONLY | O_NONBLOCK);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-1, read_pieces(fd, buf, sizeof(buf), &len));
+	EXPECT_EQ(EAGAIN, errno);
 	ASSERT_EQ(0, write_file(DIR "control", "stop"));
 	/* Stopped: the rest, then end of file. */
 	EXPECT_EQ(0, read_pieces(fd, buf, sizeof(buf), &len));
 	close(fd);
-	EXPECT_EQ(40, pipe_submits(_metadata, buf, len));
+	EXPECT_EQ(40, pipe_submits(_metadata, buf, len, cpu[1], &on_second));
+	/* 3, 6, ..., 39 */
+	EXPECT_EQ(cpus == 2 ? 13 : 0, on_second);
 }
 
 /* Opening @path fails with EBUSY. */
@@ -429,6 +451,7 @@ static void open_busy(struct __test_metadata *_metadata, const char *path)
 TEST_F(grtrace, pipe_or_cpu_files)
 {
 	static char buf[1 << 16];
+	int on_cpu = 0;
 	size_t len = 0;
 	char byte;
 	int fd;
@@ -454,7 +477,7 @@ TEST_F(grtrace, pipe_or_cpu_files)
 	EXPECT_EQ(0, read_pieces(fd, buf, sizeof(buf), &len));
 	close(fd);
 	open_busy(_metadata, DIR "events0");
-	EXPECT_EQ(1, pipe_submits(_metadata, buf, len));
+	EXPECT_EQ(1, pipe_submits(_metadata, buf, len, -1, &on_cpu));
 }
 
 TEST_HARNESS_MAIN
