@@ -229,8 +229,8 @@ struct grtrace_pipe_head {
 /*
  * Where the merged stream is, for whichever reader reads on: the record of
  * each CPU it holds, the gseq of the next record it gives (0: any, none was
- * given) and the CPU of the last one.  A session starts them again.
- * grtrace_stream_lock.
+ * given) and the CPU of the last one.  A session starts the records and
+ * the gseq again.  grtrace_stream_lock.
  */
 static DEFINE_PER_CPU(struct grtrace_pipe_head, grtrace_pipe_heads);
 static u64 grtrace_pipe_next;

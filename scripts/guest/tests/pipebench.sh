@@ -20,7 +20,8 @@ N=$((2 * half))
 awk -v n=$half 'BEGIN { for (i = 1; i <= n; i++) printf "submit 1 0 1 %18d\n", i }' > /tmp/emit0
 awk -v n=$half 'BEGIN { for (i = 1; i <= n; i++) printf "submit 2 0 2 %18d\n", i }' > /tmp/emit1
 # The other CPUs stay online and idle: each has a relay buffer, which the
-# merged reader looks at for every record.  Markers on one clock.
+# merged reader should read only when it has caught up with the writers,
+# not for every record.  Markers on one clock.
 echo mono > $T/trace_clock || exit 1
 echo $((16 << 20)) > $D/buffer_size || exit 1
 printf 'level=verbose\nfilter_ring_id=-1\n' > $D/config || exit 1
